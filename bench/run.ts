@@ -1,0 +1,160 @@
+// npm run bench: reproducible measurements of the hot path, the cold path against a slow upstream,
+// early stop, memory and webhook throughput. Prints a table and writes bench/results.md.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { createApiKey } from '../src/domain/keys/api-keys.ts';
+import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
+import { startChild, freePort, type ChildService } from '../test/helpers/child-service.ts';
+import { startReceiver, until } from '../test/helpers/webhook-receiver.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const LATENCY_MS = 50;
+const rows: string[][] = [];
+const notes: string[] = [];
+const report = (section: string, metric: string, value: string, target: string, verdict: string) => {
+  rows.push([section, metric, value, target, verdict]);
+  console.log(`${section.padEnd(10)} ${metric.padEnd(58)} ${value.padEnd(22)} ${target.padEnd(22)} ${verdict}`);
+};
+
+async function prepareDataDir(credits: number) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
+  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
+  const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits });
+  const { key } = await createApiKey(db, account.id, 'bench');
+  await db.close();
+  return { dataDir, key };
+}
+
+const BIG = String(1_000_000_000);
+const serviceEnv = (dataDir: string, baseUrl: string, extra: Record<string, string> = {}) => ({
+  DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  RATE_LIMIT_PER_MINUTE: BIG, RATE_LIMIT_PER_HOUR: BIG, RATE_LIMIT_PER_DAY: BIG, LOG_LEVEL: 'warn', ...extra,
+});
+
+function cannon(url: string, body: string, headers: Record<string, string>, connections = 50) {
+  return autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION });
+}
+
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function hotPath() {
+  const fake = await startFakePlatform();
+  const { dataDir, key } = await prepareDataDir(2_000_000_000);
+  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600' }));
+  const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
+  const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const sample = await warm.text();
+  const bodyFile = join(dataDir, 'sample.json');
+  await writeFile(bodyFile, sample);
+  const ours = await cannon(`${service.url}/api/youtube/shorts`, body, { authorization: `Bearer ${key}` });
+  await service.kill('SIGTERM');
+  const port = await freePort();
+  const bare = spawn(process.execPath, ['bench/bare-server.ts', bodyFile], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => bare.stdout!.once('data', r));
+  const baseline = await cannon(`http://127.0.0.1:${port}/api/youtube/shorts`, body, {});
+  bare.kill();
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+  const ratio = ours.requests.average / baseline.requests.average;
+  report('hot', `service req/s (100 shorts, ${(sample.length / 1024).toFixed(0)} KiB body, c=50)`, ours.requests.average.toFixed(0), '', '');
+  report('hot', 'service latency p50 / p99 (ms)', `${ours.latency.p50} / ${ours.latency.p99}`, '', '');
+  report('hot', 'bare Fastify req/s, same body', baseline.requests.average.toFixed(0), '', '');
+  report('hot', 'bare Fastify latency p50 / p99 (ms)', `${baseline.latency.p50} / ${baseline.latency.p99}`, '', '');
+  report('hot', 'service / bare throughput', `${(ratio * 100).toFixed(1)} %`, '≥ 50 %', ratio >= 0.5 ? 'met' : 'NOT met');
+  report('hot', 'errors / non-2xx (service)', `${ours.errors} / ${ours.non2xx}`, '0 / 0', ours.errors + ours.non2xx === 0 ? 'met' : 'NOT met');
+}
+
+async function coldPathAndEarlyStop() {
+  const fake = await startFakePlatform({ latencyMs: LATENCY_MS });
+  const { dataDir, key } = await prepareDataDir(2_000_000_000);
+  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const call = (payload: object) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then((r) => r.json());
+  for (const size of [50, 500, 3000]) {
+    const pages = Math.max(1, Math.ceil(size / 50));
+    const times: number[] = [];
+    let units = 0;
+    for (let run = 0; run < 3; run++) {
+      // A new channel each run: nothing cached, handle resolution included.
+      const handle = `@${fake.addChannel({ handle: `bench${size}r${run}`, shortsCount: size }).handle}`;
+      fake.resetStats();
+      const started = performance.now();
+      const body = await call({ channelUrl: `https://www.youtube.com/${handle}` });
+      times.push(performance.now() - started);
+      if (body.itemCount !== size) throw new Error(`expected ${size} shorts, got ${JSON.stringify(body).slice(0, 200)}`);
+      units = fake.quotaUsed();
+    }
+    const median = times.sort((a, b) => a - b)[1]!;
+    const bound = (pages + 2) * LATENCY_MS;
+    const minimum = 1 + pages + pages;
+    report('cold', `${size} shorts: wall ms (median of 3) vs (pages+2)×${LATENCY_MS} = ${bound}`, `${median.toFixed(0)} (${(median / bound).toFixed(2)}×)`, '≤ 1.3×', median <= bound * 1.3 ? 'met' : 'NOT met');
+    report('cold', `${size} shorts: quota units vs minimum (1 + pages + batches)`, `${units} vs ${minimum}`, '= minimum', units <= minimum ? 'met' : 'NOT met');
+  }
+  const all = await call({ channelUrl: 'https://www.youtube.com/@fake-3000' });
+  const oldestDate = parseTimestamp(all.data.shorts[9].snippet.publishedAt)!;
+  fake.resetStats();
+  const windowed = await call({ channelUrl: 'https://www.youtube.com/@fake-3000', oldestDate });
+  const pagesRead = fake.calls().filter((c) => c.endpoint === 'playlistItems').length;
+  report('early', `oldestDate window of ${windowed.itemCount} in 3,000: playlist pages read`, `${pagesRead} (window needs 1)`, '≤ 2', pagesRead <= 2 ? 'met' : 'NOT met');
+  await service.kill('SIGTERM');
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+async function memory() {
+  const fake = await startFakePlatform();
+  const { dataDir, key } = await prepareDataDir(2_000_000_000);
+  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600' }));
+  const before = peakRss(service.process.pid!);
+  const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
+  const peak = peakRss(service.process.pid!);
+  report('memory', 'peak RSS serving 3,000 shorts to 20 concurrent clients (MiB)', `${(peak / 2 ** 20).toFixed(0)} (idle ${(before / 2 ** 20).toFixed(0)})`, '', `${result.non2xx} non-2xx`);
+  await service.kill('SIGTERM');
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+async function webhooks() {
+  const fake = await startFakePlatform();
+  const receiver = await startReceiver();
+  const { dataDir, key } = await prepareDataDir(2_000_000_000);
+  const service: ChildService = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const started = performance.now();
+  const total = 1000;
+  for (let i = 0; i < total; i += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${(i + j) % 10 + 1}`, webhookUrl: receiver.url(`/h/${i + j}`) }) }).then((r) => r.arrayBuffer())));
+  }
+  const accepted = performance.now() - started;
+  await until(async () => new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size >= total, 600_000, 100);
+  const elapsed = performance.now() - started;
+  report('async', `${total} webhook requests: all accepted (ms)`, accepted.toFixed(0), '', '');
+  report('async', `${total} webhook requests: last delivery after (ms)`, `${elapsed.toFixed(0)} (${(total / (elapsed / 1000)).toFixed(0)}/s)`, '', '');
+  await service.kill('SIGTERM');
+  await receiver.close();
+  await fake.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+console.log(`channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`);
+await hotPath();
+await coldPathAndEarlyStop();
+await memory();
+await webhooks();
+
+const table = ['| section | metric | value | target | verdict |', '|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+await writeFile(
+  new URL('./results.md', import.meta.url),
+  `# Benchmark results\n\nRun with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; service in a child process (embedded PGlite, in-memory limiter and cache), load generator (autocannon, ${DURATION} s, 50 connections) and fake platform in the benchmark process. Upstream latency for the cold path: ${LATENCY_MS} ms per call.\n\n${table}\n\n${notes.join('\n')}\n`,
+);
+console.log('\nwrote bench/results.md');

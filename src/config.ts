@@ -1,0 +1,70 @@
+// One schema for every setting. Read once at boot (loadConfig) and passed down; nothing else reads process.env.
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Base URL shown in docs and the dashboard; defaults to the request origin.' })),
+  DATA_DIR: Type.String({ default: './data', description: 'Where the embedded database (PGlite) keeps its files.' }),
+  DATABASE_URL: Type.Optional(Type.String({ description: 'PostgreSQL URL; when set, PostgreSQL replaces the embedded database.' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, default: 10 }),
+  REDIS_URL: Type.Optional(Type.String({ description: 'Redis URL; when set, rate-limit counters, caches and single-flight are shared through Redis.' })),
+  REDIS_KEY_PREFIX: Type.String({ default: 'cs:', description: 'Prefix of every Redis key, so several deployments can share one Redis.' }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, description: 'HS256 signing secret; generated and stored in the database when unset.' })),
+  JWT_ISSUER: Type.String({ default: 'channel-shorts' }),
+  JWT_AUDIENCE: Type.String({ default: 'channel-shorts-api' }),
+  JWT_TTL_SECONDS: Type.Integer({ minimum: 60, default: 3600 }),
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 5, description: 'Failed logins per email (and per IP x 4) within LOGIN_WINDOW_SECONDS before 429.' }),
+  LOGIN_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  YOUTUBE_API_KEY: Type.String({ default: '' }),
+  YOUTUBE_API_BASE_URL: Type.String({ default: 'https://www.googleapis.com/youtube/v3' }),
+  YOUTUBE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
+  MAX_SHORTS_PER_REQUEST: Type.Integer({ minimum: 1, default: 5000 }),
+  CREDITS_PER_BLOCK: Type.Integer({ minimum: 0, default: 1, description: 'Credits charged per started block of SHORTS_PER_CREDIT_BLOCK shorts.' }),
+  SHORTS_PER_CREDIT_BLOCK: Type.Integer({ minimum: 1, default: 50 }),
+  MIN_CREDITS_PER_REQUEST: Type.Integer({ minimum: 0, default: 1 }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 1000 }),
+  RATE_LIMIT_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
+  CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, default: 300, description: 'Upstream response cache lifetime; 0 disables it.' }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false, description: 'Allow webhook URLs on private/loopback networks (tests, on-prem receivers).' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15000 }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ default: '5,300,1800,7200,18000,36000,36000', description: 'Seconds between attempts after the first (Svix schedule).' }),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 10 }),
+  JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, default: 30, description: 'A job whose worker sends no heartbeat for this long (crashed process) is retried.' }),
+  RUN_WORKER: Type.Boolean({ default: true, description: 'Whether an API process also runs the job worker.' }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parse settings from an environment-like map; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.keys(ConfigSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const name of known) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') input[name] = raw;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
+  if (!Value.Check(ConfigSchema, converted)) {
+    const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => `${e.instancePath.replace(/^\//, '') || '(root)'}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = converted as Config;
+  parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
+  return config;
+}
+
+export function parseRetrySchedule(text: string): number[] {
+  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const seconds = parts.map(Number);
+  if (seconds.length === 0 || seconds.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new ConfigError(`Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative seconds, got "${text}"`);
+  }
+  return seconds;
+}

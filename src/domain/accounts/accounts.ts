@@ -1,0 +1,91 @@
+// Accounts (one per user): creation by the operator, lookup for login and for GET /accounts.
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import { assertStrongPassword, hashPassword } from './passwords.ts';
+import { grantCredits } from '../credits/ledger.ts';
+import { createWebhookSecret } from '../webhooks/webhook-secrets.ts';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  credit_balance: number;
+  rate_limit_per_minute: number | null;
+  rate_limit_per_hour: number | null;
+  rate_limit_per_day: number | null;
+  disabled_at: Date | null;
+  created_at: Date;
+}
+
+export interface RateLimits {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function createAccount(db: Database, input: { email: string; password: string; credits?: number }): Promise<AccountRow> {
+  const email = normaliseEmail(input.email);
+  if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
+  assertStrongPassword(input.password, email);
+  const credits = input.credits ?? 0;
+  if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative integer.');
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email]);
+    if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${email} already exists.`);
+    const [row] = await tx.query<AccountRow>(
+      'INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3) RETURNING *',
+      [randomUUID(), email, passwordHash],
+    );
+    await createWebhookSecret(tx, row!.id, null);
+    if (credits > 0) await grantCredits(tx, row!.id, credits, 'initial grant');
+    return { ...row!, credit_balance: credits };
+  });
+}
+
+export async function findAccountByEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE email = $1', [normaliseEmail(email)]);
+  return row;
+}
+
+export async function getAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+  return row;
+}
+
+export async function listAccounts(db: Queryable): Promise<AccountRow[]> {
+  return db.query<AccountRow>('SELECT * FROM accounts ORDER BY created_at, email');
+}
+
+export function effectiveRateLimits(account: Pick<AccountRow, 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'>, defaults: RateLimits): RateLimits {
+  return {
+    perMinute: account.rate_limit_per_minute ?? defaults.perMinute,
+    perHour: account.rate_limit_per_hour ?? defaults.perHour,
+    perDay: account.rate_limit_per_day ?? defaults.perDay,
+  };
+}
+
+/** Operator override ("higher limits on request"); null restores the default for that window. */
+export async function setRateLimits(db: Queryable, email: string, limits: Partial<Record<keyof RateLimits, number | null>>): Promise<AccountRow> {
+  const account = await findAccountByEmail(db, email);
+  if (!account) throw new AppError('NOT_FOUND', `No account with email ${normaliseEmail(email)}.`);
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== null && value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new AppError('VALIDATION_FAILED', `${name} must be a positive integer.`);
+  }
+  const [row] = await db.query<AccountRow>(
+    `UPDATE accounts SET
+       rate_limit_per_minute = CASE WHEN $2 THEN $3::int ELSE rate_limit_per_minute END,
+       rate_limit_per_hour = CASE WHEN $4 THEN $5::int ELSE rate_limit_per_hour END,
+       rate_limit_per_day = CASE WHEN $6 THEN $7::int ELSE rate_limit_per_day END
+     WHERE id = $1 RETURNING *`,
+    [account.id, 'perMinute' in limits, limits.perMinute ?? null, 'perHour' in limits, limits.perHour ?? null, 'perDay' in limits, limits.perDay ?? null],
+  );
+  return row!;
+}

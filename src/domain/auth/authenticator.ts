@@ -1,0 +1,82 @@
+// Bearer credential → caller. API keys are recognised by their prefix and checked against the
+// store by hash; results are cached for a second so the hot path rarely touches the database,
+// and revocations are announced (locally, and through Redis to other instances) to drop the
+// cached entry at once. Anything else is treated as a session JWT.
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import { hashApiKey, isWellFormedApiKey, looksLikeApiKey } from '../keys/api-key-format.ts';
+import { findKeyBySecret, touchApiKey, type ResolvedKey } from '../keys/api-keys.ts';
+import type { JwtService } from './jwt.ts';
+
+export interface Caller {
+  accountId: string;
+  keyId: string | null;
+  via: 'api_key' | 'session';
+}
+
+export interface RevocationBus {
+  publish(keyHash: string): Promise<void>;
+  subscribe(onRevoked: (keyHash: string) => void): void;
+}
+
+const CACHE_TTL_MS = 1000;
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus) {
+  const cache = new Map<string, { key: ResolvedKey | undefined; expiresAt: number }>();
+  const lastTouched = new Map<string, number>();
+  bus.subscribe((hash) => cache.delete(hash));
+
+  async function resolveKey(token: string): Promise<ResolvedKey | undefined> {
+    const hash = hashApiKey(token);
+    const now = Date.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expiresAt > now) return hit.key;
+    const key = await findKeyBySecret(db, token);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(hash, { key, expiresAt: now + CACHE_TTL_MS });
+    return key;
+  }
+
+  return {
+    async authenticate(header: string | undefined): Promise<Caller> {
+      if (!header) throw new AppError('UNAUTHORIZED', 'Send "Authorization: Bearer <API key or session token>".');
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw new AppError('UNAUTHORIZED', 'The Authorization header must use the Bearer scheme.');
+      const token = match[1]!;
+      if (looksLikeApiKey(token)) {
+        if (!isWellFormedApiKey(token)) throw new AppError('UNAUTHORIZED', 'The API key is malformed (checksum mismatch).');
+        const key = await resolveKey(token);
+        if (!key) throw new AppError('UNAUTHORIZED', 'The API key is not valid.');
+        if (key.revoked) throw new AppError('UNAUTHORIZED', 'The API key has been revoked.');
+        const now = Date.now();
+        if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
+          lastTouched.set(key.keyId, now);
+          // Last-use time is informational: written at most once a minute per key, off the request path.
+          touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));
+        }
+        return { accountId: key.accountId, keyId: key.keyId, via: 'api_key' };
+      }
+      return { accountId: await jwt.verify(token), keyId: null, via: 'session' };
+    },
+    /** Forget a key everywhere now (called after revocation). */
+    async revoked(keyHash: string): Promise<void> {
+      cache.delete(keyHash);
+      await bus.publish(keyHash);
+    },
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+export function localRevocationBus(): RevocationBus {
+  const listeners: Array<(hash: string) => void> = [];
+  return {
+    async publish(hash) {
+      for (const listener of listeners) listener(hash);
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Credits: an append-only ledger plus the balance on the account row, always changed together in
+// one transaction. A charge is a single conditional UPDATE, so concurrent charges serialise on the
+// row lock and can never overdraw (the CHECK constraint is the last line of defence).
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+
+export interface LedgerEntry {
+  id: number;
+  kind: 'grant' | 'charge';
+  amount: number;
+  balanceAfter: number;
+  requestId: string | null;
+  note: string | null;
+  createdAt: string;
+}
+
+export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');
+  const [row] = await tx.query<{ credit_balance: number }>(
+    'UPDATE accounts SET credit_balance = credit_balance + $2 WHERE id = $1 RETURNING credit_balance',
+    [accountId, amount],
+  );
+  if (!row) throw new AppError('NOT_FOUND', 'No such account.');
+  await tx.query(
+    `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', $2, $3, $4)`,
+    [accountId, amount, row.credit_balance, note],
+  );
+  return row.credit_balance;
+}
+
+/**
+ * Take `amount` credits for a request. Throws INSUFFICIENT_CREDITS (nothing changed) when the balance
+ * cannot cover it. Must run inside the transaction that records the request's outcome.
+ */
+export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
+  if (amount === 0) {
+    const [row] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+    return row?.credit_balance ?? 0;
+  }
+  const [row] = await tx.query<{ credit_balance: number }>(
+    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance',
+    [accountId, amount],
+  );
+  if (!row) {
+    const [current] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+    throw new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${current?.credit_balance ?? 0}.`);
+  }
+  await tx.query(
+    `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', $2, $3, $4)`,
+    [accountId, -amount, row.credit_balance, requestId],
+  );
+  return row.credit_balance;
+}
+
+export async function getBalance(db: Queryable, accountId: string): Promise<number> {
+  const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+  return row?.credit_balance ?? 0;
+}
+
+export async function listLedger(db: Queryable, accountId: string, limit: number): Promise<LedgerEntry[]> {
+  const rows = await db.query<{ id: number | string; kind: 'grant' | 'charge'; amount: number; balance_after: number; request_id: string | null; note: string | null; created_at: Date }>(
+    'SELECT id, kind, amount, balance_after, request_id, note, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
+    [accountId, limit],
+  );
+  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, requestId: r.request_id, note: r.note, createdAt: r.created_at.toISOString() }));
+}

@@ -1,0 +1,139 @@
+// The record of every shorts request: what was asked, its outcome, and (for webhook requests) the
+// body that is delivered. Synchronous results are returned once and kept only as a summary.
+import type { Queryable } from '../../infra/db/database.ts';
+
+export type RequestStatus = 'processing' | 'completed' | 'failed';
+
+export interface NewRequest {
+  id: string;
+  accountId: string;
+  apiKeyId: string | null;
+  channelUrl: string;
+  oldestDate: number | null;
+  webhookUrl: string | null;
+}
+
+export interface RequestRow {
+  id: string;
+  account_id: string;
+  api_key_id: string | null;
+  channel_url: string;
+  oldest_date: number | string | null;
+  webhook_url: string | null;
+  mode: 'sync' | 'webhook';
+  status: RequestStatus;
+  http_status: number | null;
+  item_count: number | null;
+  credits_charged: number | null;
+  error_code: string | null;
+  result: unknown;
+  quota_units: number | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface Outcome {
+  status: Exclude<RequestStatus, 'processing'>;
+  httpStatus: number;
+  itemCount: number | null;
+  creditsCharged: number | null;
+  errorCode: string | null;
+  result: unknown;
+  quotaUnits: number | null;
+}
+
+export async function insertRequest(db: Queryable, request: NewRequest, outcome?: Outcome): Promise<void> {
+  await db.query(
+    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
+    [
+      request.id, request.accountId, request.apiKeyId, request.channelUrl, request.oldestDate, request.webhookUrl,
+      request.webhookUrl ? 'webhook' : 'sync', outcome?.status ?? 'processing', outcome?.httpStatus ?? null, outcome?.itemCount ?? null,
+      outcome?.creditsCharged ?? null, outcome?.errorCode ?? null, outcome ? JSON.stringify(outcome.result) : null, outcome?.quotaUnits ?? null,
+    ],
+  );
+}
+
+/** Settles a processing request once; returns false when it was already settled (a retried job). */
+export async function settleRequest(db: Queryable, id: string, outcome: Outcome): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE shorts_requests SET status = $2, http_status = $3, item_count = $4, credits_charged = $5, error_code = $6, result = $7, quota_units = $8, completed_at = now()
+     WHERE id = $1 AND status = 'processing' RETURNING id`,
+    [id, outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits],
+  );
+  return rows.length === 1;
+}
+
+export async function findRequest(db: Queryable, id: string): Promise<RequestRow | undefined> {
+  const [row] = await db.query<RequestRow>('SELECT * FROM shorts_requests WHERE id = $1', [id]);
+  return row;
+}
+
+export interface RequestSummary {
+  requestId: string;
+  createdAt: string;
+  completedAt: string | null;
+  channelUrl: string;
+  oldestDate: number | null;
+  webhookUrl: string | null;
+  mode: 'sync' | 'webhook';
+  status: RequestStatus;
+  itemCount: number | null;
+  creditsCharged: number | null;
+  error: string | null;
+}
+
+export function summarise(row: RequestRow): RequestSummary {
+  return {
+    requestId: row.id,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+    channelUrl: row.channel_url,
+    oldestDate: row.oldest_date === null ? null : Number(row.oldest_date),
+    webhookUrl: row.webhook_url,
+    mode: row.mode,
+    status: row.status,
+    itemCount: row.item_count,
+    creditsCharged: row.credits_charged,
+    error: row.error_code,
+  };
+}
+
+export async function listRequests(db: Queryable, accountId: string, limit: number): Promise<RequestSummary[]> {
+  const rows = await db.query<RequestRow>(
+    'SELECT id, account_id, channel_url, oldest_date, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    [accountId, limit],
+  );
+  return rows.map(summarise);
+}
+
+export interface UsageDay {
+  date: string;
+  requests: number;
+  items: number;
+  credits: number;
+}
+
+export async function usageByDay(db: Queryable, accountId: string, days: number, now = new Date()): Promise<UsageDay[]> {
+  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const rows = await db.query<{ day: string; requests: number; items: number; credits: number }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS requests,
+            coalesce(sum(item_count), 0)::int AS items, coalesce(sum(credits_charged), 0)::int AS credits
+     FROM shorts_requests WHERE account_id = $1 AND created_at >= $2 GROUP BY 1`,
+    [accountId, since],
+  );
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    const row = byDay.get(date);
+    return { date, requests: row?.requests ?? 0, items: row?.items ?? 0, credits: row?.credits ?? 0 };
+  });
+}
+
+export async function accountTotals(db: Queryable, accountId: string): Promise<{ totalRequests: number; totalCreditsCharged: number }> {
+  const [row] = await db.query<{ total_requests: number; total_credits: number }>(
+    'SELECT count(*)::int AS total_requests, coalesce(sum(credits_charged), 0)::int AS total_credits FROM shorts_requests WHERE account_id = $1',
+    [accountId],
+  );
+  return { totalRequests: row?.total_requests ?? 0, totalCreditsCharged: row?.total_credits ?? 0 };
+}

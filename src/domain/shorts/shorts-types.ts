@@ -1,0 +1,48 @@
+// The response resources, named as the spec's Channel and Short tables. Rule for absent upstream
+// values: a field the platform did not send is omitted (never null, never invented).
+import type { Localized } from './youtube-types.ts';
+
+export interface ThumbnailOut {
+  url: string;
+  width?: number;
+  height?: number;
+}
+export type ThumbnailSet = Partial<Record<'default' | 'medium' | 'high' | 'standard' | 'maxres', ThumbnailOut>>;
+
+export interface Channel {
+  kind: string;
+  etag: string;
+  id: string;
+  snippet: {
+    title?: string; description?: string; customUrl?: string; publishedAt?: string; thumbnails?: ThumbnailSet;
+    defaultLanguage?: string; localized?: Localized; country?: string;
+  };
+  statistics: { viewCount?: string; subscriberCount?: string; hiddenSubscriberCount?: boolean; videoCount?: string };
+  brandingSettings: {
+    channel: {
+      title?: string; description?: string; keywords?: string; trackingAnalyticsAccountId?: string; moderateComments?: boolean;
+      unsubscribedTrailer?: string; defaultLanguage?: string; country?: string;
+    };
+    image: { bannerExternalUrl?: string };
+  };
+}
+
+export interface Short {
+  kind: string;
+  etag: string;
+  id: string;
+  snippet: {
+    publishedAt?: string; channelId?: string; title?: string; description?: string; thumbnails?: ThumbnailSet; channelTitle?: string;
+    channelHandle?: string; channelCustomUrl?: string; tags?: string[]; categoryId?: string; liveBroadcastContent?: string;
+    defaultLanguage?: string; localized?: Localized; defaultAudioLanguage?: string;
+  };
+  statistics: { viewCount?: string; likeCount?: string; dislikeCount?: string; favoriteCount?: string; commentCount?: string };
+  shortUrl: string;
+}
+
+export interface ShortsResult {
+  channel: Channel;
+  shorts: Short[];
+  /** True when the channel has more matching shorts than one request returns. */
+  truncated: boolean;
+}

@@ -1,0 +1,77 @@
+// One delivery attempt: POST the signed payload, never follow redirects, read at most 64 KiB of
+// the answer (then drop the connection), and classify: 2xx delivered, 410 gone (stop), else failed.
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import { assertLiteralAddressAllowed } from './guarded-agent.ts';
+import { parseRetryAfter } from './retry-schedule.ts';
+import { signPayload } from './signing.ts';
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface AttemptResult {
+  outcome: 'delivered' | 'failed' | 'gone';
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  retryAfterSeconds: number | null;
+}
+
+export interface DeliveryInput {
+  url: string;
+  webhookId: string;
+  body: string;
+  secrets: string[];
+  agent: Dispatcher;
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
+export async function deliverOnce(input: DeliveryInput): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const url = new URL(input.url);
+    assertLiteralAddressAllowed(url, input.allowPrivate);
+    const timestamp = new Date();
+    const response = await request(url, {
+      method: 'POST',
+      dispatcher: input.agent,
+      signal: AbortSignal.timeout(input.timeoutMs),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'channel-shorts-webhooks/1.0',
+        'webhook-id': input.webhookId,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signPayload(input.secrets, input.webhookId, timestamp, input.body),
+      },
+      body: input.body,
+    });
+    await drain(response.body);
+    const status = response.statusCode;
+    const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+    if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status, latencyMs: elapsed(), error: null, retryAfterSeconds: null };
+    if (status === 410) return { outcome: 'gone', statusCode: status, latencyMs: elapsed(), error: 'The receiver answered 410 Gone; no further attempts.', retryAfterSeconds: null };
+    const error = status >= 300 && status < 400 ? `Redirect (${status}) not followed; configure the final URL.` : `The receiver answered HTTP ${status}.`;
+    return { outcome: 'failed', statusCode: status, latencyMs: elapsed(), error, retryAfterSeconds };
+  } catch (error) {
+    const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+    const message = timedOut ? `No answer within ${input.timeoutMs} ms.` : `${e.cause?.message ?? e.message}`;
+    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, retryAfterSeconds: null };
+  }
+}
+
+async function drain(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
+  let read = 0;
+  try {
+    for await (const chunk of body) {
+      read += chunk.length;
+      if (read > MAX_RESPONSE_BYTES) {
+        body.destroy();
+        return;
+      }
+    }
+  } catch {
+    // The status decides the outcome; a broken response body does not.
+  }
+}

@@ -1,0 +1,32 @@
+// Per-account Standard Webhooks signing secrets. Rotation keeps the previous secret signing
+// until its expiry, so receivers can switch over without dropping deliveries.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Queryable } from '../../infra/db/database.ts';
+
+export interface WebhookSecret {
+  secret: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export function generateWebhookSecret(): string {
+  return 'whsec_' + randomBytes(32).toString('base64');
+}
+
+export async function createWebhookSecret(tx: Queryable, accountId: string, previousExpiresAt: Date | null): Promise<WebhookSecret> {
+  if (previousExpiresAt) {
+    await tx.query('UPDATE webhook_secrets SET expires_at = $2 WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [accountId, previousExpiresAt]);
+  }
+  const secret = generateWebhookSecret();
+  const [row] = await tx.query<{ created_at: Date }>('INSERT INTO webhook_secrets (id, account_id, secret) VALUES ($1, $2, $3) RETURNING created_at', [randomUUID(), accountId, secret]);
+  return { secret, createdAt: row!.created_at.toISOString(), expiresAt: null };
+}
+
+/** Secrets that still sign: the current one first, then those in their overlap period. */
+export async function activeWebhookSecrets(db: Queryable, accountId: string, now = new Date()): Promise<WebhookSecret[]> {
+  const rows = await db.query<{ secret: string; created_at: Date; expires_at: Date | null }>(
+    'SELECT secret, created_at, expires_at FROM webhook_secrets WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, id',
+    [accountId, now],
+  );
+  return rows.map((r) => ({ secret: r.secret, createdAt: r.created_at.toISOString(), expiresAt: r.expires_at?.toISOString() ?? null }));
+}

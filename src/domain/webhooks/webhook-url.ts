@@ -1,0 +1,24 @@
+// Request-time check of a webhookUrl: refuse what is clearly unsafe before accepting the job.
+// The decisive check happens at connect time (guarded-agent.ts), against the address actually used.
+import { isIP } from 'node:net';
+import { AppError } from '../../errors.ts';
+import { isForbiddenAddress } from './address-policy.ts';
+
+export function assertAcceptableWebhookUrl(raw: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl is not a valid URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must use http or https.');
+  if (url.username || url.password) throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must not carry credentials; authenticate deliveries with the webhook signature.');
+  if (raw.length > 2048) throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must be at most 2048 characters.');
+  if (allowPrivate) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host) && isForbiddenAddress(host)) throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl points to a private or reserved address (${host}).`);
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.') && !isIP(host)) {
+    throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl host ${host} is not a public address.`);
+  }
+  return url;
+}

@@ -1,0 +1,46 @@
+// The one error catalog: every failure the API can answer with, its HTTP status and default text.
+// The error handler (http/plugins/error-handler.ts) renders these as {error, message, requestId}
+// (plus success:false on the shorts routes, the spec's failure body).
+export const ERROR_CATALOG = {
+  VALIDATION_FAILED: { status: 400, message: 'The request is invalid.' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  INVALID_CHANNEL_URL: { status: 400, message: 'channelUrl is not a recognised channel address.' },
+  UNSAFE_WEBHOOK_URL: { status: 400, message: 'webhookUrl is not an allowed destination.' },
+  WEAK_PASSWORD: { status: 400, message: 'The password is too weak.' },
+  UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Email or password is incorrect.' },
+  TOKEN_EXPIRED: { status: 401, message: 'The token has expired; log in again.' },
+  INSUFFICIENT_CREDITS: { status: 402, message: 'Not enough credits for this request.' },
+  FORBIDDEN: { status: 403, message: 'This credential has no permission for this resource.' },
+  NOT_FOUND: { status: 404, message: 'Not found.' },
+  CHANNEL_NOT_FOUND: { status: 404, message: 'No channel exists at that address.' },
+  CONFLICT: { status: 409, message: 'The resource already exists.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
+  RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },
+  TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts; try again later.' },
+  INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },
+  UPSTREAM_ERROR: { status: 502, message: 'The video platform answered with an error.' },
+  UPSTREAM_QUOTA_EXHAUSTED: { status: 503, message: 'The video platform quota is exhausted for today; try again later.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable; try again shortly.' },
+  UPSTREAM_TIMEOUT: { status: 504, message: 'The video platform did not answer in time.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(code: ErrorCode, message?: string, options?: { headers?: Record<string, string>; cause?: unknown }) {
+    super(message ?? ERROR_CATALOG[code].message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CATALOG[code].status;
+    this.headers = options?.headers ?? {};
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,346 @@
+// Builds a channel and its Shorts deterministically from a ChannelSpec, in the shapes of Google's
+// discovery document for youtube v3. Videos are produced on demand from their index, so a channel
+// of any size costs a few hundred bytes until its pages are read.
+import { channelIdFor, channelKey, etagFor, MAX_VIDEOS_PER_CHANNEL, mixNumbers, seededNumber, seededToken, videoIdForKey } from './ids.ts';
+
+export interface ChannelSpec {
+  /** Without the leading "@". */
+  handle: string;
+  shortsCount: number;
+  id?: string;
+  /** Legacy /user/ name, found by channels.list?forUsername. */
+  username?: string;
+  title?: string;
+  /** Defaults to "@" + the handle in lower case. */
+  customUrl?: string;
+  country?: string;
+  hiddenSubscriberCount?: boolean;
+  /** The channel and all its videos lack every optional field. */
+  omitOptional?: boolean;
+  /** Publication time of the newest short (ISO 8601); default 2026-06-01T12:00:00Z. */
+  newestPublishedAt?: string;
+  /** Minutes between consecutive shorts; default 60. */
+  spacingMinutes?: number;
+}
+
+export interface Thumbnail {
+  url: string;
+  width?: number;
+  height?: number;
+}
+export type Thumbnails = Partial<Record<'default' | 'medium' | 'high' | 'standard' | 'maxres', Thumbnail>>;
+
+export interface ChannelResource {
+  kind: 'youtube#channel';
+  etag: string;
+  id: string;
+  snippet: {
+    title: string;
+    description: string;
+    customUrl: string;
+    publishedAt: string;
+    thumbnails: Thumbnails;
+    defaultLanguage?: string;
+    localized: { title: string; description: string };
+    country?: string;
+  };
+  contentDetails: { relatedPlaylists: { likes: string; uploads: string } };
+  statistics: { viewCount: string; subscriberCount?: string; hiddenSubscriberCount: boolean; videoCount: string };
+  brandingSettings: {
+    channel: {
+      title: string;
+      description: string;
+      keywords?: string;
+      trackingAnalyticsAccountId?: string;
+      moderateComments?: boolean;
+      unsubscribedTrailer?: string;
+      defaultLanguage?: string;
+      country?: string;
+    };
+    image?: { bannerExternalUrl: string };
+  };
+}
+
+export interface VideoResource {
+  kind: 'youtube#video';
+  etag: string;
+  id: string;
+  snippet: {
+    publishedAt: string;
+    channelId: string;
+    title: string;
+    description: string;
+    thumbnails: Thumbnails;
+    channelTitle: string;
+    tags?: string[];
+    categoryId: string;
+    liveBroadcastContent: 'none';
+    defaultLanguage?: string;
+    localized: { title: string; description: string };
+    defaultAudioLanguage?: string;
+  };
+  contentDetails: {
+    duration: string;
+    dimension: '2d';
+    definition: 'hd' | 'sd';
+    caption: 'true' | 'false';
+    licensedContent: boolean;
+    contentRating: Record<string, never>;
+    projection: 'rectangular';
+  };
+  statistics: { viewCount: string; likeCount?: string; favoriteCount: '0'; commentCount?: string };
+}
+
+export interface PlaylistItemResource {
+  kind: 'youtube#playlistItem';
+  etag: string;
+  id: string;
+  snippet: {
+    publishedAt: string;
+    channelId: string;
+    title: string;
+    description: string;
+    thumbnails: Thumbnails;
+    channelTitle: string;
+    playlistId: string;
+    position: number;
+    resourceId: { kind: 'youtube#video'; videoId: string };
+    videoOwnerChannelTitle: string;
+    videoOwnerChannelId: string;
+  };
+  contentDetails: { videoId: string; videoPublishedAt: string };
+  status: { privacyStatus: 'public' };
+}
+
+export interface GeneratedChannel {
+  readonly spec: ChannelSpec;
+  readonly id: string;
+  /** As registered, without "@". */
+  readonly handle: string;
+  /** The channel's number inside its video ids (see ids.ts). */
+  readonly key: number;
+  readonly shortsCount: number;
+  readonly resource: ChannelResource;
+  /** Index 0 is the newest short. */
+  videoId(index: number): string;
+  /** The index of the short whose id has this ordinal (0 = oldest), if it exists. */
+  indexOfOrdinal(ordinal: number): number | undefined;
+  publishedAt(index: number): string;
+  video(index: number): VideoResource;
+  playlistItem(playlistId: string, index: number): PlaylistItemResource;
+}
+
+const DEFAULT_NEWEST = '2026-06-01T12:00:00Z';
+const CATEGORIES = ['22', '24', '23', '17', '26'];
+
+function channelThumbnails(id: string): Thumbnails {
+  // Channel avatars come in three square sizes only.
+  const base = `https://yt3.ggpht.com/${seededToken(`avatar:${id}`, 64)}`;
+  return {
+    default: { url: `${base}=s88-c-k-c0x00ffffff-no-rj`, width: 88, height: 88 },
+    medium: { url: `${base}=s240-c-k-c0x00ffffff-no-rj`, width: 240, height: 240 },
+    high: { url: `${base}=s800-c-k-c0x00ffffff-no-rj`, width: 800, height: 800 },
+  };
+}
+
+function videoThumbnails(videoId: string, withLarge: boolean): Thumbnails {
+  const base = `https://i.ytimg.com/vi/${videoId}`;
+  const set: Thumbnails = {
+    default: { url: `${base}/default.jpg`, width: 120, height: 90 },
+    medium: { url: `${base}/mqdefault.jpg`, width: 320, height: 180 },
+    high: { url: `${base}/hqdefault.jpg`, width: 480, height: 360 },
+  };
+  if (withLarge) {
+    set.standard = { url: `${base}/sddefault.jpg`, width: 640, height: 480 };
+    set.maxres = { url: `${base}/maxresdefault.jpg`, width: 1280, height: 720 };
+  }
+  return set;
+}
+
+/** YouTube rounds public subscriber counts down to three significant figures. */
+function threeSignificant(n: number): number {
+  if (n < 1000) return n;
+  const unit = 10 ** (Math.floor(Math.log10(n)) - 2);
+  return Math.floor(n / unit) * unit;
+}
+
+/** ISO 8601 durations as the API writes them: PT45S, PT1M, PT1M5S. */
+function isoDuration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return `PT${minutes ? `${minutes}M` : ''}${rest || !minutes ? `${rest}S` : ''}`;
+}
+
+const withoutMilliseconds = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+
+/** Recomputes the etag over the resource's content, so equal content always has an equal etag. */
+export function sealEtag<T extends { etag: string }>(resource: T): T {
+  resource.etag = '';
+  resource.etag = etagFor(JSON.stringify(resource));
+  return resource;
+}
+
+export function generateChannel(spec: ChannelSpec): GeneratedChannel {
+  const handle = spec.handle.replace(/^@/, '');
+  if (!handle) throw new RangeError('a channel needs a handle');
+  const shortsCount = spec.shortsCount;
+  if (!Number.isInteger(shortsCount) || shortsCount < 0 || shortsCount > MAX_VIDEOS_PER_CHANNEL) {
+    throw new RangeError(`shortsCount must be an integer from 0 to ${MAX_VIDEOS_PER_CHANNEL}`);
+  }
+  const newest = Date.parse(spec.newestPublishedAt ?? DEFAULT_NEWEST);
+  if (Number.isNaN(newest)) throw new RangeError(`newestPublishedAt is not a date: ${spec.newestPublishedAt}`);
+  const spacingMs = (spec.spacingMinutes ?? 60) * 60_000;
+  if (!(spacingMs >= 0)) throw new RangeError('spacingMinutes must not be negative');
+
+  const id = spec.id ?? channelIdFor(handle.normalize('NFC').toLowerCase());
+  const key = channelKey(id);
+  const full = !spec.omitOptional;
+  const title = spec.title ?? handle;
+  const description = `Short videos from ${title} 🎬\nNew shorts every week.`;
+  const customUrl = spec.customUrl ?? `@${handle.toLowerCase()}`;
+  const country = spec.country ?? 'US';
+  const number = (what: string) => seededNumber(`${id}:${what}`);
+  // Videos and playlist items are a pure function of the spec and their index, so their etags hash
+  // that instead of the serialized resource (which would cost a JSON pass per item served).
+  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs]));
+
+  const videoId = (index: number) => videoIdForKey(key, shortsCount - 1 - index);
+  // Google prints most times to the second, but some with a fraction: every 7th short here carries
+  // one. The fraction stays below the spacing, so the newest-first order survives.
+  const publishedAt = (index: number) => {
+    const ms = newest - index * spacingMs;
+    if (ms % 1000 !== 0) return new Date(ms).toISOString();
+    if (index % 7 !== 6) return withoutMilliseconds(ms);
+    const room = Math.min(spacingMs, 1000);
+    return new Date(ms + (room > 1 ? 1 + ((122 + index) % (room - 1)) : 0)).toISOString();
+  };
+
+  const snippet: ChannelResource['snippet'] = {
+    title,
+    description,
+    customUrl,
+    publishedAt: withoutMilliseconds(Date.UTC(2009, 0, 1) + (number('created') % (12 * 365 * 86_400)) * 1000),
+    thumbnails: channelThumbnails(id),
+    ...(full ? { defaultLanguage: 'en' } : {}),
+    localized: { title, description },
+    ...(full ? { country } : {}),
+  };
+  const hidden = spec.hiddenSubscriberCount ?? false;
+  const statistics: ChannelResource['statistics'] = {
+    viewCount: String(shortsCount * 1_000 + (number('views') % 10_000_000)),
+    // A hidden subscriber count is left out of the response altogether.
+    ...(hidden ? {} : { subscriberCount: String(threeSignificant(100 + (number('subscribers') % 5_000_000))) }),
+    hiddenSubscriberCount: hidden,
+    videoCount: String(shortsCount),
+  };
+  const brandingChannel: ChannelResource['brandingSettings']['channel'] = full
+    ? {
+        title,
+        description,
+        keywords: `shorts "behind the scenes" ${handle.toLowerCase()}`,
+        trackingAnalyticsAccountId: `UA-${10_000_000 + (number('analytics') % 89_999_999)}-1`,
+        moderateComments: true,
+        ...(shortsCount > 0 ? { unsubscribedTrailer: videoId(0) } : {}),
+        defaultLanguage: 'en',
+        country,
+      }
+    : { title, description };
+  const resource: ChannelResource = sealEtag({
+    kind: 'youtube#channel',
+    etag: '',
+    id,
+    snippet,
+    contentDetails: { relatedPlaylists: { likes: '', uploads: 'UU' + id.slice(2) } },
+    statistics,
+    brandingSettings: full
+      ? { channel: brandingChannel, image: { bannerExternalUrl: `https://yt3.googleusercontent.com/${seededToken(`banner:${id}`, 86)}` } }
+      : { channel: brandingChannel },
+  });
+
+  const videoTitle = (ordinal: number) => (ordinal % 5 === 2 ? `${title} — short #${ordinal + 1} 🎬 #shorts` : `${title} short #${ordinal + 1}`);
+  const hashtag = handle.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const videoDescription = (ordinal: number) => `Short number ${ordinal + 1} from ${title}.\n\n#shorts${hashtag ? ` #${hashtag}` : ''}`;
+
+  const video = (index: number): VideoResource => {
+    const vid = videoId(index);
+    const ordinal = shortsCount - 1 - index;
+    const n = (salt: number) => mixNumbers(key, ordinal, salt);
+    const views = 200 + (n(1) % 2_000_000);
+    const localized = { title: videoTitle(ordinal), description: videoDescription(ordinal) };
+    return {
+      kind: 'youtube#video',
+      etag: etagFor(`${fingerprint}:video:${index}`),
+      id: vid,
+      snippet: {
+        publishedAt: publishedAt(index),
+        channelId: id,
+        title: localized.title,
+        description: localized.description,
+        thumbnails: videoThumbnails(vid, full),
+        channelTitle: title,
+        ...(full ? { tags: ['shorts', handle.toLowerCase(), `topic ${ordinal % 10}`] } : {}),
+        categoryId: CATEGORIES[ordinal % CATEGORIES.length]!,
+        liveBroadcastContent: 'none',
+        ...(full ? { defaultLanguage: 'en' } : {}),
+        localized,
+        ...(full ? { defaultAudioLanguage: 'en' } : {}),
+      },
+      contentDetails: {
+        // Shorts run up to three minutes.
+        duration: isoDuration(5 + (n(2) % 176)),
+        dimension: '2d',
+        definition: ordinal % 9 === 4 ? 'sd' : 'hd',
+        caption: 'false',
+        licensedContent: false,
+        contentRating: {},
+        projection: 'rectangular',
+      },
+      // No dislikeCount: the API stopped returning it publicly in December 2021.
+      statistics: full
+        ? { viewCount: String(views), likeCount: String(Math.floor(views / 25)), favoriteCount: '0', commentCount: String(Math.floor(views / 900)) }
+        : { viewCount: String(views), favoriteCount: '0' },
+    };
+  };
+
+  const playlistItem = (playlistId: string, index: number): PlaylistItemResource => {
+    const vid = videoId(index);
+    const ordinal = shortsCount - 1 - index;
+    const published = publishedAt(index);
+    return {
+      kind: 'youtube#playlistItem',
+      etag: etagFor(`${fingerprint}:playlistItem:${playlistId}:${index}`),
+      // Google's playlist item ids are base64 of "<playlistId>.<item key>".
+      id: Buffer.from(`${playlistId}.${vid}`).toString('base64'),
+      snippet: {
+        publishedAt: published,
+        channelId: id,
+        title: videoTitle(ordinal),
+        description: videoDescription(ordinal),
+        thumbnails: videoThumbnails(vid, full),
+        channelTitle: title,
+        playlistId,
+        position: index,
+        resourceId: { kind: 'youtube#video', videoId: vid },
+        videoOwnerChannelTitle: title,
+        videoOwnerChannelId: id,
+      },
+      // The video's own publication time, equal to its snippet.publishedAt.
+      contentDetails: { videoId: vid, videoPublishedAt: published },
+      status: { privacyStatus: 'public' },
+    };
+  };
+
+  return {
+    spec,
+    id,
+    handle,
+    key,
+    shortsCount,
+    resource,
+    videoId,
+    indexOfOrdinal: (ordinal) => (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < shortsCount ? shortsCount - 1 - ordinal : undefined),
+    publishedAt,
+    video,
+    playlistItem,
+  };
+}

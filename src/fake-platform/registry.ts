@@ -1,0 +1,94 @@
+// The fake's channels and how requests find them: by id, handle, legacy username, playlist id or
+// video id. Unknown handles of the form fake-<N> become generated channels with N shorts, so tests
+// and benchmarks can ask for any size without setting anything up.
+import { generateChannel, type ChannelSpec, type GeneratedChannel } from './channel-generator.ts';
+import { parseVideoId } from './ids.ts';
+
+export const MAX_AUTO_SHORTS = 100_000;
+const AUTO_HANDLE = /^fake-(\d{1,6})$/;
+
+export const DEMO_CHANNELS: readonly ChannelSpec[] = [
+  { handle: 'demo', shortsCount: 120, title: 'Demo Channel' },
+  { handle: 'empty', shortsCount: 0, title: 'Empty Channel' },
+  { handle: 'sparse', shortsCount: 5, title: 'Sparse Channel', omitOptional: true },
+  { handle: 'democustom', shortsCount: 30, title: 'Demo Custom', username: 'DemoUser', customUrl: '@democustom' },
+];
+
+/** Handles compare case-insensitively, in NFC, with or without the "@". */
+export function normalizeHandle(raw: string): string {
+  return raw.trim().replace(/^@/, '').normalize('NFC').toLowerCase();
+}
+
+export interface PlaylistRef {
+  channel: GeneratedChannel;
+  /** "UU" (all uploads) or "UUSH" (Shorts); both hold the channel's shorts here. */
+  prefix: 'UU' | 'UUSH';
+}
+
+export class ChannelRegistry {
+  readonly #byId = new Map<string, GeneratedChannel>();
+  readonly #byHandle = new Map<string, GeneratedChannel>();
+  readonly #byUsername = new Map<string, GeneratedChannel>();
+  readonly #byKey = new Map<number, GeneratedChannel>();
+  readonly #autoGenerate: boolean;
+
+  constructor(autoGenerate: boolean) {
+    this.#autoGenerate = autoGenerate;
+  }
+
+  add(spec: ChannelSpec): GeneratedChannel {
+    const channel = generateChannel(spec);
+    const previous = this.#byHandle.get(normalizeHandle(channel.handle));
+    if (previous) this.#remove(previous);
+    const sameId = this.#byId.get(channel.id);
+    if (sameId) this.#remove(sameId);
+    this.#byId.set(channel.id, channel);
+    this.#byHandle.set(normalizeHandle(channel.handle), channel);
+    if (spec.username) this.#byUsername.set(spec.username.toLowerCase(), channel);
+    this.#byKey.set(channel.key, channel);
+    return channel;
+  }
+
+  #remove(channel: GeneratedChannel): void {
+    this.#byId.delete(channel.id);
+    this.#byHandle.delete(normalizeHandle(channel.handle));
+    if (channel.spec.username) this.#byUsername.delete(channel.spec.username.toLowerCase());
+    this.#byKey.delete(channel.key);
+  }
+
+  all(): IterableIterator<GeneratedChannel> {
+    return this.#byId.values();
+  }
+
+  byId(id: string): GeneratedChannel | undefined {
+    return this.#byId.get(id);
+  }
+
+  byUsername(name: string): GeneratedChannel | undefined {
+    return this.#byUsername.get(name.trim().toLowerCase());
+  }
+
+  byHandle(raw: string): GeneratedChannel | undefined {
+    const handle = normalizeHandle(raw);
+    const known = this.#byHandle.get(handle);
+    if (known || !this.#autoGenerate) return known;
+    const match = AUTO_HANDLE.exec(handle);
+    const count = match ? Number(match[1]) : NaN;
+    if (!(count <= MAX_AUTO_SHORTS)) return undefined;
+    return this.add({ handle, shortsCount: count, title: `Fake ${count}` });
+  }
+
+  playlist(playlistId: string): PlaylistRef | undefined {
+    const match = /^(UUSH|UU)([A-Za-z0-9_-]{22})$/.exec(playlistId);
+    if (!match) return undefined;
+    const channel = this.#byId.get('UC' + match[2]);
+    return channel ? { channel, prefix: match[1] as PlaylistRef['prefix'] } : undefined;
+  }
+
+  video(id: string): { channel: GeneratedChannel; index: number } | undefined {
+    const parsed = parseVideoId(id);
+    const channel = parsed && this.#byKey.get(parsed.key);
+    const index = channel?.indexOfOrdinal(parsed!.ordinal);
+    return channel && index !== undefined && channel.videoId(index) === id ? { channel, index } : undefined;
+  }
+}

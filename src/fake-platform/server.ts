@@ -1,0 +1,198 @@
+// A fake of the YouTube Data API v3 subset the service uses (channels, playlistItems, videos and
+// search list calls), speaking Google's protocol: the same JSON shapes, page tokens, error bodies,
+// API-key checks and per-method quota costs. Tests, benchmarks and `npm run demo` point the service
+// at it (YOUTUBE_API_BASE_URL = baseUrl); latency and faults can be injected while it runs.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChannelSpec } from './channel-generator.ts';
+import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
+import * as errors from './errors.ts';
+import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
+
+export type { ChannelSpec } from './channel-generator.ts';
+export type { Endpoint } from './endpoints.ts';
+export { DEMO_CHANNELS } from './registry.ts';
+
+export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'backendError' | 'hang' | 'reset' | 'malformed';
+
+export interface Fault {
+  endpoint?: Endpoint | '*';
+  kind: FaultKind;
+  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
+  times?: number;
+  /** For backendError: 503 "service unavailable" (default) or 500 "Backend Error". */
+  status?: 500 | 503;
+}
+
+export interface FakePlatformOptions {
+  apiKey?: string;
+  /** Added before every response, in milliseconds. */
+  latencyMs?: number;
+  dailyQuota?: number;
+  channels?: ChannelSpec[];
+  /** Unknown handles fake-<N> resolve to generated channels with N shorts (default true). */
+  autoGenerate?: boolean;
+  port?: number;
+  host?: string;
+}
+
+export interface FakeCall {
+  /** channels, playlistItems, videos, search, or the unknown method's name. */
+  endpoint: string;
+  params: Record<string, string>;
+  units: number;
+  /** HTTP status sent; 0 when no response was sent (hang, reset). */
+  status: number;
+}
+
+export interface FakePlatform {
+  /** http://127.0.0.1:<port>/youtube/v3 */
+  baseUrl: string;
+  addChannel(spec: ChannelSpec): { id: string; handle: string };
+  quotaUsed(): number;
+  calls(): FakeCall[];
+  resetStats(): void;
+  setLatency(ms: number): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
+
+const HEADERS = {
+  'content-type': 'application/json; charset=UTF-8',
+  vary: 'Origin, X-Origin, Referer',
+  server: 'scaffolding on HTTPServer2',
+  'x-xss-protection': '0',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Google pretty-prints unless prettyPrint=false, and escapes <, > and & inside strings. */
+function serialize(body: unknown, pretty: boolean): string {
+  return JSON.stringify(body, null, pretty ? 2 : undefined).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export async function startFakePlatform(options: FakePlatformOptions = {}): Promise<FakePlatform> {
+  const apiKey = options.apiKey ?? 'fake-api-key';
+  const dailyQuota = options.dailyQuota ?? 10_000;
+  let latencyMs = options.latencyMs ?? 0;
+  let quota = 0;
+  let log: FakeCall[] = [];
+  let faults: Array<Fault & { remaining: number }> = [];
+  const registry = new ChannelRegistry(options.autoGenerate ?? true);
+  for (const spec of [...DEMO_CHANNELS, ...(options.channels ?? [])]) registry.add(spec);
+  const sockets = new Set<Socket>();
+  const closing = new AbortController();
+
+  const takeFault = (endpoint: Endpoint) => {
+    const fault = faults.find((f) => f.remaining > 0 && (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint));
+    if (fault) fault.remaining--;
+    return fault;
+  };
+
+  async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
+    const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    const params = url.searchParams;
+    const pretty = params.get('prettyPrint') !== 'false';
+    const name = /^\/youtube\/v3\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? url.pathname;
+    const endpoint = ENDPOINTS.find((e) => e === name);
+    const record = (status: number, units: number) => log.push({ endpoint: name, params: Object.fromEntries(params), units, status });
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, HEADERS);
+      res.end(serialize(body, pretty));
+    };
+    const fail = (error: errors.GoogleError, units = 0) => {
+      record(error.status, units);
+      send(error.status, error.body);
+    };
+
+    if (!endpoint || (req.method !== 'GET' && req.method !== 'HEAD')) return fail(errors.methodNotFound(url.pathname));
+    // Google takes the key from the query string or the X-Goog-Api-Key header.
+    const key = params.get('key') ?? req.headers['x-goog-api-key'];
+    if (!key) return fail(errors.keyMissing());
+    const fault = takeFault(endpoint);
+    if (key !== apiKey || fault?.kind === 'keyInvalid') return fail(errors.keyInvalid());
+    if (fault?.kind === 'hang') return void record(0, 0); // the socket is ended by close()
+    if (fault?.kind === 'reset') {
+      record(0, 0);
+      return void req.socket.resetAndDestroy();
+    }
+    const cost = QUOTA_COST[endpoint];
+    if (fault?.kind === 'quotaExceeded' || quota + cost > dailyQuota) return fail(errors.quotaExceeded());
+    // Google charges every call that reaches YouTube, including ones it answers with an error.
+    quota += cost;
+    if (fault?.kind === 'backendError') return fail(errors.backendError(fault.status ?? 503), cost);
+    if (fault?.kind === 'malformed') {
+      record(200, cost);
+      res.writeHead(200, HEADERS);
+      return void res.end('{\n  "kind": "youtube#' + endpoint.replace(/s$/, '') + 'ListResponse",\n  "etag": "');
+    }
+    const result = handle(endpoint, registry, params);
+    record(result.status, cost);
+    send(result.status, result.body);
+  }
+
+  const server = createServer((req, res) => {
+    respond(req, res).catch((error: unknown) => {
+      if (closing.signal.aborted) return;
+      if (!res.headersSent) {
+        res.writeHead(500, HEADERS);
+        res.end(serialize(errors.backendError(500).body, true));
+      }
+      console.error('fake platform: unexpected error', error);
+    });
+  });
+  // Idle keep-alive connections stay open well past the client's own idle timeout, as Google's do,
+  // so clients never race a server-side close; close() ends them.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  let closed: Promise<void> | undefined;
+
+  return {
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}/youtube/v3`,
+    addChannel(spec) {
+      const channel = registry.add(spec);
+      return { id: channel.id, handle: channel.handle };
+    },
+    quotaUsed: () => quota,
+    calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
+    resetStats() {
+      quota = 0;
+      log = [];
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    injectFault(fault) {
+      faults.push({ ...fault, remaining: fault.times ?? 1 });
+    },
+    clearFaults() {
+      faults = [];
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => resolve());
+        // Hanging requests and idle keep-alive connections would otherwise hold the server open.
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Renders every error as the spec's body: {error, message, requestId}, plus success:false on the
+// shorts routes. Known infrastructure outages answer 503 instead of 500.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, ERROR_CATALOG, type ErrorCode } from '../../errors.ts';
+import { isRedisUnavailable } from '../../infra/redis.ts';
+
+function classify(error: FastifyError): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const detail = error.validation
+      // TypeBox reports an unknown field twice; the additionalProperties entry says it best.
+      .filter((v) => v.keyword !== 'boolean')
+      .map((v) => {
+        const where = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+        const params = (v.params ?? {}) as { requiredProperties?: string[]; additionalProperties?: string[] };
+        if (v.keyword === 'required' && params.requiredProperties) return `${params.requiredProperties.map((p) => (where ? `${where}.${p}` : p)).join(', ')} is required`;
+        if (v.keyword === 'additionalProperties' && params.additionalProperties) return `unknown field ${params.additionalProperties.join(', ')}`;
+        return `${where || error.validationContext || 'body'} ${v.message}`;
+      })
+      .join('; ');
+    return new AppError('VALIDATION_FAILED', `Invalid ${error.validationContext ?? 'request'}: ${detail}.`);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('INVALID_JSON', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  }
+  if ((error as { type?: string }).type === 'entity.parse.failed' || error instanceof SyntaxError) return new AppError('INVALID_JSON');
+  if (isRedisUnavailable(error) || isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '5' } });
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    const code = (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((c) => ERROR_CATALOG[c].status === error.statusCode) ?? 'VALIDATION_FAILED';
+    return new AppError(code, error.message);
+  }
+  return new AppError('INTERNAL_ERROR');
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003'].includes(e?.code ?? '') || /Connection terminated|timeout exceeded when trying to connect/i.test(e?.message ?? '');
+}
+
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = classify(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: appError.code }, appError.message);
+    reply.code(appError.status).headers(appError.headers);
+    const base = { error: appError.code, message: appError.message, requestId: request.id };
+    return request.routeOptions.config?.failureBody ? { success: false, ...base } : base;
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    reply.code(404);
+    return { error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, requestId: request.id };
+  });
+});

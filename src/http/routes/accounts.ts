@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
+import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
+import { listLedger } from '../../domain/credits/ledger.ts';
+import { accountTotals, usageByDay } from '../../domain/requests/request-store.ts';
+import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks/webhook-secrets.ts';
+import { callerOf } from '../plugins/authenticate.ts';
+import { authErrors, ErrorBody } from '../schemas/common.ts';
+
+const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
+
+export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, rateLimiter, config } = app.services;
+  const defaults = { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
+  const security = [{ bearer: [] }];
+
+  app.get('/accounts', {
+    config: { auth: true },
+    schema: {
+      tags: ['accounts'],
+      summary: 'The caller\'s account: credits, rate limits and usage.',
+      security,
+      response: {
+        200: Type.Object({
+          id: Type.String(),
+          email: Type.String(),
+          createdAt: Type.String({ format: 'date-time' }),
+          credits: Type.Object({ balance: Type.Integer() }),
+          rateLimits: Limits,
+          usage: Type.Object({
+            minute: Type.Integer({ description: 'Requests counted in the current minute window.' }),
+            hour: Type.Integer(),
+            day: Type.Integer(),
+            totalRequests: Type.Integer(),
+            totalCreditsCharged: Type.Integer(),
+          }),
+        }),
+        ...authErrors(),
+      },
+    },
+  }, async (request) => {
+    const account = await getAccount(db, callerOf(request).accountId);
+    if (!account) throw new AppError('UNAUTHORIZED');
+    const limits = effectiveRateLimits(account, defaults);
+    const state = await rateLimiter.peek(`account:${account.id}`, [
+      { name: 'minute', limit: limits.perMinute, seconds: 60 },
+      { name: 'hour', limit: limits.perHour, seconds: 3600 },
+      { name: 'day', limit: limits.perDay, seconds: 86_400 },
+    ]);
+    const used = (i: number) => state.windows[i]!.limit - state.windows[i]!.remaining;
+    return {
+      id: account.id,
+      email: account.email,
+      createdAt: account.created_at.toISOString(),
+      credits: { balance: account.credit_balance },
+      rateLimits: limits,
+      usage: { minute: used(0), hour: used(1), day: used(2), ...(await accountTotals(db, account.id)) },
+    };
+  });
+
+  app.get('/accounts/usage', {
+    config: { auth: true },
+    schema: {
+      tags: ['accounts'],
+      summary: 'Requests, items and credits per UTC day, oldest first, every day present.',
+      security,
+      querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),
+      response: { 200: Type.Object({ days: Type.Array(Type.Object({ date: Type.String(), requests: Type.Integer(), items: Type.Integer(), credits: Type.Integer() })) }), 400: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => ({ days: await usageByDay(db, callerOf(request).accountId, request.query.days) }));
+
+  app.get('/accounts/ledger', {
+    config: { auth: true },
+    schema: {
+      tags: ['accounts'],
+      summary: 'Credit ledger (grants and charges), newest first.',
+      security,
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }) }),
+      response: {
+        200: Type.Object({
+          entries: Type.Array(Type.Object({
+            id: Type.Integer(), kind: Type.Union([Type.Literal('grant'), Type.Literal('charge')]), amount: Type.Integer(), balanceAfter: Type.Integer(),
+            requestId: Nullable(Type.String()), note: Nullable(Type.String()), createdAt: Type.String({ format: 'date-time' }),
+          })),
+        }),
+        400: ErrorBody,
+        ...authErrors(),
+      },
+    },
+  }, async (request) => ({ entries: await listLedger(db, callerOf(request).accountId, request.query.limit) }));
+
+  const SecretView = Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), expiresAt: Nullable(Type.String({ format: 'date-time' })) });
+
+  app.get('/accounts/webhook-secret', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['webhooks'],
+      summary: 'The webhook signing secrets that currently sign (the newest first). Dashboard session only.',
+      security,
+      response: { 200: Type.Object({ secrets: Type.Array(SecretView) }), ...authErrors() },
+    },
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { secrets: await activeWebhookSecrets(db, callerOf(request).accountId) };
+  });
+
+  app.post('/accounts/webhook-secret/rotate', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['webhooks'],
+      summary: 'Create a new signing secret; the previous ones keep signing until previousExpiresAt.',
+      security,
+      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), ...authErrors() },
+    },
+  }, async (request, reply) => {
+    const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
+    const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));
+    reply.header('cache-control', 'no-store');
+    return { secret: created.secret, createdAt: created.createdAt, previousExpiresAt: previousExpiresAt.toISOString() };
+  });
+};

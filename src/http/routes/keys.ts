@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/keys/api-keys.ts';
+import { callerOf } from '../plugins/authenticate.ts';
+import { authErrors, ErrorBody } from '../schemas/common.ts';
+
+const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+const KeyView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
+  revokedAt: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, auth } = app.services;
+  const config = { auth: true } as const;
+
+  app.post('/keys', {
+    config,
+    schema: {
+      tags: ['keys'],
+      summary: 'Create an API key. The secret is in this response only; store it now.',
+      security: [{ bearer: [] }],
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, description: 'A descriptive name, e.g. "production backend".' }) }, { additionalProperties: false }),
+      response: { 201: Type.Object({ ...KeyView.properties, key: Type.String({ description: 'The secret. Shown once.' }) }), 400: ErrorBody, 409: ErrorBody, ...authErrors() },
+    },
+  }, async (request, reply) => {
+    const created = await createApiKey(db, callerOf(request).accountId, request.body.name);
+    reply.code(201).header('cache-control', 'no-store');
+    return created;
+  });
+
+  app.get('/keys', {
+    config,
+    schema: { tags: ['keys'], summary: 'List the account\'s API keys (never their secrets).', security: [{ bearer: [] }], response: { 200: Type.Object({ keys: Type.Array(KeyView) }), ...authErrors() } },
+  }, async (request) => ({ keys: await listApiKeys(db, callerOf(request).accountId) }));
+
+  app.delete('/keys/:id', {
+    config,
+    schema: {
+      tags: ['keys'],
+      summary: 'Revoke an API key. Effective on every instance within a second.',
+      security: [{ bearer: [] }],
+      params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+      response: { 200: KeyView, 400: ErrorBody, 404: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => {
+    const { keyHash, ...view } = await revokeApiKey(db, callerOf(request).accountId, request.params.id);
+    await auth.revoked(keyHash);
+    return view;
+  });
+};

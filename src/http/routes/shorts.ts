@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
+import { parseChannelUrl } from '../../domain/shorts/channel-url.ts';
+import { assertCanAffordMinimum, runSyncRequest } from '../../domain/requests/shorts-requests.ts';
+import { findRequest, insertRequest, listRequests, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
+import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
+import { QUEUES } from '../../infra/queue.ts';
+import { redeliver, webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
+import { callerOf } from '../plugins/authenticate.ts';
+import { authErrors, ErrorBody, FailureBody } from '../schemas/common.ts';
+import { AcceptedBodySchema, RequestDetailSchema, RequestSummarySchema, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
+
+const failure = (description: string) => ({ ...FailureBody, description });
+
+export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, boss, shortsRequests, config } = app.services;
+  const security = [{ bearer: [] }];
+
+  app.post('/api/youtube/shorts', {
+    config: { auth: true, rateLimited: true, failureBody: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'List a channel\'s Shorts with the channel\'s details.',
+      description:
+        'Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. ' +
+        `Price: ${config.CREDITS_PER_BLOCK} credit(s) per started block of ${config.SHORTS_PER_CREDIT_BLOCK} shorts returned, at least ${config.MIN_CREDITS_PER_REQUEST}; nothing is charged on failure. ` +
+        `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null.`,
+      security,
+      body: ShortsRequestBody,
+      response: {
+        200: SuccessBodySchema,
+        202: AcceptedBodySchema,
+        400: failure('Invalid body, unrecognised channel address or unsafe webhookUrl.'),
+        401: failure('Missing, invalid, expired or revoked credential.'),
+        402: failure('The balance cannot cover the price.'),
+        403: failure('The credential may not use this resource.'),
+        404: failure('No channel at that address.'),
+        429: failure('Rate limit exceeded; see Retry-After and RateLimit headers.'),
+        500: failure('Unexpected server error.'),
+        502: failure('The video platform failed or rejected the service\'s credentials.'),
+        503: failure('The video platform quota is exhausted, or a backing store is down.'),
+        504: failure('The video platform did not answer in time.'),
+      },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { channelUrl, oldestDate, webhookUrl } = request.body;
+    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, webhookUrl: webhookUrl ?? null };
+    if (!webhookUrl) {
+      // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
+      const { json } = await runSyncRequest(shortsRequests, record);
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    }
+
+    parseChannelUrl(channelUrl);
+    assertAcceptableWebhookUrl(webhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    await assertCanAffordMinimum(shortsRequests, caller.accountId);
+    await db.transaction(async (tx) => {
+      await insertRequest(tx, record);
+      await boss.send(QUEUES.shortsFetch, { requestId: record.id }, { db: tx.jobDb });
+    });
+    reply.code(202);
+    return { success: true as const, requestId: record.id, status: 'processing' as const, message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.` };
+  });
+
+  app.get('/api/youtube/shorts', {
+    config: { auth: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'The caller\'s recent shorts requests, newest first.',
+      security,
+      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
+      response: { 200: Type.Object({ requests: Type.Array(RequestSummarySchema) }), 400: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => ({ requests: await listRequests(db, callerOf(request).accountId, request.query.limit) }));
+
+  const RequestParams = Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.' }) });
+
+  const ownRequest = async (accountId: string, requestId: string) => {
+    const row = await findRequest(db, requestId);
+    // Someone else's request is indistinguishable from one that does not exist.
+    if (!row || row.account_id !== accountId) throw new AppError('NOT_FOUND', `No request ${requestId}.`);
+    return row;
+  };
+
+  app.get('/api/youtube/shorts/:requestId', {
+    config: { auth: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Status and result of one request, with its webhook delivery attempts.',
+      security,
+      params: RequestParams,
+      response: { 200: RequestDetailSchema, 400: ErrorBody, 404: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => {
+    const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
+    const deliveries = await db.query<{ id: number | string; attempt: number; webhook_id: string; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: 'delivered' | 'failed' | 'gone'; error: string | null }>(
+      'SELECT * FROM webhook_deliveries WHERE request_id = $1 ORDER BY id',
+      [row.id],
+    );
+    return {
+      ...summarise(row),
+      result: row.result ?? null,
+      deliveries: deliveries.map((d) => ({ id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error })),
+    };
+  });
+
+  app.post('/api/youtube/shorts/:requestId/redeliver', {
+    config: { auth: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Deliver a settled webhook request again now (same webhook-id).',
+      security,
+      params: RequestParams,
+      response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...authErrors() },
+    },
+  }, async (request, reply) => {
+    const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
+    if (row.mode !== 'webhook') throw new AppError('CONFLICT', 'This request was answered synchronously; it has no webhook to redeliver.');
+    if (row.status === 'processing') throw new AppError('CONFLICT', 'This request is still processing; its webhook will be sent when it completes.');
+    const attempt = await redeliver(db, boss, row.id);
+    reply.code(202);
+    return { requestId: row.id, status: 'queued' as const, attempt };
+  });
+};

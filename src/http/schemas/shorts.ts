@@ -1,0 +1,113 @@
+// Response resources of POST /api/youtube/shorts, field for field as the spec's tables.
+// Absent upstream values: a field the platform did not send is omitted, never null.
+import { Type } from 'typebox';
+import { FailureBody } from './common.ts';
+
+const opt = Type.Optional;
+const Thumbnail = Type.Object({ url: Type.String(), width: opt(Type.Integer()), height: opt(Type.Integer()) });
+const Thumbnails = Type.Object({ default: opt(Thumbnail), medium: opt(Thumbnail), high: opt(Thumbnail), standard: opt(Thumbnail), maxres: opt(Thumbnail) });
+const Localized = Type.Object({ title: opt(Type.String()), description: opt(Type.String()) });
+
+export const ChannelSchema = Type.Object({
+  kind: Type.String(),
+  etag: Type.String(),
+  id: Type.String(),
+  snippet: Type.Object({
+    title: opt(Type.String()), description: opt(Type.String()), customUrl: opt(Type.String()), publishedAt: opt(Type.String()),
+    thumbnails: opt(Thumbnails), defaultLanguage: opt(Type.String()), localized: opt(Localized), country: opt(Type.String()),
+  }),
+  statistics: Type.Object({
+    viewCount: opt(Type.String()), subscriberCount: opt(Type.String()), hiddenSubscriberCount: opt(Type.Boolean()), videoCount: opt(Type.String()),
+  }),
+  brandingSettings: Type.Object({
+    channel: Type.Object({
+      title: opt(Type.String()), description: opt(Type.String()), keywords: opt(Type.String()), trackingAnalyticsAccountId: opt(Type.String()),
+      moderateComments: opt(Type.Boolean()), unsubscribedTrailer: opt(Type.String()), defaultLanguage: opt(Type.String()), country: opt(Type.String()),
+    }),
+    image: Type.Object({ bannerExternalUrl: opt(Type.String()) }),
+  }),
+});
+
+export const ShortSchema = Type.Object({
+  kind: Type.String(),
+  etag: Type.String(),
+  id: Type.String(),
+  snippet: Type.Object({
+    publishedAt: opt(Type.String()), channelId: opt(Type.String()), title: opt(Type.String()), description: opt(Type.String()),
+    thumbnails: opt(Thumbnails), channelTitle: opt(Type.String()),
+    channelHandle: opt(Type.String({ description: 'The channel\'s handle, e.g. "@name" (from the channel\'s customUrl).' })),
+    channelCustomUrl: opt(Type.String({ description: 'The channel\'s address built from its customUrl, e.g. https://www.youtube.com/@name.' })),
+    tags: opt(Type.Array(Type.String())), categoryId: opt(Type.String()), liveBroadcastContent: opt(Type.String()),
+    defaultLanguage: opt(Type.String()), localized: opt(Localized), defaultAudioLanguage: opt(Type.String()),
+  }),
+  statistics: Type.Object({
+    viewCount: opt(Type.String()), likeCount: opt(Type.String()), dislikeCount: opt(Type.String()), favoriteCount: opt(Type.String()), commentCount: opt(Type.String()),
+  }),
+  shortUrl: Type.String({ description: 'https://www.youtube.com/shorts/{id}' }),
+});
+
+export const SuccessBodySchema = Type.Object({
+  success: Type.Literal(true),
+  requestId: Type.String(),
+  data: Type.Object({ channel: ChannelSchema, shorts: Type.Array(ShortSchema, { description: 'Newest first.' }) }),
+  itemCount: Type.Integer(),
+  creditsCharged: Type.Integer(),
+  truncated: Type.Boolean({ description: 'True when the channel has more matching shorts than MAX_SHORTS_PER_REQUEST; the newest are returned.' }),
+  message: opt(Type.String({ description: 'Present when truncated: explains what was left out.' })),
+});
+
+export const AcceptedBodySchema = Type.Object({
+  success: Type.Literal(true),
+  requestId: Type.String(),
+  status: Type.Literal('processing'),
+  message: Type.String(),
+});
+
+export const ShortsRequestBody = Type.Object(
+  {
+    channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).' }),
+    oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it are returned.' })),
+    webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048, description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookPayloadSchema = Type.Object({
+  type: Type.Union([Type.Literal('shorts.completed'), Type.Literal('shorts.failed')]),
+  timestamp: Type.String({ format: 'date-time' }),
+  data: Type.Union([SuccessBodySchema, FailureBody]),
+});
+
+const RequestStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const RequestSummarySchema = Type.Object({
+  requestId: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  completedAt: Nullable(Type.String({ format: 'date-time' })),
+  channelUrl: Type.String(),
+  oldestDate: Nullable(Type.Integer()),
+  webhookUrl: Nullable(Type.String()),
+  mode: Type.Union([Type.Literal('sync'), Type.Literal('webhook')]),
+  status: RequestStatus,
+  itemCount: Nullable(Type.Integer()),
+  creditsCharged: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+});
+
+export const DeliveryAttemptSchema = Type.Object({
+  id: Type.Integer(),
+  attempt: Type.Integer(),
+  webhookId: Type.String(),
+  startedAt: Type.String({ format: 'date-time' }),
+  statusCode: Nullable(Type.Integer()),
+  latencyMs: Nullable(Type.Integer()),
+  outcome: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gone')]),
+  error: Nullable(Type.String()),
+});
+
+export const RequestDetailSchema = Type.Object({
+  ...RequestSummarySchema.properties,
+  result: Type.Unknown({ description: 'Webhook requests: the delivered body. Synchronous requests: a summary (results are not retained).' }),
+  deliveries: Type.Array(DeliveryAttemptSchema),
+});

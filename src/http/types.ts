@@ -1,0 +1,22 @@
+// Fastify typing for our decorations and route config.
+import type { Caller } from '../domain/auth/authenticator.ts';
+import type { Services } from '../services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** true: API key or session; 'session': only a dashboard session (JWT). */
+    auth?: boolean | 'session';
+    /** Counted against the account's rate limits. */
+    rateLimited?: boolean;
+    /** Errors use the spec's failure body ({success:false, error, message, requestId}). */
+    failureBody?: boolean;
+  }
+}
+
+export {};

@@ -1,0 +1,28 @@
+// The storage seam: the embedded (PGlite) and scale-out (PostgreSQL) implementations run the same SQL.
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** pg-boss's database adapter shape, so jobs can be enqueued inside our own transactions. */
+export interface JobDb {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface Transaction extends Queryable {
+  /** The same transaction as pg-boss sees it: enqueue a job atomically with our own writes. */
+  readonly jobDb: JobDb;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Serialization failures and deadlocks are safe to retry: the transaction had no effect. */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '40001' || code === '40P01';
+}

@@ -1,0 +1,48 @@
+// Scale-out storage: a node-postgres pool shared by every request of this process.
+import pg from 'pg';
+import type { Database, Transaction } from './database.ts';
+import { isRetryableTransactionError } from './database.ts';
+
+// int8 (counts, sums) as JS numbers: our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openPostgres(url: string, poolSize: number): Database & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client's error (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return {
+    kind: 'postgres',
+    pool,
+    async query(sql, params) {
+      const result = await pool.query(sql, params as unknown[] | undefined);
+      return result.rows;
+    },
+    async transaction(work) {
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const tx: Transaction = {
+            query: async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
+            jobDb: { executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[] | undefined)).rows }) },
+          };
+          const result = await work(tx);
+          await client.query('COMMIT');
+          client.release();
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          client.release();
+          if (attempt < 5 && isRetryableTransactionError(error)) continue;
+          throw error;
+        }
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

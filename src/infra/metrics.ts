@@ -1,0 +1,19 @@
+// Prometheus metrics, one registry per app instance (tests build many apps in one process).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status', labelNames: ['method', 'route', 'status'], buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry] }),
+    upstreamCalls: new Counter({ name: 'upstream_calls_total', help: 'Calls to the video platform API by endpoint and HTTP status', labelNames: ['endpoint', 'status'], registers: [registry] }),
+    upstreamQuota: new Counter({ name: 'upstream_quota_units_total', help: 'Video platform quota units spent', labelNames: ['endpoint'], registers: [registry] }),
+    creditsCharged: new Counter({ name: 'credits_charged_total', help: 'Credits charged to accounts', registers: [registry] }),
+    webhookAttempts: new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+    queueDepth: new Gauge({ name: 'queue_depth', help: 'Queued jobs waiting per queue', labelNames: ['queue'], registers: [registry] }),
+    cacheLookups: new Counter({ name: 'shorts_cache_lookups_total', help: 'Shorts result cache lookups', labelNames: ['result'], registers: [registry] }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

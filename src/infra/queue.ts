@@ -1,0 +1,50 @@
+// Durable jobs with pg-boss: on PGlite in embedded mode (same database file as everything else, so
+// a job and the request it belongs to are written in one transaction), on PostgreSQL when scaled out
+// (SKIP LOCKED lets many workers share the queue).
+import { PgBoss, fromPglite } from 'pg-boss';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Database } from './db/database.ts';
+
+export const QUEUES = {
+  shortsFetch: 'shorts-fetch',
+  webhookDelivery: 'webhook-delivery',
+} as const;
+
+export interface QueueSettings {
+  databaseUrl: string | undefined;
+  /** Seconds without a worker heartbeat after which an active job is retried (a crashed worker). */
+  heartbeatSeconds: number;
+  onError: (error: Error) => void;
+}
+
+export async function startQueue(db: Database, settings: QueueSettings): Promise<PgBoss> {
+  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60 } as const;
+  const boss =
+    db.kind === 'pglite'
+      ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGlite }).pglite), backend: 'pglite', ...common })
+      : new PgBoss({ connectionString: settings.databaseUrl!, max: 4, ...common });
+  boss.on('error', settings.onError);
+  await boss.start();
+  const queueOptions = {
+    // pg-boss's own retries are for crashes and infrastructure errors; webhook retry timing is ours.
+    retryLimit: 20,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 600,
+    heartbeatSeconds: settings.heartbeatSeconds,
+    retentionSeconds: 14 * 86_400,
+    deleteAfterSeconds: 7 * 86_400,
+  };
+  for (const [name, policy] of [[QUEUES.shortsFetch, 'standard'], [QUEUES.webhookDelivery, 'singleton']] as const) {
+    if (!(await boss.getQueue(name))) {
+      try {
+        await boss.createQueue(name, { ...queueOptions, policy });
+      } catch (error) {
+        // Another instance created it between our check and our create.
+        if (!(await boss.getQueue(name))) throw error;
+      }
+    }
+  }
+  return boss;
+}

@@ -1,0 +1,38 @@
+// Scale-out mode: counters in Redis, checked and counted by one Lua script so that every instance
+// sees the same totals and a rejected request increments nothing.
+import type { Redis } from 'ioredis';
+import { decide, windowStart, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
+
+// KEYS: one counter per window. ARGV: limits, then TTLs in ms, then 1 to count / 0 to peek.
+const SCRIPT = `
+local n = #KEYS
+local counts = {}
+for i = 1, n do counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+local admitted = 1
+for i = 1, n do if counts[i] >= tonumber(ARGV[i]) then admitted = 0 end end
+if admitted == 1 and ARGV[2 * n + 1] == '1' then
+  for i = 1, n do
+    counts[i] = redis.call('INCR', KEYS[i])
+    if counts[i] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[n + i]) end
+  end
+end
+local out = { admitted }
+for i = 1, n do out[i + 1] = counts[i] end
+return out
+`;
+
+export function createRedisRateLimiter(redis: Redis): RateLimiter {
+  const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
+    // The hash tag keeps all of a bucket's keys in one cluster slot, as a multi-key script requires.
+    const keys = windows.map((w) => `rl:{${bucket}}:${w.name}:${windowStart(w, nowMs)}`);
+    const ttls = windows.map((w) => String(windowStart(w, nowMs) + w.seconds * 1000 - nowMs + 1000));
+    const result = (await redis.eval(SCRIPT, keys.length, ...keys, ...windows.map((w) => String(w.limit)), ...ttls, count ? '1' : '0')) as number[];
+    const admitted = result[0] === 1;
+    return decide(windows, result.slice(1).map(Number), admitted, nowMs);
+  };
+  return {
+    consume: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, true),
+    peek: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, false),
+    async close() {},
+  };
+}

@@ -1,0 +1,21 @@
+// One Redis connection per process for commands, plus one for pub/sub (a subscribed connection
+// cannot run other commands). ioredis reconnects by itself; commands fail fast while it is down
+// so requests answer 503 instead of hanging (see the error handler).
+import { Redis } from 'ioredis';
+
+export function connectRedis(url: string, keyPrefix = ''): Redis {
+  return new Redis(url, {
+    keyPrefix,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+    lazyConnect: false,
+  });
+}
+
+export function isRedisUnavailable(error: unknown): boolean {
+  const message = (error as Error | null)?.message ?? '';
+  const name = (error as Error | null)?.name ?? '';
+  return name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue/i.test(message);
+}

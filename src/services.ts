@@ -1,0 +1,136 @@
+// Builds every dependency once from the config: storage, caches, limiter, auth, upstream client,
+// queue and worker. Embedded or scale-out implementations are chosen here and nowhere else.
+import { randomBytes } from 'node:crypto';
+import type { PgBoss } from 'pg-boss';
+import type { Redis } from 'ioredis';
+import type { Agent } from 'undici';
+import type { Config } from './config.ts';
+import { parseRetrySchedule } from './config.ts';
+import type { Database } from './infra/db/database.ts';
+import { openDatabase } from './infra/db/open-database.ts';
+import type { Cache } from './infra/cache/cache.ts';
+import { createMemoryCache } from './infra/cache/memory-cache.ts';
+import { createRedisCache } from './infra/cache/redis-cache.ts';
+import type { RateLimiter } from './infra/ratelimit/rate-limiter.ts';
+import { createMemoryRateLimiter } from './infra/ratelimit/memory-rate-limiter.ts';
+import { createRedisRateLimiter } from './infra/ratelimit/redis-rate-limiter.ts';
+import { createSqlRateLimiter } from './infra/ratelimit/sql-rate-limiter.ts';
+import { connectRedis } from './infra/redis.ts';
+import { createMetrics, type Metrics } from './infra/metrics.ts';
+import { startQueue } from './infra/queue.ts';
+import { createJwtService, type JwtService } from './domain/auth/jwt.ts';
+import { createAuthenticator, localRevocationBus, type Authenticator, type RevocationBus } from './domain/auth/authenticator.ts';
+import { createYoutubeClient, type YoutubeClient } from './domain/shorts/youtube-client.ts';
+import { createShortsService } from './domain/shorts/shorts-service.ts';
+import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
+import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
+import { startWorkers } from './jobs/start-workers.ts';
+import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
+
+export interface Services {
+  config: Config;
+  db: Database;
+  redis: Redis | null;
+  cache: Cache;
+  rateLimiter: RateLimiter;
+  jwt: JwtService;
+  auth: Authenticator;
+  youtube: YoutubeClient;
+  shortsRequests: ShortsRequestDeps;
+  boss: PgBoss;
+  delivery: DeliveryDeps;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  runWorker: boolean;
+  log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
+}
+
+async function jwtSecret(config: Config, db: Database): Promise<string> {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  // Generated once and shared through the database, so every instance (and every restart) agrees.
+  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', ['jwt_secret', randomBytes(48).toString('base64url')]);
+  const [row] = await db.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', ['jwt_secret']);
+  return row!.value;
+}
+
+// ioredis does not prefix pub/sub channel names, so the prefix is added here.
+function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string): RevocationBus {
+  return {
+    async publish(hash) {
+      await publisher.publish(channel, hash).catch(() => {});
+    },
+    subscribe(listener) {
+      subscriber.subscribe(channel).catch(() => {});
+      subscriber.on('message', (ch: string, message: string) => {
+        if (ch === channel) listener(message);
+      });
+    },
+  };
+}
+
+export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
+  const metrics = createMetrics();
+  const db = await openDatabase(config);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
+  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
+  const cache = redis ? createRedisCache(redis) : createMemoryCache();
+  const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
+  const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
+  const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
+  const youtube = createYoutubeClient({
+    apiKey: config.YOUTUBE_API_KEY,
+    baseUrl: config.YOUTUBE_API_BASE_URL,
+    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    onCall: (call) => {
+      metrics.upstreamCalls.inc({ endpoint: call.endpoint, status: String(call.status) });
+      metrics.upstreamQuota.inc({ endpoint: call.endpoint }, call.units);
+    },
+  });
+  const shorts = createShortsService({
+    client: youtube,
+    cache,
+    cacheTtlMs: config.CACHE_TTL_SECONDS * 1000,
+    maxShorts: config.MAX_SHORTS_PER_REQUEST,
+    onQuota: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
+  });
+  const shortsRequests: ShortsRequestDeps = {
+    db,
+    shorts,
+    maxShorts: config.MAX_SHORTS_PER_REQUEST,
+    pricing: { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST },
+    onCharged: (credits) => metrics.creditsCharged.inc(credits),
+  };
+  const boss = await startQueue(db, {
+    databaseUrl: config.DATABASE_URL,
+    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+    onError: (error) => options.log.error({ err: error }, 'queue error'),
+  });
+  const webhookAgent: Agent = createWebhookAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const delivery: DeliveryDeps = {
+    db,
+    boss,
+    agent: webhookAgent,
+    schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    onAttempt: (result, job) => {
+      metrics.webhookAttempts.inc({ outcome: result.outcome });
+      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error } }, 'webhook attempt');
+    },
+  };
+  if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
+
+  return {
+    config, db, redis, cache, rateLimiter, jwt, auth, youtube, shortsRequests, boss, delivery, metrics,
+    async close() {
+      await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
+      await Promise.allSettled([youtube.close(), webhookAgent.close(), cache.close(), rateLimiter.close()]);
+      subscriber?.disconnect();
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// A worker-only process for the scale-out mode: runs queued fetches and webhook deliveries.
+import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { loadConfig, ConfigError } from './config.ts';
+import { createServices } from './services.ts';
+import { LOG_REDACTIONS } from './app.ts';
+
+async function main() {
+  const config = loadConfig(process.env);
+  const log = pino({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } });
+  const services = await createServices(config, { runWorker: true, log });
+  log.info('channel-shorts worker started');
+  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'worker shutting down after an error');
+    else log.info({ signal }, 'worker shutting down');
+    await services.close();
+  });
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,401 @@
+// End-to-end: the dashboard in a real headless Chromium against the real server (a child process)
+// and the fake YouTube platform. Needs `vite build web` (run here when web/dist is missing) and
+// Chromium at /usr/bin/chromium (otherwise the suite is skipped: apt-get install -y chromium).
+//
+//   node --test test-e2e/dashboard.test.ts        (npm run test:e2e)
+//
+// Screenshots of every view at 1280×800 and 375×812 go to test-output/screenshots/.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { startFakePlatform } from '../src/fake-platform/server.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
+const EMAIL = 'e2e@example.com';
+const PASSWORD = 'correct horse battery staple';
+const CHANNEL_URL = 'https://www.youtube.com/@demo';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+
+const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install it (apt-get install -y chromium) to run the dashboard tests`;
+const run = promisify(execFile);
+
+type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+}
+
+describe('dashboard (browser end-to-end)', { skip }, () => {
+  let fake: FakePlatform;
+  let dataDir: string;
+  let server: ChildProcess | undefined;
+  let serverOutput = '';
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let receiver: Server;
+  let receiverUrl: string;
+  const deliveries: Delivery[] = [];
+  const pageErrors: string[] = [];
+
+  let apiKey = '';
+  let syncRequestId = '';
+  let webhookRequestId = '';
+
+  /** The current view at desktop and phone width, full page. */
+  async function screenshot(name: string) {
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+    await page.setViewportSize(PHONE);
+    await page.waitForTimeout(150); // let the chart re-measure its width
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.waitForTimeout(100);
+  }
+
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+  function shorts(key: string, body: Record<string, unknown>) {
+    return fetch(`${base}/api/youtube/shorts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  before(async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
+      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
+    }
+
+    fake = await startFakePlatform();
+    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-e2e-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL; // the embedded database, whatever the shell says
+    delete env.REDIS_URL;
+
+    // The user first: an embedded (PGlite) database has one owner process at a time.
+    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env });
+
+    // A webhook receiver that records what it gets and answers 204.
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/shorts`;
+
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, ['src/server.ts'], {
+      cwd: ROOT,
+      env: {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        YOUTUBE_API_KEY: 'fake-api-key',
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+    const exited = new Promise<never>((_, reject) => {
+      server!.once('exit', (code, signal) => reject(new Error(`the server exited early (code ${code}, signal ${signal}):\n${serverOutput}`)));
+    });
+    exited.catch(() => {}); // only awaited while starting
+    await Promise.race([waitFor('GET /healthz', async () => (await fetch(`${base}/healthz`)).ok, 60_000), exited]);
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, { timeout: 180_000 });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const gone = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGTERM');
+      const timer = setTimeout(() => server!.kill('SIGKILL'), 10_000);
+      await gone;
+      clearTimeout(timer);
+    }
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+    await fake?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('redirects / to the dashboard and refuses a wrong password', async () => {
+    await page.goto(`${base}/`);
+    assert.equal(new URL(page.url()).pathname, '/dashboard/');
+    await heading('Sign in').waitFor();
+    await screenshot('01-login');
+
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+  });
+
+  it('signs in and shows the account', async () => {
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Account').waitFor();
+    assert.equal(await page.getByTestId('credit-balance').textContent(), '100');
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+  });
+
+  it('creates an API key and shows its secret once', async () => {
+    await nav('API keys').click();
+    await heading('API keys').waitFor();
+    await page.getByLabel('Key name').fill('e2e key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const secret = page.getByLabel('New API key');
+    apiKey = await secret.inputValue();
+    assert.match(apiKey, /^csk_[0-9A-Za-z]{30,}$/);
+    await page.getByText('it will not be shown again').waitFor();
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), apiKey);
+
+    const row = page.getByRole('row').filter({ hasText: 'e2e key' });
+    await row.getByText('Active').waitFor();
+    assert.ok((await row.textContent())!.includes(apiKey.slice(0, 12)), 'the list shows the key prefix');
+    await screenshot('02-keys-created');
+  });
+
+  it('the new key works against the API: 200 with 120 shorts for 3 credits', async () => {
+    const response = await shorts(apiKey, { channelUrl: CHANNEL_URL });
+    const body = (await response.json()) as { success: boolean; requestId: string; itemCount: number; creditsCharged: number; data: { channel: { id: string }; shorts: unknown[] } };
+    assert.equal(response.status, 200, JSON.stringify(body));
+    assert.equal(body.success, true);
+    assert.equal(body.data.shorts.length, 120);
+    assert.equal(body.itemCount, 120);
+    assert.equal(body.creditsCharged, 3);
+    syncRequestId = body.requestId;
+  });
+
+  it('revokes the key after a confirmation; the API then answers 401', async () => {
+    await page.reload(); // the secret is gone after a reload, the key's "last used" is filled in
+    await heading('API keys').waitFor();
+    assert.equal(await page.getByLabel('New API key').count(), 0, 'the secret is not shown again');
+    const row = page.getByRole('row').filter({ hasText: 'e2e key' });
+    await row.waitFor();
+
+    await page.getByRole('button', { name: 'Revoke e2e key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “e2e key”?' });
+    await dialog.waitFor();
+    await screenshot('03-keys-revoke-dialog');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('Revoked', { exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'was revoked' }).waitFor();
+
+    // Revocation is immediate on one instance (documented as "within a second" across instances).
+    const status = await waitFor('401 for the revoked key', async () => {
+      const response = await shorts(apiKey, { channelUrl: CHANNEL_URL });
+      const body = (await response.json()) as { success?: boolean; error?: string };
+      return response.status === 401 ? { status: response.status, body } : undefined;
+    }, 2_000, 100);
+    assert.equal(status.body.success, false);
+    assert.match(status.body.error ?? '', /^[A-Z_]+$/);
+    await screenshot('04-keys-revoked');
+  });
+
+  it('lists the request and opens its detail with the result JSON', async () => {
+    await nav('Requests').click();
+    await heading('Requests').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'youtube.com/@demo' });
+    await row.first().waitFor();
+    const text = (await row.first().textContent()) ?? '';
+    assert.match(text, /Sync/);
+    assert.match(text, /Completed/);
+    assert.match(text, /120/);
+    await screenshot('05-requests');
+
+    await row.first().getByRole('link').click();
+    await heading(/^Request /).waitFor();
+    assert.equal(new URL(page.url()).hash, `#/requests/${syncRequestId}`);
+    const json = page.locator('.json-tree');
+    await json.waitFor();
+    const tree = (await json.textContent()) ?? '';
+    assert.ok(tree.includes('"itemCount"') && tree.includes('120'), `result JSON shown: ${tree.slice(0, 200)}`);
+    await page.getByText('Raw JSON').click();
+    const raw = JSON.parse((await page.locator('pre.raw').textContent()) ?? 'null') as { itemCount: number; creditsCharged: number };
+    assert.equal(raw.itemCount, 120);
+    assert.equal(raw.creditsCharged, 3);
+    assert.equal(await page.getByRole('button', { name: 'Redeliver' }).count(), 0, 'no Redeliver for a synchronous request');
+    await screenshot('06-request-detail-sync');
+  });
+
+  it('the account shows the reduced balance, the charge and the usage chart', async () => {
+    await nav('Account').click();
+    await heading('Account').waitFor();
+    assert.equal(await page.getByTestId('credit-balance').textContent(), '97');
+    const charge = page.getByRole('row').filter({ hasText: syncRequestId });
+    assert.match((await charge.textContent()) ?? '', /−3/);
+    await page.getByRole('img', { name: 'Requests per day, last 30 days' }).waitFor();
+    await page.getByText('1 request in the last 30 days').waitFor();
+    await screenshot('07-account');
+  });
+
+  it('a webhook request is delivered, signed with the secret the Webhooks page reveals', async () => {
+    // A second key, used only for this.
+    await nav('API keys').click();
+    await page.getByLabel('Key name').fill('webhook key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('New API key').inputValue();
+
+    const response = await shorts(key, { channelUrl: CHANNEL_URL, webhookUrl: receiverUrl });
+    const accepted = (await response.json()) as { success: boolean; requestId: string; status: string };
+    assert.equal(response.status, 202, JSON.stringify(accepted));
+    assert.equal(accepted.status, 'processing');
+    webhookRequestId = accepted.requestId;
+    await waitFor('the webhook delivery', async () => deliveries.length >= 1, 60_000);
+
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    const secretEl = page.locator('#webhook-secret-value');
+    assert.match((await secretEl.textContent()) ?? '', /^\s*whsec_•+\s*$/, 'hidden by default');
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    const secret = ((await secretEl.textContent()) ?? '').trim();
+    assert.match(secret, /^whsec_/);
+    const first = deliveries[0]!;
+    const headers = { 'webhook-id': String(first.headers['webhook-id']), 'webhook-timestamp': String(first.headers['webhook-timestamp']), 'webhook-signature': String(first.headers['webhook-signature']) };
+    const event = new Webhook(secret).verify(first.body, headers) as { type: string; data: { requestId: string; itemCount: number } };
+    assert.equal(event.type, 'shorts.completed');
+    assert.equal(event.data.requestId, webhookRequestId);
+    assert.equal(event.data.itemCount, 120);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await screenshot('08-webhooks');
+
+    // Rotate: confirm, and the previous secret keeps signing.
+    await page.getByRole('button', { name: 'Rotate…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.getByText('keeps signing too for an overlap period').waitFor();
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('status').filter({ hasText: 'The previous secret keeps signing too until' }).waitFor();
+    await page.getByRole('heading', { name: 'Previous secrets still signing' }).waitFor();
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    const rotated = ((await secretEl.textContent()) ?? '').trim();
+    assert.match(rotated, /^whsec_/);
+    assert.notEqual(rotated, secret);
+
+    // Redeliver from the request's page: same webhook-id, signed by both secrets.
+    await page.goto(`${base}/dashboard/#/requests/${webhookRequestId}`);
+    await heading(/^Request /).waitFor();
+    const attempts = page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('row');
+    await attempts.filter({ hasText: 'Delivered' }).first().waitFor();
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByRole('status').filter({ hasText: 'Redelivery queued' }).waitFor();
+    await waitFor('the redelivery', async () => deliveries.length >= 2, 30_000);
+    await waitFor('two attempts in the table', async () => (await attempts.filter({ hasText: 'Delivered' }).count()) >= 2, 15_000);
+    const second = deliveries[1]!;
+    assert.equal(second.headers['webhook-id'], first.headers['webhook-id']);
+    const secondHeaders = { 'webhook-id': String(second.headers['webhook-id']), 'webhook-timestamp': String(second.headers['webhook-timestamp']), 'webhook-signature': String(second.headers['webhook-signature']) };
+    new Webhook(secret).verify(second.body, secondHeaders);
+    new Webhook(rotated).verify(second.body, secondHeaders);
+    await screenshot('09-request-detail-webhook');
+  });
+
+  it('the quick start has a ready curl for this origin', async () => {
+    await nav('Quick start').click();
+    await heading('Quick start').waitFor();
+    const command = (await page.locator('pre.code').first().textContent()) ?? '';
+    assert.ok(command.includes(`curl -X POST ${base}/api/youtube/shorts`), command);
+    assert.ok(command.includes('Content-Type: application/json'), command);
+    assert.ok(command.includes(`'{"channelUrl":"${CHANNEL_URL}"}'`), command);
+    // The key created in this tab (still active) is filled in; otherwise the placeholder.
+    assert.match(command, /Authorization: Bearer csk_[0-9A-Za-z]+"/);
+    await screenshot('10-quickstart');
+  });
+
+  it('signs out when the session expires (timer), on log out, and when the server refuses the token (401)', async () => {
+    const KEY = 'channel-shorts.session';
+    // The expiry timer: the same token, made to expire in two seconds.
+    await page.evaluate((key) => {
+      const stored = JSON.parse(sessionStorage.getItem(key)!) as { expiresAt: string };
+      stored.expiresAt = new Date(Date.now() + 2000).toISOString();
+      sessionStorage.setItem(key, JSON.stringify(stored));
+    }, KEY);
+    await page.reload();
+    await heading('Quick start').waitFor();
+    await page.getByText('Your session expired, please sign in again.').waitFor({ timeout: 10_000 });
+    await heading('Sign in').waitFor();
+    assert.equal(await page.evaluate((key) => sessionStorage.getItem(key), KEY), null);
+
+    // Signing in again returns to the same view; then log out.
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Quick start').waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await heading('Sign in').waitFor();
+    await page.getByText('You have signed out.').waitFor();
+
+    // A token the server refuses (say, signed by a previous secret): the first API call's 401.
+    await page.evaluate((key) => {
+      sessionStorage.setItem(key, JSON.stringify({ token: 'not-a-valid-token', userId: 'x', email: 'someone@example.com', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }));
+    }, KEY);
+    await page.goto(`${base}/dashboard/#/requests`);
+    await page.reload(); // a same-document navigation would not re-read the storage
+    await heading('Sign in').waitFor();
+    await page.getByText('Your session expired, please sign in again.').waitFor();
+    await screenshot('11-session-expired');
+  });
+
+  it('had no uncaught errors in the page', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -1,0 +1,83 @@
+// kill -9 the real service while webhook jobs are queued and mid-delivery; after a restart every
+// job completes and every webhook is delivered (at least once, with its stable webhook-id).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { startChild, freePort, type ChildService } from './helpers/child-service.ts';
+import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { PASSWORD } from './helpers/test-app.ts';
+
+describe('crash safety (embedded mode, real child process)', () => {
+  let fake: FakePlatform;
+  let dataDir: string;
+  let service: ChildService | undefined;
+  before(async () => {
+    fake = await startFakePlatform({ latencyMs: 20 });
+    dataDir = await mkdtemp(join(tmpdir(), 'cs-crash-'));
+    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
+    await createAccount(db, { email: 'crash@example.com', password: PASSWORD, credits: 1000 });
+    await db.close();
+  });
+  after(async () => {
+    await service?.kill();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers every webhook after kill -9 and restart', async () => {
+    // The receiver is slow at first, so deliveries are in flight when the process dies.
+    let slow = true;
+    const receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
+    const env = {
+      DATA_DIR: dataDir,
+      YOUTUBE_API_KEY: 'fake-api-key',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',
+      JOB_HEARTBEAT_SECONDS: '10',
+      WORKER_CONCURRENCY: '3',
+      CACHE_TTL_SECONDS: '0',
+    };
+    const port = await freePort();
+    service = await startChild('src/server.ts', env, { port });
+    const first: ChildService = service;
+    const login = await (await fetch(`${first.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'crash@example.com', password: PASSWORD }) })).json();
+    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res: Response = await fetch(`${first.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${60 + i}`, webhookUrl: receiver.url(`/hook/${i}`) }) });
+      assert.equal(res.status, 202);
+      ids.push((await res.json()).requestId);
+    }
+    await receiver.waitFor(1, 30_000); // deliveries are under way (and hanging)
+    await first.kill('SIGKILL');
+    slow = false;
+
+    const second: ChildService = await startChild('src/server.ts', env, { port });
+    service = second;
+    const expected = new Set(ids.map((id) => `msg_${id}`));
+    await until(async () => {
+      const delivered = new Set(receiver.deliveries.filter((d) => expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
+      return delivered.size === expected.size;
+    }, 90_000, 250);
+    for (const id of ids) {
+      const res: Response = await fetch(`${second.url}/api/youtube/shorts/${id}`, { headers });
+      const detail = (await res.json()) as { status: string; deliveries: Array<{ outcome: string }> };
+      assert.equal(detail.status, 'completed', id);
+      assert.ok(detail.deliveries.some((d: { outcome: string }) => d.outcome === 'delivered'), `${id} delivered`);
+    }
+    const account = await (await fetch(`${second.url}/accounts`, { headers })).json();
+    const ledger = await (await fetch(`${second.url}/accounts/ledger?limit=100`, { headers })).json();
+    const charges = ledger.entries.filter((e: { kind: string }) => e.kind === 'charge');
+    assert.equal(charges.length, 12, 'each request charged exactly once');
+    assert.equal(new Set(charges.map((e: { requestId: string }) => e.requestId)).size, 12);
+    assert.equal(account.credits.balance, 1000 - charges.reduce((s: number, e: { amount: number }) => s - e.amount, 0));
+    await receiver.close();
+  });
+});

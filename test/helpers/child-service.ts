@@ -1,0 +1,67 @@
+// Runs the real service (src/server.ts) or worker as a child process, for crash and multi-process tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildService {
+  process: ChildProcess;
+  url: string;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number } = {}): Promise<ChildService> {
+  const port = options.port ?? (await freePort());
+  let output = '';
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const service: ChildService = {
+    process: child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  if (script === 'src/server.ts') {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);
+      try {
+        const res = await fetch(`${service.url}/healthz`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        await service.kill();
+        throw new Error(`service did not start:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } else {
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+  return service;
+}

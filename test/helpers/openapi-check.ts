@@ -1,0 +1,27 @@
+// Checks real responses against the service's own OpenAPI document.
+import assert from 'node:assert/strict';
+import { Compile } from 'typebox/compile';
+import type { LightMyRequestResponse } from 'fastify';
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+
+const compiled = new Map<string, ReturnType<typeof Compile>>();
+
+/** `route` is the OpenAPI path template, e.g. /keys/{id}. */
+export function assertMatchesOpenApi(doc: Doc, method: string, route: string, res: LightMyRequestResponse): void {
+  const operation = doc.paths[route]?.[method.toLowerCase()];
+  assert.ok(operation, `${method} ${route} is documented`);
+  const response = operation.responses[String(res.statusCode)];
+  assert.ok(response, `${method} ${route} documents status ${res.statusCode}`);
+  const schema = response.content?.['application/json']?.schema;
+  assert.ok(schema, `${method} ${route} ${res.statusCode} has a JSON schema`);
+  const key = `${method} ${route} ${res.statusCode}`;
+  let check = compiled.get(key);
+  if (!check) {
+    check = Compile(schema as never);
+    compiled.set(key, check);
+  }
+  const body = res.json();
+  const errors = [...check.Errors(body)].slice(0, 5);
+  assert.deepEqual(errors, [], `${key}: the body does not match the OpenAPI schema`);
+}

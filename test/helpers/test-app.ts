@@ -1,0 +1,100 @@
+// Builds a real app on a real database for a test: embedded PGlite (in memory) or a fresh,
+// uniquely named PostgreSQL database that is dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { buildApp } from '../../src/app.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { createAccount } from '../../src/domain/accounts/accounts.ts';
+
+export type StorageMode = 'pglite' | 'postgres';
+export const STORAGE_MODES: StorageMode[] = ['pglite', 'postgres'];
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cs_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  close(): Promise<void>;
+}
+
+const silentLog = { error: () => {}, info: () => {} };
+
+export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean } = {}): Promise<TestApp> {
+  const database = mode === 'postgres' ? await createPostgresDatabase() : null;
+  const config = loadConfig({
+    DATA_DIR: ':memory:',
+    YOUTUBE_API_KEY: 'fake-api-key',
+    YOUTUBE_API_BASE_URL: 'http://127.0.0.1:9/youtube/v3',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    JOB_HEARTBEAT_SECONDS: '10',
+    ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' } : {}),
+    ...env,
+  });
+  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog });
+  const app = await buildApp(services);
+  await app.ready();
+  return {
+    app,
+    services,
+    config,
+    async close() {
+      await app.close();
+      await services.close();
+      await database?.drop();
+    },
+  };
+}
+
+let counter = 0;
+export function uniqueEmail(tag = 'user'): string {
+  return `${tag}-${Date.now().toString(36)}-${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  token: string;
+  key: string;
+  keyId: string;
+}
+
+/** A user with a session token and one API key. */
+export async function createUser(t: TestApp, credits = 100): Promise<TestUser> {
+  const email = uniqueEmail();
+  const account = await createAccount(t.services.db, { email, password: PASSWORD, credits });
+  const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  const token = login.json().token as string;
+  const created = await t.app.inject({ method: 'POST', url: '/keys', headers: { authorization: `Bearer ${token}` }, payload: { name: 'test key' } });
+  if (created.statusCode !== 201) throw new Error(`key creation failed: ${created.body}`);
+  return { id: account.id, email, token, key: created.json().key, keyId: created.json().id };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}

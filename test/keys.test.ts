@@ -1,0 +1,83 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
+
+for (const mode of STORAGE_MODES) {
+  describe(`API keys (${mode})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(mode);
+    });
+    after(() => t.close());
+
+    it('creates a key whose secret is shown once, stored only as SHA-256, and works as a bearer credential', async () => {
+      const user = await createUser(t);
+      const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: '  production backend ' } });
+      assert.equal(res.statusCode, 201);
+      const created = res.json();
+      assert.equal(created.name, 'production backend');
+      assert.match(created.key, /^csk_[0-9A-Za-z]{38}$/);
+      assert.ok(isWellFormedApiKey(created.key));
+      assert.ok(created.key.startsWith(created.prefix));
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const stored = await t.services.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = $1', [created.id]);
+      assert.equal(stored[0]!.key_hash, createHash('sha256').update(created.key).digest('hex'));
+      assert.ok(!JSON.stringify(stored).includes(created.key), 'the secret itself is not stored');
+      const list = await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(created.key) });
+      assert.equal(list.statusCode, 200);
+      const listed = list.json().keys.find((k: { id: string }) => k.id === created.id);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+      assert.ok(!list.body.includes(created.key));
+    });
+
+    it('records last use and revokes: a revoked key is rejected at once with 401', async () => {
+      const user = await createUser(t);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode, 200);
+      await new Promise((r) => setTimeout(r, 50));
+      const before = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) })).json().keys.find((k: { id: string }) => k.id === user.keyId);
+      assert.ok(before.lastUsedAt, 'lastUsedAt is set after use');
+      const revoked = await t.app.inject({ method: 'DELETE', url: `/keys/${user.keyId}`, headers: bearer(user.token) });
+      assert.equal(revoked.statusCode, 200);
+      assert.ok(revoked.json().revokedAt);
+      const again = await t.app.inject({ method: 'DELETE', url: `/keys/${user.keyId}`, headers: bearer(user.token) });
+      assert.equal(again.json().revokedAt, revoked.json().revokedAt, 'revoking twice keeps the first time');
+      const rejected = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) });
+      assert.equal(rejected.statusCode, 401);
+      assert.match(rejected.json().message, /revoked/);
+    });
+
+    it('never lets one user see or revoke another user\'s keys (404)', async () => {
+      const alice = await createUser(t);
+      const bob = await createUser(t);
+      const bobKeys = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(bob.token) })).json().keys;
+      assert.ok(bobKeys.every((k: { id: string }) => k.id !== alice.keyId));
+      const res = await t.app.inject({ method: 'DELETE', url: `/keys/${alice.keyId}`, headers: bearer(bob.key) });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().error, 'NOT_FOUND');
+      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(alice.key) })).statusCode, 200, 'alice\'s key still works');
+    });
+
+    it('validates input: blank or long names, bad ids', async () => {
+      const user = await createUser(t);
+      for (const payload of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 5 }]) {
+        const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload });
+        assert.equal(res.statusCode, 400, JSON.stringify(payload));
+        assert.equal(res.json().error, 'VALIDATION_FAILED');
+      }
+      const bad = await t.app.inject({ method: 'DELETE', url: '/keys/not-a-uuid', headers: bearer(user.token) });
+      assert.equal(bad.statusCode, 400);
+      const missing = await t.app.inject({ method: 'DELETE', url: '/keys/00000000-0000-4000-8000-000000000000', headers: bearer(user.token) });
+      assert.equal(missing.statusCode, 404);
+    });
+
+    it('rejects keys with a bad checksum or unknown keys with 401', async () => {
+      const user = await createUser(t);
+      const flipped = user.key.slice(0, 10) + (user.key[10] === 'a' ? 'b' : 'a') + user.key.slice(11);
+      const bad = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(flipped) });
+      assert.equal(bad.statusCode, 401);
+      assert.match(bad.json().message, /malformed/);
+    });
+  });
+}

@@ -1,0 +1,118 @@
+// Documented behaviour when Redis or PostgreSQL goes away: rate-limited and data calls fail closed
+// with 503 (never a 500, never an unlimited request), /readyz says which store is down, and the
+// service recovers by itself when the store returns.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, createPostgresDatabase, type TestApp } from './helpers/test-app.ts';
+import { freePort } from './helpers/child-service.ts';
+import { until } from './helpers/webhook-receiver.ts';
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await until(async () => new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+    socket.on('error', () => resolve(false));
+  }), 10_000, 50);
+  return child;
+}
+
+/** A TCP proxy to PostgreSQL that a test can cut and restore. */
+async function startCuttableProxy(targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server: Server = createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    port: (server.address() as { port: number }).port,
+    cut() { open = false; for (const s of sockets) s.destroy(); sockets.clear(); },
+    restore() { open = true; },
+    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
+}
+
+describe('Redis outage: fail closed with 503, recover without restart', () => {
+  let fake: FakePlatform;
+  let redis: ChildProcess;
+  let port: number;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    port = await freePort();
+    redis = await startRedis(port);
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `outage-${randomBytes(3).toString('hex')}:` });
+  });
+  after(async () => {
+    await t.close();
+    redis.kill('SIGKILL');
+    await fake.close();
+  });
+
+  it('answers 503 while Redis is down and 200 again once it is back', async () => {
+    const user = await createUser(t, 100);
+    const call = () => t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse' } });
+    assert.equal((await call()).statusCode, 200);
+    redis.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const down = await call();
+    assert.equal(down.statusCode, 503);
+    assert.deepEqual(Object.keys(down.json()).sort(), ['error', 'message', 'requestId', 'success']);
+    assert.equal(down.json().error, 'SERVICE_UNAVAILABLE');
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().checks.redis.status, 'down');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode, 503, 'usage counters live in Redis too');
+    redis = await startRedis(port);
+    await until(async () => (await call()).statusCode === 200, 15_000, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  });
+});
+
+describe('PostgreSQL outage: 503, then recovery without restart', () => {
+  let fake: FakePlatform;
+  let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    proxy = await startCuttableProxy(5432);
+    database = await createPostgresDatabase();
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: viaProxy.toString() });
+  });
+  after(async () => {
+    proxy.restore();
+    await t.close();
+    await proxy.close();
+    await database.drop();
+    await fake.close();
+  });
+
+  it('answers 503 while the database is unreachable and recovers', async () => {
+    const user = await createUser(t, 100);
+    const call = () => t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse' } });
+    assert.equal((await call()).statusCode, 200);
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 1200)); // past the one-second credential cache
+    const down = await call();
+    assert.equal(down.statusCode, 503, down.body);
+    assert.equal(down.json().error, 'SERVICE_UNAVAILABLE');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
+    proxy.restore();
+    await until(async () => (await call()).statusCode === 200, 15_000, 200);
+    const [row] = await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);
+    assert.equal(row!.credit_balance, 98, 'only the two successful calls were charged');
+  });
+});

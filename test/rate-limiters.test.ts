@@ -1,0 +1,84 @@
+// The three rate-limiter stores must agree: fixed windows, all-or-nothing counting, exact under
+// concurrency.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { RateLimiter } from '../src/infra/ratelimit/rate-limiter.ts';
+import { createMemoryRateLimiter } from '../src/infra/ratelimit/memory-rate-limiter.ts';
+import { createRedisRateLimiter } from '../src/infra/ratelimit/redis-rate-limiter.ts';
+import { createSqlRateLimiter } from '../src/infra/ratelimit/sql-rate-limiter.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import type { Database } from '../src/infra/db/database.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from './helpers/test-app.ts';
+
+const windows = (perMinute: number, perHour: number) => [
+  { name: 'minute', limit: perMinute, seconds: 60 },
+  { name: 'hour', limit: perHour, seconds: 3600 },
+];
+
+const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; close(): Promise<void> }> }> = [
+  { name: 'memory', open: async () => ({ limiter: createMemoryRateLimiter(), close: async () => {} }) },
+  {
+    name: 'redis',
+    open: async () => {
+      const redis = new Redis(REDIS_TEST_URL);
+      return { limiter: createRedisRateLimiter(redis), close: async () => void redis.disconnect() };
+    },
+  },
+  {
+    name: 'postgres',
+    open: async () => {
+      const database = await createPostgresDatabase();
+      const db: Database = await openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 20 });
+      return { limiter: createSqlRateLimiter(db), close: async () => { await db.close(); await database.drop(); } };
+    },
+  },
+  {
+    name: 'pglite',
+    open: async () => {
+      const db = await openDatabase({ DATA_DIR: ':memory:', DATABASE_POOL_SIZE: 1 });
+      return { limiter: createSqlRateLimiter(db), close: () => db.close() };
+    },
+  },
+];
+
+for (const store of stores) {
+  describe(`rate limiter (${store.name})`, () => {
+    let limiter: RateLimiter;
+    let close: () => Promise<void>;
+    before(async () => ({ limiter, close } = await store.open()));
+    after(() => close());
+    const bucket = () => `test:${randomBytes(6).toString('hex')}`;
+    // A fixed instant 10 s into a minute, so the test never straddles a window boundary.
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+
+    it('admits exactly the limit under concurrency', async () => {
+      const b = bucket();
+      const results = await Promise.all(Array.from({ length: 100 }, () => limiter.consume(b, windows(60, 1000), now)));
+      assert.equal(results.filter((r) => r.allowed).length, 60);
+      const rejected = results.find((r) => !r.allowed)!;
+      assert.equal(rejected.retryAfterSeconds, 50);
+      assert.equal(rejected.windows[0]!.remaining, 0);
+    });
+
+    it('a request rejected by one window consumes none of the others', async () => {
+      const b = bucket();
+      for (let i = 0; i < 3; i++) assert.equal((await limiter.consume(b, windows(3, 10), now)).allowed, true);
+      for (let i = 0; i < 5; i++) assert.equal((await limiter.consume(b, windows(3, 10), now)).allowed, false);
+      const state = await limiter.peek(b, windows(3, 10), now);
+      assert.equal(state.windows[1]!.remaining, 7, 'the hour window counted only the 3 admitted requests');
+      // The next minute window opens: admitted again, and the hour keeps counting.
+      const next = await limiter.consume(b, windows(3, 10), now + 60_000);
+      assert.equal(next.allowed, true);
+      assert.equal(next.windows[0]!.remaining, 2);
+      assert.equal(next.windows[1]!.remaining, 6);
+    });
+
+    it('reports reset times of the clock-aligned windows', async () => {
+      const decision = await limiter.consume(bucket(), windows(5, 10), now);
+      assert.equal(decision.windows[0]!.resetSeconds, 50);
+      assert.equal(decision.windows[1]!.resetSeconds, 3590);
+    });
+  });
+}

@@ -1,0 +1,307 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
+import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
+
+const SHORTS = '/api/youtube/shorts';
+const channel = (path: string) => `https://www.youtube.com/${path}`;
+
+describe('POST /api/youtube/shorts (synchronous)', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500', RATE_LIMIT_PER_MINUTE: '1000' });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  const call = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+  const balance = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance as number;
+
+  it('returns the channel and all its shorts with the spec\'s fields, charging 1 credit per started 50', async () => {
+    const user = await createUser(t, 100);
+    fake.resetStats();
+    const res = await call(user, { channelUrl: channel('@demo') });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'itemCount', 'requestId', 'success', 'truncated']);
+    assert.equal(body.success, true);
+    assert.equal(body.requestId, res.headers['x-request-id']);
+    assert.equal(body.itemCount, 120);
+    assert.equal(body.data.shorts.length, 120);
+    assert.equal(body.creditsCharged, 3);
+    assert.equal(body.truncated, false);
+    assert.equal(await balance(user), 97);
+    const channelMust = Object.keys(CHANNEL_FIELDS).filter((f) => f !== 'snippet.defaultLanguage' && f !== 'brandingSettings.channel.defaultLanguage' && f !== 'brandingSettings.channel.trackingAnalyticsAccountId' && f !== 'brandingSettings.channel.unsubscribedTrailer');
+    assertSpecShape(body.data.channel, CHANNEL_FIELDS, ['kind', 'etag', 'id', 'snippet.title', 'snippet.customUrl', 'statistics.viewCount', 'brandingSettings.channel.title'], 'channel');
+    assert.ok(channelMust.length > 10);
+    for (const short of body.data.shorts) {
+      assertSpecShape(short, SHORT_FIELDS, ['kind', 'etag', 'id', 'snippet.publishedAt', 'snippet.channelId', 'snippet.title', 'snippet.thumbnails', 'snippet.channelHandle', 'snippet.channelCustomUrl', 'statistics.viewCount', 'shortUrl'], `short ${short.id}`);
+      assert.equal(short.shortUrl, `https://www.youtube.com/shorts/${short.id}`);
+      assert.equal(short.snippet.channelId, body.data.channel.id);
+      assert.equal(short.snippet.channelHandle, body.data.channel.snippet.customUrl);
+      assert.equal(short.snippet.channelCustomUrl, `https://www.youtube.com/${body.data.channel.snippet.customUrl}`);
+    }
+    const times = body.data.shorts.map((s: { snippet: { publishedAt: string } }) => parseTimestamp(s.snippet.publishedAt)!);
+    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+    assert.equal(new Set(body.data.shorts.map((s: { id: string }) => s.id)).size, 120, 'no duplicates across pages');
+    // 1 channels.list (forHandle returns the full channel) + 3 playlist pages + 3 videos batches.
+    assert.equal(fake.quotaUsed(), 7);
+    const ledger = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json().entries;
+    assert.equal(ledger[0].amount, -3);
+    assert.equal(ledger[0].requestId, body.requestId);
+  });
+
+  it('omits values the platform does not send, never null', async () => {
+    const user = await createUser(t);
+    const res = await call(user, { channelUrl: channel('@sparse') });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.itemCount, 5);
+    assert.ok(!res.body.includes('null'));
+    assertSpecShape(body.data.channel, CHANNEL_FIELDS, ['kind', 'etag', 'id'], 'sparse channel');
+    assert.equal(body.data.channel.snippet.country, undefined);
+    assert.equal(body.data.channel.brandingSettings.image.bannerExternalUrl, undefined);
+    for (const short of body.data.shorts) {
+      assertSpecShape(short, SHORT_FIELDS, ['kind', 'etag', 'id', 'shortUrl'], 'sparse short');
+      assert.equal(short.snippet.tags, undefined);
+    }
+  });
+
+  it('resolves every accepted URL form to the same channel', async () => {
+    const user = await createUser(t, 1000);
+    const custom = (await call(user, { channelUrl: channel('@democustom') })).json().data.channel.id as string;
+    const demoId = (await call(user, { channelUrl: channel('@demo') })).json().data.channel.id as string;
+    const forms: Array<[string, string]> = [
+      [channel('@demo/shorts'), demoId],
+      [`https://m.youtube.com/@DEMO/videos?view=0`, demoId],
+      [`https://youtube.com/@demo?si=abc#x`, demoId],
+      [channel(`channel/${demoId}`), demoId],
+      [channel(`channel/${demoId}/shorts`), demoId],
+      [channel('user/DemoUser'), custom],
+      [channel('c/democustom'), custom],
+      [channel('democustom/videos'), custom],
+    ];
+    for (const [url, id] of forms) {
+      const res = await call(user, { channelUrl: url });
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      assert.equal(res.json().data.channel.id, id, url);
+    }
+  });
+
+  it('resolves a /c/ name that is not a handle through search, matching customUrl', async () => {
+    const user = await createUser(t);
+    const added = fake.addChannel({ handle: 'renamedhandle', customUrl: 'oldvanityname', title: 'Old Vanity', shortsCount: 3 });
+    fake.resetStats();
+    const res = await call(user, { channelUrl: channel('c/oldvanityname') });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().data.channel.id, added.id);
+    assert.ok(fake.calls().some((c) => c.endpoint === 'search'));
+  });
+
+  it('answers 404 for an unknown channel and 400 for unusable addresses, charging nothing', async () => {
+    const user = await createUser(t, 10);
+    for (const url of [channel('@nobody-here-xyz'), channel('channel/UC0000000000000000000000'), channel('user/nobodyxyz')]) {
+      const res = await call(user, { channelUrl: url });
+      assert.equal(res.statusCode, 404, url);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['error', 'message', 'requestId', 'success']);
+      assert.equal(res.json().success, false);
+      assert.equal(res.json().error, 'CHANNEL_NOT_FOUND');
+    }
+    const bad = await call(user, { channelUrl: 'https://www.youtube.com/watch?v=abcdefghijk' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error, 'INVALID_CHANNEL_URL');
+    assert.match(bad.json().message, /Accepted forms/);
+    assert.equal(await balance(user), 10);
+  });
+
+  it('returns zero shorts for a channel without a Shorts playlist, at the minimum price', async () => {
+    const user = await createUser(t, 5);
+    const res = await call(user, { channelUrl: channel('@empty') });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().itemCount, 0);
+    assert.deepEqual(res.json().data.shorts, []);
+    assert.equal(res.json().creditsCharged, 1);
+    assert.equal(await balance(user), 4);
+  });
+
+  it('filters by oldestDate inclusively and stops paging early', async () => {
+    const user = await createUser(t, 1000);
+    const all = (await call(user, { channelUrl: channel('@demo') })).json().data.shorts as Array<{ id: string; snippet: { publishedAt: string } }>;
+    const at = (i: number) => parseTimestamp(all[i]!.snippet.publishedAt)!;
+    // Equal to the 10th short's time: shorts 0..9 are kept.
+    fake.resetStats();
+    const equal = (await call(user, { channelUrl: channel('@demo'), oldestDate: at(9) })).json();
+    assert.equal(equal.itemCount, 10);
+    assert.deepEqual(equal.data.shorts.map((s: { id: string }) => s.id), all.slice(0, 10).map((s) => s.id));
+    // The first page holds the window; the second (all older) is the safety margin; no third page.
+    assert.equal(fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 2);
+    // One millisecond later excludes the 10th.
+    assert.equal((await call(user, { channelUrl: channel('@demo'), oldestDate: at(9) + 1 })).json().itemCount, 9);
+    // Before all: everything.
+    assert.equal((await call(user, { channelUrl: channel('@demo'), oldestDate: 0 })).json().itemCount, 120);
+    // After all: nothing, after reading one page only.
+    fake.resetStats();
+    const none = (await call(user, { channelUrl: channel('@demo'), oldestDate: at(0) + 1 })).json();
+    assert.equal(none.itemCount, 0);
+    assert.equal(none.creditsCharged, 1);
+    assert.equal(fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 1);
+    assert.equal(fake.calls().filter((c) => c.endpoint === 'videos').length, 0);
+  });
+
+  it('serves a 3,000-short channel completely with the minimum quota', async () => {
+    const user = await createUser(t, 100);
+    fake.resetStats();
+    const res = await call(user, { channelUrl: channel('@fake-3000') });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.itemCount, 3000);
+    assert.equal(new Set(body.data.shorts.map((s: { id: string }) => s.id)).size, 3000);
+    assert.equal(body.creditsCharged, 60);
+    assert.equal(fake.quotaUsed(), 1 + 60 + 60);
+    assert.equal(await balance(user), 40);
+  });
+
+  it('answers 402 when the balance cannot cover the minimum or the result, and charges nothing', async () => {
+    const broke = await createUser(t, 0);
+    const res = await call(broke, { channelUrl: channel('@demo') });
+    assert.equal(res.statusCode, 402);
+    assert.equal(res.json().error, 'INSUFFICIENT_CREDITS');
+    const short = await createUser(t, 2);
+    const tooBig = await call(short, { channelUrl: channel('@demo') });
+    assert.equal(tooBig.statusCode, 402);
+    assert.match(tooBig.json().message, /costs 3 credits; the balance is 2/);
+    assert.equal(await balance(short), 2);
+  });
+
+  const faults: Array<[Parameters<FakePlatform['injectFault']>[0], number, string]> = [
+    [{ kind: 'quotaExceeded', endpoint: '*', times: Infinity }, 503, 'UPSTREAM_QUOTA_EXHAUSTED'],
+    [{ kind: 'keyInvalid', endpoint: '*', times: Infinity }, 502, 'UPSTREAM_ERROR'],
+    [{ kind: 'backendError', endpoint: 'videos', times: Infinity }, 502, 'UPSTREAM_ERROR'],
+    [{ kind: 'malformed', endpoint: 'playlistItems', times: Infinity }, 502, 'UPSTREAM_ERROR'],
+    [{ kind: 'reset', endpoint: 'channels', times: Infinity }, 502, 'UPSTREAM_ERROR'],
+    [{ kind: 'hang', endpoint: 'playlistItems', times: Infinity }, 504, 'UPSTREAM_TIMEOUT'],
+  ];
+  for (const [fault, status, code] of faults) {
+    it(`maps upstream ${fault.kind} on ${fault.endpoint} to ${status} ${code}, charging nothing`, async () => {
+      const user = await createUser(t, 10);
+      fake.injectFault(fault);
+      try {
+        const res = await call(user, { channelUrl: channel('@demo') });
+        assert.equal(res.statusCode, status, res.body);
+        assert.equal(res.json().success, false);
+        assert.equal(res.json().error, code);
+        assert.equal(res.json().requestId, res.headers['x-request-id']);
+      } finally {
+        fake.clearFaults();
+      }
+      assert.equal(await balance(user), 10);
+      const recorded = (await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json().requests[0];
+      assert.equal(recorded.status, 'failed');
+      assert.equal(recorded.error, code);
+    });
+  }
+
+  it('retries a single transient 5xx and succeeds', async () => {
+    const user = await createUser(t, 10);
+    fake.injectFault({ kind: 'backendError', endpoint: 'videos', times: 1 });
+    const res = await call(user, { channelUrl: channel('@sparse') });
+    fake.clearFaults();
+    assert.equal(res.statusCode, 200, res.body);
+  });
+
+  it('lists requests for their owner only and shows one request\'s detail', async () => {
+    const alice = await createUser(t);
+    const bob = await createUser(t);
+    const done = (await call(alice, { channelUrl: channel('@sparse') })).json();
+    const list = (await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(alice.token) })).json().requests;
+    assert.equal(list[0].requestId, done.requestId);
+    assert.equal(list[0].itemCount, 5);
+    assert.equal(list[0].creditsCharged, 1);
+    assert.equal(list[0].mode, 'sync');
+    const detail = await t.app.inject({ method: 'GET', url: `${SHORTS}/${done.requestId}`, headers: bearer(alice.key) });
+    assert.equal(detail.statusCode, 200);
+    assert.equal(detail.json().status, 'completed');
+    assert.equal(detail.json().result.itemCount, 5);
+    assert.equal((await t.app.inject({ method: 'GET', url: `${SHORTS}/${done.requestId}`, headers: bearer(bob.key) })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(bob.key) })).json().requests.length, 0);
+  });
+});
+
+describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate limits', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+  const call = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+
+  it('says so in the body when it returns fewer shorts than exist', async () => {
+    const user = await createUser(t);
+    const body = (await call(user, { channelUrl: channel('@fake-250') })).json();
+    assert.equal(body.itemCount, 100);
+    assert.equal(body.truncated, true);
+    assert.match(body.message, /more matching shorts than the 100/);
+    const exact = (await call(user, { channelUrl: channel('@fake-100') })).json();
+    assert.equal(exact.itemCount, 100);
+    assert.equal(exact.truncated, false, 'exactly the maximum is not truncated');
+  });
+
+  it('serves repeats from the cache without upstream quota, still charging and counting', async () => {
+    const user = await createUser(t, 50);
+    fake.resetStats();
+    const first = (await call(user, { channelUrl: channel('@fake-60') })).json();
+    const used = fake.quotaUsed();
+    assert.equal(used, 1 + 2 + 2);
+    const second = await call(user, { channelUrl: channel('@fake-60') });
+    assert.equal(second.statusCode, 200);
+    assert.equal(fake.quotaUsed(), used, 'no upstream call for the cached result');
+    assert.deepEqual(second.json().data, first.data);
+    assert.equal(second.json().creditsCharged, 2);
+    const filtered = await call(user, { channelUrl: channel('@fake-60'), oldestDate: parseTimestamp(first.data.shorts[4].snippet.publishedAt) });
+    assert.equal(filtered.json().itemCount, 5, 'a cached full result answers an oldestDate');
+    assert.equal(fake.quotaUsed(), used);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 50 - 2 - 2 - 1);
+  });
+
+  it('shares one upstream fetch among concurrent identical requests', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
+    fake.resetStats();
+    fake.setLatency(30);
+    const results = await Promise.all(users.flatMap((u) => [call(u, { channelUrl: channel('@fake-77') }), call(u, { channelUrl: channel('@fake-77') })]));
+    fake.setLatency(0);
+    assert.ok(results.every((r) => r.statusCode === 200 && r.json().itemCount === 77));
+    assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
+  });
+
+  it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async () => {
+    const user = await createUser(t, 100);
+    const other = await createUser(t, 100);
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await call(user, { channelUrl: channel('@sparse') });
+      statuses.push(last.statusCode);
+      assert.match(String(last.headers['ratelimit-policy']), /"minute";q=5;w=60, "hour";q=1000;w=3600, "day";q=10000;w=86400/);
+      assert.match(String(last.headers.ratelimit), /"minute";r=\d+;t=\d+/);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+    assert.equal(last!.json().error, 'RATE_LIMITED');
+    assert.equal(last!.json().success, false);
+    assert.ok(Number(last!.headers['retry-after']) >= 1 && Number(last!.headers['retry-after']) <= 60);
+    assert.equal((await call(other, { channelUrl: channel('@sparse') })).statusCode, 200);
+    const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    assert.equal(account.usage.minute, 5, 'rejected requests were not counted');
+    assert.equal(account.credits.balance, 95);
+  });
+});

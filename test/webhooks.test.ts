@@ -1,0 +1,182 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startReceiver, until, type Delivery } from './helpers/webhook-receiver.ts';
+import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
+import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
+
+const SHORTS = '/api/youtube/shorts';
+const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
+
+describe('asynchronous delivery by signed webhook', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '400', CACHE_TTL_SECONDS: '0' }, { runWorker: true });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+  const secretsOf = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets as Array<{ secret: string }>;
+  const detail = async (user: TestUser, id: string) => (await t.app.inject({ method: 'GET', url: `${SHORTS}/${id}`, headers: bearer(user.key) })).json();
+  const submit = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+
+  it('accepts with 202 and delivers a signed shorts.completed with the synchronous body', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
+    assert.equal(res.statusCode, 202, res.body);
+    const accepted = res.json();
+    assert.deepEqual(Object.keys(accepted).sort(), ['message', 'requestId', 'status', 'success']);
+    assert.equal(accepted.status, 'processing');
+    await receiver.waitFor(1);
+    const [delivery] = receiver.deliveries;
+    const [{ secret }] = await secretsOf(user) as [{ secret: string }];
+    assert.match(secret, /^whsec_/);
+    const payload = verify(secret, delivery!) as { type: string; timestamp: string; data: Record<string, unknown> };
+    assert.equal(payload.type, 'shorts.completed');
+    assert.ok(!Number.isNaN(Date.parse(payload.timestamp)));
+    assert.equal(payload.data.requestId, accepted.requestId);
+    assert.equal(payload.data.itemCount, 120);
+    assert.equal(payload.data.creditsCharged, 3);
+    assert.equal((payload.data.data as { shorts: unknown[] }).shorts.length, 120);
+    assert.equal(delivery!.headers['webhook-id'], `msg_${accepted.requestId}`);
+    const state = await until(async () => { const d = await detail(user, accepted.requestId); return d.deliveries.length > 0 && d; });
+    assert.equal(state.status, 'completed');
+    assert.equal(state.deliveries[0].outcome, 'delivered');
+    assert.equal(state.deliveries[0].statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 7);
+    await receiver.close();
+  });
+
+  it('delivers shorts.failed with the failure body and charges nothing', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const res = await submit(user, { channelUrl: 'https://www.youtube.com/@no-such-channel-zz', webhookUrl: receiver.url() });
+    assert.equal(res.statusCode, 202);
+    await receiver.waitFor(1);
+    const payload = JSON.parse(receiver.deliveries[0]!.body);
+    assert.equal(payload.type, 'shorts.failed');
+    assert.deepEqual(payload.data, { success: false, error: 'CHANNEL_NOT_FOUND', message: payload.data.message, requestId: res.json().requestId });
+    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
+    await receiver.close();
+  });
+
+  it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {
+    const receiver = await startReceiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
+    const user = await createUser(t);
+    const { requestId } = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })).json();
+    await receiver.waitFor(3);
+    const ids = new Set(receiver.deliveries.map((d) => d.headers['webhook-id']));
+    assert.equal(ids.size, 1);
+    assert.equal(receiver.deliveries[0]!.body, receiver.deliveries[2]!.body, 'identical payload on every attempt');
+    const state = await until(async () => { const d = await detail(user, requestId); return d.deliveries.length === 3 && d; });
+    assert.deepEqual(state.deliveries.map((d: { outcome: string; statusCode: number; attempt: number }) => [d.attempt, d.outcome, d.statusCode]), [[1, 'failed', 500], [2, 'failed', 500], [3, 'delivered', 204]]);
+    assert.ok(state.deliveries.every((d: { latencyMs: number }) => d.latencyMs >= 0));
+    await receiver.close();
+  });
+
+  it('stops on 410 Gone, does not follow redirects, and gives up when the schedule is spent', async () => {
+    const gone = await startReceiver(() => ({ status: 410 }));
+    const redirect = await startReceiver((d) => ({ status: d.path === '/hook' ? 302 : 200, headers: { location: '/elsewhere' } }));
+    const user = await createUser(t);
+    const a = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: gone.url() })).json().requestId;
+    const b = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: redirect.url() })).json().requestId;
+    const goneState = await until(async () => { const d = await detail(user, a); return d.deliveries.length >= 1 && d; });
+    const redirectState = await until(async () => { const d = await detail(user, b); return d.deliveries.length >= 4 && d; });
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal((await detail(user, a)).deliveries.length, 1, 'no retry after 410');
+    assert.equal(goneState.deliveries[0].outcome, 'gone');
+    assert.equal((await detail(user, b)).deliveries.length, 4, '1 attempt + 3 scheduled retries, then stop');
+    assert.match(redirectState.deliveries[0].error, /Redirect \(302\) not followed/);
+    assert.ok(redirect.deliveries.every((d) => d.path === '/hook'), 'the redirect target was never called');
+    await gone.close();
+    await redirect.close();
+  });
+
+  it('honours Retry-After and times out a receiver that does not answer', async () => {
+    const slow = await startReceiver((_d, i) => (i === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
+    const hanging = await startReceiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
+    const user = await createUser(t);
+    await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: slow.url() });
+    const hangId = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: hanging.url() })).json().requestId;
+    await slow.waitFor(2);
+    const gap = slow.deliveries[1]!.receivedAt - slow.deliveries[0]!.receivedAt;
+    assert.ok(gap >= 1900, `second attempt waited for Retry-After (gap ${gap} ms)`);
+    await hanging.waitFor(2);
+    const state = await until(async () => { const d = await detail(user, hangId); return d.deliveries.length >= 2 && d; });
+    assert.match(state.deliveries[0].error, /No answer within 400 ms/);
+    assert.equal(state.deliveries[1].outcome, 'delivered');
+    await slow.close();
+    await hanging.close();
+  });
+
+  it('signs with old and new secrets during a rotation, and redelivers on request with the same id', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t);
+    const [old] = await secretsOf(user);
+    const rotated = await t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
+    assert.equal(rotated.statusCode, 200);
+    const fresh = rotated.json().secret as string;
+    assert.notEqual(fresh, old!.secret);
+    assert.equal((await secretsOf(user))[0]!.secret, fresh);
+    const { requestId } = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })).json();
+    await receiver.waitFor(1);
+    const delivery = receiver.deliveries[0]!;
+    assert.equal(String(delivery.headers['webhook-signature']).split(' ').length, 2);
+    assert.ok(verify(old!.secret, delivery));
+    assert.ok(verify(fresh, delivery));
+    await until(async () => (await detail(user, requestId)).deliveries.length === 1);
+    const again = await t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+    assert.equal(again.statusCode, 202);
+    assert.equal(again.json().attempt, 2);
+    await receiver.waitFor(2);
+    assert.equal(receiver.deliveries[1]!.headers['webhook-id'], delivery.headers['webhook-id']);
+    const other = await createUser(t);
+    assert.equal((await t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(other.key) })).statusCode, 404);
+    await receiver.close();
+  });
+
+  it('checks the request before accepting: bad channel URL 400, no credits 402', async () => {
+    const user = await createUser(t, 0);
+    const bad = await submit(user, { channelUrl: 'https://example.com/@demo', webhookUrl: 'https://hooks.example.com/x' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error, 'INVALID_CHANNEL_URL');
+    const broke = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://hooks.example.com/x' });
+    assert.equal(broke.statusCode, 402);
+  });
+});
+
+describe('webhook SSRF guard', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+  });
+  after(() => t.close());
+
+  it('refuses private, loopback, metadata and mapped addresses at request time', async () => {
+    const user = await createUser(t);
+    for (const webhookUrl of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://169.254.169.254/latest', 'http://[::ffff:10.0.0.1]/x', 'http://[::1]/x', 'http://10.0.0.8/x', 'http://0.0.0.0/x']) {
+      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl } });
+      assert.equal(res.statusCode, 400, webhookUrl);
+      assert.equal(res.json().error, 'UNSAFE_WEBHOOK_URL', webhookUrl);
+    }
+  });
+
+  it('checks the address actually connected to: a name resolving to loopback is refused', async () => {
+    const receiver = await startReceiver();
+    const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
+    const result = await deliverOnce({ url: `http://localhost:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.error!, /forbidden address/);
+    const literal = await deliverOnce({ url: `http://127.0.0.1:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
+    assert.match(literal.error!, /forbidden address/);
+    assert.equal(receiver.deliveries.length, 0);
+    await agent.close();
+    await receiver.close();
+  });
+});
