@@ -16,6 +16,7 @@ describe('crash safety (embedded mode, real child process)', () => {
   let fake: FakePlatform;
   let dataDir: string;
   let service: ChildService | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   before(async () => {
     fake = await startFakePlatform({ latencyMs: 20 });
     dataDir = await mkdtemp(join(tmpdir(), 'cs-crash-'));
@@ -25,6 +26,7 @@ describe('crash safety (embedded mode, real child process)', () => {
   });
   after(async () => {
     await service?.kill();
+    await receiver?.close(); // a hanging delivery would otherwise keep the test process alive
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -32,7 +34,7 @@ describe('crash safety (embedded mode, real child process)', () => {
   it('delivers every webhook after kill -9 and restart', async () => {
     // The receiver is slow at first, so deliveries are in flight when the process dies.
     let slow = true;
-    const receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
+    receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
@@ -61,16 +63,22 @@ describe('crash safety (embedded mode, real child process)', () => {
 
     const second: ChildService = await startChild('src/server.ts', env, { port });
     service = second;
+    // Only deliveries this receiver answered with 200 count: the ones that hung before the kill
+    // were never acknowledged and must be retried after the restart.
     const expected = new Set(ids.map((id) => `msg_${id}`));
+    const hooks = receiver;
     await until(async () => {
-      const delivered = new Set(receiver.deliveries.filter((d) => expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
+      const delivered = new Set(hooks.deliveries.filter((d) => d.answered === 200 && expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
       return delivered.size === expected.size;
     }, 90_000, 250);
+    // The service records the attempt after the receiver answers, so poll until it shows.
     for (const id of ids) {
-      const res: Response = await fetch(`${second.url}/api/youtube/shorts/${id}`, { headers });
-      const detail = (await res.json()) as { status: string; deliveries: Array<{ outcome: string }> };
+      const detail = await until(async () => {
+        const res: Response = await fetch(`${second.url}/api/youtube/shorts/${id}`, { headers });
+        const body = (await res.json()) as { status: string; deliveries: Array<{ outcome: string }> };
+        return body.deliveries.some((d) => d.outcome === 'delivered') ? body : undefined;
+      }, 20_000, 200);
       assert.equal(detail.status, 'completed', id);
-      assert.ok(detail.deliveries.some((d: { outcome: string }) => d.outcome === 'delivered'), `${id} delivered`);
     }
     const account = await (await fetch(`${second.url}/accounts`, { headers })).json();
     const ledger = await (await fetch(`${second.url}/accounts/ledger?limit=100`, { headers })).json();
@@ -78,6 +86,5 @@ describe('crash safety (embedded mode, real child process)', () => {
     assert.equal(charges.length, 12, 'each request charged exactly once');
     assert.equal(new Set(charges.map((e: { requestId: string }) => e.requestId)).size, 12);
     assert.equal(account.credits.balance, 1000 - charges.reduce((s: number, e: { amount: number }) => s - e.amount, 0));
-    await receiver.close();
   });
 });

@@ -7,6 +7,8 @@ export interface Delivery {
   headers: IncomingHttpHeaders;
   body: string;
   receivedAt: number;
+  /** The status this receiver answered with; undefined while it hangs (or never answered). */
+  answered?: number;
 }
 
 export interface Reply {
@@ -23,13 +25,14 @@ export async function startReceiver(script: (delivery: Delivery, index: number) 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const delivery = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
       deliveries.push(delivery);
       const reply = script(delivery, deliveries.length - 1);
       for (const w of waiters.filter((w) => deliveries.length >= w.count)) w.resolve();
       if (reply.hang) return;
       res.writeHead(reply.status, reply.headers ?? {});
       res.end('ok');
+      delivery.answered = reply.status;
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
