@@ -31,6 +31,8 @@ export function fastifyOptions(logger: FastifyServerOptions['logger']): FastifyS
     logger,
     genReqId: () => newRequestId(),
     bodyLimit: 64 * 1024,
+    // A client gets 30 s to send its (small) request; slow senders cannot hold connections forever.
+    requestTimeout: 30_000,
     trustProxy: true,
   };
 }

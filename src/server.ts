@@ -4,6 +4,9 @@ import { loadConfig, ConfigError } from './config.ts';
 import { buildApp, fastifyOptions, LOG_REDACTIONS } from './app.ts';
 import { createServices } from './services.ts';
 
+const DRAIN_MS = 5_000;
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
 async function main() {
   const config = loadConfig(process.env);
   const app = await buildApp(
@@ -13,10 +16,15 @@ async function main() {
     }),
     fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }),
   );
-  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
+    // In-flight requests get DRAIN_MS to finish; a client that never finishes sending its request
+    // (or a load balancer holding a half-open connection) must not keep the process from closing
+    // its queue and database cleanly, so whatever is left is then cut.
+    const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
     await app.close();
+    clearTimeout(cut);
     await app.services.close();
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

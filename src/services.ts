@@ -1,5 +1,6 @@
 // Builds every dependency once from the config: storage, caches, limiter, auth, upstream client,
 // queue and worker. Embedded or scale-out implementations are chosen here and nowhere else.
+import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { randomBytes } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Redis } from 'ioredis';
@@ -100,6 +101,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     db,
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
+    settlements: createSettlementBatcher(db, { onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one') }),
     pricing: { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
   };

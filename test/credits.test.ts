@@ -2,6 +2,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
+import { createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
+
+let serial = 0;
+function settlement(accountId: string, credits: number): Settlement {
+  const id = `req_batch${process.pid}x${++serial}`;
+  return {
+    request: { id, accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, webhookUrl: null },
+    credits,
+    outcome: { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { summary: true }, quotaUnits: 0 },
+  };
+}
 
 for (const mode of STORAGE_MODES) {
   describe(`credits ledger (${mode})`, () => {
@@ -23,6 +34,49 @@ for (const mode of STORAGE_MODES) {
       assert.equal(account!.credit_balance, 0);
       const [sum] = await t.services.db.query<{ total: number }>('SELECT coalesce(sum(amount), 0)::int AS total FROM credit_ledger WHERE account_id = $1', [user.id]);
       assert.equal(sum!.total, 0, 'grants minus charges equals the balance');
+    });
+
+    it('group-committed settlements: exact across accounts and two racing batchers, refused ones retried one by one', async () => {
+      const a = await createUser(t, 30);
+      const b = await createUser(t, 7);
+      // Two batchers on one database stand for two API instances.
+      const batchErrors: unknown[] = [];
+      const options = { maxBatch: 16, onBatchError: (error: unknown) => batchErrors.push(error) };
+      const first = createSettlementBatcher(t.services.db, options);
+      const second = createSettlementBatcher(t.services.db, options);
+      const work = Array.from({ length: 80 }, (_, i) => {
+        const s = settlement(i % 2 ? a.id : b.id, 1 + (i % 3));
+        return (i % 4 < 2 ? first : second).settle(s).then(() => s, (e: Error & { code?: string }) => e.code ?? e.message);
+      });
+      const outcomes = await Promise.all(work);
+      assert.deepEqual(batchErrors, [], 'the batch statement itself never failed');
+      const settled = outcomes.filter((o): o is Settlement => typeof o !== 'string');
+      assert.ok(outcomes.filter((o) => typeof o === 'string').every((o) => o === 'INSUFFICIENT_CREDITS'), String(outcomes.filter((o) => typeof o === 'string')));
+      for (const [user, granted] of [[a, 30], [b, 7]] as const) {
+        const spent = settled.filter((s) => s.request.accountId === user.id).reduce((sum, s) => sum + s.credits, 0);
+        const [row] = await t.services.db.query<{ credit_balance: number; charges: number; recorded: number }>(
+          `SELECT credit_balance,
+                  (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges,
+                  (SELECT count(*)::int FROM shorts_requests WHERE account_id = $1) AS recorded
+           FROM accounts WHERE id = $1`,
+          [user.id],
+        );
+        assert.equal(row!.charges, spent, 'the ledger holds exactly the accepted charges');
+        assert.equal(row!.credit_balance, granted - spent);
+        assert.equal(row!.recorded, settled.filter((s) => s.request.accountId === user.id).length, 'a request is recorded exactly when charged');
+        // Every refused request really could not be paid: at most 2 credits (the dearest refused
+        // one costs ≤ 3) can be left over.
+        assert.ok(row!.credit_balance <= 2, `balance ${row!.credit_balance} left although requests were refused`);
+      }
+    });
+
+    it('a cheap request behind an unaffordable one in the same batch is still charged', async () => {
+      const user = await createUser(t, 5);
+      const batcher = createSettlementBatcher(t.services.db);
+      const [dear, cheap] = await Promise.allSettled([batcher.settle(settlement(user.id, 9)), batcher.settle(settlement(user.id, 4))]);
+      assert.equal(dear.status, 'rejected');
+      assert.match(String((dear as PromiseRejectedResult).reason.message), /costs 9 credits; the balance is 5/);
+      assert.deepEqual(cheap, { status: 'fulfilled', value: 1 });
     });
 
     it('charges a request at most once (retried worker) and rejects non-positive grants', async () => {

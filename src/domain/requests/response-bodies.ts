@@ -40,15 +40,18 @@ export function failureBody(requestId: string, error: AppError): FailureBody {
 }
 
 // Hot path: a cached result is the same object on every hit (embedded cache), so its `data` JSON is
-// rendered once and spliced into each response instead of re-serialising ~1 KB per short each time.
-const renderedData = new WeakMap<ShortsResult, string>();
+// rendered and UTF-8 encoded once and copied into each response, instead of re-serialising and
+// re-encoding ~1 KB per short each time.
+const renderedData = new WeakMap<ShortsResult, Buffer>();
 
-export function renderSuccessJson(body: SuccessBody, result: ShortsResult): string {
+export function renderSuccessJson(body: SuccessBody, result: ShortsResult): Buffer {
   let data = renderedData.get(result);
   if (data === undefined) {
-    data = JSON.stringify({ channel: result.channel, shorts: result.shorts });
+    data = Buffer.from(JSON.stringify({ channel: result.channel, shorts: result.shorts }), 'utf8');
     renderedData.set(result, data);
   }
   const message = body.message === undefined ? '' : `,"message":${JSON.stringify(body.message)}`;
-  return `{"success":true,"requestId":${JSON.stringify(body.requestId)},"data":${data},"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated}${message}}`;
+  const head = `{"success":true,"requestId":${JSON.stringify(body.requestId)},"data":`;
+  const tail = `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated}${message}}`;
+  return Buffer.concat([Buffer.from(head, 'utf8'), data, Buffer.from(tail, 'utf8')]);
 }

@@ -7,6 +7,7 @@ import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import type { ShortsService } from '../shorts/shorts-service.ts';
 import { failureBody, renderSuccessJson, successBody, type FailureBody, type SuccessBody } from './response-bodies.ts';
+import type { SettlementBatcher } from './charge-and-record.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
 
 export interface ShortsRequestDeps {
@@ -14,6 +15,8 @@ export interface ShortsRequestDeps {
   shorts: ShortsService;
   pricing: PriceSettings;
   maxShorts: number;
+  /** Group-committed charge + record of synchronous requests. */
+  settlements: SettlementBatcher;
   onCharged?: (credits: number) => void;
 }
 
@@ -25,17 +28,18 @@ export async function assertCanAffordMinimum(deps: ShortsRequestDeps, accountId:
 }
 
 /** Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded). */
-export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: string }> {
+export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: Buffer }> {
   try {
     const ref = parseChannelUrl(request.channelUrl);
-    await assertCanAffordMinimum(deps, request.accountId);
-    const outcome = await deps.shorts.fetch({ ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}) });
+    // The balance check guards upstream quota: a cached result costs none, and its charge below
+    // refuses an empty balance all the same.
+    const outcome = await deps.shorts.fetch(
+      { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}) },
+      { beforeUpstream: () => assertCanAffordMinimum(deps, request.accountId) },
+    );
     const credits = priceFor(outcome.result.shorts.length, deps.pricing);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts);
-    await deps.db.transaction(async (tx) => {
-      await chargeCredits(tx, request.accountId, credits, request.id);
-      await insertRequest(tx, request, successOutcome(body, outcome.quotaUnits, false));
-    });
+    await deps.settlements.settle({ request, credits, outcome: successOutcome(body, outcome.quotaUnits, false) });
     deps.onCharged?.(credits);
     return { body, json: renderSuccessJson(body, outcome.result) };
   } catch (error) {

@@ -35,8 +35,13 @@ export interface ShortsServiceOptions {
   onQuota?: (units: number) => void;
 }
 
+export interface FetchHooks {
+  /** Runs only when the result is not cached, before any upstream call (e.g. a credit check). */
+  beforeUpstream?: () => Promise<void>;
+}
+
 export interface ShortsService {
-  fetch(query: ShortsQuery): Promise<FetchOutcome>;
+  fetch(query: ShortsQuery, hooks?: FetchHooks): Promise<FetchOutcome>;
 }
 
 export function createShortsService(options: ShortsServiceOptions): ShortsService {
@@ -74,12 +79,13 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   }
 
   return {
-    async fetch(query) {
+    async fetch(query, hooks = {}) {
       const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
       if (knownId && cacheTtlMs > 0) {
         const cached = (await cache.get<ShortsResult>(resultKey(knownId, query.oldestDate))) ?? filterFull(await cache.get<ShortsResult>(resultKey(knownId, undefined)), query.oldestDate);
         if (cached) return { result: cached, quotaUnits: 0, cacheHit: true };
       }
+      await hooks.beforeUpstream?.();
       let units = 0;
       const flightKey = knownId ? resultKey(knownId, query.oldestDate) : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}`;
       const result = await cache.singleFlight(flightKey, knownId ? cacheTtlMs : 0, async () => {

@@ -1,0 +1,148 @@
+// Settling synchronous requests: take the credits, write the ledger entry and record the request.
+//
+// This is on the hot path of every successful call, and a database statement costs far more than
+// the rest of the request (on embedded PGlite ~0.55 ms for the three writes, all on one thread).
+// So settlements are group-committed: while one statement runs, the requests that finish meanwhile
+// queue up and go together in the next one (measured on PGlite: 0.08 ms per request in batches of
+// 25). Each statement is atomic by itself, so no BEGIN/COMMIT round trips either.
+//
+// Exactness: the batch locks the accounts it touches (in id order, so two instances' batches cannot
+// deadlock), charges a running total per account and accepts the prefix of requests the balance
+// covers. The requests it refuses are retried one by one, in order, with the single-request
+// statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
+// CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { NewRequest, Outcome } from './request-store.ts';
+
+export interface Settlement {
+  request: NewRequest;
+  credits: number;
+  outcome: Outcome;
+}
+
+/** Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing written). */
+export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement): Promise<number> {
+  const [row] = await db.query<{ credit_balance: number }>(
+    `WITH charged AS (
+       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance
+     ), ledger AS (
+       INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+       SELECT $1, 'charge', -$2::integer, credit_balance, $3 FROM charged WHERE $2::integer > 0
+     ), recorded AS (
+       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
+       SELECT $3, $1, $4, $5, $6, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, now() FROM charged
+     )
+     SELECT credit_balance FROM charged`,
+    [
+      request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
+      outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
+    ],
+  );
+  if (row) return row.credit_balance;
+  const [current] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [request.accountId]);
+  throw new AppError('INSUFFICIENT_CREDITS', `This result costs ${credits} credit${credits === 1 ? '' : 's'}; the balance is ${current?.credit_balance ?? 0}.`);
+}
+
+const BATCH_SQL = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+    i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint,
+    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int)
+), locked AS (
+  SELECT id, credit_balance FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
+), running AS (
+  SELECT input.*, locked.credit_balance - sum(input.amount) OVER (PARTITION BY input.account_id ORDER BY input.i) AS balance_after
+  FROM input JOIN locked ON locked.id = input.account_id
+), accepted AS (
+  SELECT * FROM running WHERE balance_after >= 0
+), charged AS (
+  UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
+  FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
+  WHERE accounts.id = t.account_id
+), ledger AS (
+  INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+  SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
+), recorded AS (
+  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
+  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, now()
+  FROM accepted
+)
+SELECT i, balance_after FROM accepted`;
+
+interface Pending extends Settlement {
+  resolve(balance: number): void;
+  reject(error: unknown): void;
+}
+
+export interface SettlementBatcher {
+  settle(settlement: Settlement): Promise<number>;
+}
+
+export interface BatcherOptions {
+  maxBatch?: number;
+  /** A batch statement failed and its requests were settled one by one (logged: it should not happen). */
+  onBatchError?: (error: unknown, size: number) => void;
+}
+
+export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatchError }: BatcherOptions = {}): SettlementBatcher {
+  let queue: Pending[] = [];
+  let running = false;
+
+  async function settleOneByOne(items: Pending[]): Promise<void> {
+    for (const item of items) {
+      await chargeAndRecord(db, item).then(item.resolve, item.reject);
+    }
+  }
+
+  async function runBatch(items: Pending[]): Promise<void> {
+    if (items.length === 1) return settleOneByOne(items);
+    let accepted: Array<{ i: number; balance_after: number | string }>;
+    try {
+      accepted = await db.query(BATCH_SQL, [JSON.stringify(items.map(({ request, credits, outcome }, i) => ({
+        i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
+        oldest_date: request.oldestDate, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
+        credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+      })))]);
+    } catch (error) {
+      onBatchError?.(error, items.length);
+      // The whole batch rolled back (e.g. a deadlock with a non-batched writer): settle each on its own,
+      // so one request's trouble is reported to that request only.
+      return settleOneByOne(items);
+    }
+    const done = new Map(accepted.map((row) => [Number(row.i), Number(row.balance_after)]));
+    const refused: Pending[] = [];
+    items.forEach((item, i) => {
+      const balance = done.get(i);
+      if (balance === undefined) refused.push(item);
+      else item.resolve(balance);
+    });
+    await settleOneByOne(refused);
+  }
+
+  async function drain(): Promise<void> {
+    running = true;
+    try {
+      while (queue.length > 0) {
+        const batch = queue.slice(0, maxBatch);
+        queue = queue.slice(batch.length);
+        await runBatch(batch);
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  return {
+    settle(settlement) {
+      return new Promise<number>((resolve, reject) => {
+        queue.push({ ...settlement, resolve, reject });
+        // Requests finishing in the same turn of the event loop join the first batch.
+        if (!running) {
+          running = true;
+          setImmediate(() => void drain());
+        }
+      });
+    },
+  };
+}
