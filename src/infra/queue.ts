@@ -18,7 +18,9 @@ export interface QueueSettings {
 }
 
 export async function startQueue(db: Database, settings: QueueSettings): Promise<PgBoss> {
-  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60 } as const;
+  // queueCacheIntervalSeconds: workers switch to continuous fetching while the cached backlog
+  // count says there is work (see start-workers.ts), so the count must be fresh.
+  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2 } as const;
   const boss =
     db.kind === 'pglite'
       ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGlite }).pglite), backend: 'pglite', ...common })

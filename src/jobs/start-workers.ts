@@ -13,13 +13,26 @@ export interface WorkerDeps {
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<void> {
-  const options = { localConcurrency: deps.concurrency, pollingIntervalSeconds: 0.5, batchSize: 1 } as const;
+  // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
+  // job a second when idle-polling; while the queue's backlog exceeds the bound they fetch
+  // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
+  // database thread milliseconds), hence 1 s rather than the 0.5 s minimum. Retries this process
+  // schedules wake a worker when they fall due (below). NOTIFY-based waking was tried and dropped:
+  // pg-boss wakes every worker of a queue per job, a thundering herd on PGlite.
+  const options = { localConcurrency: deps.concurrency, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, batchSize: 1 } as const;
   await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, async ([job]) => {
     if (!job) return;
     await processQueuedRequest(deps.shortsRequests, job.data.requestId, (tx) => enqueueDelivery(deps.boss, tx, { requestId: job.data.requestId, attempt: 1 }));
   });
-  await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
+  const delivery: DeliveryDeps = {
+    ...deps.delivery,
+    onRetryScheduled: (seconds) => {
+      deps.delivery.onRetryScheduled?.(seconds);
+      setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref();
+    },
+  };
+  const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
     if (!job) return;
-    await runDeliveryJob(deps.delivery, job.data);
+    await runDeliveryJob(delivery, job.data);
   });
 }

@@ -24,6 +24,8 @@ export interface DeliveryDeps {
   allowPrivate: boolean;
   timeoutMs: number;
   onAttempt?: (result: AttemptResult, job: DeliveryJob) => void;
+  /** A retry was queued to start in `delaySeconds` (committed). */
+  onRetryScheduled?: (delaySeconds: number) => void;
 }
 
 export function webhookIdFor(requestId: string): string {
@@ -71,12 +73,14 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
     timeoutMs: deps.timeoutMs,
   });
   deps.onAttempt?.(result, job);
-  await deps.db.transaction(async (tx) => {
+  const retryIn = await deps.db.transaction(async (tx) => {
     await recordAttempt(tx, row, job, result);
-    if (result.outcome !== 'failed') return;
+    if (result.outcome !== 'failed') return null;
     const delay = retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds);
     if (delay !== null) await enqueueDelivery(deps.boss, tx, { requestId: row.id, attempt: job.attempt + 1 }, delay);
+    return delay === null ? null : Math.ceil(delay);
   });
+  if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }
 
 /** Manual redelivery: the next attempt number, right away, same webhook-id. */

@@ -1,5 +1,6 @@
 // Runs the real service (src/server.ts) or worker as a child process, for crash and multi-process tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -24,21 +25,24 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number } = {}): Promise<ChildService> {
+/** `logFile`: the child writes its output straight to this file (for chatty runs such as benchmarks). */
+export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number; logFile?: string } = {}): Promise<ChildService> {
   const port = options.port ?? (await freePort());
-  let output = '';
+  let captured = '';
+  const fd = options.logFile ? openSync(options.logFile, 'a') : null;
   const child = spawn(process.execPath, [script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: fd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout?.on('data', (c: Buffer) => (captured += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (captured += c.toString()));
+  const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8').slice(-20_000) : captured);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const service: ChildService = {
     process: child,
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
+    output,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
@@ -47,7 +51,7 @@ export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env:
   if (script === 'src/server.ts') {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`service exited early:\n${output()}`);
       try {
         const res = await fetch(`${service.url}/healthz`);
         if (res.ok) break;
@@ -56,7 +60,7 @@ export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env:
       }
       if (Date.now() > deadline) {
         await service.kill();
-        throw new Error(`service did not start:\n${output}`);
+        throw new Error(`service did not start:\n${output()}`);
       }
       await new Promise((r) => setTimeout(r, 200));
     }
