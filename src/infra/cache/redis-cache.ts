@@ -1,22 +1,46 @@
 // Shared cache in Redis. Single-flight across instances: the first caller takes a short lock
 // (SET NX PX) and does the work; the others wait for the value to appear, and take over if the
 // lock holder dies (the lock expires). Within this process, callers also share one promise.
+//
+// Near cache: a value read from Redis is also kept in this process for up to NEAR_TTL_MS (never
+// past its Redis expiry, which is stored with it). A cached result is ~1 KB of JSON per short, and
+// parsing, re-rendering and re-encoding it on every hit cost more than the rest of the request;
+// with the near cache a hot entry is parsed once a second per process. Entries are immutable, so
+// the only staleness is a delete() made by another instance, seen here within NEAR_TTL_MS.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Cache } from './cache.ts';
 
 const LOCK_TTL_MS = 30_000;
+const NEAR_TTL_MS = 1_000;
+const NEAR_MAX_ENTRIES = 256;
 const POLL_MS = 25;
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 export function createRedisCache(redis: Redis, prefix = 'cache:'): Cache {
   const inFlight = new Map<string, Promise<unknown>>();
+  const near = new Map<string, { value: unknown; until: number }>();
+  const remember = (key: string, value: unknown, expiresAt: number) => {
+    if (near.size >= NEAR_MAX_ENTRIES) near.delete(near.keys().next().value!); // oldest first
+    near.set(key, { value, until: Math.min(expiresAt, Date.now() + NEAR_TTL_MS) });
+  };
   const get = async <T>(key: string): Promise<T | undefined> => {
+    const kept = near.get(key);
+    if (kept && kept.until > Date.now()) return kept.value as T;
+    near.delete(key);
+    // Stored as "<expiry ms>:<json>", so the near copy never outlives the shared one.
     const raw = await redis.get(prefix + key);
-    return raw === null ? undefined : (JSON.parse(raw) as T);
+    if (raw === null) return undefined;
+    const colon = raw.indexOf(':');
+    const value = JSON.parse(raw.slice(colon + 1)) as T;
+    remember(key, value, Number(raw.slice(0, colon)));
+    return value;
   };
   const set = async (key: string, value: unknown, ttlMs: number) => {
-    if (ttlMs > 0) await redis.set(prefix + key, JSON.stringify(value), 'PX', ttlMs);
+    if (ttlMs <= 0) return;
+    const expiresAt = Date.now() + ttlMs;
+    await redis.set(prefix + key, `${expiresAt}:${JSON.stringify(value)}`, 'PX', ttlMs);
+    remember(key, value, expiresAt);
   };
   const acrossInstances = async <T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> => {
     const lockKey = `${prefix}lock:${key}`;
@@ -47,6 +71,7 @@ export function createRedisCache(redis: Redis, prefix = 'cache:'): Cache {
     get,
     set,
     async delete(key) {
+      near.delete(key);
       await redis.del(prefix + key);
     },
     singleFlight<T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> {

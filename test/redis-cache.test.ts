@@ -1,0 +1,53 @@
+// The shared Redis cache, as two instances see it: values cross instances, the per-process near
+// copy never outlives the shared entry, and a delete is seen at once by the instance that made it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createRedisCache } from '../src/infra/cache/redis-cache.ts';
+import { REDIS_TEST_URL } from './helpers/test-app.ts';
+
+describe('Redis cache (two instances)', () => {
+  let redis: Redis;
+  const prefix = `cache-test-${randomBytes(4).toString('hex')}:`;
+  before(() => {
+    redis = new Redis(REDIS_TEST_URL, { lazyConnect: false });
+  });
+  after(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('shares values, honours the shared expiry in the near copy, and forgets deleted keys', async () => {
+    const a = createRedisCache(redis, prefix);
+    const b = createRedisCache(redis, prefix);
+    await a.set('k', { shorts: [1, 2, 3] }, 60_000);
+    assert.deepEqual(await b.get('k'), { shorts: [1, 2, 3] });
+    assert.equal(await b.get('k'), await b.get('k'), 'repeated hits share one parsed value');
+    assert.match((await redis.get(`${prefix}k`))!, /^\d+:\{/, 'stored with its expiry');
+
+    await a.set('short-lived', 'v', 40);
+    assert.equal(await b.get('short-lived'), 'v');
+    await new Promise((r) => setTimeout(r, 120));
+    assert.equal(await b.get('short-lived'), undefined, 'the near copy expired with the shared entry');
+
+    await b.delete('k');
+    assert.equal(await b.get('k'), undefined);
+    assert.equal(await redis.exists(`${prefix}k`), 0);
+  });
+
+  it('runs concurrent identical work once across instances (single-flight)', async () => {
+    const a = createRedisCache(redis, prefix);
+    const b = createRedisCache(redis, prefix);
+    let runs = 0;
+    const work = async () => {
+      runs++;
+      await new Promise((r) => setTimeout(r, 100));
+      return { fetched: true };
+    };
+    const results = await Promise.all([a.singleFlight('flight', 60_000, work), b.singleFlight('flight', 60_000, work), a.singleFlight('flight', 60_000, work)]);
+    assert.equal(runs, 1);
+    for (const result of results) assert.deepEqual(result, { fetched: true });
+  });
+});
