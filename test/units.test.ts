@@ -85,3 +85,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,x' }), /WEBHOOK_RETRY_SCHEDULE/);
   });
 });
+
+describe('request ids', () => {
+  it('are well formed and distinct across several refills of the random pool', async () => {
+    const { newRequestId } = await import('../src/http/request-id.ts');
+    const ids = Array.from({ length: 2000 }, () => newRequestId());
+    for (const id of ids) assert.match(id, /^req_[a-z0-9]{8,9}[0-9a-f]{20}$/);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(new Set(ids.map((id) => id.slice(-20))).size, ids.length, 'the random parts never repeat');
+  });
+});
