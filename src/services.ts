@@ -1,6 +1,5 @@
 // Builds every dependency once from the config: storage, caches, limiter, auth, upstream client,
 // queue and worker. Embedded or scale-out implementations are chosen here and nowhere else.
-import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { randomBytes } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Redis } from 'ioredis';
@@ -24,6 +23,7 @@ import { createAuthenticator, localRevocationBus, type Authenticator, type Revoc
 import { createYoutubeClient, type YoutubeClient } from './domain/shorts/youtube-client.ts';
 import { createShortsService } from './domain/shorts/shorts-service.ts';
 import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
+import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';

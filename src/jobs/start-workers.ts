@@ -26,10 +26,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   });
   const delivery: DeliveryDeps = {
     ...deps.delivery,
-    onRetryScheduled: (seconds) => {
-      deps.delivery.onRetryScheduled?.(seconds);
-      setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref();
-    },
+    onRetryScheduled: (seconds) => setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref(),
   };
   const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
     if (!job) return;

@@ -33,23 +33,23 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
  * cannot cover it. Must run inside the transaction that records the request's outcome.
  */
 export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
-  if (amount === 0) {
-    const [row] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
-    return row?.credit_balance ?? 0;
-  }
+  if (amount === 0) return getBalance(tx, accountId);
   const [row] = await tx.query<{ credit_balance: number }>(
     'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance',
     [accountId, amount],
   );
-  if (!row) {
-    const [current] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
-    throw new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${current?.credit_balance ?? 0}.`);
-  }
+  if (!row) throw await insufficientCredits(tx, accountId, amount);
   await tx.query(
     `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', $2, $3, $4)`,
     [accountId, -amount, row.credit_balance, requestId],
   );
   return row.credit_balance;
+}
+
+/** The error for a charge the balance could not cover, quoting the balance as it is now. */
+export async function insufficientCredits(db: Queryable, accountId: string, amount: number): Promise<AppError> {
+  const balance = await getBalance(db, accountId);
+  return new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}.`);
 }
 
 export async function getBalance(db: Queryable, accountId: string): Promise<number> {

@@ -12,7 +12,7 @@
 // statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Queryable } from '../../infra/db/database.ts';
-import { AppError } from '../../errors.ts';
+import { insufficientCredits } from '../credits/ledger.ts';
 import type { NewRequest, Outcome } from './request-store.ts';
 
 export interface Settlement {
@@ -40,8 +40,7 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
     ],
   );
   if (row) return row.credit_balance;
-  const [current] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [request.accountId]);
-  throw new AppError('INSUFFICIENT_CREDITS', `This result costs ${credits} credit${credits === 1 ? '' : 's'}; the balance is ${current?.credit_balance ?? 0}.`);
+  throw await insufficientCredits(db, request.accountId, credits);
 }
 
 const BATCH_SQL = `
