@@ -18,10 +18,12 @@ export const ERROR_CATALOG = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },
+  QUOTA_ALLOWANCE_EXHAUSTED: { status: 429, message: 'Today\'s allowance of unpaid upstream work for this account is spent; it renews at midnight America/Los_Angeles.' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts; try again later.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },
   UPSTREAM_ERROR: { status: 502, message: 'The video platform answered with an error.' },
   UPSTREAM_QUOTA_EXHAUSTED: { status: 503, message: 'The video platform quota is exhausted for today; try again later.' },
+  UPSTREAM_RATE_LIMITED: { status: 503, message: 'The video platform is throttling the service; try again shortly.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable; try again shortly.' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The video platform did not answer in time.' },
 } as const;

@@ -26,6 +26,8 @@ import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
+import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
+import type { ShortsResult } from './domain/shorts/shorts-types.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 
 export interface Services {
@@ -37,6 +39,7 @@ export interface Services {
   jwt: JwtService;
   auth: Authenticator;
   youtube: YoutubeClient;
+  keyPool: KeyPool;
   shortsRequests: ShortsRequestDeps;
   boss: PgBoss;
   delivery: DeliveryDeps;
@@ -46,6 +49,8 @@ export interface Services {
 
 export interface ServiceOptions {
   runWorker: boolean;
+  /** The clock for quota days and reservations (tests inject one). */
+  now?: () => number;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 }
 
@@ -77,32 +82,53 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const db = await openDatabase(config);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
   const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
+  const now = options.now ?? Date.now;
   const cache = redis ? createRedisCache(redis) : createMemoryCache();
+  // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.
+  const staleBound = { maxWeight: config.STALE_MAX_SHORTS, weigh: (value: unknown) => 1 + ((value as { result?: ShortsResult }).result?.shorts.length ?? 0) };
+  const staleCache = redis ? createRedisCache(redis, 'stale:', staleBound) : createMemoryCache(100_000, staleBound, now);
   const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
   const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
+  const keyPool = createKeyPool(db, {
+    keys: parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY),
+    dailyUnits: config.YOUTUBE_KEY_DAILY_UNITS,
+    reserveUnits: config.YOUTUBE_KEY_RESERVE_UNITS,
+    now,
+    onInvalid: (lease, reason) => options.log.error({ key: `${lease.index}:${lease.keyId}`, reason }, 'YouTube Data API key rejected by the platform; taken out of the pool for an hour'),
+    onExhausted: (lease) => options.log.info({ key: `${lease.index}:${lease.keyId}` }, 'YouTube Data API key out of quota; it rests until midnight America/Los_Angeles'),
+  });
   const youtube = createYoutubeClient({
-    apiKey: config.YOUTUBE_API_KEY,
+    keys: keyPool,
     baseUrl: config.YOUTUBE_API_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     onCall: (call) => {
       metrics.upstreamCalls.inc({ endpoint: call.endpoint, status: String(call.status) });
-      metrics.upstreamQuota.inc({ endpoint: call.endpoint }, call.units);
+      metrics.upstreamQuota.inc({ endpoint: call.endpoint, key: call.key }, call.units);
     },
   });
+  const pricing = { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST };
   const shorts = createShortsService({
     client: youtube,
     cache,
+    staleCache,
     cacheTtlMs: config.CACHE_TTL_SECONDS * 1000,
+    negativeTtlMs: config.NEGATIVE_CACHE_SECONDS * 1000,
+    staleTtlMs: config.STALE_RETENTION_SECONDS * 1000,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
-    onQuota: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
+    unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
+    pricing,
+    now,
+    onUpstream: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
   });
   const shortsRequests: ShortsRequestDeps = {
     db,
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
+    now,
     settlements: createSettlementBatcher(db, { onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one') }),
-    pricing: { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST },
+    pricing,
+    quota: { unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT, allowanceUnits: config.QUOTA_ALLOWANCE_UNITS, pricing },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
   };
   const boss = await startQueue(db, {
@@ -126,10 +152,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
 
   return {
-    config, db, redis, cache, rateLimiter, jwt, auth, youtube, shortsRequests, boss, delivery, metrics,
+    config, db, redis, cache, rateLimiter, jwt, auth, youtube, keyPool, shortsRequests, boss, delivery, metrics,
     async close() {
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
-      await Promise.allSettled([youtube.close(), webhookAgent.close(), cache.close(), rateLimiter.close()]);
+      await Promise.allSettled([youtube.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       subscriber?.disconnect();
       redis?.disconnect();
       await db.close();

@@ -8,7 +8,7 @@ let serial = 0;
 function settlement(accountId: string, credits: number): Settlement {
   const id = `req_batch${process.pid}x${++serial}`;
   return {
-    request: { id, accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, webhookUrl: null },
+    request: { id, accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, limit: null, webhookUrl: null },
     credits,
     outcome: { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { summary: true }, quotaUnits: 0 },
   };

@@ -35,6 +35,7 @@ describe('health, metrics and logs', () => {
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json().checks, { database: { status: 'ok' }, queue: { status: 'ok' }, redis: { status: 'disabled' } });
+    assert.deepEqual(ready.json().upstream, { status: 'ok', keys: { active: 1, exhausted: 0, invalid: 0 } });
   });
 
   it('logs JSON lines with the requestId and never a password, key, token or secret', async () => {
@@ -60,7 +61,10 @@ describe('health, metrics and logs', () => {
     assert.match(String(res.headers['content-type']), /text\/plain/);
     assert.match(res.body, /http_request_duration_seconds_bucket\{.*route="\/api\/youtube\/shorts".*status="200"/);
     assert.match(res.body, /upstream_calls_total\{endpoint="playlistItems",status="200"\} 3/);
-    assert.match(res.body, /upstream_quota_units_total\{endpoint="videos"\} 3/);
+    assert.match(res.body, /upstream_quota_units_total\{endpoint="videos",key="1:[0-9a-f]{8}"\} 3/);
+    assert.match(res.body, /upstream_key_units_used\{key="1:[0-9a-f]{8}"\} 7/);
+    assert.match(res.body, /upstream_key_units_remaining\{key="1:[0-9a-f]{8}",state="active"\} 9893/);
+    assert.ok(!res.body.includes('fake-api-key'), 'never the key itself');
     assert.match(res.body, /credits_charged_total 3/);
     assert.match(res.body, /queue_depth\{queue="webhook-delivery"\} 0/);
     assert.match(res.body, /webhook_attempts_total/);

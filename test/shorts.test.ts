@@ -13,7 +13,8 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   let t: TestApp;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500', RATE_LIMIT_PER_MINUTE: '1000' });
+    // An allowance large enough for the 101-unit search strategy (the default, 50, is not).
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '1000', NEGATIVE_CACHE_SECONDS: '0' });
   });
   after(async () => {
     await t.close();
@@ -29,7 +30,9 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     const res = await call(user, { channelUrl: channel('@demo') });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'itemCount', 'requestId', 'success', 'truncated']);
+    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'fetchedAt', 'itemCount', 'requestId', 'stale', 'success', 'truncated']);
+    assert.equal(body.stale, false);
+    assert.ok(Number.isFinite(Date.parse(body.fetchedAt)));
     assert.equal(body.success, true);
     assert.equal(body.requestId, res.headers['x-request-id']);
     assert.equal(body.itemCount, 120);
@@ -175,7 +178,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     const short = await createUser(t, 2);
     const tooBig = await call(short, { channelUrl: channel('@demo') });
     assert.equal(tooBig.statusCode, 402);
-    assert.match(tooBig.json().message, /costs 3 credits; the balance is 2/);
+    assert.match(tooBig.json().message, /has 120 shorts; all of them cost: 3 credits; 2 available/);
     assert.equal(await balance(short), 2);
   });
 
@@ -189,21 +192,29 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   ];
   for (const [fault, status, code] of faults) {
     it(`maps upstream ${fault.kind} on ${fault.endpoint} to ${status} ${code}, charging nothing`, async () => {
-      const user = await createUser(t, 10);
+      // Key trouble takes the key out of the pool: such a fault gets an app of its own.
+      const own = fault.kind === 'quotaExceeded' || fault.kind === 'keyInvalid' ? await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' }) : undefined;
+      const app = own ?? t;
+      const user = await createUser(app, 10);
       fake.injectFault(fault);
       try {
-        const res = await call(user, { channelUrl: channel('@demo') });
+        const res = await app.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: channel('@demo') } });
         assert.equal(res.statusCode, status, res.body);
         assert.equal(res.json().success, false);
         assert.equal(res.json().error, code);
         assert.equal(res.json().requestId, res.headers['x-request-id']);
+        if (code === 'UPSTREAM_QUOTA_EXHAUSTED') assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After: the next quota day');
       } finally {
         fake.clearFaults();
       }
-      assert.equal(await balance(user), 10);
-      const recorded = (await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json().requests[0];
-      assert.equal(recorded.status, 'failed');
-      assert.equal(recorded.error, code);
+      try {
+        assert.equal((await app.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
+        const recorded = (await app.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json().requests[0];
+        assert.equal(recorded.status, 'failed');
+        assert.equal(recorded.error, code);
+      } finally {
+        await own?.close();
+      }
     });
   }
 

@@ -21,6 +21,8 @@ export interface ChannelSpec {
   newestPublishedAt?: string;
   /** Minutes between consecutive shorts; default 60. */
   spacingMinutes?: number;
+  /** A closed or suspended channel: channels.list and playlistItems.list answer 403 with that reason. */
+  status?: 'closed' | 'suspended';
 }
 
 export interface Thumbnail {

@@ -157,6 +157,8 @@ function channels(registry: ChannelRegistry, params: URLSearchParams): Result | 
       // categoryId (guide categories) was retired; it finds nothing.
       found = [];
   }
+  const unavailable = found.find((c) => c.spec.status);
+  if (unavailable) return errors.channelUnavailable(unavailable.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
   const items = found.map((c) => withParts(c.resource, parts));
   // id lookups report as many results per page as they return; the others the default page size.
   const perPage = filter === 'id' ? items.length : maxResults;
@@ -187,6 +189,7 @@ function playlistItems(registry: ChannelRegistry, params: URLSearchParams): Resu
   const playlist = registry.playlist(playlistId);
   // A channel that never posted has no uploads (or Shorts) playlist at all.
   if (!playlist || playlist.channel.shortsCount === 0) return errors.playlistNotFound();
+  if (playlist.channel.spec.status) return errors.channelUnavailable(playlist.channel.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
   const total = playlist.channel.shortsCount;
   const token = params.get('pageToken');
   let position: PagePosition | undefined;

@@ -52,6 +52,10 @@ export const quotaExceeded = (): GoogleError =>
     'quotaExceeded',
   );
 
+/** 403 for a channel YouTube closed or suspended (documented reasons channelClosed / channelSuspended). */
+export const channelUnavailable = (reason: 'channelClosed' | 'channelSuspended'): GoogleError =>
+  googleError(403, reason === 'channelClosed' ? 'The channel identified in the request has been closed.' : 'The channel identified in the request has been suspended.', 'youtube.channel', reason, { location: 'id', locationType: 'parameter' });
+
 /** 400 for a key Google does not know. */
 export const keyInvalid = (): GoogleError =>
   googleError(400, 'API key not valid. Please pass a valid API key.', 'global', 'badRequest', {

@@ -27,6 +27,8 @@ export interface Fault {
 
 export interface FakePlatformOptions {
   apiKey?: string;
+  /** Several keys, each its own Google project with its own daily quota (key → units); replaces apiKey. */
+  apiKeys?: Record<string, number>;
   /** Added before every response, in milliseconds. */
   latencyMs?: number;
   dailyQuota?: number;
@@ -50,7 +52,8 @@ export interface FakePlatform {
   /** http://127.0.0.1:<port>/youtube/v3 */
   baseUrl: string;
   addChannel(spec: ChannelSpec): { id: string; handle: string };
-  quotaUsed(): number;
+  /** Units spent today, by all keys or by one. */
+  quotaUsed(key?: string): number;
   calls(): FakeCall[];
   resetStats(): void;
   setLatency(ms: number): void;
@@ -74,10 +77,9 @@ function serialize(body: unknown, pretty: boolean): string {
 }
 
 export async function startFakePlatform(options: FakePlatformOptions = {}): Promise<FakePlatform> {
-  const apiKey = options.apiKey ?? 'fake-api-key';
-  const dailyQuota = options.dailyQuota ?? 10_000;
+  // Each key stands for its own Google project: quota is counted per key.
+  const projects = new Map(Object.entries(options.apiKeys ?? { [options.apiKey ?? 'fake-api-key']: options.dailyQuota ?? 10_000 }).map(([key, daily]) => [key, { daily, used: 0 }]));
   let latencyMs = options.latencyMs ?? 0;
-  let quota = 0;
   let log: FakeCall[] = [];
   let faults: Array<Fault & { remaining: number }> = [];
   const registry = new ChannelRegistry(options.autoGenerate ?? true);
@@ -113,16 +115,17 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     const key = params.get('key') ?? req.headers['x-goog-api-key'];
     if (!key) return fail(errors.keyMissing());
     const fault = takeFault(endpoint);
-    if (key !== apiKey || fault?.kind === 'keyInvalid') return fail(errors.keyInvalid());
+    const project = typeof key === 'string' ? projects.get(key) : undefined;
+    if (!project || fault?.kind === 'keyInvalid') return fail(errors.keyInvalid());
     if (fault?.kind === 'hang') return void record(0, 0); // the socket is ended by close()
     if (fault?.kind === 'reset') {
       record(0, 0);
       return void req.socket.resetAndDestroy();
     }
     const cost = QUOTA_COST[endpoint];
-    if (fault?.kind === 'quotaExceeded' || quota + cost > dailyQuota) return fail(errors.quotaExceeded());
+    if (fault?.kind === 'quotaExceeded' || project.used + cost > project.daily) return fail(errors.quotaExceeded());
     // Google charges every call that reaches YouTube, including ones it answers with an error.
-    quota += cost;
+    project.used += cost;
     if (fault?.kind === 'backendError') return fail(errors.backendError(fault.status ?? 503), cost);
     if (fault?.kind === 'malformed') {
       record(200, cost);
@@ -169,10 +172,10 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       const channel = registry.add(spec);
       return { id: channel.id, handle: channel.handle };
     },
-    quotaUsed: () => quota,
+    quotaUsed: (key) => (key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : projects.get(key)?.used ?? 0),
     calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
     resetStats() {
-      quota = 0;
+      for (const project of projects.values()) project.used = 0;
       log = [];
     },
     setLatency(ms) {

@@ -40,7 +40,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const silentLog = { error: () => {}, info: () => {} };
+const silentLog = { error: (o: unknown) => { if (process.env.DEBUG_LOG) console.error(o); }, info: () => {} };
 
 export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean } = {}): Promise<TestApp> {
   const database = mode === 'postgres' ? await createPostgresDatabase() : null;

@@ -11,6 +11,7 @@ export interface AccountRow {
   email: string;
   password_hash: string;
   credit_balance: number;
+  credits_reserved: number;
   rate_limit_per_minute: number | null;
   rate_limit_per_hour: number | null;
   rate_limit_per_day: number | null;
@@ -46,7 +47,7 @@ export async function createAccount(db: Database, input: { email: string; passwo
     );
     await createWebhookSecret(tx, row!.id, null);
     if (credits > 0) await grantCredits(tx, row!.id, credits, 'initial grant');
-    return { ...row!, credit_balance: credits };
+    return { ...row!, credit_balance: credits, credits_reserved: 0 };
   });
 }
 

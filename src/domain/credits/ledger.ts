@@ -35,7 +35,8 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
 export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
   if (amount === 0) return getBalance(tx, accountId);
   const [row] = await tx.query<{ credit_balance: number }>(
-    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance',
+    // Credits reserved for requests in progress are not for spending.
+    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance',
     [accountId, amount],
   );
   if (!row) throw await insufficientCredits(tx, accountId, amount);
@@ -48,8 +49,10 @@ export async function chargeCredits(tx: Queryable, accountId: string, amount: nu
 
 /** The error for a charge the balance could not cover, quoting the balance as it is now. */
 export async function insufficientCredits(db: Queryable, accountId: string, amount: number): Promise<AppError> {
-  const balance = await getBalance(db, accountId);
-  return new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}.`);
+  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [accountId]);
+  const balance = row?.credit_balance ?? 0;
+  const held = row?.credits_reserved ?? 0;
+  return new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}${held > 0 ? `, of which ${held} are held by requests in progress` : ''}.`);
 }
 
 export async function getBalance(db: Queryable, accountId: string): Promise<number> {

@@ -25,18 +25,19 @@ export interface Settlement {
 export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement): Promise<number> {
   const [row] = await db.query<{ credit_balance: number }>(
     `WITH charged AS (
-       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance >= $2 RETURNING credit_balance
+       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance
      ), ledger AS (
        INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
        SELECT $1, 'charge', -$2::integer, credit_balance, $3 FROM charged WHERE $2::integer > 0
      ), recorded AS (
-       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
-       SELECT $3, $1, $4, $5, $6, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, now() FROM charged
+       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
+       SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, now() FROM charged
      )
      SELECT credit_balance FROM charged`,
     [
       request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
       outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
+      request.limit,
     ],
   );
   if (row) return row.credit_balance;
@@ -46,15 +47,18 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
 const BATCH_SQL = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-    i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint,
+    i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
     status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int)
 ), locked AS (
-  SELECT id, credit_balance FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
+  SELECT id, credit_balance, credits_reserved FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
 ), running AS (
-  SELECT input.*, locked.credit_balance - sum(input.amount) OVER (PARTITION BY input.account_id ORDER BY input.i) AS balance_after
+  SELECT input.*, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
+         locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
   FROM input JOIN locked ON locked.id = input.account_id
+  WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
 ), accepted AS (
-  SELECT * FROM running WHERE balance_after >= 0
+  -- Credits reserved for requests in progress are not for spending.
+  SELECT * FROM running WHERE available_after >= 0
 ), charged AS (
   UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
   FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
@@ -63,8 +67,8 @@ WITH input AS (
   INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
   SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
 ), recorded AS (
-  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
-  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, now()
+  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
+  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, now()
   FROM accepted
 )
 SELECT i, balance_after FROM accepted`;
@@ -100,7 +104,7 @@ export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatch
     try {
       accepted = await db.query(BATCH_SQL, [JSON.stringify(items.map(({ request, credits, outcome }, i) => ({
         i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
-        oldest_date: request.oldestDate, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
+        oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
         credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
       })))]);
     } catch (error) {

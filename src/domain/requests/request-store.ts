@@ -10,6 +10,8 @@ export interface NewRequest {
   apiKeyId: string | null;
   channelUrl: string;
   oldestDate: number | null;
+  /** The caller's `limit`, or null. */
+  limit: number | null;
   webhookUrl: string | null;
 }
 
@@ -19,6 +21,7 @@ export interface RequestRow {
   api_key_id: string | null;
   channel_url: string;
   oldest_date: number | string | null;
+  item_limit: number | null;
   webhook_url: string | null;
   mode: 'sync' | 'webhook';
   status: RequestStatus;
@@ -44,12 +47,13 @@ export interface Outcome {
 
 export async function insertRequest(db: Queryable, request: NewRequest, outcome?: Outcome): Promise<void> {
   await db.query(
-    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
+    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
     [
       request.id, request.accountId, request.apiKeyId, request.channelUrl, request.oldestDate, request.webhookUrl,
       request.webhookUrl ? 'webhook' : 'sync', outcome?.status ?? 'processing', outcome?.httpStatus ?? null, outcome?.itemCount ?? null,
       outcome?.creditsCharged ?? null, outcome?.errorCode ?? null, outcome ? JSON.stringify(outcome.result) : null, outcome?.quotaUnits ?? null,
+      request.limit,
     ],
   );
 }
@@ -75,6 +79,7 @@ export interface RequestSummary {
   completedAt: string | null;
   channelUrl: string;
   oldestDate: number | null;
+  limit: number | null;
   webhookUrl: string | null;
   mode: 'sync' | 'webhook';
   status: RequestStatus;
@@ -90,6 +95,7 @@ export function summarise(row: RequestRow): RequestSummary {
     completedAt: row.completed_at?.toISOString() ?? null,
     channelUrl: row.channel_url,
     oldestDate: row.oldest_date === null ? null : Number(row.oldest_date),
+    limit: row.item_limit ?? null,
     webhookUrl: row.webhook_url,
     mode: row.mode,
     status: row.status,
@@ -101,7 +107,7 @@ export function summarise(row: RequestRow): RequestSummary {
 
 export async function listRequests(db: Queryable, accountId: string, limit: number): Promise<RequestSummary[]> {
   const rows = await db.query<RequestRow>(
-    'SELECT id, account_id, channel_url, oldest_date, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    'SELECT id, account_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
     [accountId, limit],
   );
   return rows.map(summarise);

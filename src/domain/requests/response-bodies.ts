@@ -10,6 +10,10 @@ export interface SuccessBody {
   creditsCharged: number;
   /** Extension: true when the channel has more matching shorts than one request returns. */
   truncated: boolean;
+  /** Extension: when the data was read from the platform. */
+  fetchedAt: string;
+  /** Extension: true when served from an older copy because the platform quota is spent. */
+  stale: boolean;
   message?: string;
 }
 
@@ -27,11 +31,16 @@ export interface AcceptedBody {
   message: string;
 }
 
-export function successBody(requestId: string, result: ShortsResult, creditsCharged: number, maxShorts: number): SuccessBody {
-  const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated };
-  if (result.truncated) {
-    body.message = `This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. Request again with oldestDate set to narrow the window.`;
+export function successBody(requestId: string, result: ShortsResult, creditsCharged: number, maxShorts: number, stale = false): SuccessBody {
+  const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated, fetchedAt: result.fetchedAt, stale };
+  const notes: string[] = [];
+  if (result.truncated && result.truncatedBy === 'balance') {
+    notes.push(`The account's available credits paid for reading the newest ${result.shorts.length} shorts of this window; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`);
+  } else if (result.truncated) {
+    notes.push(`This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. Request again with oldestDate set to narrow the window.`);
   }
+  if (stale) notes.push(`The video platform quota is spent for today, so this is the copy read at ${result.fetchedAt}.`);
+  if (notes.length > 0) body.message = notes.join(' ');
   return body;
 }
 
@@ -52,6 +61,6 @@ export function renderSuccessJson(body: SuccessBody, result: ShortsResult): Buff
   }
   const message = body.message === undefined ? '' : `,"message":${JSON.stringify(body.message)}`;
   const head = `{"success":true,"requestId":${JSON.stringify(body.requestId)},"data":`;
-  const tail = `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated}${message}}`;
+  const tail = `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated},"fetchedAt":${JSON.stringify(body.fetchedAt)},"stale":${body.stale}${message}}`;
   return Buffer.concat([Buffer.from(head, 'utf8'), data, Buffer.from(tail, 'utf8')]);
 }

@@ -1,65 +1,111 @@
 // The shorts use case, shared by the synchronous route and the background worker:
-// fetch → price → charge and record the outcome in one transaction. Nothing is charged on failure.
+// reserve → fetch (metered) → price → charge, release and record in one transaction.
+// Nothing is charged on failure; the upstream units a failure cost count against the account's
+// daily allowance (docs/quota.md).
 import type { Database, Transaction } from '../../infra/db/database.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import { chargeCredits, getBalance } from '../credits/ledger.ts';
+import { chargeCredits } from '../credits/ledger.ts';
+import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
-import type { ShortsService } from '../shorts/shorts-service.ts';
+import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
+import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, renderSuccessJson, successBody, type FailureBody, type SuccessBody } from './response-bodies.ts';
-import type { SettlementBatcher } from './charge-and-record.ts';
+import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
+
+/** A synchronous request's reservation lapses this long after it was made (the request times out well before). */
+const SYNC_RESERVATION_MS = 5 * 60_000;
+/** A webhook request's reservation is held until its job settles; this bounds a lost job's hold. */
+const WEBHOOK_RESERVATION_MS = 48 * 3600_000;
 
 export interface ShortsRequestDeps {
   db: Database;
   shorts: ShortsService;
   pricing: PriceSettings;
+  quota: QuotaSettings;
   maxShorts: number;
-  /** Group-committed charge + record of synchronous requests. */
+  now: () => number;
+  /** Group-committed charge + record of synchronous requests served without upstream work. */
   settlements: SettlementBatcher;
   onCharged?: (credits: number) => void;
 }
 
-export async function assertCanAffordMinimum(deps: ShortsRequestDeps, accountId: string): Promise<void> {
-  const balance = await getBalance(deps.db, accountId);
-  if (balance < deps.pricing.minimumCredits) {
-    throw new AppError('INSUFFICIENT_CREDITS', `A request costs at least ${deps.pricing.minimumCredits} credit${deps.pricing.minimumCredits === 1 ? '' : 's'}; the balance is ${balance}.`);
+function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
+  const ref = parseChannelUrl(request.channelUrl);
+  if (request.limit !== null && (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > deps.maxShorts)) {
+    throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`);
   }
+  return { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}) };
+}
+
+function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
+  return { db: deps.db, accountId: request.accountId, requestId: request.id, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(deps.now() + holdMs) };
 }
 
 /** Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded). */
 export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: Buffer }> {
+  let meter: QuotaMeter | undefined;
   try {
-    const ref = parseChannelUrl(request.channelUrl);
-    // The balance check guards upstream quota: a cached result costs none, and its charge below
-    // refuses an empty balance all the same.
-    const outcome = await deps.shorts.fetch(
-      { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}) },
-      { beforeUpstream: () => assertCanAffordMinimum(deps, request.accountId) },
-    );
-    const credits = priceFor(outcome.result.shorts.length, deps.pricing);
-    const body = successBody(request.id, outcome.result, credits, deps.maxShorts);
-    await deps.settlements.settle({ request, credits, outcome: successOutcome(body, outcome.quotaUnits, false) });
+    const query = queryOf(deps, request);
+    const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))) });
+    const credits = outcome.meter ? outcome.meter.price(outcome.result.shorts.length) : priceFor(outcome.result.shorts.length, deps.pricing);
+    const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
+    const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, false) };
+    if (meter) {
+      // This request held a reservation: release it and charge in one transaction.
+      await deps.db.transaction(async (tx) => {
+        await releaseReservation(tx, request.id);
+        await chargeAndRecord(tx, settlement);
+      });
+      if (outcome.meter) await outcome.meter.finishPaid();
+    } else {
+      await deps.settlements.settle(settlement);
+    }
     deps.onCharged?.(credits);
     return { body, json: renderSuccessJson(body, outcome.result) };
-  } catch (error) {
-    if (isAppError(error)) await recordFailure(deps, request, error);
+  } catch (failure) {
+    const { error } = unwrapFailure(failure);
+    if (meter) {
+      await releaseReservation(deps.db, request.id).catch(() => {});
+      await meter.finishUnpaid().catch(() => {});
+    }
+    if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
     throw error;
   }
 }
 
-async function recordFailure(deps: ShortsRequestDeps, request: NewRequest, error: AppError): Promise<void> {
+/**
+ * Accepts a webhook request: records it, reserves the minimum price and enqueues its job in one
+ * transaction, so a balance of N accepts only what N credits can pay (402 at once for the rest).
+ */
+export async function submitWebhookRequest(deps: ShortsRequestDeps, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
+  queryOf(deps, request);
+  const minimum = Math.max(1, deps.pricing.minimumCredits);
+  await deps.db.transaction(async (tx) => {
+    await insertRequest(tx, request);
+    const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
+    if (!(await reserveCredits(tx, { accountId: request.accountId, requestId: request.id, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(deps.now()) }))) {
+      const [row] = await tx.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [request.accountId]);
+      const held = row?.credits_reserved ?? 0;
+      throw new AppError('INSUFFICIENT_CREDITS', `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+    }
+    await enqueue(tx);
+  });
+}
+
+async function recordFailure(deps: ShortsRequestDeps, request: NewRequest, error: AppError, quotaUnits: number | null): Promise<void> {
   // Best effort: a failure to record must not hide the original error from the caller.
-  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error)).catch(() => {});
+  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error, quotaUnits)).catch(() => {});
 }
 
 function successOutcome(body: SuccessBody, quotaUnits: number, keepBody: boolean): Outcome {
-  const summary = { channel: { id: body.data.channel.id, title: body.data.channel.snippet.title, customUrl: body.data.channel.snippet.customUrl }, itemCount: body.itemCount, creditsCharged: body.creditsCharged, truncated: body.truncated, note: 'Synchronous results are returned once and not retained; this is a summary.' };
+  const summary = { channel: { id: body.data.channel.id, title: body.data.channel.snippet.title, customUrl: body.data.channel.snippet.customUrl }, itemCount: body.itemCount, creditsCharged: body.creditsCharged, truncated: body.truncated, fetchedAt: body.fetchedAt, stale: body.stale, note: 'Synchronous results are returned once and not retained; this is a summary.' };
   return { status: 'completed', httpStatus: 200, itemCount: body.itemCount, creditsCharged: body.creditsCharged, errorCode: null, result: keepBody ? body : summary, quotaUnits };
 }
 
-function failureOutcome(body: FailureBody, error: AppError): Outcome {
-  return { status: 'failed', httpStatus: error.status, itemCount: null, creditsCharged: 0, errorCode: error.code, result: body, quotaUnits: null };
+function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number | null): Outcome {
+  return { status: 'failed', httpStatus: error.status, itemCount: null, creditsCharged: 0, errorCode: error.code, result: body, quotaUnits };
 }
 
 /**
@@ -71,31 +117,43 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const row = await findRequest(deps.db, requestId);
   if (!row) return 'missing';
   if (row.status !== 'processing') return 'already-settled';
-  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), webhookUrl: row.webhook_url };
+  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, webhookUrl: row.webhook_url };
   let outcome: Outcome;
   let credits = 0;
+  let meter: QuotaMeter | undefined;
+  let fetched: FetchOutcome | undefined;
   try {
-    const ref = parseChannelUrl(request.channelUrl);
-    const fetched = await deps.shorts.fetch({ ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}) });
-    credits = priceFor(fetched.result.shorts.length, deps.pricing);
-    outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts), fetched.quotaUnits, true);
-  } catch (error) {
+    const query = queryOf(deps, request);
+    fetched = await deps.shorts.fetch(query, {
+      // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the meter.
+      openMeter: async () => {
+        const [held] = await deps.db.query<{ credits: number }>('SELECT credits FROM credit_reservations WHERE request_id = $1', [request.id]);
+        meter = new QuotaMeter({ ...meterInput(deps, request, WEBHOOK_RESERVATION_MS), reserved: held?.credits ?? 0 });
+        return meter;
+      },
+    });
+    credits = fetched.meter ? fetched.meter.price(fetched.result.shorts.length) : priceFor(fetched.result.shorts.length, deps.pricing);
+    outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale), fetched.meter?.spent ?? 0, true);
+  } catch (failure) {
+    const { error } = unwrapFailure(failure);
     if (!isAppError(error)) throw error; // infrastructure trouble: let the queue retry the job
-    outcome = failureOutcome(failureBody(request.id, error), error);
+    outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const settled = await deps.db.transaction(async (tx) => {
+    await releaseReservation(tx, request.id);
     if (outcome.status === 'completed') {
       try {
         await chargeCredits(tx, request.accountId, credits, request.id);
       } catch (error) {
         if (!isAppError(error)) throw error;
-        outcome = failureOutcome(failureBody(request.id, error), error);
+        outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
       }
     }
     const changed = await settleRequest(tx, request.id, outcome);
     if (changed) await afterSettle(tx);
     return changed;
   });
+  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
   if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
   return settled ? 'settled' : 'already-settled';
 }

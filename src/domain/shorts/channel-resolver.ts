@@ -1,54 +1,76 @@
-// Channel address → channel resource. Handles and legacy usernames are one channels.list call
-// (which also returns the full channel, so resolving costs no extra quota). Custom (/c/) and bare
-// vanity names have no direct lookup in the Data API: we first try the name as a handle (YouTube
-// turned most custom URLs into handles), then fall back to search.list (100 units) and keep the
-// result whose snippet.customUrl equals the name.
+// Channel address → channel resource, through a chain of strategies tried in order, cheapest first.
+// Each strategy's unit cost is stated so that docs/quota.md and the meter agree:
+//
+//   address form        strategy                         units
+//   /channel/UC…        channels.list?id                 1   (also returns the channel)
+//   /@handle            channels.list?forHandle          1   (also returns the channel)
+//   /user/name          channels.list?forUsername        1   (also returns the channel)
+//   /c/name, /name      1. channels.list?forHandle=name  1   (most custom URLs became handles)
+//                       2. channels.list?forUsername     1   (legacy custom names often equal it)
+//                       3. search.list + channels.list   101 (last resort; unpaid, so only when the
+//                                                            account's allowance still covers it)
+//
+// A 0-unit resolver (InnerTube resolve_url) slots in as the first strategy of every chain.
 import { AppError } from '../../errors.ts';
 import type { ChannelRef } from './channel-url.ts';
-import { QUOTA_COST, type YoutubeClient } from './youtube-client.ts';
+import { QUOTA_COST, type YoutubeCalls } from './youtube-client.ts';
 import type { YtChannel } from './youtube-types.ts';
 
-export interface Resolved {
-  channel: YtChannel;
-  units: number;
+export interface ResolveContext {
+  calls: YoutubeCalls;
+  /** Whether `units` more may be spent before the price is known (the allowance covers them). */
+  canSpendUnpaid(units: number): Promise<boolean>;
 }
 
-export async function resolveChannel(client: YoutubeClient, ref: ChannelRef): Promise<Resolved> {
-  let units = 0;
-  const lookup = async (params: Record<string, string>) => {
-    units += QUOTA_COST.channels;
-    return (await client.channels(params)).items ?? [];
-  };
-  let found: YtChannel | undefined;
-  switch (ref.type) {
-    case 'id':
-      [found] = await lookup({ id: ref.value });
-      break;
-    case 'handle':
-      [found] = await lookup({ forHandle: ref.value });
-      break;
-    case 'username':
-      [found] = await lookup({ forUsername: ref.value });
-      break;
-    case 'custom': {
-      [found] = await lookup({ forHandle: ref.value });
-      if (!found) {
-        units += QUOTA_COST.search;
-        const ids = ((await client.searchChannels(ref.value)).items ?? []).map((i) => i.id?.channelId).filter((id): id is string => !!id);
-        if (ids.length > 0) {
-          const candidates = await lookup({ id: ids.join(',') });
-          const wanted = ref.value.toLowerCase();
-          found = candidates.find((c) => {
-            const custom = c.snippet?.customUrl?.toLowerCase();
-            return custom === wanted || custom === `@${wanted}`;
-          });
-        }
+export interface ResolverStrategy {
+  name: string;
+  units: number;
+  applies(ref: ChannelRef): boolean;
+  resolve(ref: ChannelRef, context: ResolveContext): Promise<YtChannel | undefined>;
+}
+
+const first = async (context: ResolveContext, params: Record<string, string>) => (await context.calls.channels(params)).items?.[0];
+
+export const DATA_API_STRATEGIES: ResolverStrategy[] = [
+  { name: 'channels.list?id', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'id', resolve: (ref, c) => first(c, { id: ref.value }) },
+  { name: 'channels.list?forHandle', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'handle' || ref.type === 'custom', resolve: (ref, c) => first(c, { forHandle: ref.value }) },
+  { name: 'channels.list?forUsername', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'username' || ref.type === 'custom', resolve: (ref, c) => first(c, { forUsername: ref.value }) },
+  {
+    name: 'search.list',
+    units: QUOTA_COST.search + QUOTA_COST.channels,
+    applies: (ref) => ref.type === 'custom',
+    async resolve(ref, c) {
+      if (!(await c.canSpendUnpaid(this.units))) throw new SearchUnaffordable();
+      const ids = ((await c.calls.searchChannels(ref.value)).items ?? []).map((i) => i.id?.channelId).filter((id): id is string => !!id);
+      if (ids.length === 0) return undefined;
+      const wanted = ref.value.toLowerCase();
+      const candidates = (await c.calls.channels({ id: ids.join(',') })).items ?? [];
+      return candidates.find((ch) => {
+        const custom = ch.snippet?.customUrl?.toLowerCase();
+        return custom === wanted || custom === `@${wanted}`;
+      });
+    },
+  },
+];
+
+/** The last strategy was too dear for the account's allowance: not a proof that nothing exists. */
+export class SearchUnaffordable extends Error {}
+
+export async function resolveChannel(ref: ChannelRef, context: ResolveContext, strategies: ResolverStrategy[] = DATA_API_STRATEGIES): Promise<YtChannel> {
+  for (const strategy of strategies) {
+    if (!strategy.applies(ref)) continue;
+    let found: YtChannel | undefined;
+    try {
+      found = await strategy.resolve(ref, context);
+    } catch (error) {
+      if (error instanceof SearchUnaffordable) {
+        throw new AppError('CHANNEL_NOT_FOUND', `No channel was found for ${describe(ref)} as a handle or legacy username. The remaining strategy, a search (${strategy.units} units), is beyond this account's remaining allowance of unpaid lookups today; use the channel's /@handle or /channel/UC… address.`, { cause: error });
       }
-      break;
+      throw error;
     }
+    if (found) return found;
   }
-  if (!found) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describe(ref)}).`);
-  return { channel: found, units };
+  throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describe(ref)}).`);
 }
 
 export function describe(ref: ChannelRef): string {

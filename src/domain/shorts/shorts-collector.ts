@@ -2,22 +2,40 @@
 // details in batches of 50. The next playlist page is requested as soon as a page arrives, so it
 // travels while that page's videos.list is in flight. With oldestDate, paging stops at the first
 // page whose items are all older: the playlist is newest-first in practice but Google does not
-// promise it, so one fully-out-of-window page is the safety margin.
-import { PlaylistNotFound, QUOTA_COST, type YoutubeClient } from './youtube-client.ts';
+// promise it, so one fully-out-of-window page is the safety margin. With limit, paging stops as
+// soon as that many shorts are listed.
+//
+// The first page's pageInfo.totalResults tells how many shorts the channel has, so the price is
+// known after two units and the budget is asked to commit before anything else is read.
+import { PlaylistNotFound, type YoutubeCalls } from './youtube-client.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { YtListResponse, YtPlaylistItem, YtVideo } from './youtube-types.ts';
+import { BudgetExhausted } from '../quota/quota-meter.ts';
+
+export interface CollectBudget {
+  /** After the first page: `total` shorts in the playlist (0 when it does not exist). May throw (402). */
+  onFirstPage(total: number): Promise<void>;
+  /** Before loading details that bring the result to `items` shorts; false = the balance stops here. */
+  allowItems(items: number): Promise<boolean>;
+}
 
 export interface CollectOptions {
   oldestDate?: number;
-  maxShorts: number;
+  /** At most this many shorts: min(limit, MAX_SHORTS_PER_REQUEST). */
+  cap: number;
+  /** True when `cap` is MAX_SHORTS_PER_REQUEST (not the caller's limit): more left out = truncated. */
+  capIsServiceMax: boolean;
+  budget: CollectBudget;
   /** A first page already requested (e.g. in parallel with channels.list). */
   firstPage?: Promise<YtListResponse<YtPlaylistItem>>;
 }
 
 export interface Collected {
   videos: YtVideo[];
+  /** More matching shorts exist than MAX_SHORTS_PER_REQUEST. */
   truncated: boolean;
-  units: number;
+  /** The balance stopped the read before the end of the window. */
+  budgetStopped: boolean;
   pages: number;
 }
 
@@ -25,60 +43,81 @@ export function shortsPlaylistId(channelId: string): string {
   return 'UUSH' + channelId.slice(2);
 }
 
-export async function collectShorts(client: YoutubeClient, channelId: string, options: CollectOptions): Promise<Collected> {
+export async function collectShorts(calls: YoutubeCalls, channelId: string, options: CollectOptions): Promise<Collected> {
   const playlistId = shortsPlaylistId(channelId);
   const inWindow = (published: string | undefined) => {
     if (options.oldestDate === undefined) return true;
     const ms = parseTimestamp(published);
     return ms === undefined || ms >= options.oldestDate; // unknown dates are decided by the video's own publishedAt
   };
-  let units = 0;
   let pages = 0;
-  const fetchPage = (token?: string) => {
-    units += QUOTA_COST.playlistItems;
-    return client.playlistItems(playlistId, token);
-  };
-  let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined = options.firstPage ?? fetchPage();
-  if (options.firstPage) units += QUOTA_COST.playlistItems;
+  let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined = options.firstPage ?? calls.playlistItems(playlistId);
   // Failed detail batches must not surface as unhandled rejections while we await later pages.
   const batches: Promise<YtListResponse<YtVideo>>[] = [];
   let wanted = 0;
   let truncated = false;
+  let budgetStopped = false;
   while (pending) {
     let page: YtListResponse<YtPlaylistItem>;
     try {
       page = await pending;
     } catch (error) {
       // The Shorts playlist does not exist for a channel that has never posted a Short.
-      if (error instanceof PlaylistNotFound && pages === 0) return { videos: [], truncated: false, units, pages };
+      if (error instanceof PlaylistNotFound && pages === 0) {
+        await options.budget.onFirstPage(0);
+        return { videos: [], truncated: false, budgetStopped: false, pages };
+      }
+      if (error instanceof BudgetExhausted) {
+        budgetStopped = true;
+        break;
+      }
       await Promise.allSettled(batches);
       throw error;
     }
+    if (pages === 0) await options.budget.onFirstPage(page.pageInfo?.totalResults ?? (page.items ?? []).length);
     pages++;
     pending = undefined;
     const items = page.items ?? [];
     const matching = items.filter((item) => item.contentDetails?.videoId && inWindow(item.contentDetails.videoPublishedAt));
     const allOlder = options.oldestDate !== undefined && items.length > 0 && matching.length === 0;
-    if (wanted >= options.maxShorts) {
+    if (wanted >= options.cap) {
       // We only read this page to learn whether anything was left out.
-      truncated = matching.length > 0;
+      truncated = options.capIsServiceMax && matching.length > 0;
       break;
     }
-    const room = options.maxShorts - wanted;
-    const ids = matching.slice(0, room).map((item) => item.contentDetails!.videoId!);
-    if (matching.length > room) truncated = true;
+    const room = options.cap - wanted;
+    let ids = matching.slice(0, room).map((item) => item.contentDetails!.videoId!);
+    const full = matching.length >= room;
+    if (matching.length > room) truncated = options.capIsServiceMax;
+    if (ids.length > 0 && !(await options.budget.allowItems(wanted + ids.length))) {
+      ids = [];
+      budgetStopped = true;
+    }
     wanted += ids.length;
-    if (page.nextPageToken && !allOlder && !truncated) pending = fetchPage(page.nextPageToken);
+    // Without a window, whether more exist beyond the service's cap is known from the page token.
+    if (full && page.nextPageToken && options.oldestDate === undefined && options.capIsServiceMax) truncated = true;
+    const readOn = page.nextPageToken && !allOlder && !truncated && !budgetStopped && !(full && (options.oldestDate === undefined || !options.capIsServiceMax));
+    if (readOn) {
+      pending = calls.playlistItems(playlistId, page.nextPageToken);
+      pending.catch(() => {});
+    }
     if (ids.length > 0) {
-      units += QUOTA_COST.videos;
-      const batch = client.videos(ids);
+      const batch = calls.videos(ids);
       batch.catch(() => {});
       batches.push(batch);
     }
   }
-  const responses = await Promise.all(batches);
+  let responses: YtListResponse<YtVideo>[];
+  try {
+    responses = await Promise.all(batches);
+  } catch (error) {
+    if (!(error instanceof BudgetExhausted)) throw error;
+    // A details batch the reservation could not pay for: keep the batches that were paid.
+    budgetStopped = true;
+    responses = (await Promise.allSettled(batches)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  }
   const videos = responses
     .flatMap((r) => r.items ?? [])
     .filter((video) => options.oldestDate === undefined || (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) >= options.oldestDate);
-  return { videos, truncated, units, pages };
+  return { videos, truncated: truncated || budgetStopped, budgetStopped, pages };
 }

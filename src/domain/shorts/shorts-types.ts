@@ -45,4 +45,8 @@ export interface ShortsResult {
   shorts: Short[];
   /** True when the channel has more matching shorts than one request returns. */
   truncated: boolean;
+  /** Why `truncated` (MAX_SHORTS_PER_REQUEST, or the balance stopped the read). */
+  truncatedBy?: 'max' | 'balance';
+  /** When the data was read from the platform (ISO 8601). */
+  fetchedAt: string;
 }

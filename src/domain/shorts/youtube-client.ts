@@ -1,8 +1,10 @@
 // Thin YouTube Data API v3 client: one method per endpoint we use, quota units counted per call,
 // Google's error bodies mapped onto our error catalog. Idempotent GETs are retried once on 5xx
-// or a dropped connection.
+// or a dropped connection. Every call takes its units from the key pool first; a key that answers
+// quotaExceeded or is rejected is marked in the pool and the call moves on to the next key.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { AppError } from '../../errors.ts';
+import type { KeyLease, KeyPool } from '../quota/key-pool.ts';
 import type { YtChannel, YtListResponse, YtPlaylistItem, YtSearchResult, YtVideo } from './youtube-types.ts';
 
 export const QUOTA_COST = { channels: 1, playlistItems: 1, videos: 1, search: 100 } as const;
@@ -13,10 +15,18 @@ export interface UpstreamCall {
   units: number;
   status: number;
   durationMs: number;
+  /** Label of the key used ("<index>:<hash>"). */
+  key: string;
 }
 
+/**
+ * Asked before every upstream attempt, with the units it will cost: the request's quota meter
+ * (src/domain/quota/quota-meter.ts) throws when neither its credits nor its allowance cover them.
+ */
+export type Spend = (units: number) => Promise<void>;
+
 export interface YoutubeClientOptions {
-  apiKey: string;
+  keys: KeyPool;
   baseUrl: string;
   timeoutMs: number;
   onCall?: (call: UpstreamCall) => void;
@@ -25,11 +35,17 @@ export interface YoutubeClientOptions {
 /** Thrown for a 404 playlistNotFound: the caller decides what an absent playlist means. */
 export class PlaylistNotFound extends Error {}
 
-export interface YoutubeClient {
+/** The Data API calls of one request, each paid through that request's meter. */
+export interface YoutubeCalls {
   channels(params: Record<string, string>): Promise<YtListResponse<YtChannel>>;
   playlistItems(playlistId: string, pageToken?: string): Promise<YtListResponse<YtPlaylistItem>>;
   videos(ids: string[]): Promise<YtListResponse<YtVideo>>;
   searchChannels(query: string): Promise<YtListResponse<YtSearchResult>>;
+}
+
+export interface YoutubeClient {
+  /** The calls of one request: `spend` is asked before each attempt. */
+  metered(spend: Spend): YoutubeCalls;
   close(): Promise<void>;
 }
 
@@ -39,43 +55,64 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function call<T>(endpoint: Endpoint, params: Record<string, string>): Promise<T> {
-    const url = `${base}/${endpoint}?${new URLSearchParams({ ...params, key: options.apiKey })}`;
-    for (let attempt = 1; ; attempt++) {
+  async function call<T>(endpoint: Endpoint, params: Record<string, string>, spend: Spend): Promise<T> {
+    const units = QUOTA_COST[endpoint];
+    let transientRetries = 1;
+    // Each key can fail at most once per call (quota, rejection); then the pool has no key left.
+    for (let attempt = 1; attempt <= options.keys.size + 2; attempt++) {
+      // The key first: when no key has quota left, the request's allowance is not touched.
+      const lease = await options.keys.take(units);
+      await spend(units);
+      const label = `${lease.index}:${lease.keyId}`;
+      const url = `${base}/${endpoint}?${new URLSearchParams({ ...params, key: lease.key })}`;
       const started = performance.now();
       let status = 0;
       try {
         const response = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
         status = response.statusCode;
         const text = await response.body.text();
-        options.onCall?.({ endpoint, units: QUOTA_COST[endpoint], status, durationMs: performance.now() - started });
+        options.onCall?.({ endpoint, units, status, durationMs: performance.now() - started, key: label });
         let body: unknown;
         try {
           body = JSON.parse(text);
         } catch {
-          if (attempt === 1 && status >= 500) continue;
+          if (transientRetries-- > 0 && status >= 500) continue;
           throw new AppError('UPSTREAM_ERROR', `The video platform sent an unreadable ${endpoint} response (HTTP ${status}).`);
         }
         if (status >= 200 && status < 300) return body as T;
         const failure = googleError(body);
-        if (status >= 500 && attempt === 1) continue;
+        const keyTrouble = classifyKeyTrouble(failure);
+        if (keyTrouble === 'exhausted') {
+          await options.keys.markExhausted(lease);
+          continue;
+        }
+        if (keyTrouble === 'invalid') {
+          await options.keys.markInvalid(lease, `${failure.reasons.join(',') || status}: ${failure.message}`);
+          continue;
+        }
+        if (status >= 500 && transientRetries-- > 0) continue;
         throw mapGoogleError(endpoint, status, failure);
       } catch (error) {
         if (error instanceof AppError || error instanceof PlaylistNotFound) throw error;
-        if (status === 0) options.onCall?.({ endpoint, units: QUOTA_COST[endpoint], status: 0, durationMs: performance.now() - started });
+        if (status === 0) options.onCall?.({ endpoint, units, status: 0, durationMs: performance.now() - started, key: label });
         if (isTimeout(error)) throw new AppError('UPSTREAM_TIMEOUT', `The video platform did not answer ${endpoint} within ${options.timeoutMs} ms.`);
-        if (attempt === 1) continue;
+        if (transientRetries-- > 0) continue;
         throw new AppError('UPSTREAM_ERROR', `Could not reach the video platform (${(error as Error).message}).`, { cause: error });
       }
     }
+    // Every key failed this call in turn: take() has no key left to give and says why.
+    await options.keys.take(units);
+    throw new AppError('UPSTREAM_ERROR', 'The video platform kept refusing the service\'s keys.');
   }
 
   return {
-    channels: (params) => call('channels', { part: CHANNEL_PARTS, ...params }),
-    playlistItems: (playlistId, pageToken) =>
-      call('playlistItems', { part: 'contentDetails', playlistId, maxResults: '50', ...(pageToken ? { pageToken } : {}) }),
-    videos: (ids) => call('videos', { part: 'snippet,statistics', id: ids.join(','), maxResults: '50' }),
-    searchChannels: (query) => call('search', { part: 'snippet', type: 'channel', q: query, maxResults: '10' }),
+    metered: (spend) => ({
+      channels: (params) => call('channels', { part: CHANNEL_PARTS, ...params }, spend),
+      playlistItems: (playlistId, pageToken) =>
+        call('playlistItems', { part: 'contentDetails', playlistId, maxResults: '50', ...(pageToken ? { pageToken } : {}) }, spend),
+      videos: (ids) => call('videos', { part: 'snippet,statistics', id: ids.join(','), maxResults: '50' }, spend),
+      searchChannels: (query) => call('search', { part: 'snippet', type: 'channel', q: query, maxResults: '10' }, spend),
+    }),
     close: () => agent.close(),
   };
 }
@@ -93,14 +130,28 @@ function googleError(body: unknown): GoogleFailure {
   };
 }
 
+/** Trouble that belongs to the key rather than the call: the pool moves on to the next key. */
+function classifyKeyTrouble(failure: GoogleFailure): 'exhausted' | 'invalid' | undefined {
+  const has = (...reasons: string[]) => failure.reasons.some((r) => reasons.includes(r));
+  if (has('quotaExceeded', 'dailyLimitExceeded')) return 'exhausted';
+  if (has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked') || /API key/i.test(failure.message)) return 'invalid';
+  return undefined;
+}
+
 function mapGoogleError(endpoint: Endpoint, status: number, failure: GoogleFailure): Error {
   const has = (...reasons: string[]) => failure.reasons.some((r) => reasons.includes(r));
   if (status === 404 && has('playlistNotFound')) return new PlaylistNotFound(failure.message);
-  if (has('quotaExceeded', 'dailyLimitExceeded', 'rateLimitExceeded', 'userRateLimitExceeded')) {
-    return new AppError('UPSTREAM_QUOTA_EXHAUSTED');
+  // Per-second/minute limits of the project: transient, not the day's quota.
+  if (has('rateLimitExceeded', 'userRateLimitExceeded')) {
+    return new AppError('UPSTREAM_RATE_LIMITED', undefined, { headers: { 'retry-after': '10' } });
   }
-  if (has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'forbidden') || /API key/i.test(failure.message)) {
-    return new AppError('UPSTREAM_ERROR', 'The service is not authorised by the video platform (API key rejected); the operator has been told.');
+  // A closed, suspended or unknown channel is the caller's "no such channel", not a platform failure.
+  if (has('channelNotFound', 'channelClosed', 'channelSuspended')) {
+    const why = has('channelClosed') ? ' (the channel has been closed)' : has('channelSuspended') ? ' (the channel has been suspended)' : '';
+    return new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address${why}.`);
+  }
+  if (has('forbidden')) {
+    return new AppError('UPSTREAM_ERROR', 'The video platform refused the service access to this resource.');
   }
   if (status === 404) return new AppError('CHANNEL_NOT_FOUND');
   return new AppError('UPSTREAM_ERROR', `The video platform answered ${endpoint} with HTTP ${status}: ${failure.message}`);

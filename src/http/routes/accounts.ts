@@ -6,15 +6,29 @@ import { listLedger } from '../../domain/credits/ledger.ts';
 import { accountTotals, usageByDay } from '../../domain/requests/request-store.ts';
 import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks/webhook-secrets.ts';
 import { callerOf } from '../plugins/authenticate.ts';
+import { accountQuotaDay } from '../../domain/quota/account-quota.ts';
+import { quotaDay, nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
 import { authErrors, ErrorBody } from '../schemas/common.ts';
 
 const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
 const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, rateLimiter, config } = app.services;
+  const { db, rateLimiter, config, shortsRequests } = app.services;
   const defaults = { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
   const security = [{ bearer: [] }];
+
+  const upstreamQuotaOf = async (accountId: string) => {
+    const now = shortsRequests.now();
+    const day = await accountQuotaDay(db, accountId, quotaDay(now));
+    const allowance = config.QUOTA_ALLOWANCE_UNITS;
+    return {
+      quotaDay: day.quotaDay,
+      resetsAt: new Date(nextQuotaDayStart(now)).toISOString(),
+      unitsToday: day.units,
+      allowance: { units: allowance, used: day.unpaidUnits, remaining: Math.max(0, allowance - day.unpaidUnits) },
+    };
+  };
 
   app.get('/accounts', {
     config: { auth: true },
@@ -27,7 +41,21 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           id: Type.String(),
           email: Type.String(),
           createdAt: Type.String({ format: 'date-time' }),
-          credits: Type.Object({ balance: Type.Integer() }),
+          credits: Type.Object({
+            balance: Type.Integer(),
+            reserved: Type.Integer({ description: 'Held by requests in progress (a webhook request holds its minimum price from acceptance until it settles).' }),
+            available: Type.Integer({ description: 'balance - reserved: what new requests may spend.' }),
+          }),
+          upstreamQuota: Type.Object({
+            quotaDay: Type.String({ description: 'The video platform\'s quota day (America/Los_Angeles date).' }),
+            resetsAt: Type.String({ format: 'date-time' }),
+            unitsToday: Type.Integer({ description: 'Upstream units spent on this account\'s behalf today, paid or not.' }),
+            allowance: Type.Object({
+              units: Type.Integer({ description: 'Unpaid units allowed per quota day (failed lookups, refusals after a probe).' }),
+              used: Type.Integer(),
+              remaining: Type.Integer(),
+            }),
+          }),
           rateLimits: Limits,
           usage: Type.Object({
             minute: Type.Integer({ description: 'Requests counted in the current minute window.' }),
@@ -54,7 +82,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       id: account.id,
       email: account.email,
       createdAt: account.created_at.toISOString(),
-      credits: { balance: account.credit_balance },
+      credits: { balance: account.credit_balance, reserved: account.credits_reserved, available: Math.max(0, account.credit_balance - account.credits_reserved) },
+      upstreamQuota: await upstreamQuotaOf(account.id),
       rateLimits: limits,
       usage: { minute: used(0), hour: used(1), day: used(2), ...(await accountTotals(db, account.id)) },
     };

@@ -5,7 +5,11 @@ import { QUEUES } from '../../infra/queue.ts';
 const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]), error: Type.Optional(Type.String()) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, redis, boss, metrics } = app.services;
+  const { db, redis, boss, metrics, keyPool } = app.services;
+  const Upstream = Type.Object({
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('exhausted'), Type.Literal('down')], { description: 'ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected.' }),
+    keys: Type.Object({ active: Type.Integer(), exhausted: Type.Integer(), invalid: Type.Integer() }),
+  });
 
   app.get('/healthz', {
     schema: { tags: ['operations'], summary: 'Liveness: the process is up.', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
@@ -16,8 +20,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['operations'],
       summary: 'Readiness: database, queue and Redis (when configured) reachable.',
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }) }),
-        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }) }),
+        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream) }),
+        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream) }),
       },
     },
   }, async (_request, reply) => {
@@ -38,7 +42,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const checks = { database, queue, redis: redisCheck };
     const ok = Object.values(checks).every((c) => c.status !== 'down');
     reply.code(ok ? 200 : 503);
-    return { status: ok ? ('ok' as const) : ('unavailable' as const), checks };
+    // The key pool does not decide readiness (stale results are still served), it is reported.
+    const keys = database.status === 'ok' && keyPool.size > 0 ? await keyPool.status().catch(() => undefined) : undefined;
+    const count = (state: string) => keys?.filter((k) => k.state === state).length ?? 0;
+    const upstream = keys && {
+      status: count('invalid') === keys.length ? ('down' as const) : keys.every((k) => k.unitsRemaining === 0) ? ('exhausted' as const) : count('active') < keys.length ? ('degraded' as const) : ('ok' as const),
+      keys: { active: count('active'), exhausted: count('exhausted'), invalid: count('invalid') },
+    };
+    return { status: ok ? ('ok' as const) : ('unavailable' as const), checks, ...(upstream ? { upstream } : {}) };
   });
 
   app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics.', hide: false } }, async (_request, reply) => {
@@ -46,6 +57,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const stats = await boss.getQueueStats(name).catch(() => []);
       const queued = stats.reduce((sum, s) => sum + s.queuedCount, 0);
       metrics.queueDepth.set({ queue: name }, queued);
+    }
+    // Per-key usage lives in the database (shared by every instance): read it at scrape time.
+    const keys = await keyPool.status().catch(() => []);
+    for (const key of keys) {
+      metrics.upstreamKeyUnitsUsed.set({ key: key.label }, key.unitsUsed);
+      metrics.upstreamKeyUnitsRemaining.set({ key: key.label, state: key.state }, key.unitsRemaining);
     }
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { parseChannelUrl } from '../../domain/shorts/channel-url.ts';
-import { assertCanAffordMinimum, runSyncRequest } from '../../domain/requests/shorts-requests.ts';
-import { findRequest, insertRequest, listRequests, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
+import { runSyncRequest, submitWebhookRequest } from '../../domain/requests/shorts-requests.ts';
+import { findRequest, listRequests, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
 import { QUEUES } from '../../infra/queue.ts';
 import { redeliver, webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
@@ -45,8 +45,8 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
-    const { channelUrl, oldestDate, webhookUrl } = request.body;
-    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, webhookUrl: webhookUrl ?? null };
+    const { channelUrl, oldestDate, limit, webhookUrl } = request.body;
+    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, limit: limit ?? null, webhookUrl: webhookUrl ?? null };
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
       const { json } = await runSyncRequest(shortsRequests, record);
@@ -55,9 +55,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     parseChannelUrl(channelUrl);
     assertAcceptableWebhookUrl(webhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    await assertCanAffordMinimum(shortsRequests, caller.accountId);
-    await db.transaction(async (tx) => {
-      await insertRequest(tx, record);
+    await submitWebhookRequest(shortsRequests, record, async (tx) => {
       await boss.send(QUEUES.shortsFetch, { requestId: record.id }, { db: tx.jobDb });
     });
     reply.code(202);

@@ -52,8 +52,10 @@ export const SuccessBodySchema = Type.Object({
   data: Type.Object({ channel: ChannelSchema, shorts: Type.Array(ShortSchema, { description: 'Newest first.' }) }),
   itemCount: Type.Integer(),
   creditsCharged: Type.Integer(),
-  truncated: Type.Boolean({ description: 'True when the channel has more matching shorts than MAX_SHORTS_PER_REQUEST; the newest are returned.' }),
-  message: opt(Type.String({ description: 'Present when truncated: explains what was left out.' })),
+  truncated: Type.Boolean({ description: 'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation.' }),
+  fetchedAt: Type.String({ format: 'date-time', description: 'When this data was read from the video platform (a cached result keeps its original time).' }),
+  stale: Type.Boolean({ description: 'True when the platform quota is spent for today and this is an older copy (see fetchedAt).' }),
+  message: opt(Type.String({ description: 'Present when truncated or stale: explains what was left out or how old the data is.' })),
 });
 
 export const AcceptedBodySchema = Type.Object({
@@ -67,6 +69,7 @@ export const ShortsRequestBody = Type.Object(
   {
     channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).' }),
     oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it are returned.' })),
+    limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts, newest first. Reading stops as soon as they are listed: fewer upstream calls, fewer credits.' })),
     webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048, description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).' })),
   },
   { additionalProperties: false },
@@ -87,6 +90,7 @@ export const RequestSummarySchema = Type.Object({
   completedAt: Nullable(Type.String({ format: 'date-time' })),
   channelUrl: Type.String(),
   oldestDate: Nullable(Type.Integer()),
+  limit: Nullable(Type.Integer()),
   webhookUrl: Nullable(Type.String()),
   mode: Type.Union([Type.Literal('sync'), Type.Literal('webhook')]),
   status: RequestStatus,

@@ -12,3 +12,12 @@ export interface Cache {
   singleFlight<T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * A bound on what a cache holds, by weight rather than entry count (e.g. shorts per result):
+ * the least recently stored entries are dropped first.
+ */
+export interface CacheBound {
+  maxWeight: number;
+  weigh(value: unknown): number;
+}

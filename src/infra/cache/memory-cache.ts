@@ -1,17 +1,23 @@
 // In-process cache: values are kept as objects (callers must not mutate them), bounded by entry
 // count with least-recently-used eviction (a Map keeps insertion order; re-inserting on read moves
 // an entry to the back).
-import type { Cache } from './cache.ts';
+import type { Cache, CacheBound } from './cache.ts';
 
-export function createMemoryCache(maxEntries = 1000): Cache {
-  const entries = new Map<string, { value: unknown; expiresAt: number }>();
+export function createMemoryCache(maxEntries = 1000, bound?: CacheBound, now: () => number = Date.now): Cache {
+  const entries = new Map<string, { value: unknown; expiresAt: number; weight: number }>();
+  let weight = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (entry) weight -= entry.weight;
+    entries.delete(key);
+  };
   const inFlight = new Map<string, Promise<unknown>>();
   const cache: Cache = {
     async get<T>(key: string) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      if (entry.expiresAt <= Date.now()) {
-        entries.delete(key);
+      if (entry.expiresAt <= now()) {
+        drop(key);
         return undefined;
       }
       entries.delete(key);
@@ -20,12 +26,15 @@ export function createMemoryCache(maxEntries = 1000): Cache {
     },
     async set(key, value, ttlMs) {
       if (ttlMs <= 0) return;
-      entries.delete(key);
-      entries.set(key, { value, expiresAt: Date.now() + ttlMs });
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      drop(key);
+      const w = bound ? bound.weigh(value) : 0;
+      if (bound && w > bound.maxWeight) return;
+      entries.set(key, { value, expiresAt: now() + ttlMs, weight: w });
+      weight += w;
+      while (entries.size > maxEntries || (bound && weight > bound.maxWeight)) drop(entries.keys().next().value!);
     },
     async delete(key) {
-      entries.delete(key);
+      drop(key);
     },
     singleFlight<T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> {
       const running = inFlight.get(key);
@@ -44,6 +53,7 @@ export function createMemoryCache(maxEntries = 1000): Cache {
     },
     async close() {
       entries.clear();
+      weight = 0;
     },
   };
   return cache;

@@ -9,15 +9,32 @@
 // the only staleness is a delete() made by another instance, seen here within NEAR_TTL_MS.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Cache } from './cache.ts';
+import type { Cache, CacheBound } from './cache.ts';
 
 const LOCK_TTL_MS = 30_000;
 const NEAR_TTL_MS = 1_000;
 const NEAR_MAX_ENTRIES = 256;
 const POLL_MS = 25;
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+// Bounded set: KEYS = value key, index zset (key -> stored time), weights hash; ARGV = value, ttl ms,
+// weight, max weight, now ms. Entries that expired or that overflow the bound (oldest first) go.
+const BOUNDED_SET_SCRIPT = `
+local old = tonumber(redis.call('HGET', KEYS[3], KEYS[1]) or '0')
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[5], KEYS[1])
+redis.call('HSET', KEYS[3], KEYS[1], ARGV[3])
+local total = redis.call('HINCRBY', KEYS[3], '__total', tonumber(ARGV[3]) - old)
+while total > tonumber(ARGV[4]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[2])
+  if #oldest == 0 then break end
+  local w = tonumber(redis.call('HGET', KEYS[3], oldest[1]) or '0')
+  redis.call('HDEL', KEYS[3], oldest[1])
+  redis.call('DEL', oldest[1])
+  total = redis.call('HINCRBY', KEYS[3], '__total', -w)
+end
+return total`;
 
-export function createRedisCache(redis: Redis, prefix = 'cache:'): Cache {
+export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheBound): Cache {
   const inFlight = new Map<string, Promise<unknown>>();
   const near = new Map<string, { value: unknown; until: number }>();
   const remember = (key: string, value: unknown, expiresAt: number) => {
@@ -39,7 +56,15 @@ export function createRedisCache(redis: Redis, prefix = 'cache:'): Cache {
   const set = async (key: string, value: unknown, ttlMs: number) => {
     if (ttlMs <= 0) return;
     const expiresAt = Date.now() + ttlMs;
-    await redis.set(prefix + key, `${expiresAt}:${JSON.stringify(value)}`, 'PX', ttlMs);
+    const stored = `${expiresAt}:${JSON.stringify(value)}`;
+    if (bound) {
+      // The index never outlives the longest entry by much: entries are written with the same TTL.
+      const weight = bound.weigh(value);
+      if (weight > bound.maxWeight) return;
+      await redis.eval(BOUNDED_SET_SCRIPT, 3, prefix + key, `${prefix}__index`, `${prefix}__weights`, stored, ttlMs, weight, bound.maxWeight, Date.now());
+    } else {
+      await redis.set(prefix + key, stored, 'PX', ttlMs);
+    }
     remember(key, value, expiresAt);
   };
   const acrossInstances = async <T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> => {

@@ -1,0 +1,57 @@
+// Credit reservations: credits set aside for a request before its upstream work starts, so the
+// work can be capped at what they pay for (docs/quota.md). A reservation does not touch the balance
+// or the ledger; it only lowers what other requests may spend (available = balance - reserved).
+// It ends in the transaction that settles the request: the price is charged (≤ the reservation)
+// and the rest released.
+import type { Queryable } from '../../infra/db/database.ts';
+
+/**
+ * Adds `credits` to the request's reservation when the account's available credits cover them.
+ * Returns false (nothing changed) when they do not. Expired reservations of the account (a process
+ * that died mid-request) are released first when they stand in the way.
+ */
+export async function reserveCredits(db: Queryable, input: { accountId: string; requestId: string; credits: number; expiresAt: Date; now: Date }): Promise<boolean> {
+  if (input.credits <= 0) return true;
+  const attempt = () =>
+    db.query(
+      `WITH acct AS (
+         UPDATE accounts SET credits_reserved = credits_reserved + $3::int
+         WHERE id = $1::uuid AND credit_balance - credits_reserved >= $3::int RETURNING id
+       )
+       INSERT INTO credit_reservations AS r (request_id, account_id, credits, expires_at)
+       SELECT $2::text, $1::uuid, $3::int, $4::timestamptz FROM acct
+       ON CONFLICT (request_id) DO UPDATE SET credits = r.credits + EXCLUDED.credits, expires_at = greatest(r.expires_at, EXCLUDED.expires_at)
+       RETURNING credits`,
+      [input.accountId, input.requestId, input.credits, input.expiresAt],
+    );
+  if ((await attempt()).length === 1) return true;
+  if ((await releaseExpiredReservations(db, input.accountId, input.now)) === 0) return false;
+  return (await attempt()).length === 1;
+}
+
+/** Releases the request's reservation (if any); returns the credits it held. */
+export async function releaseReservation(db: Queryable, requestId: string): Promise<number> {
+  const [row] = await db.query<{ credits: number }>(
+    `WITH released AS (DELETE FROM credit_reservations WHERE request_id = $1 RETURNING account_id, credits),
+     acct AS (UPDATE accounts SET credits_reserved = credits_reserved - released.credits FROM released WHERE accounts.id = released.account_id)
+     SELECT credits FROM released`,
+    [requestId],
+  );
+  return row?.credits ?? 0;
+}
+
+/** Releases the account's reservations that outlived their request; returns how many credits came back. */
+export async function releaseExpiredReservations(db: Queryable, accountId: string, now: Date): Promise<number> {
+  const [row] = await db.query<{ credits: number | string | null }>(
+    `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2 RETURNING credits),
+     acct AS (UPDATE accounts SET credits_reserved = credits_reserved - (SELECT sum(credits) FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM released))
+     SELECT sum(credits) AS credits FROM released`,
+    [accountId, now],
+  );
+  return Number(row?.credits ?? 0);
+}
+
+export async function reservedCredits(db: Queryable, accountId: string): Promise<number> {
+  const [row] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [accountId]);
+  return row?.credits_reserved ?? 0;
+}

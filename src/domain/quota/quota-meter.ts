@@ -1,0 +1,168 @@
+// The quota meter of one request: every upstream call asks it first, with the units it will cost.
+//
+// Upstream work comes in two phases (docs/quota.md):
+// - the probe (resolving the address, channels.list, the first Shorts playlist page): its units are
+//   taken from the account's daily allowance of unpaid work before they are spent, because the
+//   price is not known yet and the request may still fail (no such channel) or be refused (402);
+// - once the first page tells how many shorts there are, the request commits: credits for the whole
+//   price are reserved (or 402), the probe's units leave the allowance (the credits pay for them),
+//   and every further call must fit in what the reservation pays for (UNITS_PER_CREDIT each).
+//   When a call does not fit, the reservation grows if the balance allows; otherwise the call is
+//   refused with BudgetExhausted and the request stops where it is.
+// So the units spent on behalf of an account never exceed what its credits pay for plus its allowance.
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import { reserveCredits } from '../credits/reservations.ts';
+import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
+import { accountQuotaDay, recordUnits, returnAllowance, takeAllowance } from './account-quota.ts';
+import { quotaDay, secondsToNextQuotaDay } from './quota-day.ts';
+
+export interface QuotaSettings {
+  /** Upstream units one credit pays for. */
+  unitsPerCredit: number;
+  /** Unpaid units an account may cause per quota day. */
+  allowanceUnits: number;
+  pricing: PriceSettings;
+}
+
+/** A paid-phase call the reservation cannot cover and the balance cannot extend. */
+export class BudgetExhausted extends Error {}
+
+export interface MeterInput {
+  db: Queryable;
+  accountId: string;
+  requestId: string;
+  settings: QuotaSettings;
+  now: () => number;
+  /** When the reservation lapses if the request never settles (a crashed process). */
+  reservationExpiresAt: Date;
+  /** Credits already reserved for this request (a webhook request reserves at acceptance). */
+  reserved: number;
+}
+
+export class QuotaMeter {
+  readonly accountId: string;
+  readonly requestId: string;
+  #input: MeterInput;
+  #phase: 'probe' | 'paid' = 'probe';
+  #reserved: number;
+  #spent = 0;
+  /** Units of this request counted in account_quota_days.units / .unpaid_units so far. */
+  #recorded = 0;
+  #unpaidRecorded = 0;
+  #day: string;
+  #turn: Promise<void> = Promise.resolve();
+
+  constructor(input: MeterInput) {
+    this.#input = input;
+    this.accountId = input.accountId;
+    this.requestId = input.requestId;
+    this.#reserved = input.reserved;
+    this.#day = quotaDay(input.now());
+  }
+
+  /** Reserves the minimum price and opens a meter; 402 at once when the balance cannot cover it. */
+  static async open(input: Omit<MeterInput, 'reserved'>): Promise<QuotaMeter> {
+    const minimum = Math.max(1, input.settings.pricing.minimumCredits);
+    const ok = await reserveCredits(input.db, { accountId: input.accountId, requestId: input.requestId, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(input.now()) });
+    if (!ok) throw await insufficient(input.db, input.accountId, minimum, `A request that reads the video platform needs ${minimum} available credit${minimum === 1 ? '' : 's'}`);
+    return new QuotaMeter({ ...input, reserved: minimum });
+  }
+
+  get spent(): number {
+    return this.#spent;
+  }
+
+  get reservedCredits(): number {
+    return this.#reserved;
+  }
+
+  get committed(): boolean {
+    return this.#phase === 'paid';
+  }
+
+  /** What the account still has of today's allowance, as last known (for messages and choices). */
+  async allowanceLeft(): Promise<number> {
+    const day = await accountQuotaDay(this.#input.db, this.accountId, this.#day);
+    return Math.max(0, this.#input.settings.allowanceUnits - day.unpaidUnits);
+  }
+
+  /** Asked before every upstream call. */
+  take = async (units: number): Promise<void> => {
+    const { settings, db } = this.#input;
+    if (this.#phase === 'probe') {
+      if (!(await takeAllowance(db, this.accountId, this.#day, units, settings.allowanceUnits))) {
+        const seconds = secondsToNextQuotaDay(this.#input.now());
+        throw new AppError('QUOTA_ALLOWANCE_EXHAUSTED', `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`, { headers: { 'retry-after': String(seconds) } });
+      }
+      this.#spent += units;
+      this.#recorded += units;
+      this.#unpaidRecorded += units;
+      return;
+    }
+    // Concurrent calls (the next page travels with a details batch) extend the reservation in turn.
+    const turn = this.#turn.then(async () => {
+      const needed = Math.ceil((this.#spent + units) / settings.unitsPerCredit);
+      if (needed > this.#reserved && !(await this.#extendTo(needed))) throw new BudgetExhausted();
+      this.#spent += units;
+    });
+    this.#turn = turn.catch(() => {});
+    await turn;
+  };
+
+  /** Whether the probe could still spend `units` unpaid (e.g. a 100-unit search). */
+  async canProbe(units: number): Promise<boolean> {
+    return this.#phase === 'probe' && (await this.allowanceLeft()) >= units;
+  }
+
+  /**
+   * The price is known: reserve `credits` (at least what the units so far cost), or 402 quoting it.
+   * From here on the credits pay for the probe's units too.
+   */
+  async commit(credits: number, why: string): Promise<void> {
+    const target = Math.max(credits, Math.ceil(this.#spent / this.#input.settings.unitsPerCredit));
+    if (target > this.#reserved && !(await this.#extendTo(target))) {
+      throw await insufficient(this.#input.db, this.accountId, target, why, this.#reserved);
+    }
+    this.#phase = 'paid';
+    await returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded);
+    this.#unpaidRecorded = 0;
+  }
+
+  /** Grows the reservation so it covers a price of `credits`; false when the balance cannot. */
+  async ensureCredits(credits: number): Promise<boolean> {
+    return credits <= this.#reserved || this.#extendTo(credits);
+  }
+
+  /** The price of a result of `items` shorts: the item price, or what the units cost if more. */
+  price(items: number): number {
+    return Math.max(priceFor(items, this.#input.settings.pricing), Math.ceil(this.#spent / this.#input.settings.unitsPerCredit));
+  }
+
+  /** The request succeeded: its units are paid. */
+  async finishPaid(): Promise<void> {
+    await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, 0);
+    this.#recorded = this.#spent;
+  }
+
+  /** The request failed: every unit it spent is unpaid (probe units were checked against the allowance). */
+  async finishUnpaid(): Promise<void> {
+    await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
+    this.#recorded = this.#spent;
+    this.#unpaidRecorded = this.#spent;
+  }
+
+  async #extendTo(credits: number): Promise<boolean> {
+    const extra = credits - this.#reserved;
+    const ok = await reserveCredits(this.#input.db, { accountId: this.accountId, requestId: this.requestId, credits: extra, expiresAt: this.#input.reservationExpiresAt, now: new Date(this.#input.now()) });
+    if (ok) this.#reserved = credits;
+    return ok;
+  }
+}
+
+async function insufficient(db: Queryable, accountId: string, credits: number, why: string, alreadyReserved = 0): Promise<AppError> {
+  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [accountId]);
+  const available = (row?.credit_balance ?? 0) - (row?.credits_reserved ?? 0) + alreadyReserved;
+  const held = (row?.credits_reserved ?? 0) - alreadyReserved;
+  return new AppError('INSUFFICIENT_CREDITS', `${why}: ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+}
