@@ -83,7 +83,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
   const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
   const now = options.now ?? Date.now;
-  const cache = redis ? createRedisCache(redis) : createMemoryCache();
+  const cache = redis ? createRedisCache(redis) : createMemoryCache(1000, undefined, now);
   // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.
   const staleBound = { maxWeight: config.STALE_MAX_SHORTS, weigh: (value: unknown) => 1 + ((value as { result?: ShortsResult }).result?.shorts.length ?? 0) };
   const staleCache = redis ? createRedisCache(redis, 'stale:', staleBound) : createMemoryCache(100_000, staleBound, now);

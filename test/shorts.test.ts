@@ -178,7 +178,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     const short = await createUser(t, 2);
     const tooBig = await call(short, { channelUrl: channel('@demo') });
     assert.equal(tooBig.statusCode, 402);
-    assert.match(tooBig.json().message, /has 120 shorts; all of them cost: 3 credits; 2 available/);
+    assert.match(tooBig.json().message, /has 120 shorts; reading all of them costs 3 credits; 2 available/);
     assert.equal(await balance(short), 2);
   });
 

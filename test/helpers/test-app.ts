@@ -40,9 +40,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const silentLog = { error: (o: unknown) => { if (process.env.DEBUG_LOG) console.error(o); }, info: () => {} };
+const silentLog = { error: () => {}, info: () => {} };
 
-export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean; now?: () => number } = {}): Promise<TestApp> {
   const database = mode === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig({
     DATA_DIR: ':memory:',
@@ -53,7 +53,7 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' } : {}),
     ...env,
   });
-  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog });
+  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog, ...(options.now ? { now: options.now } : {}) });
   const app = await buildApp(services);
   await app.ready();
   return {

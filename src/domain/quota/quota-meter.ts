@@ -65,7 +65,7 @@ export class QuotaMeter {
   static async open(input: Omit<MeterInput, 'reserved'>): Promise<QuotaMeter> {
     const minimum = Math.max(1, input.settings.pricing.minimumCredits);
     const ok = await reserveCredits(input.db, { accountId: input.accountId, requestId: input.requestId, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(input.now()) });
-    if (!ok) throw await insufficient(input.db, input.accountId, minimum, `A request that reads the video platform needs ${minimum} available credit${minimum === 1 ? '' : 's'}`);
+    if (!ok) throw await insufficient(input.db, input.accountId, minimum, 'A request that reads the video platform costs at least');
     return new QuotaMeter({ ...input, reserved: minimum });
   }
 
@@ -164,5 +164,5 @@ async function insufficient(db: Queryable, accountId: string, credits: number, w
   const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [accountId]);
   const available = (row?.credit_balance ?? 0) - (row?.credits_reserved ?? 0) + alreadyReserved;
   const held = (row?.credits_reserved ?? 0) - alreadyReserved;
-  return new AppError('INSUFFICIENT_CREDITS', `${why}: ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+  return new AppError('INSUFFICIENT_CREDITS', `${why} ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
 }

@@ -134,7 +134,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           const blocks = Math.ceil(expected / PAGE_SIZE);
           const projectedUnits = meter.spent + Math.max(0, blocks - 1) + blocks; // the rest of the pages, and one details call per page
           const credits = Math.max(priceFor(expected, options.pricing), Math.ceil(projectedUnits / options.unitsPerCredit));
-          await meter.commit(credits, `This channel has ${total} shorts; ${expected === total ? 'all of them cost' : `the newest ${expected} cost`}`);
+          await meter.commit(credits, `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`);
         },
         allowItems: (items) => meter.ensureCredits(priceFor(items, options.pricing)),
       },

@@ -60,6 +60,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Per-key usage lives in the database (shared by every instance): read it at scrape time.
     const keys = await keyPool.status().catch(() => []);
+    metrics.upstreamKeyUnitsRemaining.reset(); // a key's state label changes: drop the old series
     for (const key of keys) {
       metrics.upstreamKeyUnitsUsed.set({ key: key.label }, key.unitsUsed);
       metrics.upstreamKeyUnitsRemaining.set({ key: key.label, state: key.state }, key.unitsRemaining);

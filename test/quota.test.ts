@@ -1,0 +1,335 @@
+// The quota economy (docs/quota.md): upstream units spent on behalf of an account never exceed what
+// its credits pay for plus its daily allowance; the key pool; stale serving; the negative cache;
+// `limit`; closed and suspended channels.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
+
+const SHORTS = '/api/youtube/shorts';
+const channel = (path: string) => `https://www.youtube.com/${path}`;
+const UNITS_PER_CREDIT = 4;
+const ALLOWANCE = 50;
+
+const post = (t: TestApp, user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+const account = async (t: TestApp, user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+
+for (const mode of STORAGE_MODES) {
+  describe(`quota invariant under concurrency (${mode})`, () => {
+    let fake: FakePlatform;
+    let t: TestApp;
+    before(async () => {
+      fake = await startFakePlatform();
+      t = await startTestApp(mode, { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' }, { runWorker: true });
+    });
+    after(async () => {
+      await t.close();
+      await fake.close();
+    });
+
+    it('a 1-credit account firing at large channels spends at most what 1 credit pays for plus its allowance', async () => {
+      const user = await createUser(t, 1);
+      const receiver = await startReceiver();
+      try {
+        fake.resetStats();
+        // 60 synchronous calls for distinct 1,000-short channels and 40 webhook requests, all at once.
+        const sync = Array.from({ length: 60 }, (_, i) => post(t, user, { channelUrl: channel(`@fake-${1000 + i}`) }));
+        const hooks = Array.from({ length: 40 }, (_, i) => post(t, user, { channelUrl: channel(`@fake-${2000 + i}`), webhookUrl: receiver.url(`/h/${i}`) }));
+        const answers = await Promise.all([...sync, ...hooks]);
+        const statuses = answers.map((r) => r.statusCode);
+        assert.ok(statuses.every((s) => [202, 402, 429].includes(s)), `statuses: ${[...new Set(statuses)].join(',')}`);
+        assert.ok(statuses.filter((s) => s === 202).length <= 1, 'a balance of 1 accepts at most one webhook request');
+        // Let every accepted webhook request settle.
+        await until(async () => (await account(t, user)).credits.reserved === 0 || undefined);
+        const after = await account(t, user);
+        const paid = 1 - after.credits.balance;
+        assert.ok(fake.quotaUsed() <= paid * UNITS_PER_CREDIT + ALLOWANCE, `units ${fake.quotaUsed()} > ${paid} credits + allowance`);
+        assert.equal(after.upstreamQuota.unitsToday, fake.quotaUsed(), 'every unit is accounted to the account');
+        assert.ok(after.upstreamQuota.allowance.used <= ALLOWANCE);
+        // Each refused 1,000-short channel was refused after its 2-unit probe, with the price quoted.
+        const refused = answers.find((r) => r.statusCode === 402 && /1000 shorts/.test(r.json().message));
+        if (refused) assert.match(refused.json().message, /20 credits/);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('paying accounts are unaffected by another account exhausting its allowance', async () => {
+      const abuser = await createUser(t, 100);
+      const payer = await createUser(t, 100);
+      const lookups = await Promise.all(Array.from({ length: 50 }, (_, i) => post(t, abuser, { channelUrl: channel(`@nobody-${mode}-${i}`) })));
+      assert.ok(lookups.every((r) => r.statusCode === 404));
+      const refused = await post(t, abuser, { channelUrl: channel('@nobody-else') });
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.json().error, 'QUOTA_ALLOWANCE_EXHAUSTED');
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+      assert.equal((await account(t, abuser)).upstreamQuota.allowance.remaining, 0);
+      const ok = await post(t, payer, { channelUrl: channel('@fake-120') });
+      assert.equal(ok.statusCode, 200, ok.body);
+    });
+
+    it('a balance of 5 accepts exactly 5 webhook requests and refuses the rest at once with 402', async () => {
+      const user = await createUser(t, 5);
+      const receiver = await startReceiver();
+      try {
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(t, user, { channelUrl: channel('@fake-10'), webhookUrl: receiver.url(`/w/${i}`) })));
+        assert.equal(answers.filter((r) => r.statusCode === 202).length, 5);
+        const refused = answers.filter((r) => r.statusCode === 402);
+        assert.equal(refused.length, 15);
+        assert.match(refused[0]!.json().message, /reserved when it is accepted/);
+        await receiver.waitFor(5);
+        await until(async () => (await account(t, user)).credits.reserved === 0 || undefined);
+        const after = await account(t, user);
+        assert.equal(after.credits.balance, 0);
+        for (const delivery of receiver.deliveries) assert.equal(JSON.parse(delivery.body).type, 'shorts.completed');
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('stops reading a window at what the balance pays for, charging no more than it holds', async () => {
+      const user = await createUser(t, 3);
+      fake.resetStats();
+      const res = await post(t, user, { channelUrl: channel('@fake-900'), oldestDate: 0 });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.truncated, true);
+      assert.match(body.message, /available credits paid for reading the newest/);
+      assert.ok(body.creditsCharged <= 3);
+      assert.equal(body.itemCount, 150);
+      assert.ok(fake.quotaUsed() <= 3 * UNITS_PER_CREDIT, `${fake.quotaUsed()} units for 3 credits`);
+      assert.equal((await account(t, user)).credits.balance, 3 - body.creditsCharged);
+    });
+  });
+}
+
+describe('price follows upstream work: limit', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '500' });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  const cases: Array<[number, number, number]> = [
+    // limit, shorts returned, units (channel + pages + details batches)
+    [1, 1, 3],
+    [50, 50, 3],
+    [51, 51, 5],
+    [100, 100, 5],
+    [500, 120, 7],
+  ];
+  for (const [limit, items, units] of cases) {
+    it(`limit ${limit}: ${items} shorts, newest first, ${units} units`, async () => {
+      const user = await createUser(t, 100);
+      fake.resetStats();
+      const res = await post(t, user, { channelUrl: channel('@demo'), limit });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().itemCount, items);
+      assert.equal(res.json().truncated, false);
+      assert.equal(res.json().creditsCharged, Math.ceil(items / 50));
+      assert.equal(fake.quotaUsed(), units);
+      assert.equal(res.json().data.shorts[0].snippet.title, 'Demo Channel short #120');
+    });
+  }
+
+  it('refuses a limit outside 1..MAX_SHORTS_PER_REQUEST with 400 and a message that says what is accepted', async () => {
+    const user = await createUser(t, 10);
+    for (const limit of [0, -1, 501, 1.5, 'ten']) {
+      const res = await post(t, user, { channelUrl: channel('@demo'), limit });
+      assert.equal(res.statusCode, 400, `limit ${String(limit)}`);
+      assert.equal(res.json().success, false);
+      assert.equal(res.json().error, 'VALIDATION_FAILED');
+    }
+    assert.match((await post(t, user, { channelUrl: channel('@demo'), limit: 501 })).json().message, /1 to 500/);
+    assert.equal((await account(t, user)).credits.balance, 10);
+  });
+
+  it('knows the price after the first page and refuses with 402 before reading the rest', async () => {
+    const user = await createUser(t, 2);
+    fake.resetStats();
+    const res = await post(t, user, { channelUrl: channel('@fake-400') });
+    assert.equal(res.statusCode, 402);
+    assert.match(res.json().message, /has 400 shorts; reading all of them costs 8 credits; 2 available/);
+    assert.equal(fake.quotaUsed(), 2, 'one channels.list and one playlist page');
+    const after = await account(t, user);
+    assert.equal(after.credits.balance, 2);
+    assert.equal(after.upstreamQuota.allowance.used, 2);
+    // The same channel with a limit the balance covers works.
+    const limited = await post(t, user, { channelUrl: channel('@fake-400'), limit: 100 });
+    assert.equal(limited.statusCode, 200, limited.body);
+    assert.equal(limited.json().creditsCharged, 2);
+  });
+});
+
+describe('resolution: negative cache, cheaper strategies, closed channels', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform({ channels: [
+      { handle: 'closedone', shortsCount: 5, status: 'closed' },
+      { handle: 'suspendedone', shortsCount: 5, status: 'suspended' },
+      { handle: 'modernhandle', username: 'LegacyName', customUrl: '@modernhandle', shortsCount: 4 },
+      { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 },
+    ] });
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('remembers an address that resolved to nothing: the repeat costs no quota', async () => {
+    const user = await createUser(t, 10);
+    fake.resetStats();
+    const first = await post(t, user, { channelUrl: channel('@no-such-channel-here') });
+    assert.equal(first.statusCode, 404);
+    assert.equal(fake.quotaUsed(), 1);
+    const again = await Promise.all(Array.from({ length: 5 }, () => post(t, user, { channelUrl: channel('@no-such-channel-here') })));
+    assert.ok(again.every((r) => r.statusCode === 404 && r.json().error === 'CHANNEL_NOT_FOUND'));
+    assert.equal(fake.quotaUsed(), 1, 'negative cache');
+    assert.equal((await account(t, user)).upstreamQuota.allowance.used, 1);
+  });
+
+  it('resolves concurrent lookups of one unknown address with one upstream call (single-flight)', async () => {
+    const user = await createUser(t, 10);
+    fake.resetStats();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(t, user, { channelUrl: channel('@fake-7') })));
+    assert.ok(answers.every((r) => r.statusCode === 200));
+    assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
+  });
+
+  it('tries /c/ names as a handle, then as a legacy username, and skips the 101-unit search beyond the allowance', async () => {
+    const user = await createUser(t, 10);
+    fake.resetStats();
+    const byUsername = await post(t, user, { channelUrl: channel('c/LegacyName') });
+    assert.equal(byUsername.statusCode, 200, byUsername.body);
+    assert.equal(byUsername.json().data.channel.snippet.customUrl, '@modernhandle');
+    assert.deepEqual(fake.calls().map((c) => Object.keys(c.params).find((k) => k === 'forHandle' || k === 'forUsername')), ['forHandle', 'forUsername', undefined, undefined]);
+    fake.resetStats();
+    const vanity = await post(t, user, { channelUrl: channel('c/someoldvanity') });
+    assert.equal(vanity.statusCode, 404);
+    assert.match(vanity.json().message, /search \(101 units\)/);
+    assert.ok(!fake.calls().some((c) => c.endpoint === 'search'), 'no search.list within a 50-unit allowance');
+    assert.equal(fake.quotaUsed(), 2);
+  });
+
+  it('answers 404 CHANNEL_NOT_FOUND for closed and suspended channels (403 upstream)', async () => {
+    const user = await createUser(t, 10);
+    for (const [handle, why] of [['closedone', /closed/], ['suspendedone', /suspended/]] as const) {
+      const res = await post(t, user, { channelUrl: channel(`@${handle}`) });
+      assert.equal(res.statusCode, 404, res.body);
+      assert.equal(res.json().error, 'CHANNEL_NOT_FOUND');
+      assert.match(res.json().message, why);
+    }
+    assert.equal((await account(t, user)).credits.balance, 10);
+  });
+});
+
+describe('key pool and quota day', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  // 2026-11-23 10:00 in Los Angeles.
+  let clock = Date.parse('2026-11-23T18:00:00Z');
+  before(async () => {
+    fake = await startFakePlatform({ apiKeys: { 'key-small': 7, 'key-big': 100_000 } });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'key-bad,key-small,key-big', YOUTUBE_KEY_DAILY_UNITS: '10000', YOUTUBE_KEY_RESERVE_UNITS: '0',
+      CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000',
+    }, { now: () => clock });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  const keyMetrics = async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Object.fromEntries([...text.matchAll(/upstream_key_units_remaining\{key="(\d):[0-9a-f]{8}",state="(\w+)"\} (\d+)/g)].map((m) => [m[1], `${m[2]} ${m[3]}`]));
+  };
+
+  it('takes a rejected key out, moves on when a key runs out, and reports both', async () => {
+    const user = await createUser(t, 1000);
+    for (let i = 0; i < 4; i++) assert.equal((await post(t, user, { channelUrl: channel('@demo') })).statusCode, 200);
+    assert.equal(fake.quotaUsed('key-small'), 7, 'the first call of the second request found key-small out of quota');
+    assert.ok(fake.quotaUsed('key-big') >= 21);
+    const ready = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
+    assert.deepEqual(ready.upstream, { status: 'degraded', keys: { active: 1, exhausted: 1, invalid: 1 } });
+    const states = await keyMetrics();
+    assert.match(states['1']!, /^invalid 0$/);
+    assert.match(states['2']!, /^exhausted 0$/);
+    assert.match(states['3']!, /^active \d+$/);
+  });
+
+  it('gives the resting key back at midnight America/Los_Angeles', async () => {
+    const user = await createUser(t, 100);
+    assert.equal(quotaDay(clock), '2026-11-23');
+    clock = nextQuotaDayStart(clock) + 1000; // 2026-11-24 00:00:01 in Los Angeles = 08:00:01 UTC
+    fake.resetStats();
+    assert.equal((await post(t, user, { channelUrl: channel('@demo') })).statusCode, 200);
+    assert.equal(fake.quotaUsed('key-small'), 7, 'key-small serves again on the new quota day');
+    const states = await keyMetrics();
+    assert.match(states['2']!, /^active 9993$/);
+  });
+
+  it('stops at each key\'s own budget without waiting for the platform to refuse', async () => {
+    const local = await startFakePlatform({ apiKeys: { a: 100_000, b: 100_000 } });
+    const app = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: local.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'a,b', YOUTUBE_KEY_DAILY_UNITS: '20', YOUTUBE_KEY_RESERVE_UNITS: '6', CACHE_TTL_SECONDS: '0' });
+    try {
+      const user = await createUser(app, 100);
+      for (let i = 0; i < 4; i++) assert.equal((await post(app, user, { channelUrl: channel('@demo') })).statusCode, 200);
+      assert.equal(local.quotaUsed('a'), 14, 'a budget of 20 with 6 held back');
+      assert.equal(local.quotaUsed('b'), 14);
+      // A channel never read (nothing stale to serve).
+      const spent = await post(app, user, { channelUrl: channel('@fake-11') });
+      assert.equal(spent.statusCode, 503, spent.body);
+      assert.equal(spent.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
+      assert.ok(Number(spent.headers['retry-after']) > 0);
+      assert.equal(local.quotaUsed(), 28, 'no call beyond the budgets');
+    } finally {
+      await app.close();
+      await local.close();
+    }
+  });
+});
+
+describe('stale serving when no key has quota left', () => {
+  it('serves any earlier result marked stale with its fetchedAt; 503 with Retry-After for channels never read', async () => {
+    const fake = await startFakePlatform();
+    let clock = Date.parse('2026-11-23T18:00:00Z');
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300' }, { now: () => clock });
+    try {
+      const user = await createUser(t, 100);
+      const fresh = await post(t, user, { channelUrl: channel('@demo') });
+      assert.equal(fresh.statusCode, 200);
+      assert.equal(fresh.json().fetchedAt, '2026-11-23T18:00:00.000Z');
+      clock += 3600_000;
+      fake.injectFault({ kind: 'quotaExceeded', endpoint: '*', times: Infinity });
+      // An hour later the 5-minute cache has expired: only the stale copy is left.
+      const windowed = await post(t, user, { channelUrl: channel('@demo'), oldestDate: 0 });
+      assert.equal(windowed.statusCode, 200, windowed.body);
+      assert.equal(windowed.json().stale, true);
+      assert.equal(windowed.json().itemCount, 120);
+      const stale = await post(t, user, { channelUrl: channel('@demo'), limit: 10 });
+      assert.equal(stale.statusCode, 200, stale.body);
+      assert.equal(stale.json().stale, true);
+      assert.equal(stale.json().itemCount, 10);
+      assert.equal(stale.json().fetchedAt, '2026-11-23T18:00:00.000Z');
+      assert.match(stale.json().message, /quota is spent for today/);
+      const never = await post(t, user, { channelUrl: channel('@fake-33') });
+      assert.equal(never.statusCode, 503);
+      assert.equal(never.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
+      assert.equal(Number(never.headers['retry-after']), Math.ceil((nextQuotaDayStart(clock) - clock) / 1000));
+      assert.equal((await account(t, user)).credits.reserved, 0);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
