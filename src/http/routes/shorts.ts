@@ -24,7 +24,9 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List a channel\'s Shorts with the channel\'s details.',
       description:
         'Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. ' +
-        `Price: ${config.CREDITS_PER_BLOCK} credit(s) per started block of ${config.SHORTS_PER_CREDIT_BLOCK} shorts returned, at least ${config.MIN_CREDITS_PER_REQUEST}; nothing is charged on failure. ` +
+        `Price: max(${config.MIN_CREDITS_PER_REQUEST}, ceil(shorts / ${config.SHORTS_PER_CREDIT_BLOCK}) × ${config.CREDITS_PER_BLOCK}, ceil(upstream units / ${config.QUOTA_UNITS_PER_CREDIT})) credits; nothing is charged on failure. ` +
+        'Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). ' +
+        `Failed lookups come out of a daily allowance of ${config.QUOTA_ALLOWANCE_UNITS} unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. ` +
         `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null.`,
       security,
       body: ShortsRequestBody,
@@ -33,13 +35,13 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         202: AcceptedBodySchema,
         400: failure('Invalid body, unrecognised channel address or unsafe webhookUrl.'),
         401: failure('Missing, invalid, expired or revoked credential.'),
-        402: failure('The balance cannot cover the price.'),
+        402: failure('The available credits cannot cover the price (quoted in the message).'),
         403: failure('The credential may not use this resource.'),
         404: failure('No channel at that address.'),
-        429: failure('Rate limit exceeded; see Retry-After and RateLimit headers.'),
+        429: failure('Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account\'s daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles).'),
         500: failure('Unexpected server error.'),
         502: failure('The video platform failed or rejected the service\'s credentials.'),
-        503: failure('The video platform quota is exhausted, or a backing store is down.'),
+        503: failure('Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down.'),
         504: failure('The video platform did not answer in time.'),
       },
     },
