@@ -120,6 +120,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
     pricing,
     now,
     onUpstream: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
+    source: 'data-api',
+    playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
   });
   const shortsRequests: ShortsRequestDeps = {
     db,

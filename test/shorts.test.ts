@@ -30,8 +30,9 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     const res = await call(user, { channelUrl: channel('@demo') });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'fetchedAt', 'itemCount', 'requestId', 'stale', 'success', 'truncated']);
+    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'fetchedAt', 'itemCount', 'requestId', 'source', 'stale', 'success', 'truncated']);
     assert.equal(body.stale, false);
+    assert.equal(body.source, 'data-api');
     assert.ok(Number.isFinite(Date.parse(body.fetchedAt)));
     assert.equal(body.success, true);
     assert.equal(body.requestId, res.headers['x-request-id']);

@@ -12,6 +12,8 @@ export interface NewRequest {
   oldestDate: number | null;
   /** The caller's `limit`, or null. */
   limit: number | null;
+  /** What to do when every Data API key is spent (null: the default, stale-ok). */
+  freshness?: 'stale-ok' | 'exact' | null;
   webhookUrl: string | null;
 }
 
@@ -22,6 +24,7 @@ export interface RequestRow {
   channel_url: string;
   oldest_date: number | string | null;
   item_limit: number | null;
+  freshness: 'stale-ok' | 'exact' | null;
   webhook_url: string | null;
   mode: 'sync' | 'webhook';
   status: RequestStatus;
@@ -47,13 +50,13 @@ export interface Outcome {
 
 export async function insertRequest(db: Queryable, request: NewRequest, outcome?: Outcome): Promise<void> {
   await db.query(
-    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
+    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
     [
       request.id, request.accountId, request.apiKeyId, request.channelUrl, request.oldestDate, request.webhookUrl,
       request.webhookUrl ? 'webhook' : 'sync', outcome?.status ?? 'processing', outcome?.httpStatus ?? null, outcome?.itemCount ?? null,
       outcome?.creditsCharged ?? null, outcome?.errorCode ?? null, outcome ? JSON.stringify(outcome.result) : null, outcome?.quotaUnits ?? null,
-      request.limit,
+      request.limit, request.freshness ?? null,
     ],
   );
 }

@@ -14,6 +14,10 @@ export interface SuccessBody {
   fetchedAt: string;
   /** Extension: true when served from an older copy because the platform quota is spent. */
   stale: boolean;
+  /** Extension: where the data came from. */
+  source: 'data-api' | 'hybrid' | 'innertube';
+  /** Extension: keyless results only, the fields whose values are approximate. */
+  approximateFields?: string[];
   message?: string;
 }
 
@@ -32,7 +36,8 @@ export interface AcceptedBody {
 }
 
 export function successBody(requestId: string, result: ShortsResult, creditsCharged: number, maxShorts: number, stale = false): SuccessBody {
-  const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated, fetchedAt: result.fetchedAt, stale };
+  const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated, fetchedAt: result.fetchedAt, stale, source: result.source };
+  if (result.approximateFields) body.approximateFields = result.approximateFields;
   const notes: string[] = [];
   if (result.truncated && result.truncatedBy === 'balance') {
     notes.push(`The account's available credits paid for reading the newest ${result.shorts.length} shorts of this window; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`);
@@ -40,6 +45,7 @@ export function successBody(requestId: string, result: ShortsResult, creditsChar
     notes.push(`This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. Request again with oldestDate set to narrow the window.`);
   }
   if (stale) notes.push(`The video platform quota is spent for today, so this is the copy read at ${result.fetchedAt}.`);
+  if (result.approximateFields) notes.push(`Read without the Data API (keyless): ${result.approximateFields.join(', ')} are approximate (from display text) and fields YouTube's web pages do not give are absent.`);
   if (notes.length > 0) body.message = notes.join(' ');
   return body;
 }
@@ -61,6 +67,7 @@ export function renderSuccessJson(body: SuccessBody, result: ShortsResult): Buff
   }
   const message = body.message === undefined ? '' : `,"message":${JSON.stringify(body.message)}`;
   const head = `{"success":true,"requestId":${JSON.stringify(body.requestId)},"data":`;
-  const tail = `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated},"fetchedAt":${JSON.stringify(body.fetchedAt)},"stale":${body.stale}${message}}`;
+  const approximate = body.approximateFields === undefined ? '' : `,"approximateFields":${JSON.stringify(body.approximateFields)}`;
+  const tail = `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated},"fetchedAt":${JSON.stringify(body.fetchedAt)},"stale":${body.stale},"source":${JSON.stringify(body.source)}${approximate}${message}}`;
   return Buffer.concat([Buffer.from(head, 'utf8'), data, Buffer.from(tail, 'utf8')]);
 }

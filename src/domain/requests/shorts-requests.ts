@@ -36,7 +36,7 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   if (request.limit !== null && (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > deps.maxShorts)) {
     throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`);
   }
-  return { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}) };
+  return { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}), ...(request.freshness ? { freshness: request.freshness } : {}) };
 }
 
 function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
@@ -117,7 +117,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const row = await findRequest(deps.db, requestId);
   if (!row) return 'missing';
   if (row.status !== 'processing') return 'already-settled';
-  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, webhookUrl: row.webhook_url };
+  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url };
   let outcome: Outcome;
   let credits = 0;
   let meter: QuotaMeter | undefined;

@@ -11,7 +11,7 @@
 import type { Cache } from '../../infra/cache/cache.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import type { ChannelRef } from './channel-url.ts';
-import { resolveChannel, SearchUnaffordable } from './channel-resolver.ts';
+import { describe as describeRef, resolveChannel, SearchUnaffordable } from './channel-resolver.ts';
 import { collectShorts, shortsPlaylistId } from './shorts-collector.ts';
 import { channelIdentity, parseTimestamp, toChannel, toShort } from './mapping.ts';
 import type { ShortsResult } from './shorts-types.ts';
@@ -19,6 +19,11 @@ import type { YoutubeClient } from './youtube-client.ts';
 import type { YtChannel } from './youtube-types.ts';
 import type { QuotaMeter } from '../quota/quota-meter.ts';
 import { priceFor, type PriceSettings } from './pricing.ts';
+import { innertubeFailureKind, keylessChannel, keylessVideo, KEYLESS_APPROXIMATE_FIELDS, type InnertubeClient, type InnertubeFailureKind, type InnertubeVideo } from './innertube-source.ts';
+import { collectFromTab } from './tab-collector.ts';
+import { collectKeyless } from './keyless-collector.ts';
+import type { CircuitBreaker } from '../../infra/circuit-breaker.ts';
+import type { ChannelRef as Ref } from './channel-url.ts';
 
 const MAPPING_TTL_MS = 24 * 3600 * 1000;
 const PAGE_SIZE = 50;
@@ -27,7 +32,17 @@ export interface ShortsQuery {
   ref: ChannelRef;
   oldestDate?: number;
   limit?: number;
+  /**
+   * When every Data API key is spent: "stale-ok" (default) takes an earlier exact copy, else current
+   * keyless data (approximate fields listed); "exact" takes an earlier exact copy, else 503.
+   */
+  freshness?: Freshness;
 }
+
+export type Freshness = 'stale-ok' | 'exact';
+
+/** Where listings and details come from (YOUTUBE_SOURCE, with auto already decided). */
+export type SourceMode = 'data-api' | 'hybrid' | 'innertube';
 
 export interface FetchOutcome {
   result: ShortsResult;
@@ -50,6 +65,13 @@ export interface ShortsServiceOptions {
   pricing: PriceSettings;
   now: () => number;
   onUpstream?: (units: number) => void;
+  source: SourceMode;
+  /** Present when the source uses InnerTube (hybrid, innertube). */
+  innertube?: InnertubeClient;
+  breaker?: CircuitBreaker;
+  /** Player calls allowed per hour for keyless dates (YouTube bot-checks beyond about 300). */
+  playerCallsPerHour: number;
+  onInnertubeFailure?: (kind: InnertubeFailureKind, error: unknown) => void;
 }
 
 export interface FetchHooks {
@@ -93,15 +115,81 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     await cache.set(negativeKey(ref), error.message, options.negativeTtlMs);
   }
 
-  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter): Promise<ShortsResult> {
+  const innertube = options.innertube;
+  const usesInnertube = () => !!innertube && (!options.breaker || options.breaker.allows());
+  const innertubeFailed = (error: unknown): boolean => {
+    const kind = innertubeFailureKind(error);
+    if (!kind) return false;
+    options.breaker?.failure();
+    options.onInnertubeFailure?.(kind, error);
+    return true;
+  };
+  const innertubeUnavailable = (error: unknown) => {
+    const kind = innertubeFailureKind(error);
+    const why = kind === 'bot-check' ? 'it asks the service to prove it is not a bot' : kind === 'rate-limited' ? 'it is rate limiting the service' : kind === 'parse' ? 'its pages changed in a way the service cannot read' : kind === 'timeout' ? 'it did not answer in time' : 'it could not be reached';
+    return new AppError(kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED', `The video platform's web API (keyless mode) is unavailable: ${why}.`, kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error });
+  };
+
+  // Keyless date lookups: cached for good (publish dates never change) and throttled per hour.
+  let playerWindowStart = 0;
+  let playerCalls = 0;
+  async function playerVideo(id: string): Promise<InnertubeVideo | undefined> {
+    const key = `yt:player:${id}`;
+    const known = await staleCache.get<InnertubeVideo>(key);
+    if (known) return known;
+    const now = options.now();
+    if (now - playerWindowStart >= 3600_000) {
+      playerWindowStart = now;
+      playerCalls = 0;
+    }
+    if (++playerCalls > options.playerCallsPerHour) {
+      throw new AppError('UPSTREAM_RATE_LIMITED', `Keyless publish-date lookups are limited to ${options.playerCallsPerHour} an hour (YouTube bot-checks beyond that); oldestDate windows in keyless mode resume within the hour.`, { headers: { 'retry-after': String(Math.ceil((playerWindowStart + 3600_000 - now) / 1000)) } });
+    }
+    const video = await innertube!.video(id);
+    if (video) await staleCache.set(key, video, 30 * 86_400_000);
+    return video;
+  }
+
+  /** The 0-unit resolver: InnerTube resolve_url. undefined = fall back to the Data API strategies. */
+  async function resolveByInnertube(ref: Ref): Promise<string | undefined | null> {
+    if (!usesInnertube()) return undefined;
+    try {
+      const id = await innertube!.resolve(urlOf(ref));
+      options.breaker?.success();
+      return id ?? null; // null: YouTube says there is no such channel
+    } catch (error) {
+      if (innertubeFailed(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode): Promise<ShortsResult> {
     const calls = client.metered(meter.take);
     let channel: YtChannel;
     let firstPage;
+    let tab: Promise<import('./innertube-source.ts').InnertubeShortsPage> | undefined;
     try {
-      if (channelId) {
-        // Known id: the channel and the first playlist page travel together.
-        firstPage = calls.playlistItems(shortsPlaylistId(channelId));
-        firstPage.catch(() => {});
+      if (!channelId && mode !== 'data-api') {
+        const id = await resolveByInnertube(query.ref);
+        if (id === null) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
+        if (id === undefined && mode === 'innertube') throw innertubeUnavailable(new InnertubeDown());
+        channelId = id;
+      }
+      if (mode === 'innertube') {
+        tab = innertube!.shorts(channelId!);
+        tab.catch(() => {});
+        const page = await innertube!.channel(channelId!);
+        if (!page) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
+        channel = keylessChannel(page);
+      } else if (channelId) {
+        // Known id: the channel and the first listing page travel together.
+        if (mode === 'hybrid' && usesInnertube()) {
+          tab = innertube!.shorts(channelId);
+        } else {
+          firstPage = calls.playlistItems(shortsPlaylistId(channelId));
+          firstPage.catch(() => {});
+        }
+        tab?.catch(() => {});
         const [found] = (await calls.channels({ id: channelId })).items ?? [];
         if (!found) {
           await cache.delete(mappingKey(query.ref));
@@ -110,24 +198,51 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         channel = found;
       } else {
         channel = await resolveChannel(query.ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
-        await cache.set(mappingKey(query.ref), channel.id, MAPPING_TTL_MS);
+        if (mode === 'hybrid' && usesInnertube()) {
+          tab = innertube!.shorts(channel.id);
+          tab.catch(() => {});
+        }
       }
+      if (query.ref.type !== 'id') await cache.set(mappingKey(query.ref), channel.id, MAPPING_TTL_MS);
     } catch (error) {
       await rememberMissing(query.ref, error);
+      if (innertubeFailed(error)) throw innertubeUnavailable(error);
       throw error;
     }
     const cap = Math.min(query.limit ?? maxShorts, maxShorts);
     const capIsServiceMax = cap === maxShorts;
     const fetchedAt = new Date(options.now()).toISOString();
-    const collected = await collectShorts(calls, channel.id, {
+    const mapped = toChannel(channel);
+    const identity = channelIdentity(mapped);
+
+    if (mode === 'innertube') {
+      let collected;
+      try {
+        collected = await collectKeyless(await tab!, { cap, capIsServiceMax, video: playerVideo, ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}) });
+        options.breaker?.success();
+      } catch (error) {
+        if (innertubeFailed(error)) throw innertubeUnavailable(error);
+        throw error;
+      }
+      return {
+        channel: mapped,
+        shorts: collected.items.map((item) => toShort(keylessVideo(item, channel, collected.details.get(item.id)), identity)),
+        truncated: collected.truncated,
+        ...(collected.truncated ? { truncatedBy: 'max' as const } : {}),
+        fetchedAt,
+        source: 'innertube',
+        approximateFields: [...KEYLESS_APPROXIMATE_FIELDS],
+      };
+    }
+
+    const collectOptions = {
       cap,
       capIsServiceMax,
       ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}),
-      ...(firstPage ? { firstPage } : {}),
       budget: {
-        async onFirstPage(total) {
-          if (query.oldestDate !== undefined) {
-            // How much of the channel a window covers is learnt page by page: reserve as it grows.
+        async onFirstPage(total: number | undefined) {
+          if (query.oldestDate !== undefined || total === undefined) {
+            // How much of the channel a window (or the tab) covers is learnt page by page: reserve as it grows.
             return meter.commit(options.pricing.minimumCredits, 'Reading this channel costs at least');
           }
           const expected = Math.min(total, cap);
@@ -136,18 +251,33 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           const credits = Math.max(priceFor(expected, options.pricing), Math.ceil(projectedUnits / options.unitsPerCredit));
           await meter.commit(credits, `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`);
         },
-        allowItems: (items) => meter.ensureCredits(priceFor(items, options.pricing)),
+        allowItems: (items: number) => meter.ensureCredits(priceFor(items, options.pricing)),
       },
-    });
+    };
+    let collected: Awaited<ReturnType<typeof collectShorts>> | undefined;
+    let source: SourceMode = 'data-api';
+    if (tab) {
+      try {
+        const first = await tab;
+        options.breaker?.success();
+        // An empty tab on a channel that reports videos may be a tab that failed to render: ask the playlist.
+        if (first.items.length > 0 || Number(channel.statistics?.videoCount ?? 0) === 0) {
+          collected = await collectFromTab(calls, first, collectOptions);
+          source = 'hybrid';
+        }
+      } catch (error) {
+        if (!innertubeFailed(error)) throw error; // the UUSH playlist below is the fallback
+      }
+    }
+    collected ??= await collectShorts(calls, channel.id, { ...collectOptions, ...(firstPage ? { firstPage } : {}) });
     options.onUpstream?.(meter.spent);
-    const mapped = toChannel(channel);
-    const identity = channelIdentity(mapped);
     const result: ShortsResult = {
       channel: mapped,
       shorts: collected.videos.map((v) => toShort(v, identity)),
       truncated: collected.truncated,
       ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? 'balance' as const : 'max' as const } : {}),
       fetchedAt,
+      source,
     };
     if (collected.budgetStopped) throw new OwnResult(result);
     return result;
@@ -183,13 +313,17 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     return (covers && narrow(latest.result, query)) || latest.result;
   }
 
-  async function fetchOnce(query: ShortsQuery, hooks: FetchHooks, knownId: string | undefined): Promise<FetchOutcome> {
+  async function fetchOnce(query: ShortsQuery, hooks: FetchHooks, knownId: string | undefined, mode: SourceMode): Promise<FetchOutcome> {
     let meter: QuotaMeter | undefined;
-    const flightKey = knownId ? resultKey(knownId, query.oldestDate, query.limit) : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
+    const base = knownId ? resultKey(knownId, query.oldestDate, query.limit) : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
+    // Keyless results are approximate: they never share a flight or a cache entry with exact ones.
+    const keyless = mode === 'innertube' && options.source !== 'innertube';
+    const flightKey = keyless ? `${base}:keyless` : base;
     try {
-      const result = await cache.singleFlight(flightKey, knownId ? cacheTtlMs : 0, async () => {
+      const result = await cache.singleFlight(flightKey, knownId && !keyless ? cacheTtlMs : 0, async () => {
         meter = await hooks.openMeter();
-        const fresh = await fetchFresh(knownId, query, meter);
+        const fresh = await fetchFresh(knownId, query, meter, mode);
+        if (keyless) return fresh;
         if (!knownId && cacheTtlMs > 0) await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
         await keepStale(query, fresh);
         return fresh;
@@ -213,7 +347,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await fetchOnce(query, hooks, knownId);
+          return await fetchOnce(query, hooks, knownId, options.source);
         } catch (failure) {
           const { error, meter } = failure as FlightFailure;
           // Another request's balance or allowance stopped the shared fetch: do our own.
@@ -221,6 +355,13 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           if (isAppError(error) && error.code === 'UPSTREAM_QUOTA_EXHAUSTED') {
             const copy = await staleFor(knownId ?? (await staleCache.get<string>(staleRefKey(query.ref))), query);
             if (copy) return { result: copy, stale: true, ...(meter ? { meter } : {}) };
+            // No copy: current keyless data, unless the caller wants exact values only.
+            if (innertube && query.freshness !== 'exact') {
+              const keyless = await fetchOnce(query, { openMeter: () => meter ? Promise.resolve(meter) : hooks.openMeter() }, knownId, 'innertube').catch((e: unknown) => {
+                throw e instanceof FlightFailure ? e : new FlightFailure(e, meter);
+              });
+              return { ...keyless, ...(meter && !keyless.meter ? { meter } : {}) };
+            }
           }
           throw failure;
         }
@@ -237,6 +378,26 @@ export class FlightFailure extends Error {
     super((error as Error)?.message ?? String(error));
     this.error = error;
     this.meter = meter;
+  }
+}
+
+/** InnerTube could not be used (breaker open) where nothing else can stand in. */
+class InnertubeDown extends Error {
+  readonly kind = 'unavailable';
+}
+
+/** A channel reference as the address InnerTube's resolver understands. */
+function urlOf(ref: Ref): string {
+  const value = encodeURIComponent(ref.value);
+  switch (ref.type) {
+    case 'id':
+      return `https://www.youtube.com/channel/${value}`;
+    case 'handle':
+      return `https://www.youtube.com/@${value}`;
+    case 'username':
+      return `https://www.youtube.com/user/${value}`;
+    case 'custom':
+      return `https://www.youtube.com/c/${value}`;
   }
 }
 

@@ -11,7 +11,8 @@ export type ThumbnailSet = Partial<Record<'default' | 'medium' | 'high' | 'stand
 
 export interface Channel {
   kind: string;
-  etag: string;
+  /** Absent when the data comes from InnerTube alone (keyless mode). */
+  etag?: string;
   id: string;
   snippet: {
     title?: string; description?: string; customUrl?: string; publishedAt?: string; thumbnails?: ThumbnailSet;
@@ -29,7 +30,8 @@ export interface Channel {
 
 export interface Short {
   kind: string;
-  etag: string;
+  /** Absent when the data comes from InnerTube alone (keyless mode). */
+  etag?: string;
   id: string;
   snippet: {
     publishedAt?: string; channelId?: string; title?: string; description?: string; thumbnails?: ThumbnailSet; channelTitle?: string;
@@ -49,4 +51,8 @@ export interface ShortsResult {
   truncatedBy?: 'max' | 'balance';
   /** When the data was read from the platform (ISO 8601). */
   fetchedAt: string;
+  /** Where the shorts were listed and detailed: data-api (UUSH playlist), hybrid (Shorts tab + videos.list), innertube (keyless). */
+  source: 'data-api' | 'hybrid' | 'innertube';
+  /** Fields whose values are approximate (parsed from display text): keyless results only. */
+  approximateFields?: string[];
 }

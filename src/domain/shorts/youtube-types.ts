@@ -12,7 +12,8 @@ export interface Localized {
 
 export interface YtChannel {
   kind: string;
-  etag: string;
+  /** Absent when the data comes from InnerTube alone (keyless mode). */
+  etag?: string;
   id: string;
   snippet?: { title?: string; description?: string; customUrl?: string; publishedAt?: string; thumbnails?: Thumbnails; defaultLanguage?: string; localized?: Localized; country?: string };
   statistics?: { viewCount?: string; subscriberCount?: string; hiddenSubscriberCount?: boolean; videoCount?: string };
@@ -24,7 +25,8 @@ export interface YtChannel {
 
 export interface YtVideo {
   kind: string;
-  etag: string;
+  /** Absent when the data comes from InnerTube alone (keyless mode). */
+  etag?: string;
   id: string;
   snippet?: {
     publishedAt?: string; channelId?: string; title?: string; description?: string; thumbnails?: Thumbnails; channelTitle?: string;

@@ -47,8 +47,8 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
-    const { channelUrl, oldestDate, limit, webhookUrl } = request.body;
-    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, limit: limit ?? null, webhookUrl: webhookUrl ?? null };
+    const { channelUrl, oldestDate, limit, freshness, webhookUrl } = request.body;
+    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, limit: limit ?? null, freshness: freshness ?? null, webhookUrl: webhookUrl ?? null };
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
       const { json } = await runSyncRequest(shortsRequests, record);

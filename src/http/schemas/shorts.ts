@@ -8,9 +8,11 @@ const Thumbnail = Type.Object({ url: Type.String(), width: opt(Type.Integer()), 
 const Thumbnails = Type.Object({ default: opt(Thumbnail), medium: opt(Thumbnail), high: opt(Thumbnail), standard: opt(Thumbnail), maxres: opt(Thumbnail) });
 const Localized = Type.Object({ title: opt(Type.String()), description: opt(Type.String()) });
 
+const Etag = opt(Type.String({ description: 'The platform\'s ETag; absent in keyless (InnerTube) mode.' }));
+
 export const ChannelSchema = Type.Object({
   kind: Type.String(),
-  etag: Type.String(),
+  etag: Etag,
   id: Type.String(),
   snippet: Type.Object({
     title: opt(Type.String()), description: opt(Type.String()), customUrl: opt(Type.String()), publishedAt: opt(Type.String()),
@@ -30,7 +32,7 @@ export const ChannelSchema = Type.Object({
 
 export const ShortSchema = Type.Object({
   kind: Type.String(),
-  etag: Type.String(),
+  etag: Etag,
   id: Type.String(),
   snippet: Type.Object({
     publishedAt: opt(Type.String()), channelId: opt(Type.String()), title: opt(Type.String()), description: opt(Type.String()),
@@ -55,6 +57,8 @@ export const SuccessBodySchema = Type.Object({
   truncated: Type.Boolean({ description: 'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation.' }),
   fetchedAt: Type.String({ format: 'date-time', description: 'When this data was read from the video platform (a cached result keeps its original time).' }),
   stale: Type.Boolean({ description: 'True when the platform quota is spent for today and this is an older copy (see fetchedAt).' }),
+  source: Type.Union([Type.Literal('data-api'), Type.Literal('hybrid'), Type.Literal('innertube')], { description: 'data-api: Shorts playlist + videos.list; hybrid: ids from the channel\'s Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields.' }),
+  approximateFields: opt(Type.Array(Type.String(), { description: 'Keyless results only: fields whose values are parsed from display text ("2.9M views") and so approximate. Fields InnerTube does not give are absent.' })),
   message: opt(Type.String({ description: 'Present when truncated or stale: explains what was left out or how old the data is.' })),
 });
 
@@ -70,6 +74,7 @@ export const ShortsRequestBody = Type.Object(
     channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).' }),
     oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it are returned.' })),
     limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts, newest first. Reading stops as soon as they are listed: fewer upstream calls, fewer credits.' })),
+    freshness: opt(Type.Union([Type.Literal('stale-ok'), Type.Literal('exact')], { description: 'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.' })),
     webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048, description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).' })),
   },
   { additionalProperties: false },

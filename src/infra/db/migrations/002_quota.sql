@@ -47,4 +47,7 @@ CREATE TABLE upstream_key_status (
 ;
 
 -- The caller's `limit` (at most that many shorts), kept so a webhook job reads what was asked.
-ALTER TABLE shorts_requests ADD COLUMN item_limit integer
+ALTER TABLE shorts_requests ADD COLUMN item_limit integer;
+
+-- The caller's freshness preference (stale-ok | exact), kept so a webhook job honours it.
+ALTER TABLE shorts_requests ADD COLUMN freshness text

@@ -1,0 +1,139 @@
+// The second upstream source: YouTube's own web API (InnerTube), through youtubei.js
+// (src/infra/innertube/innertube-client.ts implements this port). It costs no Data API quota, so it
+// resolves addresses and lists Shorts-tab ids for free; its counts are display text ("2.9M views"),
+// so the fields it alone supplies are approximate, and it has no publish date in a listing.
+import type { YtChannel, YtVideo, Thumbnails } from './youtube-types.ts';
+
+export interface InnertubeThumbnail {
+  url: string;
+  width?: number;
+  height?: number;
+}
+export interface InnertubeChannel {
+  id: string;
+  title?: string;
+  description?: string;
+  /** "@name" */
+  handle?: string;
+  avatar: InnertubeThumbnail[];
+  banner: InnertubeThumbnail[];
+  subscriberCountText?: string;
+  /** Parsed from display text: approximate. */
+  subscriberCount?: number;
+  videoCountText?: string;
+  videoCount?: number;
+  keywords?: string;
+  country?: string;
+}
+export interface InnertubeShortItem {
+  id: string;
+  title?: string;
+  viewCountText?: string;
+  /** Parsed from display text: approximate. */
+  viewCount?: number;
+  thumbnails: InnertubeThumbnail[];
+}
+export interface InnertubeShortsPage {
+  items: InnertubeShortItem[];
+  hasMore: boolean;
+  next(): Promise<InnertubeShortsPage>;
+}
+export interface InnertubeVideo {
+  id: string;
+  title?: string;
+  description?: string;
+  /** ISO 8601 (the player microformat's publish date). */
+  publishedAt?: string;
+  /** Exact. */
+  viewCount?: string;
+  durationSeconds?: number;
+  keywords?: string[];
+  channelId?: string;
+  thumbnails: InnertubeThumbnail[];
+}
+export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
+
+export interface InnertubeClient {
+  /** Channel id (UC…) for any channel URL form; undefined when YouTube does not know it. */
+  resolve(url: string): Promise<string | undefined>;
+  channel(id: string): Promise<InnertubeChannel | undefined>;
+  /** First page of the channel's Shorts tab (newest first). */
+  shorts(id: string): Promise<InnertubeShortsPage>;
+  video(id: string): Promise<InnertubeVideo | undefined>;
+  close(): Promise<void>;
+}
+
+/** Is this an InnerTube failure (bot check, 429, layout change, network)? */
+export function innertubeFailureKind(error: unknown): InnertubeFailureKind | undefined {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && ['bot-check', 'rate-limited', 'parse', 'unavailable', 'timeout'].includes(kind) ? (kind as InnertubeFailureKind) : undefined;
+}
+
+/**
+ * Fields that are approximate when the data comes from InnerTube alone (keyless mode): counts
+ * parsed from display text. Everything else InnerTube gives is exact; what it lacks stays absent.
+ */
+export const KEYLESS_APPROXIMATE_FIELDS = ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount (listing)'] as const;
+
+const VIDEO_SIZES: Array<[keyof Thumbnails, number]> = [['default', 120], ['medium', 320], ['high', 480], ['standard', 640], ['maxres', 1280]];
+const AVATAR_SIZES: Array<[keyof Thumbnails, number]> = [['default', 88], ['medium', 240], ['high', 800]];
+
+/** InnerTube's image lists → the Data API's named sizes, each the image nearest its nominal width. */
+function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, number]>): Thumbnails | undefined {
+  const usable = images.filter((i) => i.url);
+  if (usable.length === 0) return undefined;
+  const out: Thumbnails = {};
+  const taken = new Set<string>();
+  for (const [name, width] of sizes) {
+    const best = [...usable].sort((a, b) => Math.abs((a.width ?? 0) - width) - Math.abs((b.width ?? 0) - width))[0]!;
+    if (taken.has(best.url)) continue;
+    taken.add(best.url);
+    out[name] = { url: best.url, ...(best.width ? { width: best.width } : {}), ...(best.height ? { height: best.height } : {}) };
+  }
+  return out;
+}
+
+const count = (n: number | undefined) => (n === undefined ? undefined : String(n));
+
+/** An InnerTube channel page in the Data API's channel shape (absent stays absent). */
+export function keylessChannel(ch: InnertubeChannel): YtChannel {
+  const thumbnails = named(ch.avatar, AVATAR_SIZES);
+  const banner = [...ch.banner].sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0];
+  return {
+    kind: 'youtube#channel',
+    id: ch.id,
+    snippet: {
+      ...(ch.title !== undefined ? { title: ch.title, localized: { title: ch.title, ...(ch.description !== undefined ? { description: ch.description } : {}) } } : {}),
+      ...(ch.description !== undefined ? { description: ch.description } : {}),
+      ...(ch.handle ? { customUrl: ch.handle.toLowerCase() } : {}),
+      ...(thumbnails ? { thumbnails } : {}),
+      ...(ch.country ? { country: ch.country } : {}),
+    },
+    statistics: { ...(ch.subscriberCount !== undefined ? { subscriberCount: count(ch.subscriberCount)! } : {}), ...(ch.videoCount !== undefined ? { videoCount: count(ch.videoCount)! } : {}) },
+    brandingSettings: {
+      channel: { ...(ch.title !== undefined ? { title: ch.title } : {}), ...(ch.description !== undefined ? { description: ch.description } : {}), ...(ch.keywords ? { keywords: ch.keywords } : {}), ...(ch.country ? { country: ch.country } : {}) },
+      image: banner ? { bannerExternalUrl: banner.url } : {},
+    },
+  } as YtChannel;
+}
+
+/** A Shorts-tab item (and, when fetched, its player details) in the Data API's video shape. */
+export function keylessVideo(item: InnertubeShortItem, channel: YtChannel, details?: InnertubeVideo): YtVideo {
+  const thumbnails = named(details?.thumbnails.length ? details.thumbnails : item.thumbnails, VIDEO_SIZES);
+  const title = details?.title ?? item.title;
+  const viewCount = details?.viewCount ?? count(item.viewCount);
+  return {
+    kind: 'youtube#video',
+    id: item.id,
+    snippet: {
+      ...(details?.publishedAt ? { publishedAt: details.publishedAt } : {}),
+      channelId: channel.id,
+      ...(title !== undefined ? { title } : {}),
+      ...(details?.description !== undefined ? { description: details.description } : {}),
+      ...(thumbnails ? { thumbnails } : {}),
+      ...(channel.snippet?.title !== undefined ? { channelTitle: channel.snippet.title } : {}),
+      ...(details?.keywords?.length ? { tags: details.keywords } : {}),
+    },
+    statistics: viewCount !== undefined ? { viewCount } : {},
+  } as YtVideo;
+}

@@ -1,0 +1,84 @@
+// Keyless listing (YOUTUBE_SOURCE=innertube, or when every Data API key is spent): the Shorts tab
+// alone. A tab item has an id, a title, thumbnails and a rounded view count, but no publish date.
+// Dates come from the player endpoint, one call per video, which YouTube rate-limits and
+// bot-checks, so they are asked only where a window needs them: the last item of each tab page
+// until one is older than oldestDate, then a binary search for the window's edge within that page
+// (about pages + log2(48) ≈ pages + 6 calls). Answers are cached for good: publish dates do not
+// change. Items whose date was looked up carry it; the others stay without one.
+import { AppError } from '../../errors.ts';
+import { parseTimestamp } from './mapping.ts';
+import type { InnertubeShortItem, InnertubeShortsPage, InnertubeVideo } from './innertube-source.ts';
+
+export interface KeylessCollectOptions {
+  oldestDate?: number;
+  cap: number;
+  capIsServiceMax: boolean;
+  /** The player's answer for a video (cached, throttled); undefined when YouTube has none. */
+  video(id: string): Promise<InnertubeVideo | undefined>;
+}
+
+export interface KeylessCollected {
+  items: InnertubeShortItem[];
+  details: Map<string, InnertubeVideo>;
+  truncated: boolean;
+  pages: number;
+  /** Player calls made for dates (cache hits included). */
+  dateLookups: number;
+}
+
+export async function collectKeyless(first: InnertubeShortsPage, options: KeylessCollectOptions): Promise<KeylessCollected> {
+  const details = new Map<string, InnertubeVideo>();
+  let dateLookups = 0;
+  const dateOf = async (item: InnertubeShortItem): Promise<number | undefined> => {
+    dateLookups++;
+    const video = await options.video(item.id);
+    if (video) details.set(item.id, video);
+    return parseTimestamp(video?.publishedAt);
+  };
+  const isOlder = async (item: InnertubeShortItem) => {
+    const at = await dateOf(item);
+    if (at === undefined) throw new AppError('UPSTREAM_ERROR', `The video platform gave no publish date for short ${item.id}, which oldestDate needs in keyless mode.`);
+    return at < options.oldestDate!;
+  };
+
+  const items: InnertubeShortItem[] = [];
+  const seen = new Set<string>();
+  let truncated = false;
+  let pages = 0;
+  let page: InnertubeShortsPage | undefined = first;
+  let edgeFrom = -1; // index of the first item of the page holding the window's edge
+  while (page) {
+    pages++;
+    const start = items.length;
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+    if (items.length > options.cap) {
+      truncated = options.capIsServiceMax;
+      items.length = options.cap;
+    } else if (items.length === options.cap && page.hasMore && options.capIsServiceMax) {
+      truncated = true;
+    }
+    if (options.oldestDate !== undefined && items.length > start && (await isOlder(items[items.length - 1]!))) {
+      edgeFrom = start;
+      truncated = false; // the window ends inside what was read
+      break;
+    }
+    if (items.length >= options.cap || !page.hasMore) break;
+    page = await page.next();
+  }
+  if (edgeFrom >= 0) {
+    // Binary search for the first older item in [edgeFrom, last]; the last is known to be older.
+    let lo = edgeFrom;
+    let hi = items.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (await isOlder(items[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    items.length = lo;
+  }
+  return { items, details, truncated, pages, dateLookups };
+}

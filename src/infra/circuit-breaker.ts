@@ -1,0 +1,46 @@
+// A minimal circuit breaker for an upstream that fails in streaks (InnerTube's bot checks and 429s):
+// after `threshold` consecutive failures it opens for `baseMs`, doubling on each failed trial up to
+// `maxMs`; while open, callers take their fallback at once instead of adding to the streak. One
+// trial call goes through when the pause is over (half-open); a success closes it.
+// Hand-written: the maintained libraries (opossum) wrap the call itself with timeouts and events,
+// while here the caller decides per call whether to try at all and what counts as a failure.
+export interface CircuitBreaker {
+  /** Whether a call may go upstream now. */
+  allows(): boolean;
+  success(): void;
+  failure(): void;
+  readonly state: 'closed' | 'open' | 'half-open';
+}
+
+export function createCircuitBreaker(options: { threshold: number; baseMs: number; maxMs: number; now?: () => number }): CircuitBreaker {
+  const now = options.now ?? Date.now;
+  let failures = 0;
+  let openUntil = 0;
+  let pauseMs = options.baseMs;
+  let trialInFlight = false;
+  return {
+    get state() {
+      if (failures < options.threshold) return 'closed';
+      return now() >= openUntil ? 'half-open' : 'open';
+    },
+    allows() {
+      if (failures < options.threshold) return true;
+      if (now() < openUntil || trialInFlight) return false;
+      trialInFlight = true;
+      return true;
+    },
+    success() {
+      failures = 0;
+      pauseMs = options.baseMs;
+      trialInFlight = false;
+    },
+    failure() {
+      const wasTrial = trialInFlight;
+      trialInFlight = false;
+      failures++;
+      if (failures < options.threshold) return;
+      if (wasTrial) pauseMs = Math.min(options.maxMs, pauseMs * 2);
+      openUntil = now() + pauseMs;
+    },
+  };
+}
