@@ -637,6 +637,11 @@ export function hasClientContext(body: Record<string, unknown>): boolean {
   return typeof context?.client?.clientName === 'string' && typeof context.client.clientVersion === 'string';
 }
 
+/** Whether a browse request asks for Shorts-tab items: the tab itself or one of its continuations. */
+export function requestsShortsItems(body: Record<string, unknown>): boolean {
+  return typeof body.continuation === 'string' || tabOf(body.params) === 'shorts';
+}
+
 export function handleInnertube(endpoint: InnertubeEndpoint, registry: ChannelRegistry, body: Record<string, unknown>, options: { malformedItems?: boolean } = {}): InnertubeResult {
   switch (endpoint) {
     case 'config':

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChannelSpec } from './channel-generator.ts';
 import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
-import { botCheck, handleInnertube, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
+import { botCheck, handleInnertube, requestsShortsItems, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
 
 export type { ChannelSpec } from './channel-generator.ts';
@@ -130,8 +130,16 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     return fault;
   };
 
-  const takeInnertubeFault = (endpoint: InnertubeEndpoint) => {
-    const fault = innertubeFaults.find((f) => f.remaining > 0 && (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint) && (f.kind !== 'botCheck' || endpoint === 'player') && (f.kind !== 'layoutChanged' || endpoint === 'browse'));
+  // A bot check only hits the player, and a layout change only pages that hold Shorts items, so a
+  // fault injected for them waits for such a request however many others come first.
+  const takeInnertubeFault = (endpoint: InnertubeEndpoint, body: Record<string, unknown>) => {
+    const fault = innertubeFaults.find(
+      (f) =>
+        f.remaining > 0 &&
+        (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint) &&
+        (f.kind !== 'botCheck' || endpoint === 'player') &&
+        (f.kind !== 'layoutChanged' || (endpoint === 'browse' && requestsShortsItems(body))),
+    );
     if (fault) fault.remaining--;
     return fault;
   };
@@ -167,7 +175,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     if (req.method !== 'POST') return send(405, { error: { code: 405, message: 'Method Not Allowed', status: 'METHOD_NOT_ALLOWED' } });
     // config is answered whatever its body; every other call needs the client context.
     if (!parsed || (endpoint !== 'config' && !hasClientContext(body))) return send(400, invalidArgument().body);
-    const fault = takeInnertubeFault(endpoint);
+    const fault = takeInnertubeFault(endpoint, body);
     if (fault?.kind === 'hang') return void record(0);
     if (fault?.kind === 'reset') {
       record(0);
