@@ -23,6 +23,11 @@ export interface ChannelSpec {
   spacingMinutes?: number;
   /** A closed or suspended channel: channels.list and playlistItems.list answer 403 with that reason. */
   status?: 'closed' | 'suspended';
+  /**
+   * How the InnerTube Shorts tab presents items: 'lockup' (shortsLockupViewModel, youtube.com since
+   * late 2024; default) or 'reel' (the older reelItemRenderer, still met in cached and regional pages).
+   */
+  shortsItemShape?: 'lockup' | 'reel';
 }
 
 export interface Thumbnail {

@@ -8,7 +8,8 @@ const fake = await startFakePlatform({
   apiKey: process.env.FAKE_API_KEY || undefined,
   latencyMs: Number(process.env.FAKE_LATENCY_MS ?? 0),
 });
-console.log(`fake platform listening at ${fake.baseUrl}`);
+console.log(`fake Data API at ${fake.baseUrl}`);
+console.log(`fake InnerTube at ${fake.innertubeBaseUrl}`);
 
 let stopping = false;
 const stop = () => {

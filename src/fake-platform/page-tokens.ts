@@ -9,7 +9,7 @@ export interface PagePosition {
   backward: boolean;
 }
 
-function varint(n: number): number[] {
+export function varint(n: number): number[] {
   const out: number[] = [];
   do {
     let byte = n % 128;
@@ -40,8 +40,8 @@ function decode(token: string): Uint8Array | undefined {
   return bytes.toString('base64url') === token ? bytes : undefined;
 }
 
-/** Reads a message whose fields are all varints or strings; undefined if it is not one. */
-function fields(bytes: Uint8Array): Map<number, number | Uint8Array> | undefined {
+/** Reads a message whose fields are all varints or strings; undefined if it is not one (also used by innertube.ts). */
+export function fields(bytes: Uint8Array): Map<number, number | Uint8Array> | undefined {
   const out = new Map<number, number | Uint8Array>();
   let at = 0;
   while (at < bytes.length) {

@@ -2,19 +2,30 @@
 // search list calls), speaking Google's protocol: the same JSON shapes, page tokens, error bodies,
 // API-key checks and per-method quota costs. Tests, benchmarks and `npm run demo` point the service
 // at it (YOUTUBE_API_BASE_URL = baseUrl); latency and faults can be injected while it runs.
+// The same server speaks InnerTube under /youtubei/v1/ (innertube.ts) for the same channels: point
+// youtubei.js at innertubeBaseUrl. InnerTube calls are logged apart and cost no Data API quota.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChannelSpec } from './channel-generator.ts';
 import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
+import { botCheck, handleInnertube, requestsShortsItems, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
 
 export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
+export type { InnertubeEndpoint } from './innertube.ts';
 export { DEMO_CHANNELS } from './registry.ts';
 
 export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'backendError' | 'hang' | 'reset' | 'malformed';
+/**
+ * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
+ * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
+ * 'layoutChanged' (valid JSON whose Shorts items have a shape youtubei.js does not know),
+ * 'backendError' (503 or 500), 'hang' and 'reset'.
+ */
+export type InnertubeFaultKind = 'botCheck' | 'rateLimited' | 'malformed' | 'layoutChanged' | 'backendError' | 'hang' | 'reset';
 
 export interface Fault {
   endpoint?: Endpoint | '*';
@@ -22,6 +33,16 @@ export interface Fault {
   /** How many matching requests it affects: default 1; Infinity for all until cleared. */
   times?: number;
   /** For backendError: 503 "service unavailable" (default) or 500 "Backend Error". */
+  status?: 500 | 503;
+}
+
+export interface InnertubeFault {
+  protocol: 'innertube';
+  endpoint?: InnertubeEndpoint | '*';
+  kind: InnertubeFaultKind;
+  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
+  times?: number;
+  /** For backendError: 503 (default) or 500. */
   status?: 500 | 503;
 }
 
@@ -48,16 +69,30 @@ export interface FakeCall {
   status: number;
 }
 
+export interface InnertubeCall {
+  /** resolve_url, browse, player, config, or the unknown path's name. */
+  endpoint: string;
+  /** What the request asked for: url, browseId, params, continuation or videoId. */
+  request: Record<string, string>;
+  /** HTTP status sent; 0 when no response was sent (hang, reset). */
+  status: number;
+}
+
 export interface FakePlatform {
   /** http://127.0.0.1:<port>/youtube/v3 */
   baseUrl: string;
+  /** http://127.0.0.1:<port>: stands for https://www.youtube.com (requests go to /youtubei/v1/…). */
+  innertubeBaseUrl: string;
   addChannel(spec: ChannelSpec): { id: string; handle: string };
   /** Units spent today, by all keys or by one. */
   quotaUsed(key?: string): number;
+  /** Data API calls only. */
   calls(): FakeCall[];
+  innertubeCalls(): InnertubeCall[];
+  /** Clears quota counters and both call logs. */
   resetStats(): void;
   setLatency(ms: number): void;
-  injectFault(fault: Fault): void;
+  injectFault(fault: Fault | InnertubeFault): void;
   clearFaults(): void;
   close(): Promise<void>;
 }
@@ -82,6 +117,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   let latencyMs = options.latencyMs ?? 0;
   let log: FakeCall[] = [];
   let faults: Array<Fault & { remaining: number }> = [];
+  let innertubeLog: InnertubeCall[] = [];
+  let innertubeFaults: Array<InnertubeFault & { remaining: number }> = [];
   const registry = new ChannelRegistry(options.autoGenerate ?? true);
   for (const spec of [...DEMO_CHANNELS, ...(options.channels ?? [])]) registry.add(spec);
   const sockets = new Set<Socket>();
@@ -93,9 +130,80 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     return fault;
   };
 
+  // A bot check only hits the player, and a layout change only pages that hold Shorts items, so a
+  // fault injected for them waits for such a request however many others come first.
+  const takeInnertubeFault = (endpoint: InnertubeEndpoint, body: Record<string, unknown>) => {
+    const fault = innertubeFaults.find(
+      (f) =>
+        f.remaining > 0 &&
+        (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint) &&
+        (f.kind !== 'botCheck' || endpoint === 'player') &&
+        (f.kind !== 'layoutChanged' || (endpoint === 'browse' && requestsShortsItems(body))),
+    );
+    if (fault) fault.remaining--;
+    return fault;
+  };
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async function respondInnertube(req: IncomingMessage, res: ServerResponse, url: URL, name: string): Promise<void> {
+    const pretty = url.searchParams.get('prettyPrint') !== 'false';
+    const text = await readBody(req);
+    let body: Record<string, unknown> = {};
+    let parsed = true;
+    try {
+      const value: unknown = text ? JSON.parse(text) : {};
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Record<string, unknown>;
+      else parsed = false;
+    } catch {
+      parsed = false;
+    }
+    const request: Record<string, string> = {};
+    for (const key of ['url', 'browseId', 'params', 'continuation', 'videoId']) if (typeof body[key] === 'string') request[key] = body[key] as string;
+    const record = (status: number) => innertubeLog.push({ endpoint: name, request, status });
+    const send = (status: number, payload: unknown) => {
+      record(status);
+      res.writeHead(status, HEADERS);
+      res.end(serialize(payload, pretty));
+    };
+    const endpoint = INNERTUBE_ENDPOINTS[name];
+    if (!endpoint) return send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
+    if (req.method !== 'POST') return send(405, { error: { code: 405, message: 'Method Not Allowed', status: 'METHOD_NOT_ALLOWED' } });
+    // config is answered whatever its body; every other call needs the client context.
+    if (!parsed || (endpoint !== 'config' && !hasClientContext(body))) return send(400, invalidArgument().body);
+    const fault = takeInnertubeFault(endpoint, body);
+    if (fault?.kind === 'hang') return void record(0);
+    if (fault?.kind === 'reset') {
+      record(0);
+      return void req.socket.resetAndDestroy();
+    }
+    if (fault?.kind === 'rateLimited') return send(429, rateLimited().body);
+    if (fault?.kind === 'backendError') {
+      const status = fault.status ?? 503;
+      return send(status, { error: { code: status, message: status === 503 ? 'The service is currently unavailable.' : 'Internal error encountered.', status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL' } });
+    }
+    if (fault?.kind === 'botCheck') {
+      const check = botCheck(body);
+      return send(check.status, check.body);
+    }
+    const result = handleInnertube(endpoint, registry, body, { malformedItems: fault?.kind === 'layoutChanged' });
+    if (fault?.kind === 'malformed') {
+      record(200);
+      res.writeHead(200, HEADERS);
+      return void res.end(serialize(result.body, false).slice(0, 120));
+    }
+    send(result.status, result.body);
+  }
+
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    const innertube = /^\/youtubei\/v1\/(.+?)\/?$/.exec(url.pathname);
+    if (innertube) return respondInnertube(req, res, url, innertube[1]!);
     const params = url.searchParams;
     const pretty = params.get('prettyPrint') !== 'false';
     const name = /^\/youtube\/v3\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? url.pathname;
@@ -164,28 +272,34 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
 
   return {
-    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}/youtube/v3`,
+    baseUrl: `${origin}/youtube/v3`,
+    innertubeBaseUrl: origin,
     addChannel(spec) {
       const channel = registry.add(spec);
       return { id: channel.id, handle: channel.handle };
     },
     quotaUsed: (key) => (key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : projects.get(key)?.used ?? 0),
     calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
+    innertubeCalls: () => innertubeLog.map((call) => ({ ...call, request: { ...call.request } })),
     resetStats() {
       for (const project of projects.values()) project.used = 0;
       log = [];
+      innertubeLog = [];
     },
     setLatency(ms) {
       latencyMs = ms;
     },
     injectFault(fault) {
-      faults.push({ ...fault, remaining: fault.times ?? 1 });
+      if ('protocol' in fault && fault.protocol === 'innertube') innertubeFaults.push({ ...fault, remaining: fault.times ?? 1 });
+      else faults.push({ ...(fault as Fault), remaining: fault.times ?? 1 });
     },
     clearFaults() {
       faults = [];
+      innertubeFaults = [];
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

@@ -1,0 +1,537 @@
+// A small adapter over youtubei.js (18.x), the maintained InnerTube client: resolution of any channel
+// address, the channel page, its Shorts tab page by page, and one video's player data — in plain
+// objects of our own, with every failure mapped onto one error type with a kind.
+//
+// youtubei.js parses; this file only picks fields from its parsed nodes. The one exception is
+// documented at `shortThumbnails`: youtubei.js 18.1 reads no image from current shortsLockupViewModel
+// items, so the frame YouTube puts on the item's reelWatchEndpoint is read through the library's own
+// Thumbnail parser.
+//
+// Every HTTP request of the library goes through `fetch` below: https://www.youtube.com is rewritten
+// to the configured base URL (the fake platform in tests and the demo), each call gets a timeout
+// covering its body too, is reported to `onCall`, and non-2xx answers become typed failures before
+// the library sees them, so the kind of a failure never has to be guessed from a library message.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { Innertube, Misc, Parser, YT, YTNodes } from 'youtubei.js';
+
+export interface InnertubeThumbnail {
+  url: string;
+  width?: number;
+  height?: number;
+}
+
+export interface InnertubeChannel {
+  id: string;
+  title?: string;
+  description?: string;
+  /** '@name' */
+  handle?: string;
+  avatar: InnertubeThumbnail[];
+  banner: InnertubeThumbnail[];
+  subscriberCountText?: string;
+  /** Parsed from the display text: approximate ("1.2M subscribers" → 1,200,000). */
+  subscriberCount?: number;
+  videoCountText?: string;
+  videoCount?: number;
+  keywords?: string;
+  /** Not on the channel page (only in its "about" panel, one more call): absent in this version. */
+  country?: string;
+}
+
+export interface InnertubeShortItem {
+  id: string;
+  title?: string;
+  viewCountText?: string;
+  /** Approximate, parsed from viewCountText; absent when the item shows no count (members-only). */
+  viewCount?: number;
+  thumbnails: InnertubeThumbnail[];
+}
+
+export interface InnertubeShortsPage {
+  items: InnertubeShortItem[];
+  hasMore: boolean;
+  /** The next page; on the last page, an empty last page. Throws InnertubeError. */
+  next(): Promise<InnertubeShortsPage>;
+}
+
+export interface InnertubeVideo {
+  id: string;
+  title?: string;
+  description?: string;
+  /**
+   * ISO 8601 from the player microformat's publishDate (uploadDate when absent), in UTC to the
+   * second ("2026-06-01T12:00:00Z"); a date without a time stays a date ("2024-03-15").
+   */
+  publishedAt?: string;
+  /** Exact. */
+  viewCount?: string;
+  durationSeconds?: number;
+  keywords?: string[];
+  channelId?: string;
+  thumbnails: InnertubeThumbnail[];
+}
+
+export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
+
+export class InnertubeError extends Error {
+  readonly kind: InnertubeFailureKind;
+  /** The InnerTube endpoint whose call failed (resolve_url, browse, player), when one did. */
+  readonly endpoint?: string;
+  /** HTTP status of the failed call, when there was one. */
+  readonly status?: number;
+
+  constructor(kind: InnertubeFailureKind, message: string, options: { endpoint?: string; status?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'InnertubeError';
+    this.kind = kind;
+    if (options.endpoint !== undefined) this.endpoint = options.endpoint;
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+export interface InnertubeClient {
+  /** Channel id (UC…) for any channel URL form; undefined when YouTube does not know it. */
+  resolve(url: string): Promise<string | undefined>;
+  /** undefined when the channel does not exist or was terminated. */
+  channel(id: string): Promise<InnertubeChannel | undefined>;
+  /** First page of the channel's Shorts tab (newest first); throws InnertubeError. */
+  shorts(id: string): Promise<InnertubeShortsPage>;
+  /** undefined when the video does not exist or is unavailable (private, removed). */
+  video(id: string): Promise<InnertubeVideo | undefined>;
+  close(): Promise<void>;
+}
+
+export interface InnertubeCallReport {
+  /** resolve_url, browse, player, config, or the path after /youtubei/v1/. */
+  endpoint: string;
+  /** HTTP status; 0 when no answer came (timeout, network). */
+  status: number;
+  durationMs: number;
+}
+
+export interface InnertubeClientOptions {
+  /** Stands for https://www.youtube.com, e.g. the fake platform's innertubeBaseUrl. */
+  baseUrl: string;
+  /** Per HTTP call, body included. */
+  timeoutMs: number;
+  onCall?: (call: InnertubeCallReport) => void;
+}
+
+const YOUTUBE_ORIGIN = 'https://www.youtube.com';
+
+// ---------------------------------------------------------------------------------------------
+// Display counts
+
+const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, billion: 1e9 };
+
+/**
+ * The number a display text stands for: "2.9M views" → 2,900,000, "4.32m subscribers", "895k views",
+ * "1,234 views", "1 view", "No views" → 0. Case-insensitive, with or without decimals. Rounded texts
+ * give approximate numbers. undefined when the text holds no count.
+ */
+export function parseDisplayCount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (/^no\s/i.test(trimmed)) return 0;
+  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*(k|m|b|thousand|million|billion)?(?![a-z])/i.exec(trimmed);
+  if (!match) return undefined;
+  const value = Number(`${match[1]!.replaceAll(',', '')}.${match[2] ?? '0'}`);
+  const multiplier = match[3] ? MULTIPLIERS[match[3].toLowerCase()]! : 1;
+  // 4.32 × 1e6 is 4320000.000000001 in floating point.
+  return Math.round(value * multiplier);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures
+
+/** A non-2xx answer or no answer at all, raised inside our fetch so its cause stays known. */
+class CallFailure extends Error {
+  readonly endpoint: string;
+  readonly status: number;
+  readonly reason: 'http' | 'timeout' | 'network';
+
+  constructor(endpoint: string, status: number, reason: 'http' | 'timeout' | 'network', message: string, cause?: unknown) {
+    super(message, { cause });
+    this.endpoint = endpoint;
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+function findInChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof type) return current;
+  }
+  return undefined;
+}
+
+function fromCallFailure(failure: CallFailure): InnertubeError {
+  const { endpoint, status } = failure;
+  if (failure.reason === 'timeout') return new InnertubeError('timeout', failure.message, { endpoint, cause: failure });
+  if (failure.reason === 'network') return new InnertubeError('unavailable', failure.message, { endpoint, cause: failure });
+  if (status === 429) return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, { endpoint, status, cause: failure });
+  // YouTube answers 403 to sessions and addresses it blocks outright: the same trouble as its bot check.
+  if (status === 403) return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, { endpoint, status, cause: failure });
+  return new InnertubeError('unavailable', `YouTube answered the ${endpoint} call with HTTP ${status}.`, { endpoint, status, cause: failure });
+}
+
+/**
+ * What any error thrown while the library worked means. Our own failures carry their kind; anything
+ * else the library threw (InnertubeError "Invalid channel", a TypeError on a missing node, a JSON
+ * syntax error) means the answer did not have the shape it expects: 'parse'.
+ */
+function classify(error: unknown, what: string): InnertubeError {
+  const own = findInChain(error, InnertubeError);
+  if (own) return own;
+  const failure = findInChain(error, CallFailure);
+  if (failure) return fromCallFailure(failure);
+  const detail = error instanceof Error ? error.message : String(error);
+  return new InnertubeError('parse', `Could not read YouTube's answer for ${what}: ${detail}`, { cause: error });
+}
+
+// youtubei.js reports nodes it cannot parse to one process-wide handler and carries on without them
+// (by default it prints a warning). Ours files each report under the operation that caused it —
+// parsing runs synchronously inside that operation's async context — so a layout change surfaces as
+// a 'parse' failure of that operation instead of a console message and silently missing items.
+interface OperationContext {
+  parserErrors: string[];
+}
+const operations = new AsyncLocalStorage<OperationContext>();
+Parser.setParserErrorHandler((context) => {
+  operations.getStore()?.parserErrors.push(`${context.classname} (${context.error_type})`);
+});
+
+async function operation<T>(what: string, work: (context: OperationContext) => Promise<T>): Promise<T> {
+  const context: OperationContext = { parserErrors: [] };
+  try {
+    return await operations.run(context, () => work(context));
+  } catch (error) {
+    throw classify(error, what);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field picking
+
+function thumbnails(list: ReadonlyArray<{ url: string; width?: number; height?: number }> | undefined): InnertubeThumbnail[] {
+  const seen = new Set<string>();
+  const out: InnertubeThumbnail[] = [];
+  for (const t of list ?? []) {
+    if (typeof t.url !== 'string' || !t.url || seen.has(t.url)) continue;
+    seen.add(t.url);
+    out.push({ url: t.url, ...(Number.isFinite(t.width) ? { width: t.width } : {}), ...(Number.isFinite(t.height) ? { height: t.height } : {}) });
+  }
+  return out;
+}
+
+/** Plain text of a parsed Text, or undefined (Text#toString() says "N/A" for an empty one). */
+function textOf(text: { text?: string } | undefined | null): string | undefined {
+  const value = text?.text?.trim();
+  return value ? value : undefined;
+}
+
+/** A count text with its parsed number, both absent when there is none. */
+function counted(text: string | undefined): { text?: string; count?: number } {
+  if (!text) return {};
+  const count = parseDisplayCount(text);
+  return count === undefined ? { text } : { text, count };
+}
+
+function channelFromPage(id: string, page: YT.Channel): InnertubeChannel {
+  const metadata = page.page.metadata?.item()?.as(YTNodes.ChannelMetadata);
+  if (!metadata) throw new InnertubeError('parse', `The channel page of ${id} has no channel metadata.`, { endpoint: 'browse' });
+  const header = page.header;
+  let handle: string | undefined;
+  let subscribers: string | undefined;
+  let videos: string | undefined;
+  const avatar: InnertubeThumbnail[] = [];
+  const banner: InnertubeThumbnail[] = [];
+  if (header?.is(YTNodes.PageHeader)) {
+    // The current header: rows of parts, "@handle" on one, "1.2M subscribers" and "120 videos" on another.
+    const view = header.content;
+    for (const row of view?.metadata?.metadata_rows ?? []) {
+      for (const part of row.metadata_parts ?? []) {
+        const text = textOf(part.text ?? undefined);
+        if (!text) continue;
+        if (text.startsWith('@')) handle ??= text;
+        else if (/subscriber/i.test(text)) subscribers ??= text;
+        else if (/\bvideos?\b/i.test(text)) videos ??= text;
+      }
+    }
+    const image = view?.image;
+    if (image?.is(YTNodes.DecoratedAvatarView)) avatar.push(...thumbnails(image.avatar?.image));
+    else if (image?.is(YTNodes.ContentPreviewImageView)) avatar.push(...thumbnails(image.image));
+    banner.push(...thumbnails(view?.banner?.image));
+  } else if (header?.is(YTNodes.C4TabbedHeader)) {
+    // The header channels had until 2024, still served in places.
+    handle = textOf(header.channel_handle);
+    subscribers = textOf(header.subscribers);
+    videos = textOf(header.videos_count);
+    avatar.push(...thumbnails(header.author?.thumbnails));
+    banner.push(...thumbnails(header.banner));
+  }
+  // The vanity URL names the handle too (http://www.youtube.com/@name) when the header does not.
+  handle ??= /\/(@[^/?#]+)$/.exec(metadata.vanity_channel_url ?? '')?.[1];
+  const subscriberCount = counted(subscribers);
+  const videoCount = counted(videos);
+  const channel: InnertubeChannel = {
+    id: metadata.external_id || id,
+    avatar: thumbnails([...avatar, ...metadata.avatar]).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)),
+    banner: thumbnails(banner).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)),
+  };
+  if (metadata.title) channel.title = metadata.title;
+  // The metadata holds the whole description; page.metadata.description is the microformat's, cut at 160.
+  if (metadata.description) channel.description = metadata.description;
+  if (handle) channel.handle = handle;
+  if (subscriberCount.text) channel.subscriberCountText = subscriberCount.text;
+  if (subscriberCount.count !== undefined) channel.subscriberCount = subscriberCount.count;
+  if (videoCount.text) channel.videoCountText = videoCount.text;
+  if (videoCount.count !== undefined) channel.videoCount = videoCount.count;
+  // Typed string[] by the library, but it passes YouTube's value through: one space-separated string
+  // with multi-word keywords in quotes. Kept as YouTube wrote it (the Data API's brandingSettings form).
+  const keywords: unknown = metadata.keywords;
+  if (typeof keywords === 'string' && keywords.trim()) channel.keywords = keywords.trim();
+  else if (Array.isArray(keywords) && keywords.length) channel.keywords = keywords.map((k) => (/\s/.test(String(k)) ? `"${k}"` : String(k))).join(' ');
+  return channel;
+}
+
+/**
+ * A lockup item's images. youtubei.js 18.1 reads `thumbnail.sources`, which current items no longer
+ * carry (their image moved into a thumbnailViewModel it does not parse), so its `thumbnail` comes back
+ * empty; the full-size frame YouTube puts on the item's reelWatchEndpoint is then the usable image.
+ * That raw object is read through the library's own Thumbnail parser. Remove once the library reads
+ * the new shape.
+ */
+function shortThumbnails(item: YTNodes.ShortsLockupView): InnertubeThumbnail[] {
+  const own = thumbnails(item.thumbnail);
+  if (own.length > 0) return own;
+  const payload = item.on_tap_endpoint?.payload as { thumbnail?: unknown } | undefined;
+  return thumbnails(Misc.Thumbnail.fromResponse(payload?.thumbnail as Parameters<typeof Misc.Thumbnail.fromResponse>[0]));
+}
+
+function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem): InnertubeShortItem | undefined {
+  let item: InnertubeShortItem;
+  if (node.is(YTNodes.ReelItem)) {
+    item = { id: node.id, thumbnails: thumbnails(node.thumbnails) };
+    const title = textOf(node.title);
+    if (title) item.title = title;
+    const views = counted(textOf(node.views));
+    if (views.text) item.viewCountText = views.text;
+    if (views.count !== undefined) item.viewCount = views.count;
+  } else {
+    const videoId = (node.on_tap_endpoint?.payload as { videoId?: unknown } | undefined)?.videoId;
+    if (typeof videoId !== 'string') return undefined;
+    item = { id: videoId, thumbnails: shortThumbnails(node) };
+    const title = textOf(node.overlay_metadata?.primary_text);
+    if (title) item.title = title;
+    const views = counted(textOf(node.overlay_metadata?.secondary_text));
+    if (views.text) item.viewCountText = views.text;
+    if (views.count !== undefined) item.viewCount = views.count;
+  }
+  return /^[A-Za-z0-9_-]{11}$/.test(item.id) ? item : undefined;
+}
+
+/** A Shorts-tab page or continuation as youtubei.js parsed it. */
+type ShortsFeed = YT.Channel | YT.ChannelListContinuation;
+
+function shortsItems(feed: ShortsFeed, context: OperationContext, channelId: string): InnertubeShortItem[] {
+  // Strict on purpose: a grid cell the library could not read, or did not recognise as a Short, means
+  // YouTube changed the layout. Returning the rest would silently drop Shorts; a 'parse' failure lets
+  // the caller fall back to another source.
+  const cells = feed.memo.getType(YTNodes.RichItem);
+  const items: InnertubeShortItem[] = [];
+  for (const cell of cells) {
+    const content = cell.content;
+    const item = content?.is(YTNodes.ShortsLockupView, YTNodes.ReelItem) ? shortItem(content) : undefined;
+    if (!item) {
+      const what = content ? content.type : `unparsed content${context.parserErrors.length ? ` (${context.parserErrors.slice(0, 3).join(', ')})` : ''}`;
+      throw new InnertubeError('parse', `The Shorts tab of ${channelId} holds an item youtubei.js does not read as a Short: ${what}.`, { endpoint: 'browse' });
+    }
+    items.push(item);
+  }
+  if (cells.length === 0 && context.parserErrors.length > 0) {
+    throw new InnertubeError('parse', `The Shorts tab of ${channelId} could not be parsed: ${context.parserErrors.slice(0, 3).join(', ')}.`, { endpoint: 'browse' });
+  }
+  return items;
+}
+
+function lastPage(): InnertubeShortsPage {
+  return { items: [], hasMore: false, next: async () => lastPage() };
+}
+
+function shortsPage(feed: ShortsFeed, context: OperationContext, channelId: string): InnertubeShortsPage {
+  const items = shortsItems(feed, context, channelId);
+  const hasMore = feed.has_continuation;
+  let nextPage: Promise<InnertubeShortsPage> | undefined;
+  return {
+    items,
+    hasMore,
+    // One request per page however often next() is called.
+    next() {
+      if (!hasMore) return Promise.resolve(lastPage());
+      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => shortsPage(await feed.getContinuation(), ctx, channelId));
+      return nextPage;
+    },
+  };
+}
+
+/** "2026-06-01T05:00:00-07:00" → "2026-06-01T12:00:00Z"; a bare date stays as it is. */
+function isoTimestamp(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function endpointName(pathname: string): string {
+  const rest = /^\/youtubei\/v1\/(.+?)\/?$/.exec(pathname)?.[1];
+  if (!rest) return pathname;
+  return rest === 'navigation/resolve_url' ? 'resolve_url' : rest;
+}
+
+export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+
+  // The library calls fetch(Request, {body, headers, redirect, credentials}) for API calls and
+  // fetch(url string, {method, headers, body}) for its config call.
+  const fetchThroughUs = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : undefined;
+    const original = new URL(request ? request.url : String(input));
+    const target = original.origin === YOUTUBE_ORIGIN ? new URL(`${base.origin}${basePath}${original.pathname}${original.search}`) : original;
+    const endpoint = endpointName(original.pathname);
+    const method = init?.method ?? request?.method ?? 'GET';
+    const headers: Array<[string, string]> = [];
+    new Headers(init?.headers ?? request?.headers).forEach((value, name) => headers.push([name, value]));
+    const body = init?.body ?? (request?.body ? await request.text() : undefined);
+    const started = performance.now();
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    let status = 0;
+    try {
+      const response = await undiciFetch(target, { method, headers, body: body as string | undefined, signal, dispatcher: agent, redirect: 'follow' });
+      status = response.status;
+      // Read the body here, so the timeout covers it and the report says when the call really ended.
+      const bytes = await response.arrayBuffer();
+      options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
+      if (status < 200 || status > 299) throw new CallFailure(endpoint, status, 'http', `YouTube answered ${endpoint} with HTTP ${status}.`);
+      const responseHeaders: Array<[string, string]> = [];
+      response.headers.forEach((value, name) => responseHeaders.push([name, value]));
+      return new Response(bytes, { status, statusText: response.statusText, headers: responseHeaders });
+    } catch (error) {
+      if (error instanceof CallFailure) throw error;
+      const timedOut = signal.aborted || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+      options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
+      if (timedOut) throw new CallFailure(endpoint, status, 'timeout', `YouTube did not answer ${endpoint} within ${options.timeoutMs} ms.`, error);
+      throw new CallFailure(endpoint, status, 'network', `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`, error);
+    }
+  };
+
+  let yt: Innertube;
+  try {
+    // No network call but the config one, whose failure the library tolerates.
+    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', fetch: fetchThroughUs as typeof fetch });
+  } catch (error) {
+    await agent.close();
+    throw classify(error, 'a new InnerTube session');
+  }
+
+  async function getChannel(id: string): Promise<YT.Channel | undefined> {
+    try {
+      return await yt.getChannel(id);
+    } catch (error) {
+      // An ERROR alert instead of a page: "This channel does not exist.", or a terminated account.
+      if (error instanceof Error && error.constructor.name === 'ChannelError') return undefined;
+      throw error;
+    }
+  }
+
+  return {
+    resolve: (url) =>
+      operation(`the address ${url}`, async () => {
+        let current = url;
+        // An address YouTube knows under another URL answers a urlEndpoint: follow it (NewPipe does
+        // up to three hops), but only to youtube.com.
+        for (let hop = 0; hop < 3; hop++) {
+          let endpoint: YTNodes.NavigationEndpoint;
+          try {
+            endpoint = await yt.resolveURL(current);
+          } catch (error) {
+            // An address YouTube does not know answers 404.
+            if (findInChain(error, CallFailure)?.status === 404) return undefined;
+            throw error;
+          }
+          const payload = endpoint.payload as { browseId?: unknown; url?: unknown };
+          if (endpoint.name === 'browseEndpoint' && typeof payload.browseId === 'string') {
+            return /^UC[A-Za-z0-9_-]{22}$/.test(payload.browseId) ? payload.browseId : undefined;
+          }
+          if (endpoint.name === 'urlEndpoint' && typeof payload.url === 'string') {
+            const next = new URL(payload.url, YOUTUBE_ORIGIN);
+            if (!/(^|\.)youtube\.com$/i.test(next.hostname) || next.href === current) return undefined;
+            current = next.href;
+            continue;
+          }
+          // A video, a playlist, a search page: not a channel.
+          return undefined;
+        }
+        return undefined;
+      }),
+
+    channel: (id) =>
+      operation(`the channel ${id}`, async () => {
+        const page = await getChannel(id);
+        return page && channelFromPage(id, page);
+      }),
+
+    shorts: (id) =>
+      operation(`the Shorts of ${id}`, async (context) => {
+        const page = await getChannel(id);
+        if (!page) throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, { endpoint: 'browse' });
+        // A channel that never posted a Short has no Shorts tab.
+        if (!page.has_shorts) return lastPage();
+        return shortsPage(await page.getShorts(), context, id);
+      }),
+
+    video: (id) =>
+      operation(`the video ${id}`, async () => {
+        let info: YT.VideoInfo;
+        try {
+          info = await yt.getBasicInfo(id);
+        } catch (error) {
+          // playabilityStatus ERROR ("This video is unavailable") is thrown by the library itself.
+          const status = (error as { info?: { status?: unknown } }).info?.status;
+          if (!findInChain(error, CallFailure) && status === 'ERROR') return undefined;
+          throw error;
+        }
+        const playability = info.playability_status;
+        const reason = playability?.reason ?? '';
+        if (/not a bot/i.test(reason)) throw new InnertubeError('bot-check', `YouTube asks to sign in to confirm this is not a bot (player, ${id}).`, { endpoint: 'player' });
+        const details = info.basic_info;
+        if (playability?.status !== 'OK' && !details.id) {
+          // Private or removed videos say so; any other sign-in demand without data is YouTube's
+          // suspicion of the session, which retrying elsewhere will not cure either.
+          if (playability?.status === 'LOGIN_REQUIRED' && !/private/i.test(reason)) {
+            throw new InnertubeError('bot-check', `YouTube asks to sign in for video ${id}: ${reason || playability.status}.`, { endpoint: 'player' });
+          }
+          return undefined;
+        }
+        if (!details.id) throw new InnertubeError('parse', `The player answer for ${id} has no video details.`, { endpoint: 'player' });
+        const microformat = info.page[0].microformat?.is(YTNodes.PlayerMicroformat) ? info.page[0].microformat : undefined;
+        const video: InnertubeVideo = { id: details.id, thumbnails: thumbnails(details.thumbnail).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)) };
+        if (details.title) video.title = details.title;
+        if (details.short_description) video.description = details.short_description;
+        const publishedAt = isoTimestamp(microformat?.publish_date ?? microformat?.upload_date);
+        if (publishedAt) video.publishedAt = publishedAt;
+        if (Number.isSafeInteger(details.view_count)) video.viewCount = String(details.view_count);
+        if (Number.isFinite(details.duration)) video.durationSeconds = details.duration!;
+        if (details.keywords?.length) video.keywords = [...details.keywords];
+        if (details.channel_id) video.channelId = details.channel_id;
+        return video;
+      }),
+
+    close: () => agent.close(),
+  };
+}
