@@ -36,7 +36,7 @@ async function prepareDataDir(credits: number) {
 
 const BIG = String(1_000_000_000);
 const serviceEnv = (dataDir: string, baseUrl: string, extra: Record<string, string> = {}) => ({
-  DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   RATE_LIMIT_PER_MINUTE: BIG, RATE_LIMIT_PER_HOUR: BIG, RATE_LIMIT_PER_DAY: BIG, LOG_LEVEL: 'warn', ...extra,
 });
 

@@ -28,6 +28,10 @@ import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
 import type { ShortsResult } from './domain/shorts/shorts-types.ts';
+import type { SourceMode } from './domain/shorts/shorts-service.ts';
+import type { InnertubeClient } from './domain/shorts/innertube-source.ts';
+import { createInnertubeClient } from './infra/innertube/innertube-client.ts';
+import { createCircuitBreaker } from './infra/circuit-breaker.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 
 export interface Services {
@@ -40,6 +44,9 @@ export interface Services {
   auth: Authenticator;
   youtube: YoutubeClient;
   keyPool: KeyPool;
+  /** The upstream source in use (YOUTUBE_SOURCE with auto decided). */
+  source: SourceMode;
+  innertube: InnertubeClient | undefined;
   shortsRequests: ShortsRequestDeps;
   boss: PgBoss;
   delivery: DeliveryDeps;
@@ -90,8 +97,16 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
   const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
+  const apiKeys = parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY);
+  // auto: hybrid (InnerTube lists, the Data API details) with a key; keyless InnerTube without one.
+  const source: SourceMode = config.YOUTUBE_SOURCE === 'auto' ? (apiKeys.length > 0 ? 'hybrid' : 'innertube') : config.YOUTUBE_SOURCE;
+  const innertube = source === 'data-api' ? undefined : await createInnertubeClient({
+    baseUrl: config.YOUTUBE_INNERTUBE_BASE_URL,
+    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    onCall: (call) => metrics.innertubeCalls.inc({ endpoint: call.endpoint, status: String(call.status) }),
+  });
   const keyPool = createKeyPool(db, {
-    keys: parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY),
+    keys: apiKeys,
     dailyUnits: config.YOUTUBE_KEY_DAILY_UNITS,
     reserveUnits: config.YOUTUBE_KEY_RESERVE_UNITS,
     now,
@@ -120,8 +135,13 @@ export async function createServices(config: Config, options: ServiceOptions): P
     pricing,
     now,
     onUpstream: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
-    source: 'data-api',
+    source,
+    ...(innertube ? { innertube, breaker: createCircuitBreaker({ threshold: 3, baseMs: 30_000, maxMs: 600_000, now }) } : {}),
     playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
+    onInnertubeFailure: (kind, error) => {
+      metrics.innertubeFailures.inc({ kind });
+      options.log.error({ err: error, kind }, 'InnerTube call failed');
+    },
   });
   const shortsRequests: ShortsRequestDeps = {
     db,
@@ -154,10 +174,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
 
   return {
-    config, db, redis, cache, rateLimiter, jwt, auth, youtube, keyPool, shortsRequests, boss, delivery, metrics,
+    config, db, redis, cache, rateLimiter, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, delivery, metrics,
     async close() {
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
-      await Promise.allSettled([youtube.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
+      await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       subscriber?.disconnect();
       redis?.disconnect();
       await db.close();

@@ -137,6 +137,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
         HOST: '127.0.0.1',
         YOUTUBE_API_KEY: 'fake-api-key',
         YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

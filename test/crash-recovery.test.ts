@@ -39,6 +39,7 @@ describe('crash safety (embedded mode, real child process)', () => {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
       YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_TIMEOUT_MS: '5000',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',

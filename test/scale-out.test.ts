@@ -28,6 +28,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
       REDIS_KEY_PREFIX: `cs-test-${randomBytes(4).toString('hex')}:`,
       YOUTUBE_API_KEY: 'fake-api-key',
       YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
       JOB_HEARTBEAT_SECONDS: '10',

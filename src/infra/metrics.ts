@@ -11,6 +11,8 @@ export function createMetrics() {
     upstreamQuota: new Counter({ name: 'upstream_quota_units_total', help: 'Video platform quota units spent, by endpoint and key ("<index>:<hash>", never the key)', labelNames: ['endpoint', 'key'], registers: [registry] }),
     upstreamKeyUnitsUsed: new Gauge({ name: 'upstream_key_units_used', help: 'Units used today (quota day, America/Los_Angeles) per Data API key, across all instances', labelNames: ['key'], registers: [registry] }),
     upstreamKeyUnitsRemaining: new Gauge({ name: 'upstream_key_units_remaining', help: 'Units left today per Data API key (0 when resting or rejected)', labelNames: ['key', 'state'], registers: [registry] }),
+    innertubeCalls: new Counter({ name: 'innertube_calls_total', help: 'Calls to YouTube\'s web API (InnerTube) by endpoint and HTTP status (0: no answer)', labelNames: ['endpoint', 'status'], registers: [registry] }),
+    innertubeFailures: new Counter({ name: 'innertube_failures_total', help: 'InnerTube failures by kind (bot-check, rate-limited, parse, unavailable, timeout)', labelNames: ['kind'], registers: [registry] }),
     creditsCharged: new Counter({ name: 'credits_charged_total', help: 'Credits charged to accounts', registers: [registry] }),
     webhookAttempts: new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'queue_depth', help: 'Queued jobs waiting per queue', labelNames: ['queue'], registers: [registry] }),

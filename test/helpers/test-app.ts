@@ -48,6 +48,9 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
     DATA_DIR: ':memory:',
     YOUTUBE_API_KEY: 'fake-api-key',
     YOUTUBE_API_BASE_URL: 'http://127.0.0.1:9/youtube/v3',
+    // The Data API path unless a test chooses a source (its unit counts are exact per call).
+    YOUTUBE_SOURCE: 'data-api',
+    YOUTUBE_INNERTUBE_BASE_URL: 'http://127.0.0.1:9',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     JOB_HEARTBEAT_SECONDS: '10',
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' } : {}),

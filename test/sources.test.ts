@@ -1,0 +1,185 @@
+// The upstream source modes end to end (docs/sources.md): data-api, hybrid (InnerTube listing +
+// videos.list details), innertube (keyless), auto, the fallbacks and InnerTube's faults.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
+
+const SHORTS = '/api/youtube/shorts';
+const channel = (path: string) => `https://www.youtube.com/${path}`;
+const post = (t: TestApp, user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+type Short = { id: string; etag?: string; snippet: { publishedAt?: string; title?: string }; statistics: { viewCount?: string } };
+
+describe('source modes against the same fake channels', () => {
+  let fake: FakePlatform;
+  const apps: Record<string, TestApp> = {};
+  const users: Record<string, TestUser> = {};
+  before(async () => {
+    fake = await startFakePlatform({ channels: [{ handle: 'reelchannel', shortsCount: 70, shortsItemShape: 'reel' }, { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 }] });
+    for (const source of ['data-api', 'hybrid', 'innertube'] as const) {
+      apps[source] = await startTestApp('pglite', {
+        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source,
+        ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}), CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000',
+      });
+      users[source] = await createUser(apps[source]!, 1000);
+    }
+  });
+  after(async () => {
+    for (const t of Object.values(apps)) await t.close();
+    await fake.close();
+  });
+
+  it('hybrid lists from the Shorts tab at half the quota, with the same exact shorts as the Data API path', async () => {
+    fake.resetStats();
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-150') })).json();
+    assert.equal(fake.quotaUsed(), 1 + 3 + 3);
+    fake.resetStats();
+    const res = await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-150') });
+    assert.equal(res.statusCode, 200, res.body);
+    const hybrid = res.json();
+    assert.equal(hybrid.source, 'hybrid');
+    assert.equal(hybrid.itemCount, 150);
+    assert.equal(fake.quotaUsed(), 1 + 3, 'channels.list + 3 videos.list, no playlist pages');
+    assert.ok(fake.innertubeCalls().filter((c) => c.endpoint === 'browse').length >= 4, 'the tab read across continuations (48 per page)');
+    assert.deepEqual(hybrid.data.shorts, exact.data.shorts, 'field for field');
+    assert.deepEqual(hybrid.data.channel, exact.data.channel);
+    assert.equal(hybrid.creditsCharged, 3);
+  });
+
+  it('hybrid resolves every URL form through InnerTube at 0 units, /c/ names included', async () => {
+    fake.resetStats();
+    const res = await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('c/someoldvanity') });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().itemCount, 2);
+    assert.ok(!fake.calls().some((c) => c.endpoint === 'search'));
+    assert.equal(fake.quotaUsed(), 2, 'channels.list?id + one videos.list');
+  });
+
+  it('hybrid stops a window after the first details batch that is all older', async () => {
+    const all = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+    const oldestDate = parseTimestamp(all[9]!.snippet.publishedAt)!;
+    fake.resetStats();
+    const windowed = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-300'), oldestDate })).json();
+    assert.equal(windowed.itemCount, 10);
+    assert.deepEqual(windowed.data.shorts.map((s: Short) => s.id), all.slice(0, 10).map((s) => s.id));
+    assert.ok(fake.quotaUsed() <= 1 + 2, `${fake.quotaUsed()} units: the window's batch and at most one margin batch`);
+  });
+
+  it('hybrid falls back to the playlist path when the tab fails', async () => {
+    fake.injectFault({ protocol: 'innertube', endpoint: 'browse', kind: 'rateLimited', times: 1 });
+    fake.resetStats();
+    const res = await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@reelchannel') });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().source, 'data-api');
+    assert.equal(res.json().itemCount, 70);
+    assert.ok(fake.calls().some((c) => c.endpoint === 'playlistItems'));
+    fake.clearFaults();
+  });
+
+  it('both Shorts-tab item shapes list the same ids', async () => {
+    const reel = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@reelchannel') })).json();
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@reelchannel') })).json();
+    assert.equal(reel.source, 'hybrid');
+    assert.deepEqual(reel.data.shorts.map((s: Short) => s.id), exact.data.shorts.map((s: Short) => s.id));
+  });
+
+  it('innertube (keyless) answers without a key: exact where it can, approximate counts listed, absent stays absent', async () => {
+    fake.resetStats();
+    const res = await post(apps.innertube!, users.innertube!, { channelUrl: channel('@demo') });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(fake.quotaUsed(), 0, 'no Data API call');
+    assert.equal(body.source, 'innertube');
+    assert.ok(Array.isArray(body.approximateFields) && body.approximateFields.length > 0);
+    assert.equal(body.itemCount, 120);
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@demo') })).json();
+    assert.equal(body.data.channel.id, exact.data.channel.id);
+    assert.equal(body.data.channel.snippet.title, exact.data.channel.snippet.title);
+    assert.equal(body.data.channel.snippet.customUrl, exact.data.channel.snippet.customUrl);
+    assert.equal(body.data.channel.etag, undefined);
+    const subs = Number(body.data.channel.statistics.subscriberCount);
+    const realSubs = Number(exact.data.channel.statistics.subscriberCount);
+    assert.ok(Math.abs(subs - realSubs) / realSubs < 0.1, `approximate subscribers ${subs} vs ${realSubs}`);
+    body.data.shorts.forEach((short: Short, i: number) => {
+      const real = exact.data.shorts[i] as Short;
+      assert.equal(short.id, real.id);
+      assert.equal(short.snippet.title, real.snippet.title);
+      assert.equal(short.etag, undefined);
+      assert.equal(short.snippet.publishedAt, undefined, 'no date without a window');
+      const views = Number(short.statistics.viewCount);
+      const realViews = Number(real.statistics.viewCount);
+      // Display text keeps two or three significant digits ("1M views" for 1,054,146).
+      assert.ok(Math.abs(views - realViews) <= Math.max(1, realViews * 0.1), `views ${views} vs ${realViews}`);
+    });
+    assert.ok(!res.body.includes('null'));
+  });
+
+  it('innertube finds a window\'s edge with a few date lookups, not one per short', async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-400') })).json().data.shorts as Short[];
+    const oldestDate = parseTimestamp(exact[99]!.snippet.publishedAt)!;
+    fake.resetStats();
+    const res = await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-400'), oldestDate });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.itemCount, 100);
+    assert.deepEqual(body.data.shorts.map((s: Short) => s.id), exact.slice(0, 100).map((s) => s.id));
+    const players = fake.innertubeCalls().filter((c) => c.endpoint === 'player').length;
+    assert.ok(players <= 3 + 6, `${players} player calls for 3 pages`);
+    // Looked-up dates are exact and cached for good: the same window again asks the player nothing.
+    fake.resetStats();
+    await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-400'), oldestDate });
+    assert.equal(fake.innertubeCalls().filter((c) => c.endpoint === 'player').length, 0);
+  });
+
+  const faults = [['botCheck', 'player'], ['rateLimited', 'browse'], ['malformed', 'browse'], ['layoutChanged', 'browse'], ['hang', 'resolve_url']] as const;
+  for (const [kind, endpoint] of faults) {
+    it(`innertube: ${kind} on ${endpoint} is a clear 502/503 failure, never 500`, async () => {
+      const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_API_KEY: '', YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500' });
+      try {
+        assert.equal(t.services.source, 'innertube', 'auto without a key is keyless');
+        const user = await createUser(t, 10);
+        fake.injectFault({ protocol: 'innertube', endpoint, kind, times: Infinity });
+        const payload = endpoint === 'player' ? { channelUrl: channel('@demo'), oldestDate: 0 } : { channelUrl: channel('@demo') };
+        const res = await post(t, user, payload);
+        assert.ok([502, 503].includes(res.statusCode), `${res.statusCode} ${res.body}`);
+        assert.equal(res.json().success, false);
+        assert.match(res.json().error, /^UPSTREAM_(ERROR|RATE_LIMITED)$/);
+        const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+        assert.match(metrics, /innertube_failures_total\{kind="[a-z-]+"\} [1-9]/);
+        assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
+      } finally {
+        fake.clearFaults();
+        await t.close();
+      }
+    });
+  }
+});
+
+describe('when every Data API key is spent (hybrid)', () => {
+  it('serves stale for stale-ok, keyless when nothing is cached, and 503 for exact', async () => {
+    const fake = await startFakePlatform();
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0' });
+    try {
+      assert.equal(t.services.source, 'hybrid', 'auto with a key is hybrid');
+      const user = await createUser(t, 100);
+      assert.equal((await post(t, user, { channelUrl: channel('@demo') })).json().source, 'hybrid');
+      fake.injectFault({ kind: 'quotaExceeded', endpoint: '*', times: Infinity });
+      const stale = (await post(t, user, { channelUrl: channel('@demo') })).json();
+      assert.equal(stale.stale, true);
+      assert.equal(stale.source, 'hybrid');
+      const keyless = await post(t, user, { channelUrl: channel('@fake-20') });
+      assert.equal(keyless.statusCode, 200, keyless.body);
+      assert.equal(keyless.json().source, 'innertube');
+      assert.equal(keyless.json().stale, false);
+      assert.ok(keyless.json().approximateFields.length > 0);
+      const exact = await post(t, user, { channelUrl: channel('@fake-21'), freshness: 'exact' });
+      assert.equal(exact.statusCode, 503);
+      assert.equal(exact.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
+      assert.equal((await post(t, user, { channelUrl: channel('@fake-21'), freshness: 'sometimes' })).statusCode, 400);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
