@@ -221,6 +221,45 @@ async function quotaEconomy() {
   }
 }
 
+// The three sources side by side: Data API units per 50 shorts served cold and wall time against
+// each mode's sequential bound (50 ms per upstream call), for the same 3,000-short channels.
+async function sources() {
+  const fake = await startFakePlatform({ latencyMs: LATENCY_MS });
+  const size = 3000;
+  try {
+    for (const source of ['data-api', 'hybrid', 'innertube'] as const) {
+      const { dataDir, key } = await prepareDataDir(2_000_000_000);
+      const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0', YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}) }));
+      try {
+        const times: number[] = [];
+        let units = 0;
+        for (let run = 0; run < 3; run++) {
+          const handle = `@${fake.addChannel({ handle: `src${source.replace('-', '')}r${run}`, shortsCount: size }).handle}`;
+          fake.resetStats();
+          const started = performance.now();
+          const res = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl: `https://www.youtube.com/${handle}` }) });
+          const body = await res.json();
+          times.push(performance.now() - started);
+          if (body.itemCount !== size || body.source !== source) throw new Error(`${source}: ${JSON.stringify(body).slice(0, 300)}`);
+          units = fake.quotaUsed();
+        }
+        const wall = median(times);
+        // Critical paths: data-api: handle + playlist pages (details overlap) + last batch; hybrid: resolve + channel/tab + tab pages (48 each) + last batch; innertube: resolve + channel/tab + tab pages.
+        const tabPages = Math.ceil(size / 48);
+        const calls = source === 'data-api' ? Math.ceil(size / 50) + 2 : source === 'hybrid' ? tabPages + 3 : tabPages + 2;
+        const bound = calls * LATENCY_MS;
+        report('sources', `${source}: ${size} shorts cold, Data API units (per 50 shorts)`, `${units} (${(units / (size / 50)).toFixed(2)})`, source === 'hybrid' ? '≤ 1.05 per 50' : source === 'innertube' ? '0' : '2.0 per 50 (today)', source === 'hybrid' ? (units / (size / 50) <= 1.05 ? 'met' : 'NOT met') : source === 'innertube' ? (units === 0 ? 'met' : 'NOT met') : 'reference');
+        report('sources', `${source}: wall ms (median of 3) vs ${calls} sequential calls × ${LATENCY_MS} = ${bound}`, `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`, '≤ 1.15×', wall <= bound * 1.15 ? 'met' : 'NOT met');
+      } finally {
+        await service.kill('SIGTERM');
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await fake.close();
+  }
+}
+
 async function memory() {
   const fake = await startFakePlatform();
   const modes: Array<{ label: string; env: Record<string, string>; prepare: () => Promise<{ dataDir: string; key: string; cleanup: () => Promise<void> }> }> = [
@@ -279,9 +318,10 @@ async function webhooks() {
 
 console.log(`channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`);
 // BENCH_ONLY=hot,cold,memory,async runs a subset (the results file then holds only those rows).
-const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,memory,async,quota').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,sources,memory,async,quota').split(','));
 if (only.has('hot')) await hotPath();
 if (only.has('cold')) await coldPathAndEarlyStop();
+if (only.has('sources')) await sources();
 if (only.has('memory')) await memory();
 if (only.has('async')) await webhooks();
 if (only.has('quota')) await quotaEconomy();
@@ -302,7 +342,7 @@ notes.push(
 const ran = new Set(rows.map((r) => r[0]));
 let previous: string[] = [];
 try {
-  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8').split('\n').filter((line) => /^\| (hot|cold|early|memory|async|quota) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()));
+  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8').split('\n').filter((line) => /^\| (hot|cold|early|sources|memory|async|quota) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()));
 } catch {
   previous = []; // no earlier results
 }
