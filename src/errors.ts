@@ -3,6 +3,8 @@
 // (plus success:false on the shorts routes, the spec's failure body).
 export const ERROR_CATALOG = {
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid.' },
+  BAD_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
+  INVALID_URL: { status: 400, message: 'The URL is malformed (bad percent-encoding).' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   INVALID_CHANNEL_URL: { status: 400, message: 'channelUrl is not a recognised channel address.' },
   UNSAFE_WEBHOOK_URL: { status: 400, message: 'webhookUrl is not an allowed destination.' },
@@ -15,10 +17,14 @@ export const ERROR_CATALOG = {
   NOT_FOUND: { status: 404, message: 'Not found.' },
   CHANNEL_NOT_FOUND: { status: 404, message: 'No channel exists at that address.' },
   CONFLICT: { status: 409, message: 'The resource already exists.' },
+  DELIVERY_IN_PROGRESS: { status: 409, message: 'A delivery of this webhook is already queued or running; wait for it to finish.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  URI_TOO_LONG: { status: 414, message: 'The URL is too long.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts; try again later.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side.' },
   UPSTREAM_ERROR: { status: 502, message: 'The video platform answered with an error.' },
   UPSTREAM_QUOTA_EXHAUSTED: { status: 503, message: 'The video platform quota is exhausted for today; try again later.' },

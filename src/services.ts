@@ -26,6 +26,8 @@ import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
+import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
+import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 
 export interface Services {
@@ -34,6 +36,8 @@ export interface Services {
   redis: Redis | null;
   cache: Cache;
   rateLimiter: RateLimiter;
+  loginThrottle: LoginThrottle;
+  passwordGate: PasswordGate;
   jwt: JwtService;
   auth: Authenticator;
   youtube: YoutubeClient;
@@ -75,10 +79,15 @@ function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
   const metrics = createMetrics();
   const db = await openDatabase(config);
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
-  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
+  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const cache = redis ? createRedisCache(redis) : createMemoryCache();
   const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
+  const loginThrottle = createLoginThrottle(redis ? redisThrottleStore(redis) : db.kind === 'postgres' ? sqlThrottleStore(db) : memoryThrottleStore(), {
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowSeconds: config.LOGIN_WINDOW_SECONDS,
+  });
+  const passwordGate = createPasswordGate({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxQueue: config.PASSWORD_HASH_QUEUE });
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
   const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
   const youtube = createYoutubeClient({
@@ -120,13 +129,13 @@ export async function createServices(config: Config, options: ServiceOptions): P
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
-      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error } }, 'webhook attempt');
+      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
 
   return {
-    config, db, redis, cache, rateLimiter, jwt, auth, youtube, shortsRequests, boss, delivery, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, shortsRequests, boss, delivery, metrics,
     async close() {
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), webhookAgent.close(), cache.close(), rateLimiter.close()]);

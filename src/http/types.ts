@@ -1,10 +1,13 @@
 // Fastify typing for our decorations and route config.
 import type { Caller } from '../domain/auth/authenticator.ts';
 import type { Services } from '../services.ts';
+import type { RouteOptions } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every route as registered (onRoute), for the shared security suite. */
+    routeTable: RouteOptions[];
   }
   interface FastifyRequest {
     caller: Caller | null;

@@ -110,11 +110,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: 'session' },
     schema: {
       tags: ['webhooks'],
-      summary: 'Create a new signing secret; the previous ones keep signing until previousExpiresAt.',
+      summary: 'Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.',
       security,
-      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), ...authErrors() },
+      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), 429: { ...ErrorBody, description: 'Too many rotations this hour; see Retry-After.' }, ...authErrors() },
     },
   }, async (request, reply) => {
+    const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;
+    const decision = await rateLimiter.consume(`webhook-secret-rotate:${callerOf(request).accountId}`, [{ name: 'hour', limit, seconds: 3600 }]);
+    if (!decision.allowed) {
+      throw new AppError('RATE_LIMITED', `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    }
     const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
     const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));
     reply.header('cache-control', 'no-store');

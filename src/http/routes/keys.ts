@@ -16,7 +16,8 @@ const KeyView = Type.Object({
 
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, auth } = app.services;
-  const config = { auth: true } as const;
+  // Key management needs a dashboard session (#12): a leaked API key must not mint or revoke keys.
+  const config = { auth: 'session' } as const;
 
   app.post('/keys', {
     config,

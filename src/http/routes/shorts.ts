@@ -110,7 +110,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: true },
     schema: {
       tags: ['shorts'],
-      summary: 'Deliver a settled webhook request again now (same webhook-id).',
+      summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
       security,
       params: RequestParams,
       response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...authErrors() },

@@ -5,8 +5,9 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 
 /** PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR; migrated. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>): Promise<Database> {
-  const db = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : await openPglite(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR);
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>): Promise<Database> {
+  const timeouts = { statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: config.DATABASE_CONNECT_TIMEOUT_MS };
+  const db = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, timeouts) : await openPglite(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR);
   await migrate(db);
   return db;
 }
