@@ -89,13 +89,15 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
  * DELIVERY_IN_PROGRESS while an attempt is running or due (it would only be dropped as a duplicate);
  * a retry scheduled for later is replaced by this immediate attempt.
  */
-export async function redeliver(db: Database, boss: PgBoss, requestId: string, now = new Date()): Promise<number> {
+export async function redeliver(db: Database, boss: PgBoss, requestId: string): Promise<number> {
   return db.transaction(async (tx) => {
     // Concurrent redeliveries of one request take turns, so only one of them can enqueue.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${requestId}`]);
     const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key: requestId, db: tx.jobDb });
     const pending = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
-    if (pending.some((j) => j.state === 'active' || j.state === 'retry' || j.startAfter.getTime() <= now.getTime())) {
+    // Read the clock after the lock: a job queued by the redelivery we waited for is due now.
+    const dueBy = Date.now() + 5_000;
+    if (pending.some((j) => j.state === 'active' || j.state === 'retry' || j.startAfter.getTime() <= dueBy)) {
       throw new AppError('DELIVERY_IN_PROGRESS');
     }
     if (pending.length > 0) await boss.cancel(QUEUES.webhookDelivery, pending.map((j) => j.id), { db: tx.jobDb });
