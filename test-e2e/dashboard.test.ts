@@ -420,7 +420,8 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
       return (window as unknown as { inlineRan?: boolean }).inlineRan === true;
     });
     assert.equal(ran, false, 'an injected inline script does not run');
-    await waitFor('the violation report', async () => cspViolations.some((v) => v.startsWith('script-src')), 5000, 50);
+    const reported = () => (cspViolations as string[]).some((v) => v.startsWith('script-src'));
+    await waitFor('the violation report', async () => reported(), 5000, 50);
   });
 
   it('the API docs render under the same policy', async () => {
