@@ -83,6 +83,19 @@ for (const storeCase of STORES) {
       await owner.attempt.settle(true);
     });
 
+    it('an attempt released unchecked does not count', async () => {
+      const email = uniqueEmail('release');
+      const t = throttle();
+      for (let i = 0; i < 4; i++) assert.ok((await t.begin(email, '198.51.100.77')).allowed);
+      for (let i = 0; i < 3; i++) {
+        const attempt = await t.begin(email, '198.51.100.77');
+        assert.ok(attempt.allowed);
+        await attempt.attempt.release();
+      }
+      assert.ok((await t.begin(email, '198.51.100.77')).allowed, 'the fifth counted attempt');
+      assert.equal((await t.begin(email, '198.51.100.77')).allowed, false);
+    });
+
     it('counts failures per address across emails (credential stuffing)', async () => {
       const t = throttle();
       const address = `2001:db8::${randomBytes(2).toString('hex')}`;
@@ -117,11 +130,13 @@ describe('password gate', () => {
   });
 });
 
-for (const mode of STORAGE_MODES) {
-  describe(`POST /auth/login throttling (${mode})`, () => {
+const LOGIN_MODES = [...STORAGE_MODES.map((mode) => ({ mode, redis: false })), { mode: 'postgres' as const, redis: true }];
+for (const { mode, redis } of LOGIN_MODES) {
+  describe(`POST /auth/login throttling (${mode}${redis ? ' + Redis' : ''})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(mode, { LOGIN_MAX_FAILURES: '5' });
+      t = await startTestApp(mode, { LOGIN_MAX_FAILURES: '5', ...(redis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `login-${randomBytes(4).toString('hex')}:` } : {}) });
+      if (redis) await new Promise((resolve) => (t.services.redis!.status === 'ready' ? resolve(null) : t.services.redis!.once('ready', resolve)));
     });
     after(() => t.close());
 

@@ -50,10 +50,14 @@ export function reserve(records: ThrottleRecord[], rules: ThrottleRule[], now: n
   return { allowed: true };
 }
 
-/** After a correct password: the pair starts over, the others give back the reserved attempt. */
-export function refund(records: ThrottleRecord[], rules: ThrottleRule[]): void {
+/**
+ * After a correct password (`success`): the pair starts over, the others give back the reserved
+ * attempt. Without `success` (the password was never checked, e.g. the gate was full) every record
+ * gives back the reserved attempt.
+ */
+export function refund(records: ThrottleRecord[], rules: ThrottleRule[], success = true): void {
   records.forEach((r, i) => {
-    if (i === 0) {
+    if (i === 0 && success) {
       r.failures = 0;
       r.nextAt = 0;
       return;
@@ -65,7 +69,7 @@ export function refund(records: ThrottleRecord[], rules: ThrottleRule[]): void {
 
 export interface ThrottleStore {
   reserve(keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming): Promise<Verdict>;
-  refund(keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming): Promise<void>;
+  refund(keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming, success: boolean): Promise<void>;
 }
 
 const expiry = (r: ThrottleRecord, now: number, timing: ThrottleTiming) => Math.max(r.nextAt, now) + timing.windowMs;
@@ -92,9 +96,9 @@ export function memoryThrottleStore(): ThrottleStore {
       if (verdict.allowed) save(keys, list, now, timing);
       return verdict;
     },
-    async refund(keys, rules, now, timing) {
+    async refund(keys, rules, now, timing, success) {
       const list = load(keys, now);
-      refund(list, rules);
+      refund(list, rules, success);
       save(keys, list, now, timing);
     },
   };
@@ -138,9 +142,9 @@ export function sqlThrottleStore(db: Database): ThrottleStore {
       });
       return verdict;
     },
-    async refund(keys, rules, now, timing) {
+    async refund(keys, rules, now, timing, success) {
       await run(keys, now, timing, (list) => {
-        refund(list, rules);
+        refund(list, rules, success);
         return true;
       });
     },
@@ -148,7 +152,8 @@ export function sqlThrottleStore(db: Database): ThrottleStore {
 }
 
 // Redis: the same decision in one Lua script per step. Each record is a hash {f: failures, n: nextAt}.
-// ARGV: now, windowMs, baseDelayMs, mode (reserve|refund), then per key: limit, onlyDirty (0/1).
+// ARGV: now, windowMs, baseDelayMs, mode (reserve | refund: a success | release: never checked),
+// then per key: limit, onlyDirty (0/1).
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -173,9 +178,13 @@ if mode == 'reserve' then
     if f[i] >= limit(i) then n[i] = now + math.min(window, base * 2 ^ math.min(f[i] - limit(i), 30)) end
   end
 else
-  f[1] = 0
-  n[1] = 0
-  for i = 2, #KEYS do
+  local first = 1
+  if mode == 'refund' then
+    f[1] = 0
+    n[1] = 0
+    first = 2
+  end
+  for i = first, #KEYS do
     f[i] = math.max(0, f[i] - 1)
     if f[i] < limit(i) then n[i] = 0 end
   end
@@ -194,15 +203,15 @@ return 0
 export function redisThrottleStore(redis: Redis): ThrottleStore {
   // One hash slot per email is not possible for the address key, so keys are not hash-tagged;
   // this store assumes a single Redis (not Redis Cluster), as the rest of the service does.
-  const run = async (keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming, mode: 'reserve' | 'refund') =>
+  const run = async (keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming, mode: 'reserve' | 'refund' | 'release') =>
     Number(await redis.eval(SCRIPT, keys.length, ...keys.map((k) => `login:${k}`), String(now), String(timing.windowMs), String(timing.baseDelayMs), mode, ...rules.flatMap((r) => [String(r.limit), r.onlyDirty ? '1' : '0'])));
   return {
     async reserve(keys, rules, now, timing) {
       const waitMs = await run(keys, rules, now, timing, 'reserve');
       return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true };
     },
-    async refund(keys, rules, now, timing) {
-      await run(keys, rules, now, timing, 'refund');
+    async refund(keys, rules, now, timing, success) {
+      await run(keys, rules, now, timing, success ? 'refund' : 'release');
     },
   };
 }
@@ -218,6 +227,8 @@ export interface LoginThrottleSettings {
 export interface LoginAttempt {
   /** Call once the password was checked: a correct password refunds the reservation. */
   settle(success: boolean): Promise<void>;
+  /** The password was not checked after all (e.g. the password gate was full): give the attempt back. */
+  release(): Promise<void>;
 }
 
 export interface LoginThrottle {
@@ -242,7 +253,10 @@ export function createLoginThrottle(store: ThrottleStore, settings: LoginThrottl
         allowed: true,
         attempt: {
           async settle(success) {
-            if (success) await store.refund(keys, rules, now(), timing);
+            if (success) await store.refund(keys, rules, now(), timing, true);
+          },
+          async release() {
+            await store.refund(keys, rules, now(), timing, false);
           },
         },
       };

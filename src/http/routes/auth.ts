@@ -29,7 +29,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw new AppError('TOO_MANY_LOGIN_ATTEMPTS', `Too many failed login attempts; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }
     const account = await findAccountByEmail(db, email);
-    const valid = await passwordGate.run(async () => (account ? verifyPassword(account.password_hash, request.body.password) : (await burnPasswordCheck(request.body.password), false)));
+    let valid: boolean;
+    try {
+      valid = await passwordGate.run(async () => (account ? verifyPassword(account.password_hash, request.body.password) : (await burnPasswordCheck(request.body.password), false)));
+    } catch (error) {
+      // Refused before the password was checked (503): the attempt does not count.
+      await verdict.attempt.release();
+      throw error;
+    }
     await verdict.attempt.settle(Boolean(account && valid));
     if (!account || !valid) throw new AppError('INVALID_CREDENTIALS');
     if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');
