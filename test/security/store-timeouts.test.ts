@@ -10,6 +10,8 @@ import { startFakePlatform, type FakePlatform } from '../../src/fake-platform/se
 import { startTestApp, createUser, bearer, createPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
 import { freePort } from '../helpers/child-service.ts';
 import { until } from '../helpers/webhook-receiver.ts';
+import pg from 'pg';
+import { openDatabase } from '../../src/infra/db/open-database.ts';
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -143,5 +145,28 @@ describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, 
       proxy.thaw();
     }
     await until(async () => (await account()).statusCode === 200, 15_000, 200);
+  });
+});
+
+describe('statement timeouts do not apply to migrations', () => {
+  it('an instance waiting for another instance\'s migration (longer than the statement timeout) still starts', async () => {
+    const database = await createPostgresDatabase();
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(424242)'); // the migration lock (src/infra/db/migrate.ts)
+      const opening = openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 2, DATABASE_STATEMENT_TIMEOUT_MS: 200, DATABASE_CONNECT_TIMEOUT_MS: 2000 });
+      await new Promise((r) => setTimeout(r, 800)); // the other instance's long migration
+      await holder.query('COMMIT');
+      const db = await opening;
+      const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM schema_migrations WHERE name = '003_security.sql'");
+      assert.equal(row!.n, 1);
+      await assert.rejects(db.query('SELECT pg_sleep(1)'), /statement timeout|canceling statement/, 'the request path keeps its statement timeout');
+      await db.close();
+    } finally {
+      await holder.end();
+      await database.drop();
+    }
   });
 });

@@ -62,7 +62,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     }
     for (const name of Object.values(QUEUES)) {
-      const stats = await boss.getQueueStats(name).catch(() => []);
+      // Bounded like the readiness checks: a hung queue database must not hang the scrape.
+      const stats = await Promise.race([boss.getQueueStats(name), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref())]).catch(() => []);
       const queued = stats.reduce((sum, s) => sum + s.queuedCount, 0);
       metrics.queueDepth.set({ queue: name }, queued);
     }

@@ -10,15 +10,13 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
   // Every wait is bounded (#12): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
+  // statementMs 0: no statement timeouts (migrations, which may legitimately run long).
   const statementMs = timeouts.statementMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: timeouts.connectMs ?? 2000,
-    statement_timeout: statementMs,
-    lock_timeout: statementMs,
-    idle_in_transaction_session_timeout: statementMs * 3,
-    query_timeout: statementMs + 1000,
+    ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, idle_in_transaction_session_timeout: statementMs * 3, query_timeout: statementMs + 1000 } : {}),
     keepAlive: true,
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
