@@ -21,6 +21,7 @@ interface Route {
   method: Method;
   url: string;
   auth: boolean | 'session';
+  scope: string | undefined;
   failureBody: boolean;
   params: string[];
   body: JsonSchema | undefined;
@@ -39,12 +40,13 @@ function routesOf(table: RouteOptions[]): Route[] {
   for (const r of table) {
     for (const method of [r.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      const config = (r.config ?? {}) as { auth?: boolean | 'session'; failureBody?: boolean };
+      const config = (r.config ?? {}) as { auth?: boolean | 'session'; scope?: string; failureBody?: boolean };
       const schema = (r.schema ?? {}) as { body?: JsonSchema };
       routes.push({
         method: method as Method,
         url: r.url,
         auth: config.auth ?? false,
+        scope: config.scope,
         failureBody: config.failureBody === true,
         params: [...r.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!),
         body: schema.body,
@@ -187,6 +189,33 @@ describe('security suite: generated from the route table', () => {
         assert.ok(res.statusCode !== 401 && res.statusCode !== 403, `${route.method} ${route.url} accepts an API key: ${res.statusCode} ${res.body}`);
       }
     }
+  });
+
+  it('every route an API key may use declares a scope; a key without it gets 403, a key with only it gets through', async () => {
+    const keyWith = async (scopes: string[]) => {
+      const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: `scoped ${scopes.join(' ')}`, scopes } });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual([...res.json().scopes].sort(), [...scopes].sort());
+      return res.json().key as string;
+    };
+    const scoped = protectedRoutes().filter((r) => r.auth === true);
+    const scopes = [...new Set(scoped.map((r) => r.scope))];
+    for (const route of scoped) assert.ok(route.scope, `${route.method} ${route.url} is open to API keys, so it must declare a scope`);
+    const keys = new Map<string, { only: string; without: string }>();
+    for (const scope of scopes as string[]) keys.set(scope, { only: await keyWith([scope]), without: await keyWith((scopes as string[]).filter((s) => s !== scope)) });
+    for (const route of scoped) {
+      const { only, without } = keys.get(route.scope!)!;
+      const refused = await send(route, { headers: bearer(without), url: urlOf(route, fixtures.others) });
+      assert.equal(refused.statusCode, 403, `${route.method} ${route.url} without ${route.scope}: ${refused.body}`);
+      assertErrorBody(refused, route, `${route.method} ${route.url}`);
+      assert.match(refused.json().message, new RegExp(`scope "${route.scope}"`));
+      const allowed = await send(route, { headers: bearer(only), url: urlOf(route, fixtures.others) });
+      assert.ok(allowed.statusCode !== 401 && allowed.statusCode !== 403, `${route.method} ${route.url} with only ${route.scope}: ${allowed.statusCode} ${allowed.body}`);
+    }
+    const bad = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'bad scopes', scopes: ['admin'] } });
+    assert.equal(bad.statusCode, 400);
+    const none = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'no scopes', scopes: [] } });
+    assert.equal(none.statusCode, 400);
   });
 
   it('another account\'s ids are not found (404), with a session and with a key', async () => {

@@ -17,7 +17,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const security = [{ bearer: [] }];
 
   app.get('/accounts', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'The caller\'s account: credits, rate limits and usage.',
@@ -61,7 +61,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/accounts/usage', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'Requests, items and credits per UTC day, oldest first, every day present.',
@@ -72,7 +72,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => ({ days: await usageByDay(db, callerOf(request).accountId, request.query.days) }));
 
   app.get('/accounts/ledger', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'Credit ledger (grants and charges), newest first.',

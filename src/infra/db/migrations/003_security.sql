@@ -7,3 +7,6 @@ CREATE TABLE login_throttle (
   next_at bigint NOT NULL,
   expires_at timestamptz NOT NULL
 );
+
+-- API key scopes (src/domain/keys/scopes.ts); NULL = every scope (keys created before scopes).
+ALTER TABLE api_keys ADD COLUMN scopes text[];
