@@ -220,6 +220,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     const row = page.getByRole('row').filter({ hasText: 'e2e key' });
     await row.getByText('Active').waitFor();
     assert.ok((await row.textContent())!.includes(apiKey.slice(0, 12)), 'the list shows the key prefix');
+    assert.deepEqual(await row.getByRole('cell').nth(2).locator('code').allTextContents(), ['shorts:write', 'shorts:read', 'account:read'], 'and its permissions');
     await screenshot('02-keys-created');
   });
 
@@ -259,6 +260,20 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     assert.equal(status.body.success, false);
     assert.match(status.body.error ?? '', /^[A-Z_]+$/);
     await screenshot('04-keys-revoked');
+  });
+
+  it('a key created with fewer permissions is refused elsewhere (403) and shows its permissions', async () => {
+    await page.getByLabel('Key name').fill('read-only key');
+    await page.getByRole('checkbox', { name: /shorts:write/ }).uncheck();
+    await page.getByRole('checkbox', { name: /shorts:read/ }).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('New API key').inputValue();
+    const row = page.getByRole('row').filter({ hasText: 'read-only key' });
+    assert.equal((await row.getByRole('cell').nth(2).textContent())!.trim(), 'account:read');
+    const refused = await shorts(key, { channelUrl: CHANNEL_URL });
+    assert.equal(refused.status, 403);
+    assert.match(((await refused.json()) as { message: string }).message, /scope "shorts:write"/);
+    assert.equal((await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
   });
 
   it('lists the request and opens its detail with the result JSON', async () => {
