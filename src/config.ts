@@ -43,7 +43,7 @@ export const ConfigSchema = Type.Object({
   PASSWORD_HASH_QUEUE: Type.Integer({ minimum: 0, default: 32, description: 'Password checks that may wait; beyond it login answers 503 with Retry-After.' }),
   REDIS_COMMAND_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 1000, description: 'A Redis command not answered within this time fails (503) instead of hanging.' }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'PostgreSQL statement_timeout and client-side query timeout.' }),
-  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 2000, description: 'Time to obtain a PostgreSQL connection before 503.' }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000, description: 'Time to obtain a PostgreSQL connection (new, or free in the pool) before 503.' }),
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'A client must send its request headers within this time.' }),
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30000, description: 'A client must send its whole request within this time.' }),
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated browser origins allowed to call the API cross-origin; empty = CORS off.' }),

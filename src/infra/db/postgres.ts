@@ -15,7 +15,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: timeouts.connectMs ?? 2000,
+    connectionTimeoutMillis: timeouts.connectMs ?? 5000,
     ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, idle_in_transaction_session_timeout: statementMs * 3, query_timeout: statementMs + 1000 } : {}),
     keepAlive: true,
   });
