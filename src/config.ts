@@ -1,6 +1,7 @@
 // One schema for every setting. Read once at boot (loadConfig) and passed down; nothing else reads process.env.
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import ipaddr from 'ipaddr.js';
 
 export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -47,6 +48,18 @@ export const ConfigSchema = Type.Object({
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 10 }),
   JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, default: 30, description: 'A job whose worker sends no heartbeat for this long (crashed process) is retried.' }),
   RUN_WORKER: Type.Boolean({ default: true, description: 'Whether an API process also runs the job worker.' }),
+  // security (#12)
+  TRUSTED_PROXIES: Type.String({ default: '', description: 'Comma-separated CIDRs/addresses of reverse proxies whose X-Forwarded-For is believed; empty = none (the TCP peer is the client).' }),
+  PASSWORD_HASH_CONCURRENCY: Type.Integer({ minimum: 1, default: 4, description: 'Password checks (argon2id) run at once; more wait in a queue.' }),
+  PASSWORD_HASH_QUEUE: Type.Integer({ minimum: 0, default: 32, description: 'Password checks that may wait; beyond it login answers 503 with Retry-After.' }),
+  REDIS_COMMAND_TIMEOUT_MS: Type.Integer({ minimum: 50, default: 1000, description: 'A Redis command not answered within this time fails (503) instead of hanging.' }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'PostgreSQL statement_timeout and client-side query timeout.' }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000, description: 'Time to obtain a PostgreSQL connection (new, or free in the pool) before 503.' }),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'A client must send its request headers within this time.' }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30000, description: 'A client must send its whole request within this time.' }),
+  CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated browser origins allowed to call the API cross-origin; empty = CORS off.' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'When set, /metrics needs "Authorization: Bearer <METRICS_TOKEN>".' })),
+  WEBHOOK_SECRET_ROTATIONS_PER_HOUR: Type.Integer({ minimum: 1, default: 5, description: 'Webhook secret rotations an account may make per clock hour.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -68,6 +81,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const config = converted as Config;
   parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
+  parseTrustedProxies(config.TRUSTED_PROXIES);
+  parseList(config.CORS_ORIGINS).forEach((origin) => {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`Invalid configuration: CORS_ORIGINS entries must be origins like https://app.example.com, got "${origin}"`);
+  });
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return config;
 }
 
@@ -78,4 +96,18 @@ export function parseRetrySchedule(text: string): number[] {
     throw new ConfigError(`Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative seconds, got "${text}"`);
   }
   return seconds;
+}
+
+export function parseList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** TRUSTED_PROXIES: addresses or CIDRs (IPv4 or IPv6), validated with ipaddr.js. */
+export function parseTrustedProxies(text: string): string[] {
+  const entries = parseList(text);
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? (() => { try { ipaddr.parseCIDR(entry); return true; } catch { return false; } })() : ipaddr.isValid(entry);
+    if (!valid) throw new ConfigError(`Invalid configuration: TRUSTED_PROXIES entries must be IP addresses or CIDRs, got "${entry}"`);
+  }
+  return entries;
 }

@@ -14,7 +14,7 @@ async function main() {
       runWorker: config.RUN_WORKER,
       log: { error: (obj, msg) => app.log.error(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
     }),
-    fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }),
+    fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }, config),
   );
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -32,6 +32,8 @@ import type { SourceMode } from './domain/shorts/shorts-service.ts';
 import type { InnertubeClient } from './domain/shorts/innertube-source.ts';
 import { createInnertubeClient } from './infra/innertube/innertube-client.ts';
 import { createCircuitBreaker } from './infra/circuit-breaker.ts';
+import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
+import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 
 export interface Services {
@@ -40,6 +42,8 @@ export interface Services {
   redis: Redis | null;
   cache: Cache;
   rateLimiter: RateLimiter;
+  loginThrottle: LoginThrottle;
+  passwordGate: PasswordGate;
   jwt: JwtService;
   auth: Authenticator;
   youtube: YoutubeClient;
@@ -87,14 +91,19 @@ function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
   const metrics = createMetrics();
   const db = await openDatabase(config);
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
-  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
+  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const now = options.now ?? Date.now;
   const cache = redis ? createRedisCache(redis) : createMemoryCache(1000, undefined, now);
   // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.
   const staleBound = { maxWeight: config.STALE_MAX_SHORTS, weigh: (value: unknown) => 1 + ((value as { result?: ShortsResult }).result?.shorts.length ?? 0) };
   const staleCache = redis ? createRedisCache(redis, 'stale:', staleBound) : createMemoryCache(100_000, staleBound, now);
   const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
+  const loginThrottle = createLoginThrottle(redis ? redisThrottleStore(redis) : db.kind === 'postgres' ? sqlThrottleStore(db) : memoryThrottleStore(), {
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowSeconds: config.LOGIN_WINDOW_SECONDS,
+  });
+  const passwordGate = createPasswordGate({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxQueue: config.PASSWORD_HASH_QUEUE });
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
   const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
   const apiKeys = parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY);
@@ -168,13 +177,13 @@ export async function createServices(config: Config, options: ServiceOptions): P
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
-      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error } }, 'webhook attempt');
+      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
 
   return {
-    config, db, redis, cache, rateLimiter, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, delivery, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, delivery, metrics,
     async close() {
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);

@@ -74,6 +74,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   let receiverUrl: string;
   const deliveries: Delivery[] = [];
   const pageErrors: string[] = [];
+  const cspViolations: string[] = [];
 
   let apiKey = '';
   let syncRequestId = '';
@@ -159,6 +160,14 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The dashboard runs under the Content-Security-Policy (#12): every violation is reported here.
+    await context.exposeBinding('reportCspViolation', (_source, text: string) => cspViolations.push(text));
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
   }, { timeout: 180_000 });
 
   after(async () => {
@@ -212,6 +221,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     const row = page.getByRole('row').filter({ hasText: 'e2e key' });
     await row.getByText('Active').waitFor();
     assert.ok((await row.textContent())!.includes(apiKey.slice(0, 12)), 'the list shows the key prefix');
+    assert.deepEqual(await row.getByRole('cell').nth(2).locator('code').allTextContents(), ['shorts:write', 'shorts:read', 'account:read'], 'and its permissions');
     await screenshot('02-keys-created');
   });
 
@@ -251,6 +261,20 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     assert.equal(status.body.success, false);
     assert.match(status.body.error ?? '', /^[A-Z_]+$/);
     await screenshot('04-keys-revoked');
+  });
+
+  it('a key created with fewer permissions is refused elsewhere (403) and shows its permissions', async () => {
+    await page.getByLabel('Key name').fill('read-only key');
+    await page.getByRole('checkbox', { name: /shorts:write/ }).uncheck();
+    await page.getByRole('checkbox', { name: /shorts:read/ }).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('New API key').inputValue();
+    const row = page.getByRole('row').filter({ hasText: 'read-only key' });
+    assert.equal((await row.getByRole('cell').nth(2).textContent())!.trim(), 'account:read');
+    const refused = await shorts(key, { channelUrl: CHANNEL_URL });
+    assert.equal(refused.status, 403);
+    assert.match(((await refused.json()) as { message: string }).message, /scope "shorts:write"/);
+    assert.equal((await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
   });
 
   it('lists the request and opens its detail with the result JSON', async () => {
@@ -394,6 +418,34 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await heading('Sign in').waitFor();
     await page.getByText('Your session expired, please sign in again.').waitFor();
     await screenshot('11-session-expired');
+  });
+
+  it('worked under a CSP without inline scripts, and the CSP is enforced', async () => {
+    const res = await fetch(`${base}/dashboard/`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(res.headers.get('x-frame-options'), 'DENY');
+    assert.deepEqual(cspViolations, [], 'the dashboard needed nothing the policy forbids');
+    await page.goto(`${base}/dashboard/`);
+    const ran = await page.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineRan = true';
+      document.body.append(script);
+      await new Promise((r) => setTimeout(r, 100));
+      return (window as unknown as { inlineRan?: boolean }).inlineRan === true;
+    });
+    assert.equal(ran, false, 'an injected inline script does not run');
+    const reported = () => (cspViolations as string[]).some((v) => v.startsWith('script-src'));
+    await waitFor('the violation report', async () => reported(), 5000, 50);
+  });
+
+  it('the API docs render under the same policy', async () => {
+    const before = cspViolations.length;
+    await page.goto(`${base}/docs/`);
+    await page.locator('.swagger-ui .info .title').waitFor();
+    await page.locator('.opblock').first().waitFor();
+    assert.deepEqual(cspViolations.slice(before), []);
   });
 
   it('had no uncaught errors in the page', () => {

@@ -25,10 +25,12 @@ for (const mode of STORAGE_MODES) {
       const stored = await t.services.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = $1', [created.id]);
       assert.equal(stored[0]!.key_hash, createHash('sha256').update(created.key).digest('hex'));
       assert.ok(!JSON.stringify(stored).includes(created.key), 'the secret itself is not stored');
-      const list = await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(created.key) });
+      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(created.key) })).statusCode, 200, 'the new key works as a bearer credential');
+      const list = await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) });
       assert.equal(list.statusCode, 200);
       const listed = list.json().keys.find((k: { id: string }) => k.id === created.id);
-      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
+      assert.deepEqual(listed.scopes, ['shorts:write', 'shorts:read', 'account:read'], 'every scope by default');
       assert.ok(!list.body.includes(created.key));
     });
 
@@ -48,12 +50,25 @@ for (const mode of STORAGE_MODES) {
       assert.match(rejected.json().message, /revoked/);
     });
 
+    it('key management needs a dashboard session: an API key may not list, mint or revoke keys (403)', async () => {
+      const user = await createUser(t);
+      for (const [method, url, payload] of [['POST', '/keys', { name: 'minted by a key' }], ['GET', '/keys', undefined], ['DELETE', `/keys/${user.keyId}`, undefined]] as const) {
+        const res = await t.app.inject({ method, url, headers: bearer(user.key), ...(payload ? { payload } : {}) });
+        assert.equal(res.statusCode, 403, `${method} ${url}: ${res.body}`);
+        assert.equal(res.json().error, 'FORBIDDEN');
+        assert.match(res.json().message, /dashboard session/);
+      }
+      const keys = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) })).json().keys;
+      assert.equal(keys.length, 1, 'no key was minted');
+      assert.equal(keys[0].revokedAt, null, 'and none revoked');
+    });
+
     it('never lets one user see or revoke another user\'s keys (404)', async () => {
       const alice = await createUser(t);
       const bob = await createUser(t);
       const bobKeys = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(bob.token) })).json().keys;
       assert.ok(bobKeys.every((k: { id: string }) => k.id !== alice.keyId));
-      const res = await t.app.inject({ method: 'DELETE', url: `/keys/${alice.keyId}`, headers: bearer(bob.key) });
+      const res = await t.app.inject({ method: 'DELETE', url: `/keys/${alice.keyId}`, headers: bearer(bob.token) });
       assert.equal(res.statusCode, 404);
       assert.equal(res.json().error, 'NOT_FOUND');
       assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(alice.key) })).statusCode, 200, 'alice\'s key still works');

@@ -172,9 +172,12 @@ describe('webhook SSRF guard', () => {
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
     const result = await deliverOnce({ url: `http://localhost:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
     assert.equal(result.outcome, 'failed');
-    assert.match(result.error!, /forbidden address/);
+    // Customers see a generic reason (#12); the resolved address stays in the detail for the logs.
+    assert.equal(result.error, 'Destination not allowed.');
+    assert.match(result.detail!, /forbidden address/);
     const literal = await deliverOnce({ url: `http://127.0.0.1:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
-    assert.match(literal.error!, /forbidden address/);
+    assert.equal(literal.error, 'Destination not allowed.');
+    assert.match(literal.detail!, /forbidden address/);
     assert.equal(receiver.deliveries.length, 0);
     await agent.close();
     await receiver.close();

@@ -1,10 +1,14 @@
 // Fastify typing for our decorations and route config.
 import type { Caller } from '../domain/auth/authenticator.ts';
 import type { Services } from '../services.ts';
+import type { RouteOptions } from 'fastify';
+import type { KeyScope } from '../domain/keys/scopes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every route as registered (onRoute), for the shared security suite. */
+    routeTable: RouteOptions[];
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -12,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** true: API key or session; 'session': only a dashboard session (JWT). */
     auth?: boolean | 'session';
+    /** The scope an API key needs for this route (sessions have every scope). */
+    scope?: KeyScope;
     /** Counted against the account's rate limits. */
     rateLimited?: boolean;
     /** Errors use the spec's failure body ({success:false, error, message, requestId}). */

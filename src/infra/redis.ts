@@ -3,9 +3,13 @@
 // so requests answer 503 instead of hanging (see the error handler).
 import { Redis } from 'ioredis';
 
-export function connectRedis(url: string, keyPrefix = ''): Redis {
+export function connectRedis(url: string, keyPrefix = '', commandTimeoutMs = 1000): Redis {
   return new Redis(url, {
     keyPrefix,
+    // A Redis that accepts connections but never answers (stopped, overloaded, a half-open network
+    // path) fails each command after this long instead of holding the request (#12).
+    commandTimeout: commandTimeoutMs,
+    keepAlive: 10_000,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2000,
@@ -17,5 +21,5 @@ export function connectRedis(url: string, keyPrefix = ''): Redis {
 export function isRedisUnavailable(error: unknown): boolean {
   const message = (error as Error | null)?.message ?? '';
   const name = (error as Error | null)?.name ?? '';
-  return name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue/i.test(message);
+  return name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue|Command timed out/i.test(message);
 }

@@ -6,6 +6,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Dispatcher } from 'undici';
 import type { Database, Queryable, Transaction } from '../infra/db/database.ts';
 import { QUEUES } from '../infra/queue.ts';
+import { AppError } from '../errors.ts';
 import { findRequest, type RequestRow } from '../domain/requests/request-store.ts';
 import { activeWebhookSecrets } from '../domain/webhooks/webhook-secrets.ts';
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
@@ -83,9 +84,23 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
   if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }
 
-/** Manual redelivery: the next attempt number, right away, same webhook-id. */
+/**
+ * Manual redelivery: the next attempt number, right away, same webhook-id. Refused with 409
+ * DELIVERY_IN_PROGRESS while an attempt is running or due (it would only be dropped as a duplicate);
+ * a retry scheduled for later is replaced by this immediate attempt.
+ */
 export async function redeliver(db: Database, boss: PgBoss, requestId: string): Promise<number> {
   return db.transaction(async (tx) => {
+    // Concurrent redeliveries of one request take turns, so only one of them can enqueue.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${requestId}`]);
+    const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key: requestId, db: tx.jobDb });
+    const pending = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
+    // Read the clock after the lock: a job queued by the redelivery we waited for is due now.
+    const dueBy = Date.now() + 5_000;
+    if (pending.some((j) => j.state === 'active' || j.state === 'retry' || j.startAfter.getTime() <= dueBy)) {
+      throw new AppError('DELIVERY_IN_PROGRESS');
+    }
+    if (pending.length > 0) await boss.cancel(QUEUES.webhookDelivery, pending.map((j) => j.id), { db: tx.jobDb });
     const [row] = await tx.query<{ next: number }>('SELECT coalesce(max(attempt), 0) + 1 AS next FROM webhook_deliveries WHERE request_id = $1', [requestId]);
     const attempt = Number(row?.next ?? 1);
     await enqueueDelivery(boss, tx, { requestId, attempt: attempt });

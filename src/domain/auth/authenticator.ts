@@ -7,11 +7,14 @@ import { AppError } from '../../errors.ts';
 import { hashApiKey, isWellFormedApiKey, looksLikeApiKey } from '../keys/api-key-format.ts';
 import { findKeyBySecret, touchApiKey, type ResolvedKey } from '../keys/api-keys.ts';
 import type { JwtService } from './jwt.ts';
+import type { KeyScope } from '../keys/scopes.ts';
 
 export interface Caller {
   accountId: string;
   keyId: string | null;
   via: 'api_key' | 'session';
+  /** What an API key may do; null for a session (everything). */
+  scopes: readonly KeyScope[] | null;
 }
 
 export interface RevocationBus {
@@ -55,9 +58,9 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
           // Last-use time is informational: written at most once a minute per key, off the request path.
           touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));
         }
-        return { accountId: key.accountId, keyId: key.keyId, via: 'api_key' };
+        return { accountId: key.accountId, keyId: key.keyId, via: 'api_key', scopes: key.scopes };
       }
-      return { accountId: await jwt.verify(token), keyId: null, via: 'session' };
+      return { accountId: await jwt.verify(token), keyId: null, via: 'session', scopes: null };
     },
     /** Forget a key everywhere now (called after revocation). */
     async revoked(keyHash: string): Promise<void> {

@@ -3,6 +3,7 @@ import { SignJWT, jwtVerify, errors } from 'jose';
 import { AppError } from '../../errors.ts';
 
 const ALGORITHM = 'HS256';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface JwtSettings {
   secret: string;
@@ -36,7 +37,7 @@ export function createJwtService(settings: JwtSettings): JwtService {
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], issuer: settings.issuer, audience: settings.audience, requiredClaims: ['exp', 'sub'] });
-        if (typeof payload.sub !== 'string') throw new AppError('UNAUTHORIZED', 'The token has no subject.');
+        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) throw new AppError('UNAUTHORIZED', 'The token\'s subject is not an account id.');
         return payload.sub;
       } catch (error) {
         if (error instanceof AppError) throw error;

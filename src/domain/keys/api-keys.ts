@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { generateApiKey, hashApiKey } from './api-key-format.ts';
+import { ALL_SCOPES, normaliseScopes, type KeyScope } from './scopes.ts';
 
 export interface ApiKeyView {
   id: string;
@@ -11,6 +12,7 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scopes: KeyScope[];
 }
 
 interface ApiKeyRow {
@@ -21,6 +23,7 @@ interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  scopes: string[] | null;
 }
 
 const MAX_ACTIVE_KEYS = 100;
@@ -33,18 +36,21 @@ function toView(row: ApiKeyRow): ApiKeyView {
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    scopes: row.scopes ? normaliseScopes(row.scopes) : ALL_SCOPES,
   };
 }
 
-export async function createApiKey(db: Queryable, accountId: string, name: string): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(db: Queryable, accountId: string, name: string, scopes: readonly string[] = ALL_SCOPES): Promise<ApiKeyView & { key: string }> {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new AppError('VALIDATION_FAILED', 'name must not be blank.');
+  const granted = normaliseScopes(scopes);
+  if (granted.length === 0) throw new AppError('VALIDATION_FAILED', `scopes must name at least one of ${ALL_SCOPES.join(', ')}.`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
   if (n >= MAX_ACTIVE_KEYS) throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
   const generated = generateApiKey();
   const [row] = await db.query<ApiKeyRow>(
-    'INSERT INTO api_keys (id, account_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-    [randomUUID(), accountId, trimmed, generated.prefix, generated.hash],
+    'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+    [randomUUID(), accountId, trimmed, generated.prefix, generated.hash, granted],
   );
   return { ...toView(row!), key: generated.key };
 }
@@ -68,14 +74,15 @@ export interface ResolvedKey {
   keyId: string;
   accountId: string;
   revoked: boolean;
+  scopes: KeyScope[];
 }
 
 export async function findKeyBySecret(db: Queryable, secret: string): Promise<ResolvedKey | undefined> {
-  const [row] = await db.query<{ id: string; account_id: string; revoked_at: Date | null }>(
-    'SELECT id, account_id, revoked_at FROM api_keys WHERE key_hash = $1',
+  const [row] = await db.query<{ id: string; account_id: string; revoked_at: Date | null; scopes: string[] | null }>(
+    'SELECT id, account_id, revoked_at, scopes FROM api_keys WHERE key_hash = $1',
     [hashApiKey(secret)],
   );
-  return row ? { keyId: row.id, accountId: row.account_id, revoked: row.revoked_at !== null } : undefined;
+  return row ? { keyId: row.id, accountId: row.account_id, revoked: row.revoked_at !== null, scopes: row.scopes ? normaliseScopes(row.scopes) : ALL_SCOPES } : undefined;
 }
 
 export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {

@@ -2,6 +2,7 @@
 // 169.254.169.254), carrier-grade NAT, multicast, reserved, unspecified and documentation ranges are
 // refused, and IPv4-mapped / NAT64 IPv6 forms are judged by the IPv4 address inside them.
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -13,28 +14,25 @@ for (const [network, prefix] of [
   ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(network, prefix, 'ipv6');
 
-/** The IPv4 address embedded in an IPv4-mapped (::ffff:a.b.c.d / ::ffff:xxxx:xxxx), compatible or NAT64 address. */
-function embeddedIpv4(ipv6: string): string | undefined {
-  const lower = ipv6.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const high = parseInt(hex[1]!, 16);
-    const low = parseInt(hex[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
-  return undefined;
-}
-
+/**
+ * Parsed with ipaddr.js, so every spelling of an address (compressed, dotted-quad tail, leading
+ * zeros) is judged the same. IPv4-compatible (::a.b.c.d, deprecated) and SIIT (::ffff:0:a.b.c.d)
+ * forms are refused outright; IPv4-mapped and NAT64 forms are judged by the IPv4 address inside.
+ */
 export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return blocked.check(bare, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    if (v4 !== undefined) return blocked.check(v4, 'ipv4') || v4 === '0.0.0.0';
-    return blocked.check(bare, 'ipv6');
+  if (!isIP(bare) || !ipaddr.isValid(bare)) return true; // not an IP address at all: refuse rather than guess
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return blocked.check(parsed.toString(), 'ipv4');
+  const v6 = parsed as ipaddr.IPv6;
+  const parts = v6.parts;
+  // ::/96 (unspecified, loopback and IPv4-compatible) and ::ffff:0:0/96 (SIIT).
+  if (parts.slice(0, 6).every((p) => p === 0)) return true;
+  if (parts.slice(0, 4).every((p) => p === 0) && parts[4] === 0xffff && parts[5] === 0) return true;
+  const range = v6.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6052' || range === 'rfc6145') {
+    const v4 = ipaddr.fromByteArray(v6.toByteArray().slice(12)).toString();
+    return blocked.check(v4, 'ipv4') || v4 === '0.0.0.0';
   }
-  return true; // not an IP address at all: refuse rather than guess
+  return blocked.check(v6.toNormalizedString(), 'ipv6');
 }

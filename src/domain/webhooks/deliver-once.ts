@@ -12,8 +12,24 @@ export interface AttemptResult {
   outcome: 'delivered' | 'failed' | 'gone';
   statusCode: number | null;
   latencyMs: number;
+  /** What the customer sees (generic: never DNS answers or internal addresses). */
   error: string | null;
+  /** The underlying cause, for our logs only. */
+  detail?: string;
   retryAfterSeconds: number | null;
+}
+
+/** A customer-facing reason for a failed connection; the precise cause goes to the logs only. */
+export function publicReason(error: { name?: string; code?: string; cause?: { code?: string; name?: string } }): string {
+  const code = error.cause?.code ?? error.code ?? '';
+  if (code === 'ERR_FORBIDDEN_ADDRESS' || error.name === 'ForbiddenAddressError' || error.cause?.name === 'ForbiddenAddressError') return 'Destination not allowed.';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'ESERVFAIL') return 'DNS lookup failed.';
+  if (code === 'ECONNREFUSED') return 'Connection refused.';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'Connection reset.';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'Connection timed out.';
+  if (/^(ERR_TLS|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)) return 'TLS handshake failed.';
+  if (code === 'ERR_INVALID_URL') return 'Invalid webhook URL.';
+  return 'Connection failed.';
 }
 
 export interface DeliveryInput {
@@ -56,8 +72,8 @@ export async function deliverOnce(input: DeliveryInput): Promise<AttemptResult> 
   } catch (error) {
     const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
     const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
-    const message = timedOut ? `No answer within ${input.timeoutMs} ms.` : `${e.cause?.message ?? e.message}`;
-    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, retryAfterSeconds: null };
+    const message = timedOut ? `No answer within ${input.timeoutMs} ms.` : publicReason(e as never);
+    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, detail: `${e.cause?.message ?? e.message}`, retryAfterSeconds: null };
   }
 }
 

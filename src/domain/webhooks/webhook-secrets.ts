@@ -13,9 +13,21 @@ export function generateWebhookSecret(): string {
   return 'whsec_' + randomBytes(32).toString('base64');
 }
 
-export async function createWebhookSecret(tx: Queryable, accountId: string, previousExpiresAt: Date | null): Promise<WebhookSecret> {
+/**
+ * At most two secrets sign at any time (#12): the new one and the one it replaces, which keeps
+ * signing until previousExpiresAt. Older ones (still in an earlier overlap) stop at once, so rapid
+ * rotation cannot grow the signature header.
+ */
+export async function createWebhookSecret(tx: Queryable, accountId: string, previousExpiresAt: Date | null, now = new Date()): Promise<WebhookSecret> {
   if (previousExpiresAt) {
-    await tx.query('UPDATE webhook_secrets SET expires_at = $2 WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2)', [accountId, previousExpiresAt]);
+    // Serialises concurrent rotations of one account.
+    await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    const [current] = await tx.query<{ id: string }>(
+      'SELECT id FROM webhook_secrets WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, id LIMIT 1',
+      [accountId, now],
+    );
+    await tx.query('UPDATE webhook_secrets SET expires_at = $2 WHERE account_id = $1 AND id IS DISTINCT FROM $3 AND (expires_at IS NULL OR expires_at > $2)', [accountId, now, current?.id ?? null]);
+    if (current) await tx.query('UPDATE webhook_secrets SET expires_at = $2 WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)', [current.id, previousExpiresAt]);
   }
   const secret = generateWebhookSecret();
   const [row] = await tx.query<{ created_at: Date }>('INSERT INTO webhook_secrets (id, account_id, secret) VALUES ($1, $2, $3) RETURNING created_at', [randomUUID(), accountId, secret]);

@@ -15,7 +15,8 @@ export function assertAcceptableWebhookUrl(raw: string, allowPrivate: boolean): 
   if (url.username || url.password) throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must not carry credentials; authenticate deliveries with the webhook signature.');
   if (raw.length > 2048) throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must be at most 2048 characters.');
   if (allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A fully qualified name may end in dots (localhost.): judged without them.
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (isIP(host) && isForbiddenAddress(host)) throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl points to a private or reserved address (${host}).`);
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.') && !isIP(host)) {
     throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl host ${host} is not a public address.`);

@@ -40,6 +40,9 @@ export const authenticate = fp(async (app: FastifyInstance) => {
     if (!account) throw new AppError('UNAUTHORIZED', 'The account behind this credential no longer exists.');
     if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');
     if (routeConfig.auth === 'session' && caller.via !== 'session') throw new AppError('FORBIDDEN', 'This resource needs a dashboard session (log in with POST /auth/login); API keys may not use it.');
+    if (routeConfig.scope && caller.scopes && !caller.scopes.includes(routeConfig.scope)) {
+      throw new AppError('FORBIDDEN', `This API key lacks the scope "${routeConfig.scope}"; create a key with it in the dashboard.`);
+    }
     request.caller = caller;
     if (!routeConfig.rateLimited) return;
     const limits = effectiveRateLimits(account, defaults);

@@ -4,6 +4,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { AppError, ERROR_CATALOG, type ErrorCode } from '../../errors.ts';
 import { isRedisUnavailable } from '../../infra/redis.ts';
+import { newRequestId } from '../request-id.ts';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 function classify(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
@@ -31,6 +34,7 @@ function classify(error: FastifyError): AppError {
       return new AppError('UNSUPPORTED_MEDIA_TYPE');
   }
   if ((error as { type?: string }).type === 'entity.parse.failed' || error instanceof SyntaxError) return new AppError('INVALID_JSON');
+  if (isUnstorableText(error)) return new AppError('VALIDATION_FAILED', 'A text field contains characters that cannot be stored (NUL or unpaired surrogates).');
   if (isRedisUnavailable(error) || isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '5' } });
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     const code = (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((c) => ERROR_CATALOG[c].status === error.statusCode) ?? 'VALIDATION_FAILED';
@@ -41,7 +45,48 @@ function classify(error: FastifyError): AppError {
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
-  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003'].includes(e?.code ?? '') || /Connection terminated|timeout exceeded when trying to connect/i.test(e?.message ?? '');
+  // 57014: statement_timeout, 55P03: lock_timeout; "Query read timeout": the client-side query_timeout.
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '57014', '55P03', '08006', '08001', '08003'].includes(e?.code ?? '') || /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(e?.message ?? '');
+}
+
+/** Text PostgreSQL cannot store (a backstop: the input guard refuses it before it gets here). */
+function isUnstorableText(error: unknown): boolean {
+  return ['22021', '22P05', '54000'].includes((error as { code?: string } | null)?.code ?? '');
+}
+
+function errorBody(code: ErrorCode, requestId: string, message?: string) {
+  return { error: code, message: message ?? ERROR_CATALOG[code].message, requestId };
+}
+
+/** Errors Fastify's router raises before any route or hook runs (bad percent-encoding, a too long parameter). */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code: ErrorCode = error.code === 'FST_ERR_BAD_URL' ? 'INVALID_URL' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'INTERNAL_ERROR';
+  if (code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code }, error.message);
+  reply.code(ERROR_CATALOG[code].status).header('x-request-id', request.id).send(errorBody(code, request.id));
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (malformed HTTP, headers too
+ * large, a client too slow): answered with the same JSON body and an X-Request-Id, then closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT'
+      : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE'
+        : error.code === 'HPE_URI_TOO_LONG' ? 'URI_TOO_LONG'
+          : 'BAD_REQUEST';
+  const requestId = newRequestId();
+  this.log.debug({ code, parserError: error.code, requestId }, 'client error');
+  const body = JSON.stringify(errorBody(code, requestId));
+  const status = ERROR_CATALOG[code].status;
+  if (socket.writable) {
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    setTimeout(() => socket.destroy(), 1000).unref();
+  } else {
+    socket.destroy();
+  }
 }
 
 export const errorHandler = fp(async (app: FastifyInstance) => {
@@ -54,7 +99,7 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
     return request.routeOptions.config?.failureBody ? { success: false, ...base } : base;
   });
   app.setNotFoundHandler(async (request, reply) => {
-    reply.code(404);
+    reply.code(404).header('x-request-id', request.id);
     return { error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, requestId: request.id };
   });
 });

@@ -31,7 +31,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get('/accounts', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'The caller\'s account: credits, rate limits and usage.',
@@ -90,7 +90,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/accounts/usage', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'Requests, items and credits per UTC day, oldest first, every day present.',
@@ -101,7 +101,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => ({ days: await usageByDay(db, callerOf(request).accountId, request.query.days) }));
 
   app.get('/accounts/ledger', {
-    config: { auth: true },
+    config: { auth: true, scope: 'account:read' },
     schema: {
       tags: ['accounts'],
       summary: 'Credit ledger (grants and charges), newest first.',
@@ -139,11 +139,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: 'session' },
     schema: {
       tags: ['webhooks'],
-      summary: 'Create a new signing secret; the previous ones keep signing until previousExpiresAt.',
+      summary: 'Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.',
       security,
-      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), ...authErrors() },
+      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), 429: { ...ErrorBody, description: 'Too many rotations this hour; see Retry-After.' }, ...authErrors() },
     },
   }, async (request, reply) => {
+    const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;
+    const decision = await rateLimiter.consume(`webhook-secret-rotate:${callerOf(request).accountId}`, [{ name: 'hour', limit, seconds: 3600 }]);
+    if (!decision.allowed) {
+      throw new AppError('RATE_LIMITED', `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    }
     const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
     const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));
     reply.header('cache-control', 'no-store');

@@ -6,9 +6,7 @@ import { burnPasswordCheck, verifyPassword } from '../../domain/accounts/passwor
 import { ErrorBody } from '../schemas/common.ts';
 
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jwt, rateLimiter, config } = app.services;
-  // Failed attempts are counted per email and (more loosely) per client address.
-  const windows = (limit: number) => [{ name: 'login', limit, seconds: config.LOGIN_WINDOW_SECONDS }];
+  const { db, jwt, loginThrottle, passwordGate } = app.services;
 
   app.post('/auth/login', {
     schema: {
@@ -19,27 +17,28 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         200: Type.Object({ token: Type.String(), user: Type.Object({ id: Type.String(), email: Type.String() }), expiresAt: Type.String({ format: 'date-time' }) }),
         400: ErrorBody,
         401: { ...ErrorBody, description: 'Wrong email or password.' },
-        429: { ...ErrorBody, description: 'Too many failed attempts for this email or address.' },
+        429: { ...ErrorBody, description: 'Too many failed attempts for this email from this address (or from this address overall); see Retry-After.' },
+        503: { ...ErrorBody, description: 'Too many logins are being checked at once, or a backing store is down; see Retry-After.' },
       },
     },
   }, async (request) => {
     const email = normaliseEmail(request.body.email);
-    const buckets = [
-      { key: `login:email:${email}`, limit: config.LOGIN_MAX_FAILURES },
-      { key: `login:ip:${request.ip}`, limit: config.LOGIN_MAX_FAILURES * 4 },
-    ];
-    for (const bucket of buckets) {
-      const state = await rateLimiter.peek(bucket.key, windows(bucket.limit));
-      if (!state.allowed) {
-        throw new AppError('TOO_MANY_LOGIN_ATTEMPTS', `Too many failed login attempts; try again in ${state.retryAfterSeconds} s.`, { headers: { 'retry-after': String(state.retryAfterSeconds) } });
-      }
+    // Counted before the password is checked, atomically (see login-throttle.ts).
+    const verdict = await loginThrottle.begin(email, request.ip);
+    if (!verdict.allowed) {
+      throw new AppError('TOO_MANY_LOGIN_ATTEMPTS', `Too many failed login attempts; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }
     const account = await findAccountByEmail(db, email);
-    const valid = account ? await verifyPassword(account.password_hash, request.body.password) : (await burnPasswordCheck(request.body.password), false);
-    if (!account || !valid) {
-      for (const bucket of buckets) await rateLimiter.consume(bucket.key, windows(bucket.limit));
-      throw new AppError('INVALID_CREDENTIALS');
+    let valid: boolean;
+    try {
+      valid = await passwordGate.run(async () => (account ? verifyPassword(account.password_hash, request.body.password) : (await burnPasswordCheck(request.body.password), false)));
+    } catch (error) {
+      // Refused before the password was checked (503): the attempt does not count.
+      await verdict.attempt.release();
+      throw error;
     }
+    await verdict.attempt.settle(Boolean(account && valid));
+    if (!account || !valid) throw new AppError('INVALID_CREDENTIALS');
     if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');
     const { token, expiresAt } = await jwt.sign(account.id, account.email);
     return { token, user: { id: account.id, email: account.email }, expiresAt: expiresAt.toISOString() };

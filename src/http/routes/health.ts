@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { timingSafeEqual } from 'node:crypto';
 import { QUEUES } from '../../infra/queue.ts';
+import { AppError } from '../../errors.ts';
+import { ErrorBody } from '../schemas/common.ts';
 
-const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]), error: Type.Optional(Type.String()) });
+// The public answer names the store and its state only; the error itself goes to the logs (#12).
+const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, redis, boss, metrics, keyPool } = app.services;
+  const { db, redis, boss, metrics, config, keyPool } = app.services;
+  const metricsToken = config.METRICS_TOKEN ? Buffer.from(config.METRICS_TOKEN) : null;
   const Upstream = Type.Object({
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('exhausted'), Type.Literal('down')], { description: 'ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected.' }),
     keys: Type.Object({ active: Type.Integer(), exhausted: Type.Integer(), invalid: Type.Integer() }),
@@ -24,20 +29,21 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream) }),
       },
     },
-  }, async (_request, reply) => {
-    const check = async (probe: (() => Promise<unknown>) | null) => {
+  }, async (request, reply) => {
+    const check = async (name: string, probe: (() => Promise<unknown>) | null) => {
       if (!probe) return { status: 'disabled' as const };
       try {
         await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
         return { status: 'ok' as const };
       } catch (error) {
-        return { status: 'down' as const, error: (error as Error).message };
+        request.log.warn({ store: name, err: error }, 'readiness check failed');
+        return { status: 'down' as const };
       }
     };
     const [database, queue, redisCheck] = await Promise.all([
-      check(() => db.ping()),
-      check(() => boss.getQueue(QUEUES.webhookDelivery)),
-      check(redis ? () => redis.ping() : null),
+      check('database', () => db.ping()),
+      check('queue', () => boss.getQueue(QUEUES.webhookDelivery)),
+      check('redis', redis ? () => redis.ping() : null),
     ]);
     const checks = { database, queue, redis: redisCheck };
     const ok = Object.values(checks).every((c) => c.status !== 'down');
@@ -52,9 +58,23 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { status: ok ? ('ok' as const) : ('unavailable' as const), checks, ...(upstream ? { upstream } : {}) };
   });
 
-  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics.', hide: false } }, async (_request, reply) => {
+  app.get('/metrics', {
+    schema: {
+      tags: ['operations'],
+      summary: 'Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>".',
+      hide: false,
+      response: { 200: Type.String({ description: 'Prometheus text exposition format.' }), 401: ErrorBody },
+    },
+  }, async (request, reply) => {
+    if (metricsToken) {
+      const sent = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+      if (sent.length !== metricsToken.length || !timingSafeEqual(sent, metricsToken)) {
+        throw new AppError('UNAUTHORIZED', 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".');
+      }
+    }
     for (const name of Object.values(QUEUES)) {
-      const stats = await boss.getQueueStats(name).catch(() => []);
+      // Bounded like the readiness checks: a hung queue database must not hang the scrape.
+      const stats = await Promise.race([boss.getQueueStats(name), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref())]).catch(() => []);
       const queued = stats.reduce((sum, s) => sum + s.queuedCount, 0);
       metrics.queueDepth.set({ queue: name }, queued);
     }

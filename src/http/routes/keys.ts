@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/keys/api-keys.ts';
+import { ALL_SCOPES, KEY_SCOPES } from '../../domain/keys/scopes.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { authErrors, ErrorBody } from '../schemas/common.ts';
 
@@ -12,11 +13,14 @@ const KeyView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
   revokedAt: Nullable(Type.String({ format: 'date-time' })),
+  scopes: Type.Array(Type.String(), { description: `What the key may do: ${ALL_SCOPES.map((s) => `${s} (${KEY_SCOPES[s]})`).join('; ')}` }),
 });
+const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));
 
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, auth } = app.services;
-  const config = { auth: true } as const;
+  // Key management needs a dashboard session (#12): a leaked API key must not mint or revoke keys.
+  const config = { auth: 'session' } as const;
 
   app.post('/keys', {
     config,
@@ -24,11 +28,14 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['keys'],
       summary: 'Create an API key. The secret is in this response only; store it now.',
       security: [{ bearer: [] }],
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, description: 'A descriptive name, e.g. "production backend".' }) }, { additionalProperties: false }),
+      body: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 100, description: 'A descriptive name, e.g. "production backend".' }),
+        scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, maxItems: ALL_SCOPES.length * 2, description: 'What the key may do; every scope when omitted.' })),
+      }, { additionalProperties: false }),
       response: { 201: Type.Object({ ...KeyView.properties, key: Type.String({ description: 'The secret. Shown once.' }) }), 400: ErrorBody, 409: ErrorBody, ...authErrors() },
     },
   }, async (request, reply) => {
-    const created = await createApiKey(db, callerOf(request).accountId, request.body.name);
+    const created = await createApiKey(db, callerOf(request).accountId, request.body.name, request.body.scopes);
     reply.code(201).header('cache-control', 'no-store');
     return created;
   });

@@ -18,7 +18,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts', {
-    config: { auth: true, rateLimited: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'List a channel\'s Shorts with the channel\'s details.',
@@ -65,7 +65,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/youtube/shorts', {
-    config: { auth: true },
+    config: { auth: true, scope: 'shorts:read' },
     schema: {
       tags: ['shorts'],
       summary: 'The caller\'s recent shorts requests, newest first.',
@@ -85,7 +85,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get('/api/youtube/shorts/:requestId', {
-    config: { auth: true },
+    config: { auth: true, scope: 'shorts:read' },
     schema: {
       tags: ['shorts'],
       summary: 'Status and result of one request, with its webhook delivery attempts.',
@@ -107,10 +107,10 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/youtube/shorts/:requestId/redeliver', {
-    config: { auth: true },
+    config: { auth: true, scope: 'shorts:write' },
     schema: {
       tags: ['shorts'],
-      summary: 'Deliver a settled webhook request again now (same webhook-id).',
+      summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
       security,
       params: RequestParams,
       response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...authErrors() },

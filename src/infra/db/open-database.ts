@@ -5,8 +5,20 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 
 /** PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR; migrated. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>): Promise<Database> {
-  const db = config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : await openPglite(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR);
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>): Promise<Database> {
+  const timeouts = { statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: config.DATABASE_CONNECT_TIMEOUT_MS };
+  if (config.DATABASE_URL) {
+    // Migrations run on their own connection without the request-path statement timeouts: a long
+    // migration, or waiting for another instance's, must not fail the start.
+    const migrations = openPostgres(config.DATABASE_URL, 1, { statementMs: 0, connectMs: timeouts.connectMs });
+    try {
+      await migrate(migrations);
+    } finally {
+      await migrations.close();
+    }
+    return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, timeouts);
+  }
+  const db = await openPglite(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR);
   await migrate(db);
   return db;
 }

@@ -6,8 +6,19 @@ import { isRetryableTransactionError } from './database.ts';
 // int8 (counts, sums) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openPostgres(url: string, poolSize: number): Database & { pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+export function openPostgres(url: string, poolSize: number, timeouts: { statementMs?: number | undefined; connectMs?: number | undefined } = {}): Database & { pool: pg.Pool } {
+  // Every wait is bounded (#12): getting a connection, the server running a statement, and the
+  // client waiting for an answer (a hung server or a silently dropped network never answers), so a
+  // stuck database turns into a 503 instead of requests piling up.
+  // statementMs 0: no statement timeouts (migrations, which may legitimately run long).
+  const statementMs = timeouts.statementMs ?? 10_000;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: timeouts.connectMs ?? 5000,
+    ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, idle_in_transaction_session_timeout: statementMs * 3, query_timeout: statementMs + 1000 } : {}),
+    keepAlive: true,
+  });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return {

@@ -110,7 +110,15 @@ export interface ApiKey {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scopes: string[];
 }
+
+/** API key scopes, as the server defines them (src/domain/keys/scopes.ts). */
+export const KEY_SCOPES: Array<{ id: string; label: string }> = [
+  { id: 'shorts:write', label: 'Create shorts requests and redeliver webhooks' },
+  { id: 'shorts:read', label: 'Read shorts requests and results' },
+  { id: 'account:read', label: 'Read balance, usage and ledger' },
+];
 
 export interface CreatedKey extends ApiKey {
   key: string;

@@ -1,0 +1,300 @@
+// The shared security suite (#12 point 16), generated from the app's own route table (collected by
+// an onRoute hook in buildApp), so a new route is covered the moment it is registered:
+//   every protected route: no credential, malformed / junk / unknown / revoked / expired credentials
+//   and a session token whose subject is not an account id → 401; an API key on a session-only route
+//   → 403; another account's ids → 404; NUL and unpaired surrogates in any input → 400; an oversize
+//   body or path parameter → 413 / 414;
+//   every route: NUL in the query string → 400; every answer in {error, message, requestId} with the
+//   same id in X-Request-Id, never a 5xx.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from '../helpers/test-app.ts';
+import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
+import { insertRequest } from '../../src/domain/requests/request-store.ts';
+import { newRequestId } from '../../src/http/request-id.ts';
+
+type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+interface Route {
+  method: Method;
+  url: string;
+  auth: boolean | 'session';
+  scope: string | undefined;
+  failureBody: boolean;
+  params: string[];
+  body: JsonSchema | undefined;
+}
+interface JsonSchema {
+  type?: string;
+  format?: string;
+  minimum?: number;
+  minLength?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+function routesOf(table: RouteOptions[]): Route[] {
+  const routes: Route[] = [];
+  for (const r of table) {
+    for (const method of [r.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      const config = (r.config ?? {}) as { auth?: boolean | 'session'; scope?: string; failureBody?: boolean };
+      const schema = (r.schema ?? {}) as { body?: JsonSchema };
+      routes.push({
+        method: method as Method,
+        url: r.url,
+        auth: config.auth ?? false,
+        scope: config.scope,
+        failureBody: config.failureBody === true,
+        params: [...r.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!),
+        body: schema.body,
+      });
+    }
+  }
+  return routes;
+}
+
+/** A minimal valid value for a schema: the suite then breaks one thing at a time. */
+function sample(schema: JsonSchema | undefined): unknown {
+  if (!schema) return undefined;
+  switch (schema.type) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, sample(schema.properties?.[name])]));
+    case 'string':
+      return schema.format === 'uri' ? 'https://www.youtube.com/@demo' : schema.format === 'uuid' ? randomUUID() : 'sample text';
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    default:
+      return 'sample text';
+  }
+}
+
+function stringFields(schema: JsonSchema | undefined): string[] {
+  return Object.entries(schema?.properties ?? {}).filter(([, s]) => s.type === 'string').map(([name]) => name);
+}
+
+function assertErrorBody(res: LightMyRequestResponse, route: Route, label: string): void {
+  assert.ok(res.statusCode < 500, `${label}: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  const expected = route.failureBody ? ['error', 'message', 'requestId', 'success'] : ['error', 'message', 'requestId'];
+  assert.deepEqual(Object.keys(body).sort(), expected, `${label}: ${res.body}`);
+  assert.match(body.error, /^[A-Z][A-Z0-9_]+$/, label);
+  assert.equal(body.requestId, res.headers['x-request-id'], `${label}: X-Request-Id`);
+}
+
+describe('security suite: generated from the route table', () => {
+  let t: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let revokedKey: string;
+  let expiredToken: string;
+  let foreignSubjectToken: string;
+  let routes: Route[];
+  const fixtures: { own: Record<string, string>; others: Record<string, string> } = { own: {}, others: {} };
+
+  before(async () => {
+    t = await startTestApp('pglite');
+    alice = await createUser(t);
+    bob = await createUser(t);
+    const second = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'to revoke' } });
+    revokedKey = second.json().key;
+    await t.app.inject({ method: 'DELETE', url: `/keys/${second.json().id}`, headers: bearer(alice.token) });
+    const [row] = await t.services.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'jwt_secret'");
+    const secret = new TextEncoder().encode(row!.value);
+    expiredToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(alice.id).setIssuer('channel-shorts').setAudience('channel-shorts-api')
+      .setIssuedAt(1_600_000_000).setExpirationTime(1_600_000_100).sign(secret);
+    // Correctly signed, but its subject is no account id (#12 point 14: was a 500).
+    foreignSubjectToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setIssuer('channel-shorts').setAudience('channel-shorts-api')
+      .setIssuedAt().setExpirationTime('1h').sign(secret);
+    const request = (accountId: string) => ({ id: newRequestId(), accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@demo', oldestDate: null, limit: null, webhookUrl: 'http://127.0.0.1:9/hook' });
+    const outcome = { status: 'completed' as const, httpStatus: 200, itemCount: 0, creditsCharged: 1, errorCode: null, result: { success: true }, quotaUnits: 0 };
+    const aliceRequest = request(alice.id);
+    const bobRequest = request(bob.id);
+    await insertRequest(t.services.db, aliceRequest, outcome);
+    await insertRequest(t.services.db, bobRequest, outcome);
+    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id };
+    fixtures.others = { id: bob.keyId, requestId: bobRequest.id };
+    routes = routesOf(t.app.routeTable);
+  });
+  after(() => t.close());
+
+  const urlOf = (route: Route, values: Record<string, string>, raw = false) =>
+    route.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+      const value = values[name];
+      if (value === undefined) throw new Error(`${route.method} ${route.url}: the security suite has no fixture for path parameter "${name}"; add one`);
+      return raw ? value : encodeURIComponent(value);
+    }).replace(/\*$/, 'index.html');
+  const send = (route: Route, options: { url?: string; headers?: Record<string, string>; payload?: unknown } = {}) =>
+    t.app.inject({
+      method: route.method,
+      url: options.url ?? urlOf(route, fixtures.own),
+      headers: options.headers ?? {},
+      ...(options.payload !== undefined ? { payload: options.payload as object } : route.body ? { payload: sample(route.body) as object } : {}),
+    });
+  const protectedRoutes = () => routes.filter((r) => r.auth);
+
+  it('the route table is complete: every documented operation is in it, and the protected ones are protected', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const url = path.replace(/\{([^}]+)\}/g, ':$1');
+        const route = routes.find((r) => r.url === url && r.method === method.toUpperCase());
+        assert.ok(route, `${method} ${path} is in the route table`);
+        if (operation.security?.length) assert.ok(route.auth, `${method} ${path} documents a credential, so its route config must require one`);
+      }
+    }
+    assert.ok(protectedRoutes().length >= 12, `found ${protectedRoutes().length} protected routes`);
+  });
+
+  it('every protected route refuses missing, malformed, unknown, revoked and expired credentials with 401', async () => {
+    const badCredentials: Array<[string, () => Record<string, string>]> = [
+      ['no Authorization header', () => ({})],
+      ['a non-Bearer scheme', () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
+      ['an empty bearer', () => ({ authorization: 'Bearer ' })],
+      ['two tokens', () => ({ authorization: `Bearer ${alice.key} ${alice.key}` })],
+      ['a junk token', () => bearer('not-a-token')],
+      ['a key with a bad checksum', () => bearer(alice.key.slice(0, -1) + (alice.key.endsWith('A') ? 'B' : 'A'))],
+      ['a well-formed unknown key', () => bearer(generateApiKey().key)],
+      ['a revoked key', () => bearer(revokedKey)],
+      ['an expired session', () => bearer(expiredToken)],
+      ['a session whose subject is not an account id', () => bearer(foreignSubjectToken)],
+    ];
+    for (const route of protectedRoutes()) {
+      for (const [label, headers] of badCredentials) {
+        const res = await send(route, { headers: headers() });
+        assert.equal(res.statusCode, 401, `${route.method} ${route.url} with ${label}: ${res.body}`);
+        assertErrorBody(res, route, `${route.method} ${route.url} with ${label}`);
+      }
+    }
+  });
+
+  it('session-only routes refuse an API key with 403 saying a dashboard session is needed; the others accept it', async () => {
+    const sessionOnly = protectedRoutes().filter((r) => r.auth === 'session');
+    assert.ok(sessionOnly.some((r) => r.url === '/keys'), 'key management is session-only');
+    assert.ok(sessionOnly.some((r) => r.url.startsWith('/accounts/webhook-secret')), 'webhook secrets are session-only');
+    for (const route of protectedRoutes()) {
+      const res = await send(route, { headers: bearer(alice.key), url: urlOf(route, fixtures.others) });
+      if (route.auth === 'session') {
+        assert.equal(res.statusCode, 403, `${route.method} ${route.url}: ${res.body}`);
+        assertErrorBody(res, route, `${route.method} ${route.url}`);
+        assert.match(res.json().message, /dashboard session/);
+      } else {
+        assert.ok(res.statusCode !== 401 && res.statusCode !== 403, `${route.method} ${route.url} accepts an API key: ${res.statusCode} ${res.body}`);
+      }
+    }
+  });
+
+  it('every route an API key may use declares a scope; a key without it gets 403, a key with only it gets through', async () => {
+    const keyWith = async (scopes: string[]) => {
+      const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: `scoped ${scopes.join(' ')}`, scopes } });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual([...res.json().scopes].sort(), [...scopes].sort());
+      return res.json().key as string;
+    };
+    const scoped = protectedRoutes().filter((r) => r.auth === true);
+    const scopes = [...new Set(scoped.map((r) => r.scope))];
+    for (const route of scoped) assert.ok(route.scope, `${route.method} ${route.url} is open to API keys, so it must declare a scope`);
+    const keys = new Map<string, { only: string; without: string }>();
+    for (const scope of scopes as string[]) keys.set(scope, { only: await keyWith([scope]), without: await keyWith((scopes as string[]).filter((s) => s !== scope)) });
+    for (const route of scoped) {
+      const { only, without } = keys.get(route.scope!)!;
+      const refused = await send(route, { headers: bearer(without), url: urlOf(route, fixtures.others) });
+      assert.equal(refused.statusCode, 403, `${route.method} ${route.url} without ${route.scope}: ${refused.body}`);
+      assertErrorBody(refused, route, `${route.method} ${route.url}`);
+      assert.match(refused.json().message, new RegExp(`scope "${route.scope}"`));
+      const allowed = await send(route, { headers: bearer(only), url: urlOf(route, fixtures.others) });
+      assert.ok(allowed.statusCode !== 401 && allowed.statusCode !== 403, `${route.method} ${route.url} with only ${route.scope}: ${allowed.statusCode} ${allowed.body}`);
+    }
+    const bad = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'bad scopes', scopes: ['admin'] } });
+    assert.equal(bad.statusCode, 400);
+    const none = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'no scopes', scopes: [] } });
+    assert.equal(none.statusCode, 400);
+  });
+
+  it('another account\'s ids are not found (404), with a session and with a key', async () => {
+    for (const route of protectedRoutes().filter((r) => r.params.length > 0)) {
+      for (const credential of route.auth === 'session' ? [alice.token] : [alice.token, alice.key]) {
+        const res = await send(route, { headers: bearer(credential), url: urlOf(route, fixtures.others) });
+        assert.equal(res.statusCode, 404, `${route.method} ${route.url}: ${res.body}`);
+        assertErrorBody(res, route, `${route.method} ${route.url}`);
+      }
+    }
+    const bobKeys = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(bob.token) })).json().keys;
+    assert.equal(bobKeys.find((k: { id: string }) => k.id === bob.keyId).revokedAt, null, 'bob\'s key was not revoked by alice');
+  });
+
+  it('NUL and unpaired surrogates in any body field, path parameter or query string are 400 VALIDATION_FAILED', async () => {
+    for (const route of routes) {
+      const headers = route.auth ? bearer(alice.token) : {};
+      for (const bad of ['a\u0000b', 'a\ud800b', '\udfff']) {
+        for (const field of stringFields(route.body)) {
+          const payload = { ...(sample(route.body) as object), [field]: bad };
+          const res = await send(route, { headers, payload });
+          assert.equal(res.statusCode, 400, `${route.method} ${route.url} body.${field}=${JSON.stringify(bad)}: ${res.body}`);
+          assert.equal(res.json().error, 'VALIDATION_FAILED');
+          assertErrorBody(res, route, `${route.method} ${route.url}`);
+        }
+      }
+      // In a path: NUL percent-encoded, and the WTF-8 bytes of a lone surrogate (not valid UTF-8).
+      for (const bad of ['req_a%00b', 'req_%ED%A0%80']) {
+        for (const param of route.params) {
+          const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: bad }, true) });
+          assert.equal(res.statusCode, 400, `${route.method} ${route.url} :${param}=${bad}: ${res.body}`);
+          assertErrorBody(res, route, `${route.method} ${route.url}`);
+        }
+      }
+    }
+    for (const route of routes) {
+      const base = route.params.length ? urlOf(route, fixtures.own) : route.url.replace(/\*$/, 'index.html');
+      const res = await send(route, { headers: route.auth ? bearer(alice.token) : {}, url: `${base}?q=%00` });
+      assert.equal(res.statusCode, 400, `${route.method} ${route.url}?q=%00: ${res.body}`);
+      assertErrorBody(res, route, `${route.method} ${route.url}?q=%00`);
+    }
+  });
+
+  it('oversize bodies are 413 and oversize path parameters 414, in the error body', async () => {
+    for (const route of protectedRoutes()) {
+      const headers = bearer(alice.token);
+      if (route.method !== 'GET') {
+        const res = await send(route, { headers, payload: { name: 'x'.repeat(70 * 1024) } });
+        assert.equal(res.statusCode, 413, `${route.method} ${route.url}: ${res.body}`);
+        assert.equal(res.json().error, 'PAYLOAD_TOO_LARGE');
+        assertErrorBody(res, route, `${route.method} ${route.url}`);
+      }
+      for (const param of route.params) {
+        const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: `req_${'a'.repeat(300)}` }) });
+        assert.equal(res.statusCode, 414, `${route.method} ${route.url} :${param}: ${res.body}`);
+        assert.equal(res.json().error, 'URI_TOO_LONG');
+        assert.ok(res.json().requestId);
+        assert.equal(res.json().requestId, res.headers['x-request-id']);
+      }
+    }
+  });
+
+  it('a disabled account gets 403 with any credential', async () => {
+    const victim = await createUser(t);
+    await t.services.db.query('UPDATE accounts SET disabled_at = now() WHERE id = $1', [victim.id]);
+    await new Promise((r) => setTimeout(r, 1100)); // the per-instance account cache lives one second
+    for (const credential of [victim.key, victim.token]) {
+      const res = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(credential) });
+      assert.equal(res.statusCode, 403);
+    }
+  });
+
+  it('unknown routes and malformed URLs answer in the error body with X-Request-Id', async () => {
+    for (const [url, status, code] of [['/nope', 404, 'NOT_FOUND'], ['/keys/%ff', 400, 'INVALID_URL'], ['/api/youtube/shorts/%E0%A4%A', 400, 'INVALID_URL']] as const) {
+      const res = await t.app.inject({ method: url === '/nope' ? 'GET' : 'DELETE', url });
+      assert.equal(res.statusCode, status, `${url}: ${res.body}`);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['error', 'message', 'requestId']);
+      assert.equal(res.json().error, code);
+      assert.equal(res.json().requestId, res.headers['x-request-id']);
+    }
+  });
+});
