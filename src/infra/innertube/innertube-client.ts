@@ -13,7 +13,7 @@
 // the library sees them, so the kind of a failure never has to be guessed from a library message.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { Innertube, Misc, Parser, YT, YTNodes } from 'youtubei.js';
+import { Innertube, Misc, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 export interface InnertubeThumbnail {
   url: string;
@@ -444,7 +444,7 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
       return await yt.getChannel(id);
     } catch (error) {
       // An ERROR alert instead of a page: "This channel does not exist.", or a terminated account.
-      if (error instanceof Error && error.constructor.name === 'ChannelError') return undefined;
+      if (error instanceof Utils.ChannelError) return undefined;
       throw error;
     }
   }
