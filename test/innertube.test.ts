@@ -278,6 +278,19 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     assert.match(expected.get(ids[6]!).snippet.publishedAt, /\.\d+Z$/);
   });
 
+  it('keeps concurrent listings of different channels apart on one session', async () => {
+    const handles = ['fake-97', 'reelshape', 'fake-49'];
+    const ids = await Promise.all(handles.map(async (h) => (await dataApiChannel(fake, h)).id));
+    const listings = await Promise.all(ids.map((id) => allShorts(client, id)));
+    for (const [i, id] of ids.entries()) {
+      assert.deepEqual(
+        listings[i]!.items.map((item) => item.id),
+        await dataApiShortIds(fake, id),
+        handles[i],
+      );
+    }
+  });
+
   it('answers undefined for a video YouTube does not have', async () => {
     assert.equal(await client.video('AAAAAAAAAAA'), undefined);
   });
@@ -357,6 +370,8 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     assert.equal(first.items.length, 48);
     inject({ kind: 'layoutChanged' });
     await rejectsWith(first.next(), 'parse');
+    fake.clearFaults();
+    assert.equal((await first.next()).items.length, 48, 'a failed page can be asked again');
   });
 
   it('5xx and dropped connections → unavailable; no answer in time → timeout', async () => {

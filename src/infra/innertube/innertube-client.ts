@@ -367,10 +367,13 @@ function shortsPage(feed: ShortsFeed, context: OperationContext, channelId: stri
   return {
     items,
     hasMore,
-    // One request per page however often next() is called.
+    // One request per page however often next() is called; after a failure, the next call retries.
     next() {
       if (!hasMore) return Promise.resolve(lastPage());
-      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => shortsPage(await feed.getContinuation(), ctx, channelId));
+      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => shortsPage(await feed.getContinuation(), ctx, channelId)).catch((error: unknown) => {
+        nextPage = undefined;
+        throw error;
+      });
       return nextPage;
     },
   };
