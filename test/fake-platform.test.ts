@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform, type FakePlatformOptions } from '../src/fake-platform/server.ts';
 import { channelIdFor, parseVideoId, videoIdFor } from '../src/fake-platform/ids.ts';
 import { playlistPageToken, parsePlaylistPageToken, searchPageToken } from '../src/fake-platform/page-tokens.ts';
+import { continuationToken, pacificTimestamp, parseContinuationToken, shortViewText, subscriberText } from '../src/fake-platform/innertube.ts';
 
 const KEY = 'fake-api-key';
 const ETAG = /^[A-Za-z0-9_-]{27}$/;
@@ -574,5 +575,105 @@ describe('fake YouTube Data API: determinism and ids', () => {
     assert.equal(parseVideoId('short'), undefined);
     assert.deepEqual(parsePlaylistPageToken('EAAaBlBUOkNESQ'), { offset: 50, backward: false });
     assert.equal(searchPageToken({ offset: 5, backward: false }), 'CAUQAA');
+  });
+});
+
+describe('fake InnerTube: the protocol without youtubei.js', () => {
+  const CONTEXT = { client: { clientName: 'WEB', clientVersion: '2.20260101.00.00', hl: 'en', gl: 'US' } };
+
+  async function post(fake: FakePlatform, path: string, body: unknown, method = 'POST'): Promise<Reply> {
+    const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/${path}?prettyPrint=false`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
+  }
+
+  it('refuses requests without the client context, unknown paths and other methods', async (t) => {
+    const fake = await start(t);
+    assert.equal((await post(fake, 'browse', { browseId: 'UC' + 'A'.repeat(22) })).status, 400);
+    assert.equal((await post(fake, 'browse', { context: CONTEXT })).status, 400, 'neither browseId nor continuation');
+    assert.equal((await post(fake, 'browse', { context: CONTEXT, continuation: 'bm90IGEgdG9rZW4=' })).status, 400);
+    assert.equal((await post(fake, 'no/such/thing', { context: CONTEXT })).status, 404);
+    assert.equal((await post(fake, 'player', {}, 'GET')).status, 405);
+    // config answers whatever it is sent.
+    assert.equal((await post(fake, 'config', {})).status, 200);
+    assert.deepEqual(
+      fake.innertubeCalls().map((c) => [c.endpoint, c.status]),
+      [['browse', 400], ['browse', 400], ['browse', 400], ['no/such/thing', 404], ['player', 405], ['config', 200]],
+    );
+    assert.equal(fake.quotaUsed(), 0);
+    assert.deepEqual(fake.calls(), []);
+  });
+
+  it('resolves addresses to a browse endpoint and answers 404 for unknown ones', async (t) => {
+    const fake = await start(t);
+    const id = (await channelByHandle(fake, 'demo')).id;
+    const reply = await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://www.youtube.com/@demo/shorts' });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.endpoint.browseEndpoint.browseId, id);
+    assert.equal(reply.body.endpoint.commandMetadata.webCommandMetadata.webPageType, 'WEB_PAGE_TYPE_CHANNEL');
+    const unknown = await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://www.youtube.com/@nobody-at-all' });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error.status, 'NOT_FOUND');
+    assert.equal((await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://example.com/@demo' })).status, 404);
+  });
+
+  it('serves the Shorts tab 48 at a time with continuation tokens that round-trip', async (t) => {
+    const fake = await start(t);
+    const id = (await channelByHandle(fake, 'demo')).id;
+    const page = await post(fake, 'browse', { context: CONTEXT, browseId: id, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' });
+    const tabs = page.body.contents.twoColumnBrowseResultsRenderer.tabs;
+    assert.deepEqual(tabs.map((tab: Json) => [tab.tabRenderer.title, !!tab.tabRenderer.selected]), [['Home', false], ['Shorts', true]]);
+    const grid = tabs[1].tabRenderer.content.richGridRenderer.contents;
+    assert.equal(grid.length, 49);
+    assert.ok(grid.slice(0, 48).every((cell: Json) => cell.richItemRenderer.content.shortsLockupViewModel));
+    const token = grid[48].continuationItemRenderer.continuationEndpoint.continuationCommand.token;
+    assert.match(token, /^4qmFsg/, 'field 80226972, as in YouTube\'s tokens');
+    assert.deepEqual(parseContinuationToken(token), { browseId: id, offset: 48 });
+    const next = await post(fake, 'browse', { context: CONTEXT, continuation: token });
+    const items = next.body.onResponseReceivedActions[0].appendContinuationItemsAction.continuationItems;
+    assert.equal(items.length, 49);
+    const last = await post(fake, 'browse', { context: CONTEXT, continuation: continuationToken(id, 96) });
+    assert.equal(last.body.onResponseReceivedActions[0].appendContinuationItemsAction.continuationItems.length, 24, '120 shorts: no token on the last page');
+    // Without params (or with another tab's) the Home tab is selected.
+    const home = await post(fake, 'browse', { context: CONTEXT, browseId: id });
+    assert.equal(home.body.contents.twoColumnBrowseResultsRenderer.tabs[0].tabRenderer.selected, true);
+    assert.equal(home.body.metadata.channelMetadataRenderer.externalId, id);
+  });
+
+  it('writes counts and dates in YouTube\'s display styles', () => {
+    assert.equal(subscriberText(4_326_000), '4.32M subscribers');
+    assert.equal(subscriberText(172_950), '172K subscribers');
+    assert.equal(subscriberText(1), '1 subscriber');
+    assert.equal(shortViewText(2_999_999), '2.9M views');
+    assert.equal(shortViewText(895_400), '895K views');
+    assert.equal(shortViewText(1_234), '1.2K views');
+    assert.equal(shortViewText(999), '999 views');
+    assert.equal(shortViewText(15_600_000), '15M views');
+    assert.equal(shortViewText(2_000_000), '2M views');
+    assert.equal(shortViewText(1), '1 view');
+    assert.equal(shortViewText(0), 'No views');
+    // The player's publishDate is Pacific time with the offset of the day, to the second.
+    assert.equal(pacificTimestamp('2026-06-01T12:00:00.456Z'), '2026-06-01T05:00:00-07:00');
+    assert.equal(pacificTimestamp('2026-01-15T08:30:00Z'), '2026-01-15T00:30:00-08:00');
+  });
+
+  it('answers the player with details, a bot check or "unavailable"', async (t) => {
+    const fake = await start(t);
+    const id = (await channelByHandle(fake, 'demo')).id;
+    const videoId = (await allPages(fake, 'UUSH' + id.slice(2)))[0].items[0].contentDetails.videoId;
+    const ok = await post(fake, 'player', { context: CONTEXT, videoId });
+    assert.equal(ok.body.playabilityStatus.status, 'OK');
+    assert.equal(ok.body.videoDetails.videoId, videoId);
+    assert.match(ok.body.microformat.playerMicroformatRenderer.publishDate, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[78]:00$/);
+    fake.injectFault({ protocol: 'innertube', kind: 'botCheck' });
+    const check = await post(fake, 'player', { context: CONTEXT, videoId });
+    assert.equal(check.body.playabilityStatus.status, 'LOGIN_REQUIRED');
+    assert.match(check.body.playabilityStatus.reason, /not a bot/);
+    assert.equal(check.body.videoDetails, undefined);
+    const gone = await post(fake, 'player', { context: CONTEXT, videoId: 'AAAAAAAAAAA' });
+    assert.equal(gone.body.playabilityStatus.status, 'ERROR');
   });
 });

@@ -205,10 +205,11 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     const before = fake.innertubeCalls().length;
     const { sizes, items } = await allShorts(client, id);
     assert.deepEqual(sizes, [48, 48, 48, 6]);
-    // The channel page, its Shorts tab, then three continuations: one browse call each.
+    // The Shorts tab asked for directly, then three continuations: one browse call each.
     const calls = fake.innertubeCalls().slice(before);
-    assert.deepEqual(calls.map((c) => c.endpoint), ['browse', 'browse', 'browse', 'browse', 'browse']);
-    assert.ok(calls.slice(2).every((c) => c.request.continuation));
+    assert.deepEqual(calls.map((c) => c.endpoint), ['browse', 'browse', 'browse', 'browse']);
+    assert.deepEqual(calls[0]!.request, { browseId: id, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' });
+    assert.ok(calls.slice(1).every((c) => c.request.continuation));
     assert.deepEqual(
       items.map((i) => i.id),
       await dataApiShortIds(fake, id),
@@ -241,10 +242,19 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     }
   });
 
+  it('describes the channel on the first page, as channel() does', async () => {
+    const id = (await dataApiChannel(fake, 'fake-150')).id;
+    const first = await client.shorts(id);
+    assert.deepEqual(first.channel, await client.channel(id));
+    assert.equal((await first.next()).channel, undefined);
+  });
+
   it('gives an empty last page for a channel without Shorts, and one request per next page', async () => {
-    const empty = await client.shorts((await dataApiChannel(fake, 'empty')).id);
+    const emptyId = (await dataApiChannel(fake, 'empty')).id;
+    const empty = await client.shorts(emptyId);
     assert.deepEqual(empty.items, []);
     assert.equal(empty.hasMore, false);
+    assert.equal(empty.channel?.id, emptyId);
     assert.deepEqual((await empty.next()).items, []);
 
     const first = await client.shorts((await dataApiChannel(fake, 'fake-60')).id);
@@ -276,6 +286,19 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     }
     // The 7th short carries a fraction of a second in the Data API: only the fraction is lost.
     assert.match(expected.get(ids[6]!).snippet.publishedAt, /\.\d+Z$/);
+  });
+
+  it('keeps concurrent listings of different channels apart on one session', async () => {
+    const handles = ['fake-97', 'reelshape', 'fake-49'];
+    const ids = await Promise.all(handles.map(async (h) => (await dataApiChannel(fake, h)).id));
+    const listings = await Promise.all(ids.map((id) => allShorts(client, id)));
+    for (const [i, id] of ids.entries()) {
+      assert.deepEqual(
+        listings[i]!.items.map((item) => item.id),
+        await dataApiShortIds(fake, id),
+        handles[i],
+      );
+    }
   });
 
   it('answers undefined for a video YouTube does not have', async () => {
@@ -357,6 +380,8 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     assert.equal(first.items.length, 48);
     inject({ kind: 'layoutChanged' });
     await rejectsWith(first.next(), 'parse');
+    fake.clearFaults();
+    assert.equal((await first.next()).items.length, 48, 'a failed page can be asked again');
   });
 
   it('5xx and dropped connections → unavailable; no answer in time → timeout', async () => {

@@ -50,11 +50,26 @@ const CATEGORY_NAMES: Record<string, string> = { '22': 'People & Blogs', '24': '
 
 // ---------------------------------------------------------------------------------------------
 // Display texts in the en-US styles YouTube uses: counts of subscribers keep three significant
-// figures ("4.32M", "172K"), view counts on Shorts one decimal below ten ("2.9M", "895K", "1.2K"),
-// both rounded down.
+// figures ("4.32M", "172K"), view and video counts one decimal below ten of a unit and none above
+// ("2.9M", "15M", "895K", "1.2K"), all rounded down.
 
 const subscriberFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3, roundingMode: 'trunc' });
-const viewFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1, roundingMode: 'trunc' });
+const UNITS: Array<[number, string, string]> = [
+  [1e9, 'B', ' billion'],
+  [1e6, 'M', ' million'],
+  [1e3, 'K', ' thousand'],
+];
+
+/** "2.9M" / "2.9 million", "895K", "1.2K", "999". */
+function compactCount(count: number, spoken = false): string {
+  for (const [size, short, long] of UNITS) {
+    if (count < size) continue;
+    const mantissa = count / size;
+    const shown = mantissa < 10 ? Math.floor(mantissa * 10) / 10 : Math.floor(mantissa);
+    return `${shown}${spoken ? long : short}`;
+  }
+  return String(count);
+}
 
 export function subscriberText(count: number): string {
   return `${subscriberFormat.format(count)} ${count === 1 ? 'subscriber' : 'subscribers'}`;
@@ -62,17 +77,16 @@ export function subscriberText(count: number): string {
 
 export function shortViewText(count: number): string {
   if (count === 0) return 'No views';
-  return `${viewFormat.format(count)} ${count === 1 ? 'view' : 'views'}`;
+  return `${compactCount(count)} ${count === 1 ? 'view' : 'views'}`;
 }
 
 function videoCountText(count: number): string {
-  return `${count < 1000 ? String(count) : viewFormat.format(count)} ${count === 1 ? 'video' : 'videos'}`;
+  return `${compactCount(count)} ${count === 1 ? 'video' : 'videos'}`;
 }
 
 /** "2.9 million views": the spoken form YouTube puts in accessibility labels. */
 function spokenViews(count: number): string {
-  if (count < 1000) return `${count} ${count === 1 ? 'view' : 'views'}`;
-  return `${new Intl.NumberFormat('en-US', { notation: 'compact', compactDisplay: 'long', maximumFractionDigits: 1, roundingMode: 'trunc' }).format(count)} views`;
+  return `${compactCount(count, true)} ${count === 1 ? 'view' : 'views'}`;
 }
 
 /** The player's publishDate: local time in America/Los_Angeles with its offset, to the second. */

@@ -13,7 +13,7 @@
 // the library sees them, so the kind of a failure never has to be guessed from a library message.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { Innertube, Misc, Parser, YT, YTNodes } from 'youtubei.js';
+import { Innertube, Misc, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 export interface InnertubeThumbnail {
   url: string;
@@ -51,6 +51,11 @@ export interface InnertubeShortItem {
 export interface InnertubeShortsPage {
   items: InnertubeShortItem[];
   hasMore: boolean;
+  /**
+   * On the first page only: the channel as the same answer describes it (the Shorts tab is a channel
+   * page), so keyless listing needs no separate channel() call.
+   */
+  channel?: InnertubeChannel;
   /** The next page; on the last page, an empty last page. Throws InnertubeError. */
   next(): Promise<InnertubeShortsPage>;
 }
@@ -119,6 +124,12 @@ export interface InnertubeClientOptions {
 }
 
 const YOUTUBE_ORIGIN = 'https://www.youtube.com';
+/**
+ * The Shorts tab's browse params as the web client sends them (NewPipe hard-codes the same): asking
+ * for the tab directly saves the channel-page call. Should YouTube stop honouring them, the answer is
+ * the Home tab, and the tab's own endpoint from that page is followed instead.
+ */
+const SHORTS_TAB_PARAMS = 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D';
 
 // ---------------------------------------------------------------------------------------------
 // Display counts
@@ -367,10 +378,13 @@ function shortsPage(feed: ShortsFeed, context: OperationContext, channelId: stri
   return {
     items,
     hasMore,
-    // One request per page however often next() is called.
+    // One request per page however often next() is called; after a failure, the next call retries.
     next() {
       if (!hasMore) return Promise.resolve(lastPage());
-      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => shortsPage(await feed.getContinuation(), ctx, channelId));
+      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => shortsPage(await feed.getContinuation(), ctx, channelId)).catch((error: unknown) => {
+        nextPage = undefined;
+        throw error;
+      });
       return nextPage;
     },
   };
@@ -444,7 +458,7 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
       return await yt.getChannel(id);
     } catch (error) {
       // An ERROR alert instead of a page: "This channel does not exist.", or a terminated account.
-      if (error instanceof Error && error.constructor.name === 'ChannelError') return undefined;
+      if (error instanceof Utils.ChannelError) return undefined;
       throw error;
     }
   }
@@ -488,11 +502,20 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
 
     shorts: (id) =>
       operation(`the Shorts of ${id}`, async (context) => {
-        const page = await getChannel(id);
-        if (!page) throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, { endpoint: 'browse' });
+        let page: YT.Channel;
+        try {
+          const endpoint = new YTNodes.NavigationEndpoint({ browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS } });
+          page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
+        } catch (error) {
+          if (error instanceof Utils.ChannelError) throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, { endpoint: 'browse', cause: error });
+          throw error;
+        }
+        const channel = channelFromPage(id, page);
+        const onShortsTab = page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
         // A channel that never posted a Short has no Shorts tab.
-        if (!page.has_shorts) return lastPage();
-        return shortsPage(await page.getShorts(), context, id);
+        if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
+        const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
+        return { ...first, channel };
       }),
 
     video: (id) =>
