@@ -23,6 +23,7 @@ export interface InnertubeChannel {
   videoCountText?: string;
   videoCount?: number;
   keywords?: string;
+  /** Not on the channel page (only in its "about" panel, one more call): absent from the adapter today. */
   country?: string;
 }
 export interface InnertubeShortItem {
@@ -36,13 +37,22 @@ export interface InnertubeShortItem {
 export interface InnertubeShortsPage {
   items: InnertubeShortItem[];
   hasMore: boolean;
+  /**
+   * On the first page only: the channel as the same answer describes it (the Shorts tab is a channel
+   * page), so keyless listing needs no separate channel() call.
+   */
+  channel?: InnertubeChannel;
+  /** The next page; on the last page, an empty last page. */
   next(): Promise<InnertubeShortsPage>;
 }
 export interface InnertubeVideo {
   id: string;
   title?: string;
   description?: string;
-  /** ISO 8601 (the player microformat's publish date). */
+  /**
+   * ISO 8601 from the player microformat's publishDate (uploadDate when absent), in UTC to the
+   * second; a date without a time stays a date ("2024-03-15").
+   */
   publishedAt?: string;
   /** Exact. */
   viewCount?: string;
@@ -53,12 +63,15 @@ export interface InnertubeVideo {
 }
 export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
 
+/** Failures are thrown as errors carrying `kind` (InnertubeFailureKind). */
 export interface InnertubeClient {
   /** Channel id (UC…) for any channel URL form; undefined when YouTube does not know it. */
   resolve(url: string): Promise<string | undefined>;
+  /** undefined when the channel does not exist or was terminated. */
   channel(id: string): Promise<InnertubeChannel | undefined>;
   /** First page of the channel's Shorts tab (newest first). */
   shorts(id: string): Promise<InnertubeShortsPage>;
+  /** undefined when the video does not exist or is unavailable (private, removed). */
   video(id: string): Promise<InnertubeVideo | undefined>;
   close(): Promise<void>;
 }

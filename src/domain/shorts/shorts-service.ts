@@ -178,7 +178,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       if (mode === 'innertube') {
         tab = innertube!.shorts(channelId!);
         tab.catch(() => {});
-        const page = await innertube!.channel(channelId!);
+        // The Shorts tab's first page describes the channel too; ask for the channel page only without it.
+        const page = await tab.then((first) => first.channel).catch(() => undefined) ?? await innertube!.channel(channelId!);
         if (!page) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
         channel = keylessChannel(page);
       } else if (channelId) {

@@ -15,69 +15,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Innertube, Misc, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
-export interface InnertubeThumbnail {
-  url: string;
-  width?: number;
-  height?: number;
-}
-
-export interface InnertubeChannel {
-  id: string;
-  title?: string;
-  description?: string;
-  /** '@name' */
-  handle?: string;
-  avatar: InnertubeThumbnail[];
-  banner: InnertubeThumbnail[];
-  subscriberCountText?: string;
-  /** Parsed from the display text: approximate ("1.2M subscribers" → 1,200,000). */
-  subscriberCount?: number;
-  videoCountText?: string;
-  videoCount?: number;
-  keywords?: string;
-  /** Not on the channel page (only in its "about" panel, one more call): absent in this version. */
-  country?: string;
-}
-
-export interface InnertubeShortItem {
-  id: string;
-  title?: string;
-  viewCountText?: string;
-  /** Approximate, parsed from viewCountText; absent when the item shows no count (members-only). */
-  viewCount?: number;
-  thumbnails: InnertubeThumbnail[];
-}
-
-export interface InnertubeShortsPage {
-  items: InnertubeShortItem[];
-  hasMore: boolean;
-  /**
-   * On the first page only: the channel as the same answer describes it (the Shorts tab is a channel
-   * page), so keyless listing needs no separate channel() call.
-   */
-  channel?: InnertubeChannel;
-  /** The next page; on the last page, an empty last page. Throws InnertubeError. */
-  next(): Promise<InnertubeShortsPage>;
-}
-
-export interface InnertubeVideo {
-  id: string;
-  title?: string;
-  description?: string;
-  /**
-   * ISO 8601 from the player microformat's publishDate (uploadDate when absent), in UTC to the
-   * second ("2026-06-01T12:00:00Z"); a date without a time stays a date ("2024-03-15").
-   */
-  publishedAt?: string;
-  /** Exact. */
-  viewCount?: string;
-  durationSeconds?: number;
-  keywords?: string[];
-  channelId?: string;
-  thumbnails: InnertubeThumbnail[];
-}
-
-export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
+// The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
+import type { InnertubeChannel, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage, InnertubeThumbnail, InnertubeVideo } from '../../domain/shorts/innertube-source.ts';
+export type { InnertubeChannel, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage, InnertubeThumbnail, InnertubeVideo };
 
 export class InnertubeError extends Error {
   readonly kind: InnertubeFailureKind;
@@ -93,18 +33,6 @@ export class InnertubeError extends Error {
     if (options.endpoint !== undefined) this.endpoint = options.endpoint;
     if (options.status !== undefined) this.status = options.status;
   }
-}
-
-export interface InnertubeClient {
-  /** Channel id (UC…) for any channel URL form; undefined when YouTube does not know it. */
-  resolve(url: string): Promise<string | undefined>;
-  /** undefined when the channel does not exist or was terminated. */
-  channel(id: string): Promise<InnertubeChannel | undefined>;
-  /** First page of the channel's Shorts tab (newest first); throws InnertubeError. */
-  shorts(id: string): Promise<InnertubeShortsPage>;
-  /** undefined when the video does not exist or is unavailable (private, removed). */
-  video(id: string): Promise<InnertubeVideo | undefined>;
-  close(): Promise<void>;
 }
 
 export interface InnertubeCallReport {
