@@ -46,6 +46,8 @@ export interface Services {
 
 export interface ServiceOptions {
   runWorker: boolean;
+  /** Named in the DATA_DIR lock (server, worker, bench…). */
+  role?: string;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 }
 
@@ -74,7 +76,12 @@ function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string
 
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
   const metrics = createMetrics();
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, {
+    role: options.role ?? 'server',
+    waitSeconds: config.LOCK_WAIT_SECONDS,
+    onWait: (holder) => options.log.info({ holder }, `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} to release ${config.DATA_DIR}`),
+    onTakeover: (stale) => options.log.info({ stale }, 'took over the lock of a process that no longer runs'),
+  });
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
   const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX) : null;
   const cache = redis ? createRedisCache(redis) : createMemoryCache();

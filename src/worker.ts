@@ -4,11 +4,12 @@ import pino from 'pino';
 import { loadConfig, ConfigError } from './config.ts';
 import { createServices } from './services.ts';
 import { LOG_REDACTIONS } from './app.ts';
+import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 
 async function main() {
   const config = loadConfig(process.env);
   const log = pino({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } });
-  const services = await createServices(config, { runWorker: true, log });
+  const services = await createServices(config, { runWorker: true, role: 'worker', log });
   log.info('channel-shorts worker started');
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
@@ -18,6 +19,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });
