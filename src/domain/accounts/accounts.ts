@@ -1,6 +1,6 @@
 // Accounts (one per user): creation by the operator, lookup for login and for GET /accounts.
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../../infra/db/database.ts';
+import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { assertStrongPassword, hashPassword } from './passwords.ts';
 import { grantCredits } from '../credits/ledger.ts';
@@ -10,6 +10,7 @@ export interface AccountRow {
   id: string;
   email: string;
   password_hash: string;
+  role: AccountRole;
   credit_balance: number;
   rate_limit_per_minute: number | null;
   rate_limit_per_hour: number | null;
@@ -17,6 +18,8 @@ export interface AccountRow {
   disabled_at: Date | null;
   created_at: Date;
 }
+
+export type AccountRole = 'customer' | 'operator';
 
 export interface RateLimits {
   perMinute: number;
@@ -30,24 +33,39 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createAccount(db: Database, input: { email: string; password: string; credits?: number }): Promise<AccountRow> {
+export interface NewAccount {
+  email: string;
+  password: string;
+  credits?: number;
+  role?: AccountRole;
+}
+
+/** Checks the input and hashes the password: the slow part, done before any transaction. */
+export async function prepareAccount(input: NewAccount): Promise<{ email: string; passwordHash: string; credits: number; role: AccountRole }> {
   const email = normaliseEmail(input.email);
   if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
   assertStrongPassword(input.password, email);
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative integer.');
-  const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email]);
-    if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${email} already exists.`);
-    const [row] = await tx.query<AccountRow>(
-      'INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3) RETURNING *',
-      [randomUUID(), email, passwordHash],
-    );
-    await createWebhookSecret(tx, row!.id, null);
-    if (credits > 0) await grantCredits(tx, row!.id, credits, 'initial grant');
-    return { ...row!, credit_balance: credits };
-  });
+  return { email, passwordHash: await hashPassword(input.password), credits, role: input.role ?? 'customer' };
+}
+
+/** Inserts a prepared account (with its webhook secret and starting grant) inside the caller's transaction. */
+export async function insertAccount(tx: Transaction, account: Awaited<ReturnType<typeof prepareAccount>>, grantNote = 'initial grant'): Promise<AccountRow> {
+  const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [account.email]);
+  if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${account.email} already exists.`);
+  const [row] = await tx.query<AccountRow>(
+    'INSERT INTO accounts (id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING *',
+    [randomUUID(), account.email, account.passwordHash, account.role],
+  );
+  await createWebhookSecret(tx, row!.id, null);
+  if (account.credits > 0) await grantCredits(tx, row!.id, account.credits, grantNote);
+  return { ...row!, credit_balance: account.credits };
+}
+
+export async function createAccount(db: Database, input: NewAccount): Promise<AccountRow> {
+  const prepared = await prepareAccount(input);
+  return db.transaction((tx) => insertAccount(tx, prepared));
 }
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {

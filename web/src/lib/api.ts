@@ -95,7 +95,7 @@ export interface UsageDay {
 
 export interface LedgerEntry {
   id: number;
-  kind: 'grant' | 'charge';
+  kind: 'grant' | 'charge' | 'deduct';
   amount: number;
   balanceAfter: number;
   requestId: string | null;
