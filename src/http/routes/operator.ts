@@ -153,8 +153,12 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ReasonBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
   for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
     app.post(`/operator/users/:id/${action}`, {
-      schema: { tags, security, summary: disabled ? 'Disable a user: every credential of theirs is refused (403) within a second.' : 'Enable a disabled user again.', params: UserParams, body: Type.Optional(ReasonBody), response: { 200: User, ...operatorErrors() } },
-    }, async (request) => view(await setUserDisabled(db, actorOf(request), request.params.id, disabled, request.body?.reason ?? null)));
+      schema: { tags, security, summary: disabled ? 'Disable a user: every credential of theirs is refused (403) within a second.' : 'Enable a disabled user again.', params: UserParams, body: ReasonBody, response: { 200: User, ...operatorErrors() } },
+      // The body is optional: no body at all counts as {}.
+      preValidation: async (request) => {
+        (request as { body: unknown }).body ??= {};
+      },
+    }, async (request) => view(await setUserDisabled(db, actorOf(request), request.params.id, disabled, request.body.reason ?? null)));
   }
 
   app.post('/operator/users/:id/role', {
