@@ -127,6 +127,21 @@ describe('DATA_DIR lock', () => {
     }
   });
 
+  it('the CLI refuses, naming the holder, when DATA_DIR is held by a process without an operator API', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cs-lock-cli-'));
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const result = await run(['src/cli.ts', 'users', 'list'], { DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: '' });
+      assert.equal(result.code, 1);
+      assert.match(result.output, new RegExp(`is held by test-holder pid ${holder.pid} on ${hostname()} since .*which serves no operator API`));
+      assert.equal(readLockHolder(dir)?.pid, holder.pid);
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('PID reuse: a live pid with another start time is a stale lock; the same start time or another host is a holder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-pid-'));
     const sleeper = spawn('sleep', ['30']);

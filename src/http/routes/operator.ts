@@ -18,6 +18,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     operator: (Actor & { via: 'token' | 'session' }) | null;
   }
+  interface FastifyContextConfig {
+    /** An operator route: guarded by the operator hook below (not by config.auth), for route-table tools. */
+    operator?: boolean;
+  }
 }
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) => Type.Union([s, Type.Null()]);
@@ -81,7 +85,10 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['operator'];
   const view = (row: Parameters<typeof userView>[0]) => userView(row, defaults);
 
-  // Encapsulated: this hook guards the routes of this plugin only.
+  // Encapsulated: this hook guards the routes of this plugin only; each is marked config.operator.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, operator: true };
+  });
   app.decorateRequest('operator', null);
   app.addHook('onRequest', async (request) => {
     request.operator = await authenticateOperator({ db, auth, operatorToken: config.OPERATOR_TOKEN }, request.headers.authorization);
