@@ -78,32 +78,10 @@ export async function getAccount(db: Queryable, id: string): Promise<AccountRow 
   return row;
 }
 
-export async function listAccounts(db: Queryable): Promise<AccountRow[]> {
-  return db.query<AccountRow>('SELECT * FROM accounts ORDER BY created_at, email');
-}
-
 export function effectiveRateLimits(account: Pick<AccountRow, 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'>, defaults: RateLimits): RateLimits {
   return {
     perMinute: account.rate_limit_per_minute ?? defaults.perMinute,
     perHour: account.rate_limit_per_hour ?? defaults.perHour,
     perDay: account.rate_limit_per_day ?? defaults.perDay,
   };
-}
-
-/** Operator override ("higher limits on request"); null restores the default for that window. */
-export async function setRateLimits(db: Queryable, email: string, limits: Partial<Record<keyof RateLimits, number | null>>): Promise<AccountRow> {
-  const account = await findAccountByEmail(db, email);
-  if (!account) throw new AppError('NOT_FOUND', `No account with email ${normaliseEmail(email)}.`);
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== null && value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new AppError('VALIDATION_FAILED', `${name} must be a positive integer.`);
-  }
-  const [row] = await db.query<AccountRow>(
-    `UPDATE accounts SET
-       rate_limit_per_minute = CASE WHEN $2 THEN $3::int ELSE rate_limit_per_minute END,
-       rate_limit_per_hour = CASE WHEN $4 THEN $5::int ELSE rate_limit_per_hour END,
-       rate_limit_per_day = CASE WHEN $6 THEN $7::int ELSE rate_limit_per_day END
-     WHERE id = $1 RETURNING *`,
-    [account.id, 'perMinute' in limits, limits.perMinute ?? null, 'perHour' in limits, limits.perHour ?? null, 'perDay' in limits, limits.perDay ?? null],
-  );
-  return row!;
 }
