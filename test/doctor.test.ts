@@ -13,7 +13,8 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { chargeCredits } from '../src/domain/credits/ledger.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
-import { PASSWORD } from './helpers/test-app.ts';
+import { PASSWORD, startTestApp, createUser } from './helpers/test-app.ts';
+import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -92,5 +93,27 @@ describe('doctor', () => {
     assert.match(out, /BREACH queue health: 1 job\(s\) failed for good/);
     assert.match(out, /ok {5}DATA_DIR lock: held by cli pid \d+/);
     assert.match(out, /doctor: 6 breaches found/);
+  });
+});
+
+describe('doctor on PostgreSQL', () => {
+  it('reads one consistent snapshot and reports a broken balance and a stuck request', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      const user = await createUser(t, 30);
+      const healthy = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+      assert.equal(healthy.ok, true, JSON.stringify(healthy.findings));
+      assert.match(healthy.findings.at(-1)!.summary, /not applicable: PostgreSQL/);
+      await t.services.db.query('UPDATE accounts SET credit_balance = 0 WHERE id = $1', [user.id]);
+      await t.services.db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`, [user.id]);
+      const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+      assert.equal(report.ok, false);
+      const bad = Object.fromEntries(report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]));
+      assert.deepEqual(Object.keys(bad).sort(), ['balance = ledger sum', 'processing request → job']);
+      assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
+      assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
+    } finally {
+      await t.close();
+    }
   });
 });
