@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './infra/db/open-database.ts';
-import { DataDirLockedError, describeHolder } from './infra/db/data-dir-lock.ts';
+import { DataDirLockedError, describeHolder, readLockHolder, type LockHolder } from './infra/db/data-dir-lock.ts';
 import { directClient, messageOf, remoteClient, type OperatorClient } from './cli/operator-client.ts';
 import { formatReport } from './domain/operators/doctor.ts';
 import type { UserView } from './domain/operators/users.ts';
@@ -68,6 +68,19 @@ function remoteFor(url: string, config: Config, why: string): OperatorClient {
   return remoteClient(url, config.OPERATOR_TOKEN);
 }
 
+const SERVICE_START_WAIT_MS = 60_000;
+
+/** A service that holds DATA_DIR but is still starting writes its URL into the lock once it listens. */
+async function listeningService(dataDir: string, starting: LockHolder): Promise<LockHolder> {
+  console.error(`waiting for the service (pid ${starting.pid}) to finish starting…`);
+  const deadline = Date.now() + SERVICE_START_WAIT_MS;
+  for (;;) {
+    const current = readLockHolder(dataDir);
+    if (!current || current.pid !== starting.pid || current.url || Date.now() > deadline) return current ?? starting;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function connect(config: Config, url: string | undefined): Promise<OperatorClient> {
   const settings = {
     defaults: { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY },
@@ -80,7 +93,7 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
     return directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) fail(`cannot open the database (${(error as Error).message})`);
-    const holder = error.holder;
+    const holder = error.holder.url || error.holder.role !== 'server' ? error.holder : await listeningService(config.DATA_DIR, error.holder);
     if (!holder.url) fail(`${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, another CLI, or a service still starting). Try again when it has stopped or is listening.`);
     return remoteFor(holder.url, config, `the service at ${holder.url} holds ${config.DATA_DIR} (${describeHolder(holder)})`);
   }

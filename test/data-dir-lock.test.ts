@@ -142,6 +142,21 @@ describe('DATA_DIR lock', () => {
     }
   });
 
+  it('the CLI waits for a service that holds DATA_DIR but is still starting, then goes through its address', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cs-lock-start-'));
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9', '1500'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const result = await run(['src/cli.ts', 'users', 'list'], { DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) });
+      assert.equal(result.code, 1);
+      assert.match(result.output, new RegExp(`waiting for the service \\(pid ${holder.pid}\\) to finish starting`));
+      assert.match(result.output, /cannot reach the service at http:\/\/127\.0\.0\.1:9/, 'it used the address the service announced');
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('PID reuse: a live pid with another start time is a stale lock; the same start time or another host is a holder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-pid-'));
     const sleeper = spawn('sleep', ['30']);
