@@ -5,11 +5,13 @@ import { loadConfig, ConfigError } from './config.ts';
 import { buildApp, fastifyOptions, LOG_REDACTIONS } from './app.ts';
 import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
+import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 
 const DRAIN_MS = 5_000;
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
 async function main() {
+  const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
   // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock, log to stderr.
   let built: FastifyInstance | undefined;
@@ -17,6 +19,7 @@ async function main() {
   const app = await buildApp(
     await createServices(config, {
       runWorker: config.RUN_WORKER,
+      abortSignal: startup.aborted,
       log: { error: (obj, msg) => (built ? built.log.error(obj, msg) : early(obj, msg)), info: (obj, msg) => (built ? built.log.info(obj, msg) : early(obj, msg)) },
     }),
     fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }),
@@ -36,6 +39,7 @@ async function main() {
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // The CLI finds the running service here and goes through its operator API.
   app.services.db.dataDirLock?.setUrl(address);
+  startup.ready();
   app.log.info(`channel-shorts listening at ${address} (dashboard ${address}/dashboard/, docs ${address}/docs)`);
 }
 

@@ -48,6 +48,8 @@ export interface ServiceOptions {
   runWorker: boolean;
   /** Named in the DATA_DIR lock (server, worker, bench…). */
   role?: string;
+  /** Aborts waiting for the DATA_DIR lock (a stop signal during start-up). */
+  abortSignal?: AbortSignal;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 }
 
@@ -79,6 +81,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const db = await openDatabase(config, {
     role: options.role ?? 'server',
     waitSeconds: config.LOCK_WAIT_SECONDS,
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
     onWait: (holder) => options.log.info({ holder }, `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} to release ${config.DATA_DIR}`),
     onTakeover: (stale) => options.log.info({ stale }, 'took over the lock of a process that no longer runs'),
   });

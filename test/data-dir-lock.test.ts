@@ -144,13 +144,49 @@ describe('DATA_DIR lock', () => {
 
   it('the CLI waits for a service that holds DATA_DIR but is still starting, then goes through its address', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-start-'));
-    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9', '1500'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const result = await run(['src/cli.ts', 'users', 'list'], { DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) });
-      assert.equal(result.code, 1);
-      assert.match(result.output, new RegExp(`waiting for the service \\(pid ${holder.pid}\\) to finish starting`));
-      assert.match(result.output, /cannot reach the service at http:\/\/127\.0\.0\.1:9/, 'it used the address the service announced');
+      const cliProcess = spawn(process.execPath, ['src/cli.ts', 'users', 'list'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      cliProcess.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      cliProcess.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<number | null>((resolve) => cliProcess.once('exit', resolve));
+      const deadline = Date.now() + 30_000;
+      while (!output.includes(`waiting for the service (pid ${holder.pid}) to finish starting`)) {
+        assert.ok(Date.now() < deadline && cliProcess.exitCode === null, `the CLI waits for the starting service:\n${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      holder.kill('SIGUSR2'); // the service listens now: its address appears in the lock
+      assert.equal(await exited, 1);
+      assert.match(output, /cannot reach the service at http:\/\/127\.0\.0\.1:9/, 'it used the address the service announced');
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a process waiting for the lock stops at once on SIGTERM, leaving the holder alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cs-lock-wait-'));
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const waiting = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, LOCK_WAIT_SECONDS: '300', PORT: String(await freePort()), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      waiting.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      waiting.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<number | null>((resolve) => waiting.once('exit', resolve));
+      const deadline = Date.now() + 30_000;
+      while (!output.includes('waiting up to 300 s')) {
+        assert.ok(Date.now() < deadline, `it waits:\n${output}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const signalled = Date.now();
+      waiting.kill('SIGTERM');
+      assert.equal(await exited, 1);
+      assert.ok(Date.now() - signalled < 5000, `stopped promptly (${Date.now() - signalled} ms)`);
+      assert.match(output, new RegExp(`in use by test-holder pid ${holder.pid}.*\\(waited \\d+ s\\)`));
+      assert.equal(readLockHolder(dir)?.pid, holder.pid);
     } finally {
       holder.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });

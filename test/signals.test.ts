@@ -93,11 +93,11 @@ describe('npm scripts and SIGTERM', () => {
     assert.ok(exitedAt - signalledAt > 300, `npm waited for the drain (${exitedAt - signalledAt} ms)`);
   });
 
-  it('npm run worker: npm exits after the worker has closed its queue and database', async () => {
+  it('npm run worker, stopped while still starting: npm exits after the worker has started and closed its queue and database', async () => {
     const run = npm('worker', {});
     const holder = await waitFor(() => readLockHolder(dataDir), 'the worker to take the lock');
     assert.equal(holder.role, 'worker');
-    await new Promise((r) => setTimeout(r, 2000)); // let pg-boss finish starting
+    // At once, while it is still starting (migrations, queue): the stop waits for the start to finish.
     run.child.kill('SIGTERM');
     await run.exited;
     assert.equal(alive(holder.pid), false);

@@ -34,10 +34,11 @@ export interface LockHolder {
 export class DataDirLockedError extends Error {
   readonly holder: LockHolder;
   readonly lockPath: string;
-  constructor(lockPath: string, holder: LockHolder, waitedSeconds: number) {
+  /** waitedSeconds: null when it did not wait at all. */
+  constructor(lockPath: string, holder: LockHolder, waitedSeconds: number | null) {
     super(
       `${lockPath.replace(/\/channel-shorts\.lock$/, '')} is in use by ${describeHolder(holder)}` +
-        `${waitedSeconds > 0 ? ` (waited ${waitedSeconds} s)` : ''}. One process owns the embedded database at a time: ` +
+        `${waitedSeconds !== null ? ` (waited ${waitedSeconds} s)` : ''}. One process owns the embedded database at a time: ` +
         `stop it first${holder.url ? `, or run the CLI against it (it finds ${holder.url} in the lock)` : ''}.`,
     );
     this.name = 'DataDirLockedError';
@@ -143,6 +144,8 @@ export interface LockOptions {
   onWait?: (holder: LockHolder) => void;
   /** Called when a stale lock (dead holder) is removed. */
   onTakeover?: (stale: LockHolder | null) => void;
+  /** Stop waiting (e.g. the process was asked to stop): the holder is then reported as if refused. */
+  abortSignal?: AbortSignal;
 }
 
 const PARTIAL_WRITE_GRACE_MS = 2000;
@@ -208,7 +211,8 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
     role: options.role,
     url: null,
   };
-  const deadline = Date.now() + (options.waitSeconds ?? 0) * 1000;
+  const started = Date.now();
+  const deadline = started + (options.waitSeconds ?? 0) * 1000;
   let waiting = false;
   for (;;) {
     if (writeExclusive(path, JSON.stringify(holder))) break;
@@ -228,7 +232,7 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
       if (await removeIfUnchanged(path, text)) options.onTakeover?.(current);
       continue;
     }
-    if (Date.now() >= deadline) throw new DataDirLockedError(path, current, waiting ? options.waitSeconds ?? 0 : 0);
+    if (Date.now() >= deadline || options.abortSignal?.aborted) throw new DataDirLockedError(path, current, waiting ? Math.round((Date.now() - started) / 1000) : null);
     if (!waiting) {
       waiting = true;
       options.onWait?.(current);
