@@ -25,6 +25,9 @@ async function main() {
     fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }),
   );
   built = app;
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // The CLI finds the running service here and goes through its operator API.
+  app.services.db.dataDirLock?.setUrl(address);
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
@@ -36,9 +39,7 @@ async function main() {
     clearTimeout(cut);
     await app.services.close();
   });
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  // The CLI finds the running service here and goes through its operator API.
-  app.services.db.dataDirLock?.setUrl(address);
+  // A stop signal that came while starting is handled now, by the handler above.
   startup.ready();
   app.log.info(`channel-shorts listening at ${address} (dashboard ${address}/dashboard/, docs ${address}/docs)`);
 }
