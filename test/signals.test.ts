@@ -76,12 +76,14 @@ describe('npm scripts and SIGTERM', () => {
       return current?.url ? current : null;
     }, 'the service to listen');
     assert.notEqual(holder.pid, run.child.pid, 'node runs as its own process under npm');
+    fake.resetStats();
     const inFlight = fetch(`http://127.0.0.1:${port}/api/youtube/shorts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3' }),
     });
-    await new Promise((r) => setTimeout(r, 150)); // the request is with the (slow) upstream now
+    // In flight for sure: the service has made its first (slow) upstream call and has more to make.
+    await waitFor(() => fake.calls().length > 0, 'the first upstream call');
     const signalledAt = Date.now();
     run.child.kill('SIGTERM');
     const response = await inFlight;
