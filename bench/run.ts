@@ -27,7 +27,7 @@ const report = (section: string, metric: string, value: string, target: string, 
 
 async function prepareDataDir(credits: number) {
   const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
+  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 }, { role: 'bench' });
   const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits });
   const { key } = await createApiKey(db, account.id, 'bench');
   await db.close();

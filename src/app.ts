@@ -22,6 +22,8 @@ import { keyRoutes } from './http/routes/keys.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { shortsRoutes } from './http/routes/shorts.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { operatorRoutes } from './http/routes/operator.ts';
+import { signupRoutes } from './http/routes/signup.ts';
 
 const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
@@ -83,6 +85,8 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(accountRoutes);
   await app.register(shortsRoutes);
   await app.register(healthRoutes);
+  await app.register(operatorRoutes);
+  await app.register(signupRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (existsSync(DASHBOARD_DIR)) {
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });

@@ -1,25 +1,44 @@
-// Operator CLI: npm run cli -- <command>. Works on the same database as the service
-// (with PGlite, stop the service first: an embedded database has one owner at a time).
+// Operator CLI: npm run cli -- <command>. Works while the service runs:
+//  - with DATABASE_URL, directly on PostgreSQL (every change is one transaction, safe alongside the service);
+//  - with the embedded database, directly when no process holds DATA_DIR (the CLI takes the lock for
+//    the command's duration), otherwise through the operator API of the service that holds it (its
+//    address is in the lock file), authenticated with OPERATOR_TOKEN;
+//  - with --url, through that service's operator API.
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './infra/db/open-database.ts';
-import { createAccount, findAccountByEmail, listAccounts, setRateLimits, normaliseEmail, effectiveRateLimits } from './domain/accounts/accounts.ts';
-import { grantCredits } from './domain/credits/ledger.ts';
-import { AppError } from './errors.ts';
+import { DataDirLockedError, describeHolder, readLockHolder, type LockHolder } from './infra/db/data-dir-lock.ts';
+import { directClient, messageOf, remoteClient, type OperatorClient } from './cli/operator-client.ts';
+import { formatReport } from './domain/operators/doctor.ts';
+import type { UserView } from './domain/operators/users.ts';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+const USAGE = `Usage: npm run cli -- [--url URL] <command> [options]
 
-Commands:
-  users create --email E --password P [--credits N]   create a user (account) with an optional starting balance
-  users list                                           list users with balances and limits
-  credits grant --email E --amount N [--note TEXT]     add credits to a user's balance
-  limits set --email E [--per-minute N] [--per-hour N] [--per-day N]   raise/lower one account's rate limits
-  limits reset --email E                               back to the defaults
+Users
+  users create --email E --password P [--credits N] [--role customer|operator]
+  users list [--search TEXT]
+  users disable --email E [--reason TEXT]      every credential of the user is refused
+  users enable --email E
+  users role --email E --role customer|operator
+Credits (a ledger entry each; --reason is recorded)
+  credits grant --email E --amount N [--reason TEXT]
+  credits deduct --email E --amount N --reason TEXT    never below 0
+Rate limits
+  limits set --email E [--per-minute N] [--per-hour N] [--per-day N]
+  limits reset --email E
+Other
+  invite --email E [--credits N] [--role customer|operator]   an invitation link (SIGNUP=invite|open)
+  audit [--email E] [--limit N]                 operator actions, newest first
+  doctor                                        check balances, charges, stuck requests, queue, lock; exit 1 on a breach
+
+Where commands run: with DATABASE_URL on PostgreSQL; with the embedded database directly when no
+service holds DATA_DIR, otherwise through the running service's operator API (its address is in
+DATA_DIR/channel-shorts.lock). --url URL always uses that service. Through a service, set
+OPERATOR_TOKEN to the service's operator token.
 `;
 
 class CliError extends Error {}
 
-// Throws rather than exiting, so an open database is always closed cleanly first.
 function fail(message: string): never {
   throw new CliError(message);
 }
@@ -30,73 +49,172 @@ function integerOption(value: string | undefined, name: string): number | undefi
   return Number(value);
 }
 
+function roleOption(value: string | undefined): 'customer' | 'operator' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'customer' && value !== 'operator') fail(`--role must be customer or operator, got "${value}"`);
+  return value;
+}
+
+function describeUser(user: UserView): string {
+  const o = user.limitOverrides;
+  const limits = `${user.rateLimits.perMinute}${o.perMinute === null ? '' : '*'}/min ${user.rateLimits.perHour}${o.perHour === null ? '' : '*'}/h ${user.rateLimits.perDay}${o.perDay === null ? '' : '*'}/day`;
+  return `${user.id}  ${user.email}  role=${user.role}  credits=${user.credits}  limits=${limits}${user.disabledAt ? `  DISABLED since ${user.disabledAt}` : ''}  created=${user.createdAt}`;
+}
+
+function remoteFor(url: string, config: Config, why: string): OperatorClient {
+  if (!config.OPERATOR_TOKEN) {
+    fail(`${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again.`);
+  }
+  return remoteClient(url, config.OPERATOR_TOKEN);
+}
+
+const SERVICE_START_WAIT_MS = 60_000;
+
+/** A service that holds DATA_DIR but is still starting writes its URL into the lock once it listens. */
+async function listeningService(dataDir: string, starting: LockHolder): Promise<LockHolder> {
+  console.error(`waiting for the service (pid ${starting.pid}) to finish starting…`);
+  const deadline = Date.now() + SERVICE_START_WAIT_MS;
+  for (;;) {
+    const current = readLockHolder(dataDir);
+    if (!current || current.pid !== starting.pid || current.url || Date.now() > deadline) return current ?? starting;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function connect(config: Config, url: string | undefined): Promise<OperatorClient> {
+  const settings = {
+    defaults: { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY },
+    signup: config.SIGNUP,
+    invitationTtlHours: config.INVITATION_TTL_HOURS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  };
+  if (url) return remoteFor(url, config, `--url ${url} given`);
+  try {
+    return directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) fail(`cannot open the database (${(error as Error).message})`);
+    const holder = error.holder.url || error.holder.role !== 'server' ? error.holder : await listeningService(config.DATA_DIR, error.holder);
+    if (!holder.url) fail(`${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, another CLI, or a service still starting). Try again when it has stopped or is listening.`);
+    return remoteFor(holder.url, config, `the service at ${holder.url} holds ${config.DATA_DIR} (${describeHolder(holder)})`);
+  }
+}
+
 async function main() {
-  const [group, command, ...rest] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  let url: string | undefined;
+  const urlAt = argv.findIndex((a) => a === '--url' || a.startsWith('--url='));
+  if (urlAt >= 0) {
+    const [flag] = argv.splice(urlAt, 1);
+    url = flag!.includes('=') ? flag!.slice('--url='.length) : argv.splice(urlAt, 1)[0];
+    if (!url || !/^https?:\/\//.test(url)) fail('--url needs an http(s) address, e.g. --url http://127.0.0.1:3000');
+  }
+  const [group, ...afterGroup] = argv;
   if (!group || group === 'help' || group === '--help') {
     console.log(USAGE);
     return;
   }
+  const hasSub = ['users', 'credits', 'limits'].includes(group);
+  const command = hasSub ? afterGroup[0] : undefined;
+  const rest = hasSub ? afterGroup.slice(1) : afterGroup;
   const { values } = parseArgs({
     args: rest,
     options: {
-      email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' },
+      email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' }, reason: { type: 'string' },
+      role: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' },
       'per-minute': { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' },
     },
     strict: true,
   });
+  const known = ['users create', 'users list', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite', 'audit', 'doctor'];
+  const name = hasSub ? `${group} ${command ?? ''}`.trim() : group;
+  if (!known.includes(name)) fail(`unknown command "${name}".\n\n${USAGE}`);
+  const need = (option: 'email' | 'password' | 'amount' | 'role') => values[option] ?? fail(`--${option} is required`);
+  // Check the options before touching any database or service.
+  const reason = values.reason ?? values.note;
+  if (name === 'credits deduct' && !reason) fail('--reason is required for a deduction');
+  if (['users create', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite'].includes(name)) need('email');
+  const limits = { perMinute: integerOption(values['per-minute'], 'per-minute'), perHour: integerOption(values['per-hour'], 'per-hour'), perDay: integerOption(values['per-day'], 'per-day') };
+  const givenLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  if (name === 'limits set' && Object.keys(givenLimits).length === 0) fail('give at least one of --per-minute, --per-hour, --per-day');
+
   const config = loadConfig(process.env);
-  const db = await openDatabase(config).catch((error: Error) => fail(`cannot open the database (${error.message}). With the embedded database, stop the running service first.`));
+  const client = await connect(config, url);
+  let exitCode = 0;
   try {
-    const need = (name: 'email' | 'password' | 'amount') => values[name] ?? fail(`--${name} is required`);
-    switch (`${group} ${command}`) {
+    switch (name) {
       case 'users create': {
-        const account = await createAccount(db, { email: need('email'), password: need('password'), credits: integerOption(values.credits, 'credits') ?? 0 });
-        console.log(`created user ${account.email} (id ${account.id}) with ${account.credit_balance} credits`);
+        const credits = integerOption(values.credits, 'credits');
+        const role = roleOption(values.role);
+        const user = await client.createUser({ email: need('email'), password: need('password'), ...(credits !== undefined ? { credits } : {}), ...(role ? { role } : {}) });
+        console.log(`created ${user.role} ${user.email} (id ${user.id}) with ${user.credits} credits`);
         break;
       }
       case 'users list': {
-        const defaults = { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
-        const rows = await listAccounts(db);
-        if (rows.length === 0) console.log('no users yet; create one with: npm run cli -- users create --email E --password P --credits 100');
-        for (const row of rows) {
-          const limits = effectiveRateLimits(row, defaults);
-          console.log(`${row.id}  ${row.email}  credits=${row.credit_balance}  limits=${limits.perMinute}/min ${limits.perHour}/h ${limits.perDay}/day  created=${row.created_at.toISOString()}`);
+        const users = await client.listUsers(values.search);
+        if (users.length === 0) console.log(values.search ? `no user matches "${values.search}"` : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100');
+        for (const user of users) console.log(describeUser(user));
+        break;
+      }
+      case 'users disable':
+      case 'users enable': {
+        const user = await client.setDisabled(need('email'), name === 'users disable', reason ?? null);
+        console.log(`${user.email} is ${user.disabledAt ? 'disabled' : 'enabled'}`);
+        break;
+      }
+      case 'users role': {
+        const user = await client.setRole(need('email'), roleOption(need('role'))!);
+        console.log(`${user.email} is now ${user.role === 'operator' ? 'an operator' : 'a customer'}`);
+        break;
+      }
+      case 'credits grant':
+      case 'credits deduct': {
+        const amount = integerOption(need('amount'), 'amount')!;
+        const direction = name === 'credits grant' ? 'grant' : 'deduct';
+        const user = await client.adjustCredits(need('email'), { direction, amount, reason: reason ?? 'operator grant' });
+        console.log(`${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`);
+        break;
+      }
+      case 'limits set':
+      case 'limits reset': {
+        const user = await client.setLimits(need('email'), name === 'limits reset' ? { perMinute: null, perHour: null, perDay: null } : givenLimits);
+        const o = user.limitOverrides;
+        console.log(name === 'limits reset' ? `limits for ${user.email} reset to the defaults` : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`);
+        break;
+      }
+      case 'invite': {
+        const credits = integerOption(values.credits, 'credits');
+        const role = roleOption(values.role);
+        const invitation = await client.invite({ email: need('email'), ...(credits !== undefined ? { credits } : {}), ...(role ? { role } : {}) });
+        console.log(`invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`);
+        break;
+      }
+      case 'audit': {
+        const entries = await client.audit(values.email, integerOption(values.limit, 'limit') ?? 50);
+        if (entries.length === 0) console.log('no operator actions recorded');
+        for (const e of entries) {
+          console.log(`${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`);
         }
         break;
       }
-      case 'credits grant': {
-        const amount = integerOption(need('amount'), 'amount')!;
-        const account = await findAccountByEmail(db, need('email'));
-        if (!account) fail(`no user with email ${normaliseEmail(need('email'))}`);
-        const balance = await db.transaction((tx) => grantCredits(tx, account.id, amount, values.note ?? 'operator grant'));
-        console.log(`granted ${amount} credits to ${account.email}; balance is now ${balance}`);
+      case 'doctor': {
+        const report = await client.doctor();
+        console.log(`doctor on ${client.target}\n${formatReport(report)}`);
+        if (!report.ok) exitCode = 1;
         break;
       }
-      case 'limits set': {
-        const limits = { perMinute: integerOption(values['per-minute'], 'per-minute'), perHour: integerOption(values['per-hour'], 'per-hour'), perDay: integerOption(values['per-day'], 'per-day') };
-        const given = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-        if (Object.keys(given).length === 0) fail('give at least one of --per-minute, --per-hour, --per-day');
-        const row = await setRateLimits(db, need('email'), given);
-        console.log(`limits for ${row.email}: ${row.rate_limit_per_minute ?? 'default'}/min ${row.rate_limit_per_hour ?? 'default'}/h ${row.rate_limit_per_day ?? 'default'}/day`);
-        break;
-      }
-      case 'limits reset': {
-        const row = await setRateLimits(db, need('email'), { perMinute: null, perHour: null, perDay: null });
-        console.log(`limits for ${row.email} reset to the defaults`);
-        break;
-      }
-      default:
-        fail(`unknown command "${group} ${command ?? ''}".\n\n${USAGE}`);
     }
   } catch (error) {
-    if (error instanceof AppError) fail(error.message);
+    const message = messageOf(error);
+    if (message !== null) fail(message);
     throw error;
   } finally {
-    await db.close();
+    await client.close();
   }
+  process.exitCode = exitCode;
 }
 
 main().catch((error) => {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  const known = error instanceof CliError || error instanceof ConfigError;
+  console.error(`error: ${known || !(error instanceof Error) ? (error as Error).message ?? String(error) : error.stack}`);
   process.exitCode = 1;
 });

@@ -60,6 +60,12 @@ export const ConfigSchema = Type.Object({
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated browser origins allowed to call the API cross-origin; empty = CORS off.' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'When set, /metrics needs "Authorization: Bearer <METRICS_TOKEN>".' })),
   WEBHOOK_SECRET_ROTATIONS_PER_HOUR: Type.Integer({ minimum: 1, default: 5, description: 'Webhook secret rotations an account may make per clock hour.' }),
+  // operators (#11)
+  LOCK_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 0, description: 'How long a process waits for another holder of DATA_DIR to exit before refusing (0: refuse at once).' }),
+  OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 32, description: 'Bearer secret for the operator API (/operator/...) used by the CLI against a running service; high entropy, e.g. openssl rand -base64 32.' })),
+  SIGNUP: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')], { default: 'off', description: 'off: operators create users; invite: operators also send invitation links; open: anyone may sign up.' }),
+  SIGNUP_CREDITS: Type.Integer({ minimum: 0, default: 0, description: 'Starting credits of a user who signs up (SIGNUP=open).' }),
+  INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 72, description: 'How long an invitation link stays valid.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -1,21 +1,33 @@
 // The API process: config → services → app → listen; drains and closes on SIGINT/SIGTERM.
 import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { buildApp, fastifyOptions, LOG_REDACTIONS } from './app.ts';
 import { createServices } from './services.ts';
+import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
+import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 
 const DRAIN_MS = 5_000;
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
 async function main() {
+  const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
+  // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock, log to stderr.
+  let built: FastifyInstance | undefined;
+  const early = (obj: unknown, msg?: string) => console.error(JSON.stringify({ msg, ...(obj as object) }));
   const app = await buildApp(
     await createServices(config, {
       runWorker: config.RUN_WORKER,
-      log: { error: (obj, msg) => app.log.error(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
+      abortSignal: startup.aborted,
+      log: { error: (obj, msg) => (built ? built.log.error(obj, msg) : early(obj, msg)), info: (obj, msg) => (built ? built.log.info(obj, msg) : early(obj, msg)) },
     }),
     fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }, config),
   );
+  built = app;
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // The CLI finds the running service here and goes through its operator API.
+  app.services.db.dataDirLock?.setUrl(address);
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
@@ -27,11 +39,12 @@ async function main() {
     clearTimeout(cut);
     await app.services.close();
   });
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // A stop signal that came while starting is handled now, by the handler above.
+  startup.ready();
   app.log.info(`channel-shorts listening at ${address} (dashboard ${address}/dashboard/, docs ${address}/docs)`);
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });

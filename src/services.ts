@@ -62,6 +62,10 @@ export interface ServiceOptions {
   runWorker: boolean;
   /** The clock for quota days and reservations (tests inject one). */
   now?: () => number;
+  /** Named in the DATA_DIR lock (server, worker, bench…). */
+  role?: string;
+  /** Aborts waiting for the DATA_DIR lock (a stop signal during start-up). */
+  abortSignal?: AbortSignal;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
 }
 
@@ -90,7 +94,13 @@ function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string
 
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
   const metrics = createMetrics();
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, {
+    role: options.role ?? 'server',
+    waitSeconds: config.LOCK_WAIT_SECONDS,
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    onWait: (holder) => options.log.info({ holder }, `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} to release ${config.DATA_DIR}`),
+    onTakeover: (stale) => options.log.info({ stale }, 'took over the lock of a process that no longer runs'),
+  });
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const now = options.now ?? Date.now;

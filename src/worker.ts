@@ -4,20 +4,24 @@ import pino from 'pino';
 import { loadConfig, ConfigError } from './config.ts';
 import { createServices } from './services.ts';
 import { LOG_REDACTIONS } from './app.ts';
+import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
+import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 
 async function main() {
+  const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
   const log = pino({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } });
-  const services = await createServices(config, { runWorker: true, log });
+  const services = await createServices(config, { runWorker: true, role: 'worker', log, abortSignal: startup.aborted });
   log.info('channel-shorts worker started');
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
     else log.info({ signal }, 'worker shutting down');
     await services.close();
   });
+  startup.ready();
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
   process.exit(1);
 });

@@ -30,6 +30,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'accounts', description: 'Credits, limits and usage' },
         { name: 'webhooks', description: 'Webhook signing secrets' },
         { name: 'operations', description: 'Health and metrics' },
+        { name: 'operator', description: 'Operator API: an operator\'s session or the OPERATOR_TOKEN' },
       ],
       webhooks: {
         'shorts.result': {

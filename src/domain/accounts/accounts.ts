@@ -1,6 +1,6 @@
 // Accounts (one per user): creation by the operator, lookup for login and for GET /accounts.
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../../infra/db/database.ts';
+import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { assertStrongPassword, hashPassword } from './passwords.ts';
 import { grantCredits } from '../credits/ledger.ts';
@@ -10,6 +10,7 @@ export interface AccountRow {
   id: string;
   email: string;
   password_hash: string;
+  role: AccountRole;
   credit_balance: number;
   credits_reserved: number;
   rate_limit_per_minute: number | null;
@@ -18,6 +19,8 @@ export interface AccountRow {
   disabled_at: Date | null;
   created_at: Date;
 }
+
+export type AccountRole = 'customer' | 'operator';
 
 export interface RateLimits {
   perMinute: number;
@@ -31,24 +34,39 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function createAccount(db: Database, input: { email: string; password: string; credits?: number }): Promise<AccountRow> {
+export interface NewAccount {
+  email: string;
+  password: string;
+  credits?: number;
+  role?: AccountRole;
+}
+
+/** Checks the input and hashes the password: the slow part, done before any transaction. */
+export async function prepareAccount(input: NewAccount): Promise<{ email: string; passwordHash: string; credits: number; role: AccountRole }> {
   const email = normaliseEmail(input.email);
   if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
   assertStrongPassword(input.password, email);
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative integer.');
-  const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email]);
-    if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${email} already exists.`);
-    const [row] = await tx.query<AccountRow>(
-      'INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3) RETURNING *',
-      [randomUUID(), email, passwordHash],
-    );
-    await createWebhookSecret(tx, row!.id, null);
-    if (credits > 0) await grantCredits(tx, row!.id, credits, 'initial grant');
-    return { ...row!, credit_balance: credits, credits_reserved: 0 };
-  });
+  return { email, passwordHash: await hashPassword(input.password), credits, role: input.role ?? 'customer' };
+}
+
+/** Inserts a prepared account (with its webhook secret and starting grant) inside the caller's transaction. */
+export async function insertAccount(tx: Transaction, account: Awaited<ReturnType<typeof prepareAccount>>, grantNote = 'initial grant'): Promise<AccountRow> {
+  const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [account.email]);
+  if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${account.email} already exists.`);
+  const [row] = await tx.query<AccountRow>(
+    'INSERT INTO accounts (id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING *',
+    [randomUUID(), account.email, account.passwordHash, account.role],
+  );
+  await createWebhookSecret(tx, row!.id, null);
+  if (account.credits > 0) await grantCredits(tx, row!.id, account.credits, grantNote);
+  return { ...row!, credit_balance: account.credits, credits_reserved: 0 };
+}
+
+export async function createAccount(db: Database, input: NewAccount): Promise<AccountRow> {
+  const prepared = await prepareAccount(input);
+  return db.transaction((tx) => insertAccount(tx, prepared));
 }
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {
@@ -61,32 +79,10 @@ export async function getAccount(db: Queryable, id: string): Promise<AccountRow 
   return row;
 }
 
-export async function listAccounts(db: Queryable): Promise<AccountRow[]> {
-  return db.query<AccountRow>('SELECT * FROM accounts ORDER BY created_at, email');
-}
-
 export function effectiveRateLimits(account: Pick<AccountRow, 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'>, defaults: RateLimits): RateLimits {
   return {
     perMinute: account.rate_limit_per_minute ?? defaults.perMinute,
     perHour: account.rate_limit_per_hour ?? defaults.perHour,
     perDay: account.rate_limit_per_day ?? defaults.perDay,
   };
-}
-
-/** Operator override ("higher limits on request"); null restores the default for that window. */
-export async function setRateLimits(db: Queryable, email: string, limits: Partial<Record<keyof RateLimits, number | null>>): Promise<AccountRow> {
-  const account = await findAccountByEmail(db, email);
-  if (!account) throw new AppError('NOT_FOUND', `No account with email ${normaliseEmail(email)}.`);
-  for (const [name, value] of Object.entries(limits)) {
-    if (value !== null && value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new AppError('VALIDATION_FAILED', `${name} must be a positive integer.`);
-  }
-  const [row] = await db.query<AccountRow>(
-    `UPDATE accounts SET
-       rate_limit_per_minute = CASE WHEN $2 THEN $3::int ELSE rate_limit_per_minute END,
-       rate_limit_per_hour = CASE WHEN $4 THEN $5::int ELSE rate_limit_per_hour END,
-       rate_limit_per_day = CASE WHEN $6 THEN $7::int ELSE rate_limit_per_day END
-     WHERE id = $1 RETURNING *`,
-    [account.id, 'perMinute' in limits, limits.perMinute ?? null, 'perHour' in limits, limits.perHour ?? null, 'perDay' in limits, limits.perDay ?? null],
-  );
-  return row!;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 
 export interface LedgerEntry {
   id: number;
-  kind: 'grant' | 'charge';
+  kind: 'grant' | 'charge' | 'deduct';
   amount: number;
   balanceAfter: number;
   requestId: string | null;
@@ -61,7 +61,7 @@ export async function getBalance(db: Queryable, accountId: string): Promise<numb
 }
 
 export async function listLedger(db: Queryable, accountId: string, limit: number): Promise<LedgerEntry[]> {
-  const rows = await db.query<{ id: number | string; kind: 'grant' | 'charge'; amount: number; balance_after: number; request_id: string | null; note: string | null; created_at: Date }>(
+  const rows = await db.query<{ id: number | string; kind: LedgerEntry['kind']; amount: number; balance_after: number; request_id: string | null; note: string | null; created_at: Date }>(
     'SELECT id, kind, amount, balance_after, request_id, note, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
     [accountId, limit],
   );

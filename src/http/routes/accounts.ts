@@ -110,7 +110,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         200: Type.Object({
           entries: Type.Array(Type.Object({
-            id: Type.Integer(), kind: Type.Union([Type.Literal('grant'), Type.Literal('charge')]), amount: Type.Integer(), balanceAfter: Type.Integer(),
+            id: Type.Integer(), kind: Type.Union([Type.Literal('grant'), Type.Literal('charge'), Type.Literal('deduct')], { description: 'deduct: taken back by an operator (note says why).' }), amount: Type.Integer(), balanceAfter: Type.Integer(),
             requestId: Nullable(Type.String()), note: Nullable(Type.String()), createdAt: Type.String({ format: 'date-time' }),
           })),
         }),

@@ -1,4 +1,6 @@
 // The storage seam: the embedded (PGlite) and scale-out (PostgreSQL) implementations run the same SQL.
+import type { DataDirLock } from './data-dir-lock.ts';
+
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
@@ -15,6 +17,8 @@ export interface Transaction extends Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** The embedded database's exclusive lock on DATA_DIR (null in memory and with PostgreSQL). */
+  readonly dataDirLock?: DataDirLock | null;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;

@@ -3,10 +3,19 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Transaction } from './database.ts';
+import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
-export async function openPglite(dataDir: string | null): Promise<Database & { pglite: PGlite }> {
+/** With a data directory, the process takes its exclusive lock first (data-dir-lock.ts). */
+export async function openPglite(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGlite }> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
+  let pglite: PGlite;
+  try {
+    pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const query = async <T>(runner: Queryable | PGlite, sql: string, params?: unknown[]): Promise<T[]> => {
     const result = await (runner as PGlite).query<T>(sql, params ?? []);
     return result.rows;
@@ -14,6 +23,7 @@ export async function openPglite(dataDir: string | null): Promise<Database & { p
   return {
     kind: 'pglite',
     pglite,
+    dataDirLock: lock,
     query: (sql, params) => query(pglite, sql, params),
     async transaction(work) {
       return pglite.transaction(async (tx) => {
@@ -34,7 +44,11 @@ export async function openPglite(dataDir: string | null): Promise<Database & { p
       await pglite.query('SELECT 1');
     },
     async close() {
-      if (!pglite.closed) await pglite.close();
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

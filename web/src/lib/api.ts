@@ -23,7 +23,7 @@ interface ErrorBody {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
   /** Send the session token (default true). */
@@ -95,7 +95,7 @@ export interface UsageDay {
 
 export interface LedgerEntry {
   id: number;
-  kind: 'grant' | 'charge';
+  kind: 'grant' | 'charge' | 'deduct';
   amount: number;
   balanceAfter: number;
   requestId: string | null;
@@ -169,4 +169,48 @@ export interface RequestDetail extends RequestSummary {
   webhookUrl: string | null;
   result: unknown;
   deliveries: DeliveryAttempt[];
+}
+
+// ---- operator API (/operator/..., operators only) ----
+
+export type Role = 'customer' | 'operator';
+
+export interface OperatorUser {
+  id: string;
+  email: string;
+  role: Role;
+  credits: number;
+  disabledAt: string | null;
+  createdAt: string;
+  limitOverrides: { perMinute: number | null; perHour: number | null; perDay: number | null };
+  rateLimits: { perMinute: number; perHour: number; perDay: number };
+}
+
+export interface AuditEntry {
+  id: number;
+  actor: string;
+  actorAccountId: string | null;
+  action: string;
+  targetAccountId: string | null;
+  target: string | null;
+  reason: string | null;
+  before: unknown;
+  after: unknown;
+  createdAt: string;
+}
+
+export interface DoctorFinding {
+  check: string;
+  severity: 'ok' | 'warn' | 'breach';
+  summary: string;
+  details: string[];
+}
+
+export interface UserDelivery extends DeliveryAttempt {
+  requestId: string;
+}
+
+export interface SignupInfo {
+  mode: 'off' | 'invite' | 'open';
+  startingCredits: number;
 }

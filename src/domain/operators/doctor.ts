@@ -1,0 +1,153 @@
+// `doctor`: checks the invariants the service promises, on one consistent snapshot of the database.
+//   balance = ledger sum per account · every charged request has its charge entry (same amount) and
+//   every charge entry its completed request · no request stuck in `processing` without a live job ·
+//   no settled webhook request without a delivery attempt or a pending delivery job · queue health ·
+//   who holds the DATA_DIR lock.
+// A `breach` means data disagree (exit ≠ 0); a `warn` is worth a look but not wrong.
+import type { Database, Transaction } from '../../infra/db/database.ts';
+import { dirname } from 'node:path';
+import { QUEUES } from '../../infra/queue.ts';
+import { describeHolder, readLockHolder } from '../../infra/db/data-dir-lock.ts';
+
+export type Severity = 'ok' | 'warn' | 'breach';
+
+export interface Finding {
+  check: string;
+  severity: Severity;
+  summary: string;
+  /** Offending rows (at most DETAIL_LIMIT), for the operator to look at. */
+  details: string[];
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checkedAt: string;
+  findings: Finding[];
+}
+
+export interface DoctorOptions {
+  /** How the data directory's lock looks to the caller (who holds it), or why there is none. */
+  lock: { severity: Severity; summary: string };
+  /** A queued job older than this is reported (warn). */
+  backlogWarnSeconds?: number;
+}
+
+const DETAIL_LIMIT = 20;
+const LIVE_JOB_STATES = `('created', 'retry', 'active')`;
+
+function finding(check: string, rows: string[], okSummary: string, badSummary: (n: number) => string, severity: Severity = 'breach'): Finding {
+  return rows.length === 0
+    ? { check, severity: 'ok', summary: okSummary, details: [] }
+    : { check, severity, summary: badSummary(rows.length), details: rows.slice(0, DETAIL_LIMIT) };
+}
+
+async function queueTablesExist(tx: Transaction): Promise<boolean> {
+  const [row] = await tx.query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists");
+  return row?.exists === true;
+}
+
+export async function runDoctor(db: Database, options: DoctorOptions): Promise<DoctorReport> {
+  const findings = await db.transaction(async (tx) => {
+    // One snapshot for every check, so work committing meanwhile cannot look like a breach.
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    await tx.query('SET TRANSACTION READ ONLY');
+    const out: Finding[] = [];
+
+    const balances = await tx.query<{ email: string; credit_balance: number; ledger_sum: number }>(
+      `SELECT a.email, a.credit_balance, coalesce(l.total, 0)::int AS ledger_sum
+       FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM credit_ledger GROUP BY account_id) l ON l.account_id = a.id
+       WHERE a.credit_balance <> coalesce(l.total, 0) ORDER BY a.email`,
+    );
+    const [accounts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
+    out.push(finding('balance = ledger sum', balances.map((r) => `${r.email}: balance ${r.credit_balance}, ledger sum ${r.ledger_sum}`),
+      `${accounts?.n ?? 0} accounts, every balance equals its ledger sum`, (n) => `${n} account${n === 1 ? '' : 's'} whose balance differs from the ledger sum`));
+
+    const unledgered = await tx.query<{ id: string; credits_charged: number; charged: number | null }>(
+      `SELECT r.id, r.credits_charged, l.amount AS charged FROM shorts_requests r
+       LEFT JOIN credit_ledger l ON l.request_id = r.id AND l.kind = 'charge'
+       WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0 AND (l.id IS NULL OR -l.amount <> r.credits_charged)
+       ORDER BY r.created_at`,
+    );
+    out.push(finding('charged request → ledger entry', unledgered.map((r) => `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`),
+      'every charged request has its ledger entry', (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`));
+
+    const orphanCharges = await tx.query<{ id: number | string; request_id: string | null; amount: number; status: string | null; credits_charged: number | null }>(
+      `SELECT l.id, l.request_id, l.amount, r.status, r.credits_charged FROM credit_ledger l
+       LEFT JOIN shorts_requests r ON r.id = l.request_id
+       WHERE l.kind = 'charge' AND l.amount <> 0 AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
+       ORDER BY l.id`,
+    );
+    out.push(finding('ledger entry → charged request', orphanCharges.map((r) => `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`),
+      'every charge in the ledger belongs to a completed request charged the same amount', (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`));
+
+    const hasQueue = await queueTablesExist(tx);
+    const stuck = await tx.query<{ id: string; created_at: Date }>(
+      hasQueue
+        ? `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
+             SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`
+        : `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND $1::text IS NOT NULL ORDER BY r.created_at`,
+      [QUEUES.shortsFetch],
+    );
+    out.push(finding('processing request → job', stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
+      'every request in processing has a live fetch job', (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`));
+
+    const undelivered = await tx.query<{ id: string; completed_at: Date | null }>(
+      hasQueue
+        ? `SELECT r.id, r.completed_at FROM shorts_requests r
+           WHERE r.mode = 'webhook' AND r.status <> 'processing'
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
+             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
+           ORDER BY r.created_at`
+        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
+      [QUEUES.webhookDelivery],
+    );
+    out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no delivery job`),
+      'every settled webhook request was attempted or has a delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a delivery job`));
+
+    if (!hasQueue) {
+      out.push({ check: 'queue health', severity: 'warn', summary: 'the job queue is not installed yet (the service has never started on this database)', details: [] });
+    } else {
+      const stats = await tx.query<{ name: string; state: string; n: number; oldest: Date | null }>(
+        `SELECT name, state::text AS state, count(*)::int AS n, min(created_on) AS oldest FROM pgboss.job
+         WHERE name = ANY($1) AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state ORDER BY name, state`,
+        [Object.values(QUEUES)],
+      );
+      const failed = stats.filter((s) => s.state === 'failed');
+      const backlogLimit = (options.backlogWarnSeconds ?? 600) * 1000;
+      const now = Date.now();
+      const oldWaiting = stats.filter((s) => s.state !== 'failed' && s.state !== 'active' && s.oldest && now - s.oldest.getTime() > backlogLimit);
+      const counts = stats.filter((s) => s.state !== 'failed').map((s) => `${s.name} ${s.state}=${s.n}`).join(', ') || 'nothing queued';
+      if (failed.length > 0) {
+        out.push({ check: 'queue health', severity: 'breach', summary: `${failed.reduce((t, s) => t + s.n, 0)} job(s) failed for good (retries exhausted); ${counts}`, details: failed.map((s) => `${s.name}: ${s.n} failed`) });
+      } else if (oldWaiting.length > 0) {
+        out.push({ check: 'queue health', severity: 'warn', summary: `a backlog older than ${backlogLimit / 1000} s (is a worker running?); ${counts}`, details: oldWaiting.map((s) => `${s.name} ${s.state}: oldest from ${s.oldest!.toISOString()}`) });
+      } else {
+        out.push({ check: 'queue health', severity: 'ok', summary: counts, details: [] });
+      }
+    }
+    return out;
+  });
+  findings.push({ check: 'DATA_DIR lock', severity: options.lock.severity, summary: options.lock.summary, details: [] });
+  return { ok: findings.every((f) => f.severity !== 'breach'), checkedAt: new Date().toISOString(), findings };
+}
+
+export function formatReport(report: DoctorReport): string {
+  const mark = { ok: 'ok    ', warn: 'WARN  ', breach: 'BREACH' } as const;
+  const lines = report.findings.flatMap((f) => [`${mark[f.severity]} ${f.check}: ${f.summary}`, ...f.details.map((d) => `         - ${d}`)]);
+  const breaches = report.findings.filter((f) => f.severity === 'breach').length;
+  lines.push(breaches === 0 ? 'doctor: no breach found' : `doctor: ${breaches} breach${breaches === 1 ? '' : 'es'} found`);
+  return lines.join('\n');
+}
+
+/** The lock finding of a process that has the database open itself (the service, or the CLI). */
+export function ownLockStatus(db: Database): DoctorOptions['lock'] {
+  if (db.kind === 'postgres') return { severity: 'ok', summary: 'not applicable: PostgreSQL (DATABASE_URL) needs no DATA_DIR lock' };
+  const lock = db.dataDirLock;
+  if (!lock) return { severity: 'ok', summary: 'not applicable: in-memory database' };
+  const current = readLockHolder(dirname(lock.path));
+  if (!current || current.pid !== lock.holder.pid || current.hostname !== lock.holder.hostname) {
+    return { severity: 'breach', summary: `${lock.path} no longer names this process (${current ? describeHolder(current) : 'missing'}): another process may open the data directory` };
+  }
+  return { severity: 'ok', summary: `held by ${describeHolder(current)} (this process)` };
+}

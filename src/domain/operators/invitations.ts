@@ -1,0 +1,104 @@
+// Onboarding without a shell. SIGNUP=invite: an operator invites an email and passes on a link
+// with a one-time token (only its SHA-256 is stored; it expires); whoever opens it sets a password
+// and gets the account. SIGNUP=open: anyone signs up and gets the configured starting credits.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Database } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import { insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow } from '../accounts/accounts.ts';
+import { writeAudit, type Actor } from './audit.ts';
+
+export type SignupMode = 'off' | 'invite' | 'open';
+
+const TOKEN_PREFIX = 'csinv_';
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  credits: number;
+  role: AccountRole;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+}
+
+interface InvitationRow {
+  id: string;
+  email: string;
+  credits: number;
+  role: AccountRole;
+  created_by: string;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+function view(row: InvitationRow): InvitationView {
+  return { id: row.id, email: row.email, credits: row.credits, role: row.role, createdBy: row.created_by, createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString(), acceptedAt: row.accepted_at?.toISOString() ?? null };
+}
+
+export async function createInvitation(
+  db: Database,
+  actor: Actor,
+  input: { email: string; credits?: number; role?: AccountRole },
+  settings: { mode: SignupMode; ttlHours: number; now?: Date },
+): Promise<InvitationView & { token: string }> {
+  if (settings.mode === 'off') throw new AppError('FORBIDDEN', 'Invitations are switched off (SIGNUP=off); set SIGNUP=invite or SIGNUP=open, or create the user directly.');
+  const email = normaliseEmail(input.email);
+  if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
+  const credits = input.credits ?? 0;
+  if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative whole number.');
+  const role = input.role ?? 'customer';
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const now = settings.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + settings.ttlHours * 3_600_000);
+  return db.transaction(async (tx) => {
+    const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email]);
+    if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${email} already exists.`);
+    const [row] = await tx.query<InvitationRow>(
+      'INSERT INTO invitations (id, email, token_hash, credits, role, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+      [randomUUID(), email, hashToken(token), credits, role, actor.label, now, expiresAt],
+    );
+    await writeAudit(tx, actor, { action: 'invitation.create', target: email, before: null, after: { email, credits, role, expiresAt: expiresAt.toISOString() } });
+    return { ...view(row!), token };
+  });
+}
+
+export async function listInvitations(db: Database, limit: number): Promise<InvitationView[]> {
+  return (await db.query<InvitationRow>('SELECT * FROM invitations ORDER BY created_at DESC LIMIT $1', [limit])).map(view);
+}
+
+const INVALID_INVITATION = 'This invitation link is not valid: it was already used, has expired, or was mistyped. Ask an operator for a new one.';
+
+/** Accept an invitation: the token is spent and the account created in one transaction. */
+export async function acceptInvitation(db: Database, input: { token: string; password: string }, now = new Date()): Promise<AccountRow> {
+  if (!input.token.startsWith(TOKEN_PREFIX)) throw new AppError('NOT_FOUND', INVALID_INVITATION);
+  const hash = hashToken(input.token);
+  const [found] = await db.query<InvitationRow>('SELECT * FROM invitations WHERE token_hash = $1', [hash]);
+  if (!found || found.accepted_at || found.expires_at <= now) throw new AppError('NOT_FOUND', INVALID_INVITATION);
+  const prepared = await prepareAccount({ email: found.email, password: input.password, credits: found.credits, role: found.role });
+  return db.transaction(async (tx) => {
+    // Spend the token first: of two acceptances racing, one updates the row and the other finds none.
+    const [spent] = await tx.query<InvitationRow>(
+      'UPDATE invitations SET accepted_at = $2 WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > $2 RETURNING *',
+      [hash, now],
+    );
+    if (!spent) throw new AppError('NOT_FOUND', INVALID_INVITATION);
+    const account = await insertAccount(tx, prepared, 'invitation grant');
+    await tx.query('UPDATE invitations SET account_id = $2 WHERE id = $1', [spent.id, account.id]);
+    await writeAudit(tx, { label: account.email, accountId: account.id }, { action: 'invitation.accept', targetAccountId: account.id, target: account.email, before: null, after: { email: account.email, credits: account.credit_balance, role: account.role } });
+    return account;
+  });
+}
+
+/** SIGNUP=open: a new customer with the configured starting credits. */
+export async function signUp(db: Database, input: { email: string; password: string }, settings: { mode: SignupMode; credits: number }): Promise<AccountRow> {
+  if (settings.mode !== 'open') throw new AppError('FORBIDDEN', settings.mode === 'invite' ? 'Sign-up is by invitation only; ask an operator for an invitation.' : 'Sign-up is switched off; ask an operator for an account.');
+  const prepared = await prepareAccount({ email: input.email, password: input.password, credits: settings.credits, role: 'customer' });
+  return db.transaction((tx) => insertAccount(tx, prepared, 'sign-up grant'));
+}
