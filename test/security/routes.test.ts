@@ -17,10 +17,14 @@ import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+const OPERATOR = 'operator-token-for-the-security-suite-0123456789';
+
 interface Route {
   method: Method;
   url: string;
   auth: boolean | 'session';
+  /** An operator route (/operator/...): an operator's session or OPERATOR_TOKEN, guarded by its own hook. */
+  operator: boolean;
   scope: string | undefined;
   failureBody: boolean;
   params: string[];
@@ -40,12 +44,13 @@ function routesOf(table: RouteOptions[]): Route[] {
   for (const r of table) {
     for (const method of [r.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      const config = (r.config ?? {}) as { auth?: boolean | 'session'; scope?: string; failureBody?: boolean };
+      const config = (r.config ?? {}) as { auth?: boolean | 'session'; operator?: boolean; scope?: string; failureBody?: boolean };
       const schema = (r.schema ?? {}) as { body?: JsonSchema };
       routes.push({
         method: method as Method,
         url: r.url,
         auth: config.auth ?? false,
+        operator: config.operator === true,
         scope: config.scope,
         failureBody: config.failureBody === true,
         params: [...r.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!),
@@ -100,7 +105,7 @@ describe('security suite: generated from the route table', () => {
   const fixtures: { own: Record<string, string>; others: Record<string, string> } = { own: {}, others: {} };
 
   before(async () => {
-    t = await startTestApp('pglite');
+    t = await startTestApp('pglite', { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite' });
     alice = await createUser(t);
     bob = await createUser(t);
     const second = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'to revoke' } });
@@ -138,7 +143,10 @@ describe('security suite: generated from the route table', () => {
       headers: options.headers ?? {},
       ...(options.payload !== undefined ? { payload: options.payload as object } : route.body ? { payload: sample(route.body) as object } : {}),
     });
-  const protectedRoutes = () => routes.filter((r) => r.auth);
+  const protectedRoutes = () => routes.filter((r) => r.auth || r.operator);
+  const customerRoutes = () => routes.filter((r) => r.auth);
+  /** The credential that passes a route's guard: the operator token, alice's session, or none. */
+  const credentialFor = (route: Route): Record<string, string> => (route.operator ? bearer(OPERATOR) : route.auth ? bearer(alice.token) : {});
 
   it('the route table is complete: every documented operation is in it, and the protected ones are protected', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
@@ -147,7 +155,7 @@ describe('security suite: generated from the route table', () => {
         const url = path.replace(/\{([^}]+)\}/g, ':$1');
         const route = routes.find((r) => r.url === url && r.method === method.toUpperCase());
         assert.ok(route, `${method} ${path} is in the route table`);
-        if (operation.security?.length) assert.ok(route.auth, `${method} ${path} documents a credential, so its route config must require one`);
+        if (operation.security?.length) assert.ok(route.auth || route.operator, `${method} ${path} documents a credential, so its route config must require one`);
       }
     }
     assert.ok(protectedRoutes().length >= 12, `found ${protectedRoutes().length} protected routes`);
@@ -179,7 +187,7 @@ describe('security suite: generated from the route table', () => {
     const sessionOnly = protectedRoutes().filter((r) => r.auth === 'session');
     assert.ok(sessionOnly.some((r) => r.url === '/keys'), 'key management is session-only');
     assert.ok(sessionOnly.some((r) => r.url.startsWith('/accounts/webhook-secret')), 'webhook secrets are session-only');
-    for (const route of protectedRoutes()) {
+    for (const route of customerRoutes()) {
       const res = await send(route, { headers: bearer(alice.key), url: urlOf(route, fixtures.others) });
       if (route.auth === 'session') {
         assert.equal(res.statusCode, 403, `${route.method} ${route.url}: ${res.body}`);
@@ -188,6 +196,20 @@ describe('security suite: generated from the route table', () => {
       } else {
         assert.ok(res.statusCode !== 401 && res.statusCode !== 403, `${route.method} ${route.url} accepts an API key: ${res.statusCode} ${res.body}`);
       }
+    }
+  });
+
+  it('operator routes refuse a customer\'s session and every API key with 403, and accept the operator token', async () => {
+    const operatorRoutes = routes.filter((r) => r.operator);
+    assert.ok(operatorRoutes.length >= 10, `found ${operatorRoutes.length} operator routes`);
+    for (const route of operatorRoutes) {
+      for (const credential of [alice.token, alice.key]) {
+        const res = await send(route, { headers: bearer(credential) });
+        assert.equal(res.statusCode, 403, `${route.method} ${route.url}: ${res.body}`);
+        assertErrorBody(res, route, `${route.method} ${route.url}`);
+      }
+      const ok = await send(route, { headers: bearer(OPERATOR) });
+      assert.ok(ok.statusCode !== 401 && ok.statusCode !== 403, `${route.method} ${route.url} with the operator token: ${ok.statusCode} ${ok.body}`);
     }
   });
 
@@ -219,7 +241,7 @@ describe('security suite: generated from the route table', () => {
   });
 
   it('another account\'s ids are not found (404), with a session and with a key', async () => {
-    for (const route of protectedRoutes().filter((r) => r.params.length > 0)) {
+    for (const route of customerRoutes().filter((r) => r.params.length > 0)) {
       for (const credential of route.auth === 'session' ? [alice.token] : [alice.token, alice.key]) {
         const res = await send(route, { headers: bearer(credential), url: urlOf(route, fixtures.others) });
         assert.equal(res.statusCode, 404, `${route.method} ${route.url}: ${res.body}`);
@@ -232,7 +254,7 @@ describe('security suite: generated from the route table', () => {
 
   it('NUL and unpaired surrogates in any body field, path parameter or query string are 400 VALIDATION_FAILED', async () => {
     for (const route of routes) {
-      const headers = route.auth ? bearer(alice.token) : {};
+      const headers = credentialFor(route);
       for (const bad of ['a\u0000b', 'a\ud800b', '\udfff']) {
         for (const field of stringFields(route.body)) {
           const payload = { ...(sample(route.body) as object), [field]: bad };
@@ -253,7 +275,7 @@ describe('security suite: generated from the route table', () => {
     }
     for (const route of routes) {
       const base = route.params.length ? urlOf(route, fixtures.own) : route.url.replace(/\*$/, 'index.html');
-      const res = await send(route, { headers: route.auth ? bearer(alice.token) : {}, url: `${base}?q=%00` });
+      const res = await send(route, { headers: credentialFor(route), url: `${base}?q=%00` });
       assert.equal(res.statusCode, 400, `${route.method} ${route.url}?q=%00: ${res.body}`);
       assertErrorBody(res, route, `${route.method} ${route.url}?q=%00`);
     }
@@ -261,7 +283,7 @@ describe('security suite: generated from the route table', () => {
 
   it('oversize bodies are 413 and oversize path parameters 414, in the error body', async () => {
     for (const route of protectedRoutes()) {
-      const headers = bearer(alice.token);
+      const headers = credentialFor(route);
       if (route.method !== 'GET') {
         const res = await send(route, { headers, payload: { name: 'x'.repeat(70 * 1024) } });
         assert.equal(res.statusCode, 413, `${route.method} ${route.url}: ${res.body}`);
