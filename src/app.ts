@@ -18,6 +18,7 @@ import { authRoutes } from './http/routes/auth.ts';
 import { keyRoutes } from './http/routes/keys.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { shortsRoutes } from './http/routes/shorts.ts';
+import { shortsFeatureRoutes } from './http/routes/shorts-features.ts';
 import { healthRoutes } from './http/routes/health.ts';
 
 const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
@@ -52,6 +53,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(keyRoutes);
   await app.register(accountRoutes);
   await app.register(shortsRoutes);
+  await app.register(shortsFeatureRoutes);
   await app.register(healthRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (existsSync(DASHBOARD_DIR)) {

@@ -44,6 +44,8 @@ export const ConfigSchema = Type.Object({
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 10 }),
   JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, default: 30, description: 'A job whose worker sends no heartbeat for this long (crashed process) is retried.' }),
   RUN_WORKER: Type.Boolean({ default: true, description: 'Whether an API process also runs the job worker.' }),
+  // features (#14)
+  RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

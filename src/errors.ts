@@ -15,6 +15,7 @@ export const ERROR_CATALOG = {
   NOT_FOUND: { status: 404, message: 'Not found.' },
   CHANNEL_NOT_FOUND: { status: 404, message: 'No channel exists at that address.' },
   CONFLICT: { status: 409, message: 'The resource already exists.' },
+  RESULT_EXPIRED: { status: 410, message: 'This result is past its retention period and is no longer kept.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },

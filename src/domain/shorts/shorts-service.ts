@@ -19,6 +19,7 @@ import type { YoutubeClient } from './youtube-client.ts';
 import type { YtChannel } from './youtube-types.ts';
 import type { QuotaMeter } from '../quota/quota-meter.ts';
 import { priceFor, type PriceSettings } from './pricing.ts';
+import { withArrangement, type ShortsSort } from './sorting.ts';
 
 const MAPPING_TTL_MS = 24 * 3600 * 1000;
 const PAGE_SIZE = 50;
@@ -27,6 +28,11 @@ export interface ShortsQuery {
   ref: ChannelRef;
   oldestDate?: number;
   limit?: number;
+  // Sort and duration filters (#14): handled by withArrangement (sorting.ts), which reads the whole
+  // window through this service without them; the code below never sees them.
+  sort?: ShortsSort;
+  minDurationSeconds?: number;
+  maxDurationSeconds?: number;
 }
 
 export interface FetchOutcome {
@@ -35,6 +41,8 @@ export interface FetchOutcome {
   stale: boolean;
   /** The meter of the upstream work this request did and pays for (absent: cache or another request's fetch). */
   meter?: QuotaMeter;
+  /** Shorts the price is computed on when more were read than returned (sort, duration filters; #14). Default: the result's shorts. */
+  itemsPriced?: number;
 }
 
 export interface ShortsServiceOptions {
@@ -202,7 +210,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
   }
 
-  return {
+  // Sort and duration filters (#14) wrap the service: see sorting.ts.
+  return withArrangement({
     async fetch(query, hooks) {
       const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
       const missing = await cache.get<string>(negativeKey(query.ref));
@@ -226,7 +235,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         }
       }
     },
-  };
+  });
 }
 
 /** A failed fetch, with the meter of the upstream work this request did (if it led). */
