@@ -7,6 +7,7 @@ import { startReceiver, until } from './helpers/webhook-receiver.ts';
 import { parseIsoDuration } from '../src/domain/shorts/duration.ts';
 import { sortShorts, filterByDuration } from '../src/domain/shorts/sorting.ts';
 import { purgeExpiredResults } from '../src/domain/requests/stored-results.ts';
+import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
 import type { Short } from '../src/domain/shorts/shorts-types.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { verifyWebhook } from '../clients/typescript/src/index.ts';
@@ -215,9 +216,20 @@ describe('sort, durations and stored results (synchronous requests)', () => {
     assert.equal(notKept.statusCode, 409);
     assert.match(notKept.json().message, /without store: true/);
 
+    // A webhook request (settled here by calling the worker's use case directly: this app runs no worker).
+    const hook = (await call(user, { channelUrl: channel('@sparse'), webhookUrl: 'http://127.0.0.1:9/h', sort: 'oldest' })).json().requestId;
+    assert.equal(await processQueuedRequest(t.services.shortsRequests, hook, async () => {}), 'settled');
+    const hookPage = await t.app.inject({ method: 'GET', url: `${SHORTS}/${hook}/items`, headers: bearer(user.key) });
+    assert.equal(hookPage.json().totalItems, 5);
+    const times = hookPage.json().data.shorts.map((s: S) => parseTimestamp(s.snippet.publishedAt)!);
+    assert.deepEqual(times, [...times].sort((a, b) => a - b), 'the stored result keeps the order asked for');
+
     // Eight days later (injected clock): 410, and the hourly purge drops the data.
     shift = 8 * DAY;
     try {
+      const redeliver = await t.app.inject({ method: 'POST', url: `${SHORTS}/${hook}/redeliver`, headers: bearer(user.key) });
+      assert.equal(redeliver.statusCode, 410);
+      assert.match(redeliver.json().message, /can no longer be redelivered/);
       const gone = await page('');
       assert.equal(gone.statusCode, 410);
       assert.equal(gone.json().error, 'RESULT_EXPIRED');
