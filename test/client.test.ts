@@ -87,8 +87,9 @@ describe('typed client against the real service', () => {
     assert.deepEqual(slept, [], 'a wait of hours is not attempted');
   });
 
-  it('submits a batch, follows its progress, pages through a stored result and verifies the webhooks', async () => {
+  it('submits a batch, follows its progress, pages through a stored result and verifies the webhooks', async (context) => {
     const receiver = await startReceiver();
+    context.after(() => receiver.close());
     const user = await createUser(t, 10);
     const client = new ChannelShortsClient({ baseUrl, apiKey: user.key });
     const accepted = await client.submitBatch({ webhookUrl: receiver.url('/b'), items: [{ channelUrl: 'https://www.youtube.com/@demo', sort: 'oldest' }, { channelUrl: 'https://www.youtube.com/@sparse' }] });
@@ -113,7 +114,6 @@ describe('typed client against the real service', () => {
     assert.throws(() => verifyWebhook(summary.body.replace('"completed"', '"failed"'), summary.headers, secrets[0]!), WebhookVerificationError);
     assert.throws(() => verifyWebhook(summary.body, summary.headers, 'whsec_' + Buffer.alloc(24, 2).toString('base64')), WebhookVerificationError);
     assert.throws(() => verifyWebhook(summary.body, { ...summary.headers, 'webhook-signature': undefined }, secrets[0]!), /Missing webhook-signature/);
-    await receiver.close();
   });
 
   it('does not retry a 503 whose Retry-After is beyond the bound (platform quota spent until the next quota day)', async () => {

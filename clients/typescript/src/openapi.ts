@@ -2710,7 +2710,7 @@ export type webhooks = {
         put?: never;
         /**
          * Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.
-         * @description Signed like shorts.result, with webhook-id msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook first. data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).
+         * @description Signed like shorts.result, with webhook-id msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).
          */
         post: {
             parameters: {
