@@ -21,6 +21,7 @@ import { authRoutes } from './http/routes/auth.ts';
 import { keyRoutes } from './http/routes/keys.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { shortsRoutes } from './http/routes/shorts.ts';
+import { shortsFeatureRoutes } from './http/routes/shorts-features.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { operatorRoutes } from './http/routes/operator.ts';
 import { signupRoutes } from './http/routes/signup.ts';
@@ -84,6 +85,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(keyRoutes);
   await app.register(accountRoutes);
   await app.register(shortsRoutes);
+  await app.register(shortsFeatureRoutes);
   await app.register(healthRoutes);
   await app.register(operatorRoutes);
   await app.register(signupRoutes);

@@ -66,6 +66,8 @@ export const ConfigSchema = Type.Object({
   SIGNUP: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')], { default: 'off', description: 'off: operators create users; invite: operators also send invitation links; open: anyone may sign up.' }),
   SIGNUP_CREDITS: Type.Integer({ minimum: 0, default: 0, description: 'Starting credits of a user who signs up (SIGNUP=open).' }),
   INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 72, description: 'How long an invitation link stays valid.' }),
+  // features (#14)
+  RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -19,6 +19,7 @@ export const ERROR_CATALOG = {
   CONFLICT: { status: 409, message: 'The resource already exists.' },
   DELIVERY_IN_PROGRESS: { status: 409, message: 'A delivery of this webhook is already queued or running; wait for it to finish.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
+  RESULT_EXPIRED: { status: 410, message: 'This result is past its retention period and is no longer kept.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   URI_TOO_LONG: { status: 414, message: 'The URL is too long.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },

@@ -35,6 +35,7 @@ import { createCircuitBreaker } from './infra/circuit-breaker.ts';
 import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
+import { purgeExpiredResults } from './domain/requests/stored-results.ts';
 
 export interface Services {
   config: Config;
@@ -187,14 +188,19 @@ export async function createServices(config: Config, options: ServiceOptions): P
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
-      options.log.info({ webhook: { requestId: job.requestId, attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
+      options.log.info({ webhook: { ...('batchId' in job ? { batchId: job.batchId } : { requestId: job.requestId }), attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
+  // Worker processes drop stored results past RESULT_RETENTION_DAYS every hour (#14).
+  const purgeTimer = options.runWorker
+    ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
+    : undefined;
 
   return {
     config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, delivery, metrics,
     async close() {
+      clearInterval(purgeTimer);
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       subscriber?.disconnect();

@@ -174,6 +174,8 @@ describe('fake YouTube Data API: channels.list', () => {
       assert.deepEqual(Object.keys(video.snippet), ['publishedAt', 'channelId', 'title', 'description', 'thumbnails', 'channelTitle', 'categoryId', 'liveBroadcastContent', 'localized']);
       assert.deepEqual(Object.keys(video.snippet.thumbnails), ['default', 'medium', 'high']);
       assert.deepEqual(Object.keys(video.statistics), ['viewCount', 'favoriteCount']);
+      // No duration, the rest of contentDetails as usual.
+      assert.deepEqual(Object.keys(video.contentDetails), ['dimension', 'definition', 'caption', 'licensedContent', 'contentRating', 'projection']);
     }
     const hidden = fake.addChannel({ handle: 'shy', shortsCount: 1, hiddenSubscriberCount: true });
     const shy = await channelByHandle(fake, 'shy');
@@ -336,6 +338,9 @@ describe('fake YouTube Data API: videos.list and search.list', () => {
     );
     assert.equal(video.snippet.thumbnails.high.url, `https://i.ytimg.com/vi/${video.id}/hqdefault.jpg`);
     assert.match(video.contentDetails.duration, /^PT(\d+M)?(\d+S)?$/);
+    assert.deepEqual(Object.keys(video.contentDetails), ['duration', 'dimension', 'definition', 'caption', 'licensedContent', 'contentRating', 'projection']);
+    // Deterministic: the same video has the same duration on every call.
+    assert.equal((await call(fake, 'videos', { part: 'contentDetails', id: video.id })).body.items[0].contentDetails.duration, video.contentDetails.duration);
     assert.deepEqual({ ...video.contentDetails, duration: 'x' }, { duration: 'x', dimension: '2d', definition: video.contentDetails.definition, caption: 'false', licensedContent: false, contentRating: {}, projection: 'rectangular' });
     assert.deepEqual(Object.keys(video.statistics), ['viewCount', 'likeCount', 'favoriteCount', 'commentCount']);
     for (const value of Object.values(video.statistics)) assert.equal(typeof value, 'string');

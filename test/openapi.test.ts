@@ -26,6 +26,7 @@ describe('OpenAPI document and real responses', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.components.securitySchemes.bearer);
     assert.ok(doc.webhooks['shorts.result']);
+    assert.ok(doc.webhooks['batch.completed']);
     const shorts = doc.paths['/api/youtube/shorts']!.post!;
     for (const status of ['200', '202', '400', '401', '402', '403', '404', '429', '502', '503', '504']) assert.ok(shorts.responses[status], `documents ${status}`);
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
@@ -58,6 +59,25 @@ describe('OpenAPI document and real responses', () => {
     check('POST', '/api/youtube/shorts', limited);
     check('GET', '/api/youtube/shorts', await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.token) }));
     check('GET', '/api/youtube/shorts/{requestId}', await t.app.inject({ method: 'GET', url: `/api/youtube/shorts/${ok.json().requestId}`, headers: bearer(user.token) }));
+    // #14: stored results, batches.
+    const batchUser = await createUser(t, 100);
+    const stored = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(batchUser.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', store: true, sort: 'oldest', maxDurationSeconds: 180 } });
+    assert.equal(stored.statusCode, 200, stored.body);
+    check('POST', '/api/youtube/shorts', stored);
+    const items = async (url: string, status: number) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(batchUser.key) });
+      assert.equal(res.statusCode, status, res.body);
+      check('GET', '/api/youtube/shorts/{requestId}/items', res);
+    };
+    await items(`/api/youtube/shorts/${stored.json().requestId}/items?pageSize=2`, 200);
+    await items(`/api/youtube/shorts/${ok.json().requestId}/items`, 404);
+    await items(`/api/youtube/shorts/${stored.json().requestId}/items?cursor=x`, 400);
+    const batch = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts/batch', headers: bearer(batchUser.key), payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [{ channelUrl: 'https://www.youtube.com/@sparse' }] } });
+    assert.equal(batch.statusCode, 202, batch.body);
+    check('POST', '/api/youtube/shorts/batch', batch);
+    check('POST', '/api/youtube/shorts/batch', await t.app.inject({ method: 'POST', url: '/api/youtube/shorts/batch', headers: bearer(batchUser.key), payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [] } }));
+    check('GET', '/api/youtube/shorts/batch/{batchId}', await t.app.inject({ method: 'GET', url: `/api/youtube/shorts/batch/${batch.json().batchId}`, headers: bearer(batchUser.key) }));
+    check('GET', '/api/youtube/shorts/batch/{batchId}', await t.app.inject({ method: 'GET', url: '/api/youtube/shorts/batch/bat_nothere', headers: bearer(batchUser.key) }));
     check('GET', '/healthz', await t.app.inject({ method: 'GET', url: '/healthz' }));
     check('GET', '/readyz', await t.app.inject({ method: 'GET', url: '/readyz' }));
   });

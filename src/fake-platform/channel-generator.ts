@@ -87,7 +87,8 @@ export interface VideoResource {
     defaultAudioLanguage?: string;
   };
   contentDetails: {
-    duration: string;
+    /** Left out for channels built with omitOptional, to exercise responses without a duration. */
+    duration?: string;
     dimension: '2d';
     definition: 'hd' | 'sd';
     caption: 'true' | 'false';
@@ -293,8 +294,8 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
         ...(full ? { defaultAudioLanguage: 'en' } : {}),
       },
       contentDetails: {
-        // Shorts run up to three minutes.
-        duration: isoDuration(5 + (n(2) % 176)),
+        // Shorts run up to three minutes (since 2024-10-15). Sparse channels carry no duration.
+        ...(full ? { duration: isoDuration(5 + (n(2) % 176)) } : {}),
         dimension: '2d',
         definition: ordinal % 9 === 4 ? 'sd' : 'hd',
         caption: 'false',

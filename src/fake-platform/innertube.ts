@@ -578,7 +578,8 @@ function player(registry: ChannelRegistry, body: Record<string, unknown>): Inner
   }
   const { channel, index } = hit;
   const video = channel.video(index);
-  const seconds = String(durationSeconds(video.contentDetails.duration));
+  // Sparse channels have no duration in the Data API; the player still sends lengthSeconds (0 when unknown).
+  const seconds = video.contentDetails.duration ? String(durationSeconds(video.contentDetails.duration)) : '0';
   const published = pacificTimestamp(video.snippet.publishedAt);
   const base = `https://i.ytimg.com/vi/${video.id}`;
   return {

@@ -3,9 +3,12 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import { WebhookPayloadSchema } from './schemas/shorts.ts';
+import { BatchWebhookPayloadSchema } from './schemas/shorts-features.ts';
 
 export function openApiDocument(config: Config): SwaggerOptions {
   return {
+    // Schemas with an $id become named components (#14: the typed client's types use these names).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -41,6 +44,34 @@ export function openApiDocument(config: Config): SwaggerOptions {
               'webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; ' +
               '410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After.',
             requestBody: { required: true, content: { 'application/json': { schema: WebhookPayloadSchema as object } } },
+            responses: { '200': { description: 'Delivered.' }, '410': { description: 'Stop sending this webhook.' } },
+          },
+        },
+        'batch.completed': {
+          post: {
+            summary: 'Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.',
+            description:
+              'Signed like shorts.result, with webhook-id msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. ' +
+              'data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: BatchWebhookPayloadSchema as object,
+                  example: {
+                    type: 'batch.completed', timestamp: '2026-06-01T12:00:05.000Z',
+                    data: {
+                      batchId: 'bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', status: 'completed', webhookUrl: 'https://example.com/hooks/shorts', createdAt: '2026-06-01T12:00:00.000Z', completedAt: '2026-06-01T12:00:05.000Z',
+                      counts: { total: 2, processing: 0, completed: 1, failed: 1 }, creditsCharged: 3,
+                      items: [
+                        { requestId: 'req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', channelUrl: 'https://www.youtube.com/@demo', status: 'completed', itemCount: 120, creditsCharged: 3, error: null },
+                        { requestId: 'req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7', channelUrl: 'https://www.youtube.com/@nobody', status: 'failed', itemCount: null, creditsCharged: 0, error: 'CHANNEL_NOT_FOUND' },
+                      ],
+                    },
+                  },
+                },
+              },
+            },
             responses: { '200': { description: 'Delivered.' }, '410': { description: 'Stop sending this webhook.' } },
           },
         },

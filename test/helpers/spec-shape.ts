@@ -22,6 +22,8 @@ export const SHORT_FIELDS: Record<string, FieldType> = {
   'snippet.localized': 'localized', 'snippet.defaultAudioLanguage': 'string',
   'statistics.viewCount': 'string', 'statistics.likeCount': 'string', 'statistics.dislikeCount': 'string', 'statistics.favoriteCount': 'string', 'statistics.commentCount': 'string',
   shortUrl: 'string',
+  // Extensions (#14): the duration as the platform gives it, and in seconds.
+  'contentDetails.duration': 'string', durationSeconds: 'number',
 };
 
 function get(object: unknown, path: string): unknown {

@@ -13,7 +13,7 @@
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Queryable } from '../../infra/db/database.ts';
 import { insufficientCredits } from '../credits/ledger.ts';
-import type { NewRequest, Outcome } from './request-store.ts';
+import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 
 export interface Settlement {
   request: NewRequest;
@@ -30,14 +30,14 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
        INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
        SELECT $1, 'charge', -$2::integer, credit_balance, $3 FROM charged WHERE $2::integer > 0
      ), recorded AS (
-       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
-       SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, now() FROM charged
+       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
+       SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
      )
      SELECT credit_balance FROM charged`,
     [
       request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
       outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
-      request.limit,
+      request.limit, optionsParam(request.options),
     ],
   );
   if (row) return row.credit_balance;
@@ -48,7 +48,7 @@ const BATCH_SQL = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
-    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int)
+    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb)
 ), locked AS (
   SELECT id, credit_balance, credits_reserved FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
 ), running AS (
@@ -67,8 +67,8 @@ WITH input AS (
   INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
   SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
 ), recorded AS (
-  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, completed_at)
-  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, now()
+  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
+  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, options, now()
   FROM accepted
 )
 SELECT i, balance_after FROM accepted`;
@@ -106,6 +106,7 @@ export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatch
         i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
         oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
         credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+        options: recordedOptions(request.options),
       })))]);
     } catch (error) {
       onBatchError?.(error, items.length);

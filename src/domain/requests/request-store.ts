@@ -1,6 +1,7 @@
 // The record of every shorts request: what was asked, its outcome, and (for webhook requests) the
 // body that is delivered. Synchronous results are returned once and kept only as a summary.
 import type { Queryable } from '../../infra/db/database.ts';
+import type { ShortsSort } from '../shorts/sorting.ts';
 
 export type RequestStatus = 'processing' | 'completed' | 'failed';
 
@@ -15,6 +16,30 @@ export interface NewRequest {
   /** What to do when every Data API key is spent (null: the default, stale-ok). */
   freshness?: 'stale-ok' | 'exact' | null;
   webhookUrl: string | null;
+  /** Sort and duration filters (#14); absent or null = newest first, no filter. */
+  options?: RequestOptions | null;
+  /** The batch this webhook request belongs to (#14). */
+  batchId?: string | null;
+  /** Synchronous request: keep the whole result for GET …/items (#14). Not stored: the kept result says it. */
+  store?: boolean;
+}
+
+export interface RequestOptions {
+  sort?: ShortsSort;
+  minDurationSeconds?: number;
+  maxDurationSeconds?: number;
+}
+
+/** The options worth recording: null when the request asked for none. */
+export function recordedOptions(options: RequestOptions | null | undefined): RequestOptions | null {
+  const kept = Object.entries(options ?? {}).filter(([, v]) => v !== undefined);
+  return kept.length > 0 ? (Object.fromEntries(kept) as RequestOptions) : null;
+}
+
+/** The same, as a jsonb parameter. */
+export function optionsParam(options: RequestOptions | null | undefined): string | null {
+  const kept = recordedOptions(options);
+  return kept ? JSON.stringify(kept) : null;
 }
 
 export interface RequestRow {
@@ -36,6 +61,8 @@ export interface RequestRow {
   quota_units: number | null;
   created_at: Date;
   completed_at: Date | null;
+  options: RequestOptions | null;
+  batch_id: string | null;
 }
 
 export interface Outcome {
@@ -50,13 +77,13 @@ export interface Outcome {
 
 export async function insertRequest(db: Queryable, request: NewRequest, outcome?: Outcome): Promise<void> {
   await db.query(
-    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
+    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, options, batch_id, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
     [
       request.id, request.accountId, request.apiKeyId, request.channelUrl, request.oldestDate, request.webhookUrl,
       request.webhookUrl ? 'webhook' : 'sync', outcome?.status ?? 'processing', outcome?.httpStatus ?? null, outcome?.itemCount ?? null,
       outcome?.creditsCharged ?? null, outcome?.errorCode ?? null, outcome ? JSON.stringify(outcome.result) : null, outcome?.quotaUnits ?? null,
-      request.limit, request.freshness ?? null,
+      request.limit, request.freshness ?? null, optionsParam(request.options), request.batchId ?? null,
     ],
   );
 }
@@ -89,6 +116,8 @@ export interface RequestSummary {
   itemCount: number | null;
   creditsCharged: number | null;
   error: string | null;
+  options?: RequestOptions;
+  batchId?: string;
 }
 
 export function summarise(row: RequestRow): RequestSummary {
@@ -105,12 +134,14 @@ export function summarise(row: RequestRow): RequestSummary {
     itemCount: row.item_count,
     creditsCharged: row.credits_charged,
     error: row.error_code,
+    ...(row.options ? { options: row.options } : {}),
+    ...(row.batch_id ? { batchId: row.batch_id } : {}),
   };
 }
 
 export async function listRequests(db: Queryable, accountId: string, limit: number): Promise<RequestSummary[]> {
   const rows = await db.query<RequestRow>(
-    'SELECT id, account_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    'SELECT id, account_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at, options, batch_id FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
     [accountId, limit],
   );
   return rows.map(summarise);

@@ -13,6 +13,7 @@ import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, renderSuccessJson, successBody, type FailureBody, type SuccessBody } from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
+import { durationBoundsProblem } from '../shorts/sorting.ts';
 
 /** A synchronous request's reservation lapses this long after it was made (the request times out well before). */
 const SYNC_RESERVATION_MS = 5 * 60_000;
@@ -36,7 +37,21 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   if (request.limit !== null && (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > deps.maxShorts)) {
     throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`);
   }
-  return { ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}), ...(request.freshness ? { freshness: request.freshness } : {}) };
+  // Sort and duration filters (#14).
+  const { sort, minDurationSeconds, maxDurationSeconds } = request.options ?? {};
+  const problem = durationBoundsProblem(minDurationSeconds, maxDurationSeconds);
+  if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  return {
+    ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}),
+    ...(request.freshness ? { freshness: request.freshness } : {}),
+    ...(sort !== undefined ? { sort } : {}), ...(minDurationSeconds !== undefined ? { minDurationSeconds } : {}), ...(maxDurationSeconds !== undefined ? { maxDurationSeconds } : {}),
+  };
+}
+
+/** The price follows what was read (#14: sort and duration filters read more than they return). */
+function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
+  const items = outcome.itemsPriced ?? outcome.result.shorts.length;
+  return outcome.meter ? outcome.meter.price(items) : priceFor(items, deps.pricing);
 }
 
 function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
@@ -49,9 +64,10 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
   try {
     const query = queryOf(deps, request);
     const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))) });
-    const credits = outcome.meter ? outcome.meter.price(outcome.result.shorts.length) : priceFor(outcome.result.shorts.length, deps.pricing);
+    const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
-    const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, false) };
+    // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
+    const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true) };
     if (meter) {
       // This request held a reservation: release it and charge in one transaction.
       await deps.db.transaction(async (tx) => {
@@ -81,17 +97,25 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
  */
 export async function submitWebhookRequest(deps: ShortsRequestDeps, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
   queryOf(deps, request);
+  await deps.db.transaction((tx) => acceptWebhookRequest(deps, tx, request, enqueue));
+}
+
+/** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one, #14). */
+export async function acceptWebhookRequest(deps: ShortsRequestDeps, tx: Transaction, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
   const minimum = Math.max(1, deps.pricing.minimumCredits);
-  await deps.db.transaction(async (tx) => {
-    await insertRequest(tx, request);
-    const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
-    if (!(await reserveCredits(tx, { accountId: request.accountId, requestId: request.id, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(deps.now()) }))) {
-      const [row] = await tx.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [request.accountId]);
-      const held = row?.credits_reserved ?? 0;
-      throw new AppError('INSUFFICIENT_CREDITS', `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
-    }
-    await enqueue(tx);
-  });
+  await insertRequest(tx, request);
+  const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
+  if (!(await reserveCredits(tx, { accountId: request.accountId, requestId: request.id, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(deps.now()) }))) {
+    const [row] = await tx.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [request.accountId]);
+    const held = row?.credits_reserved ?? 0;
+    throw new AppError('INSUFFICIENT_CREDITS', `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+  }
+  await enqueue(tx);
+}
+
+/** Checks a request as submitWebhookRequest would, without recording anything. */
+export function checkRequest(deps: ShortsRequestDeps, request: NewRequest): void {
+  queryOf(deps, request);
 }
 
 async function recordFailure(deps: ShortsRequestDeps, request: NewRequest, error: AppError, quotaUnits: number | null): Promise<void> {
@@ -117,7 +141,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const row = await findRequest(deps.db, requestId);
   if (!row) return 'missing';
   if (row.status !== 'processing') return 'already-settled';
-  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url };
+  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url, options: row.options, batchId: row.batch_id };
   let outcome: Outcome;
   let credits = 0;
   let meter: QuotaMeter | undefined;
@@ -132,7 +156,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
         return meter;
       },
     });
-    credits = fetched.meter ? fetched.meter.price(fetched.result.shorts.length) : priceFor(fetched.result.shorts.length, deps.pricing);
+    credits = priceOf(deps, fetched);
     outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale), fetched.meter?.spent ?? 0, true);
   } catch (failure) {
     const { error } = unwrapFailure(failure);

@@ -106,6 +106,14 @@ function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, num
   return out;
 }
 
+/** Seconds → ISO 8601 as the Data API writes it (PT45S, PT1M, PT1M5S, PT1H2M3S). */
+function isoDuration(total: number): string {
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
+}
+
 const count = (n: number | undefined) => (n === undefined ? undefined : String(n));
 
 /** An InnerTube channel page in the Data API's channel shape (absent stays absent). */
@@ -148,5 +156,7 @@ export function keylessVideo(item: InnertubeShortItem, channel: YtChannel, detai
       ...(details?.keywords?.length ? { tags: details.keywords } : {}),
     },
     statistics: viewCount !== undefined ? { viewCount } : {},
+    // The player gives the length in whole seconds: the same value the Data API writes as ISO 8601.
+    ...(details?.durationSeconds ? { contentDetails: { duration: isoDuration(details.durationSeconds) } } : {}),
   } as YtVideo;
 }

@@ -1,6 +1,7 @@
 // Platform resources → the spec's Channel and Short. Copies only the spec's fields, only when present.
 import type { Channel, Short, ThumbnailSet } from './shorts-types.ts';
 import type { Thumbnails, YtChannel, YtVideo } from './youtube-types.ts';
+import { parseIsoDuration } from './duration.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -58,7 +59,9 @@ export function channelIdentity(channel: Channel): { channelHandle?: string; cha
 
 export function toShort(yt: YtVideo, identity: { channelHandle?: string; channelCustomUrl?: string }): Short {
   const s = yt.snippet;
-  return {
+  const duration = yt.contentDetails?.duration;
+  const seconds = parseIsoDuration(duration);
+  const short: Short = {
     kind: yt.kind,
     etag: yt.etag,
     id: yt.id,
@@ -69,8 +72,11 @@ export function toShort(yt: YtVideo, identity: { channelHandle?: string; channel
       localized: s?.localized ? pick(s.localized, ['title', 'description']) : undefined,
     }),
     statistics: pick(yt.statistics, ['viewCount', 'likeCount', 'dislikeCount', 'favoriteCount', 'commentCount']),
+    ...(duration ? { contentDetails: { duration } } : {}),
     shortUrl: `https://www.youtube.com/shorts/${yt.id}`,
   };
+  if (seconds !== undefined) short.durationSeconds = seconds;
+  return short;
 }
 
 /** Platform timestamps come with or without fractional seconds; a zone-less one is UTC. */

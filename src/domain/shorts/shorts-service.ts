@@ -24,6 +24,7 @@ import { collectFromTab } from './tab-collector.ts';
 import { collectKeyless } from './keyless-collector.ts';
 import type { CircuitBreaker } from '../../infra/circuit-breaker.ts';
 import type { ChannelRef as Ref } from './channel-url.ts';
+import { withArrangement, type ShortsSort } from './sorting.ts';
 
 const MAPPING_TTL_MS = 24 * 3600 * 1000;
 const PAGE_SIZE = 50;
@@ -37,6 +38,11 @@ export interface ShortsQuery {
    * keyless data (approximate fields listed); "exact" takes an earlier exact copy, else 503.
    */
   freshness?: Freshness;
+  // Sort and duration filters (#14): handled by withArrangement (sorting.ts), which reads the whole
+  // window through this service without them; the code below never sees them.
+  sort?: ShortsSort;
+  minDurationSeconds?: number;
+  maxDurationSeconds?: number;
 }
 
 export type Freshness = 'stale-ok' | 'exact';
@@ -50,6 +56,8 @@ export interface FetchOutcome {
   stale: boolean;
   /** The meter of the upstream work this request did and pays for (absent: cache or another request's fetch). */
   meter?: QuotaMeter;
+  /** Shorts the price is computed on when more were read than returned (sort, duration filters; #14). Default: the result's shorts. */
+  itemsPriced?: number;
 }
 
 export interface ShortsServiceOptions {
@@ -337,7 +345,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
   }
 
-  return {
+  // Sort and duration filters (#14) wrap the service: see sorting.ts.
+  return withArrangement({
     async fetch(query, hooks) {
       const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
       const missing = await cache.get<string>(negativeKey(query.ref));
@@ -368,7 +377,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         }
       }
     },
-  };
+  });
 }
 
 /** A failed fetch, with the meter of the upstream work this request did (if it led). */

@@ -39,7 +39,11 @@ export interface Short {
     defaultLanguage?: string; localized?: Localized; defaultAudioLanguage?: string;
   };
   statistics: { viewCount?: string; likeCount?: string; dislikeCount?: string; favoriteCount?: string; commentCount?: string };
+  /** The video's duration as the platform gives it (ISO 8601, e.g. PT58S); absent when it sends none. */
+  contentDetails?: { duration: string };
   shortUrl: string;
+  /** contentDetails.duration in seconds; absent when the platform sends no (readable) duration. */
+  durationSeconds?: number;
 }
 
 export interface ShortsResult {

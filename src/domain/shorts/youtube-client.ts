@@ -50,6 +50,8 @@ export interface YoutubeClient {
 }
 
 export const CHANNEL_PARTS = 'snippet,statistics,brandingSettings';
+/** contentDetails (the duration) costs nothing extra: videos.list is 1 unit whatever the parts. */
+export const VIDEO_PARTS = 'snippet,statistics,contentDetails';
 
 export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClient {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
@@ -110,7 +112,7 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
       channels: (params) => call('channels', { part: CHANNEL_PARTS, ...params }, spend),
       playlistItems: (playlistId, pageToken) =>
         call('playlistItems', { part: 'contentDetails', playlistId, maxResults: '50', ...(pageToken ? { pageToken } : {}) }, spend),
-      videos: (ids) => call('videos', { part: 'snippet,statistics', id: ids.join(','), maxResults: '50' }, spend),
+      videos: (ids) => call('videos', { part: VIDEO_PARTS, id: ids.join(','), maxResults: '50' }, spend),
       searchChannels: (query) => call('search', { part: 'snippet', type: 'channel', q: query, maxResults: '10' }, spend),
     }),
     close: () => agent.close(),

@@ -33,6 +33,7 @@ export interface YtVideo {
     tags?: string[]; categoryId?: string; liveBroadcastContent?: string; defaultLanguage?: string; localized?: Localized; defaultAudioLanguage?: string;
   };
   statistics?: { viewCount?: string; likeCount?: string; dislikeCount?: string; favoriteCount?: string; commentCount?: string };
+  contentDetails?: { duration?: string; dimension?: string; definition?: string; caption?: string; licensedContent?: boolean; projection?: string };
 }
 
 export interface YtPlaylistItem {

@@ -19,6 +19,8 @@ function classify(error: FastifyError): AppError {
         const params = (v.params ?? {}) as { requiredProperties?: string[]; additionalProperties?: string[] };
         if (v.keyword === 'required' && params.requiredProperties) return `${params.requiredProperties.map((p) => (where ? `${where}.${p}` : p)).join(', ')} is required`;
         if (v.keyword === 'additionalProperties' && params.additionalProperties) return `unknown field ${params.additionalProperties.join(', ')}`;
+        const allowed = (v.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
+        if (v.keyword === 'enum' && allowed) return `${where || error.validationContext || 'body'} must be one of ${allowed.join(', ')}`;
         return `${where || error.validationContext || 'body'} ${v.message}`;
       })
       .join('; ');

@@ -7,6 +7,7 @@ import { findRequest, listRequests, summarise, type NewRequest } from '../../dom
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
 import { QUEUES } from '../../infra/queue.ts';
 import { redeliver, webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
+import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { authErrors, ErrorBody, FailureBody } from '../schemas/common.ts';
 import { AcceptedBodySchema, RequestDetailSchema, RequestSummarySchema, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
@@ -27,7 +28,10 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         `Price: max(${config.MIN_CREDITS_PER_REQUEST}, ceil(shorts / ${config.SHORTS_PER_CREDIT_BLOCK}) × ${config.CREDITS_PER_BLOCK}, ceil(upstream units / ${config.QUOTA_UNITS_PER_CREDIT})) credits; nothing is charged on failure. ` +
         'Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). ' +
         `Failed lookups come out of a daily allowance of ${config.QUOTA_ALLOWANCE_UNITS} unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. ` +
-        `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null.`,
+        `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. ` +
+        'sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). ' +
+        'Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. ' +
+        'store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.',
       security,
       body: ShortsRequestBody,
       response: {
@@ -47,8 +51,12 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
-    const { channelUrl, oldestDate, limit, freshness, webhookUrl } = request.body;
-    const record: NewRequest = { id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, limit: limit ?? null, freshness: freshness ?? null, webhookUrl: webhookUrl ?? null };
+    const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds, store } = request.body;
+    const record: NewRequest = {
+      id: request.id, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl, oldestDate: oldestDate ?? null, limit: limit ?? null, freshness: freshness ?? null, webhookUrl: webhookUrl ?? null,
+      // #14: sort, duration filters, store (synchronous results kept for paged reading).
+      options: { sort, minDurationSeconds, maxDurationSeconds }, ...(store ? { store } : {}),
+    };
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
       const { json } = await runSyncRequest(shortsRequests, record);
@@ -113,12 +121,16 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
       security,
       params: RequestParams,
-      response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...authErrors() },
+      response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: { ...ErrorBody, description: 'The result is past RESULT_RETENTION_DAYS.' }, ...authErrors() },
     },
   }, async (request, reply) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
     if (row.mode !== 'webhook') throw new AppError('CONFLICT', 'This request was answered synchronously; it has no webhook to redeliver.');
     if (row.status === 'processing') throw new AppError('CONFLICT', 'This request is still processing; its webhook will be sent when it completes.');
+    // A result past retention (#14) has been (or may be) dropped: it cannot be sent whole again.
+    if (row.status === 'completed' && row.completed_at && expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= shortsRequests.now()) {
+      throw new AppError('RESULT_EXPIRED', `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can no longer be redelivered; request the channel again.`);
+    }
     const attempt = await redeliver(db, boss, row.id);
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };

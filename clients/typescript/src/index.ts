@@ -1,0 +1,162 @@
+// A small typed client for the channel-shorts API: fetch-based, no other runtime dependency than
+// standardwebhooks (for verifyWebhook). Types come from the service's OpenAPI document (openapi.ts).
+import type { components, paths, webhooks } from './openapi.ts';
+
+export type { components, paths, webhooks } from './openapi.ts';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.ts';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type ShortsRequest = Json<paths['/api/youtube/shorts']['post']['requestBody']>;
+export type ShortsResult = Json<paths['/api/youtube/shorts']['post']['responses'][200]>;
+export type ShortsAccepted = Json<paths['/api/youtube/shorts']['post']['responses'][202]>;
+export type FailureBody = Json<paths['/api/youtube/shorts']['post']['responses'][400]>;
+export type RequestDetail = Json<paths['/api/youtube/shorts/{requestId}']['get']['responses'][200]>;
+export type RequestSummary = components['schemas']['RequestSummary'];
+export type BatchRequest = Json<paths['/api/youtube/shorts/batch']['post']['requestBody']>;
+export type BatchItem = components['schemas']['BatchItem'];
+export type BatchAccepted = Json<paths['/api/youtube/shorts/batch']['post']['responses'][202]>;
+export type BatchStatus = Json<paths['/api/youtube/shorts/batch/{batchId}']['get']['responses'][200]>;
+export type ItemsPage = Json<paths['/api/youtube/shorts/{requestId}/items']['get']['responses'][200]>;
+export type Account = Json<paths['/accounts']['get']['responses'][200]>;
+export type Channel = components['schemas']['Channel'];
+export type Short = components['schemas']['Short'];
+export type Sort = NonNullable<ShortsRequest['sort']>;
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. https://shorts.example.com */
+  baseUrl: string;
+  /** An API key (csk_…) or a session JWT. Keep API keys on your backend. */
+  apiKey: string;
+  /** Retries after 429 and 503 (the service charges nothing for either). Default 3. */
+  maxRetries?: number;
+  /** A Retry-After longer than this is not waited for: the error is thrown at once. Default 60,000 ms. */
+  maxRetryDelayMs?: number;
+  /** Defaults to globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** How to wait between attempts (tests pass one that records the delays). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A non-2xx answer: the service's {error, message, requestId} body (and success:false on shorts routes). */
+export class ChannelShortsError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  /** Seconds the service asked to wait (Retry-After), when it said. */
+  readonly retryAfterSeconds: number | undefined;
+  readonly body: unknown;
+  constructor(status: number, body: unknown, retryAfterSeconds: number | undefined) {
+    const b = (body ?? {}) as { error?: unknown; message?: unknown; requestId?: unknown };
+    super(typeof b.message === 'string' ? b.message : `HTTP ${status}`);
+    this.name = 'ChannelShortsError';
+    this.status = status;
+    this.code = typeof b.error === 'string' ? b.error : `HTTP_${status}`;
+    this.requestId = typeof b.requestId === 'string' ? b.requestId : undefined;
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.body = body;
+  }
+}
+
+/** Retry-After as seconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+const RETRYABLE = new Set([429, 503]);
+
+export class ChannelShortsClient {
+  readonly #base: string;
+  readonly #key: string;
+  readonly #maxRetries: number;
+  readonly #maxDelayMs: number;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: ClientOptions) {
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#key = options.apiKey;
+    this.#maxRetries = options.maxRetries ?? 3;
+    this.#maxDelayMs = options.maxRetryDelayMs ?? 60_000;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Lists a channel's shorts and answers with them (no webhookUrl). */
+  listShorts(body: Omit<ShortsRequest, 'webhookUrl'>): Promise<ShortsResult> {
+    return this.#call('POST', '/api/youtube/shorts', body);
+  }
+
+  /** Accepts the request now (202); the result is POSTed to body.webhookUrl later. */
+  submitShorts(body: ShortsRequest & { webhookUrl: string }): Promise<ShortsAccepted> {
+    return this.#call('POST', '/api/youtube/shorts', body);
+  }
+
+  getRequest(requestId: string): Promise<RequestDetail> {
+    return this.#call('GET', `/api/youtube/shorts/${encodeURIComponent(requestId)}`);
+  }
+
+  async listRequests(limit = 50): Promise<RequestSummary[]> {
+    return (await this.#call<{ requests: RequestSummary[] }>('GET', `/api/youtube/shorts?limit=${limit}`)).requests;
+  }
+
+  /** Up to 50 webhook requests at once; all are accepted or none (402). */
+  submitBatch(body: BatchRequest): Promise<BatchAccepted> {
+    return this.#call('POST', '/api/youtube/shorts/batch', body);
+  }
+
+  getBatch(batchId: string): Promise<BatchStatus> {
+    return this.#call('GET', `/api/youtube/shorts/batch/${encodeURIComponent(batchId)}`);
+  }
+
+  /** One page of a stored result (webhook requests, or synchronous ones sent with store: true). */
+  getItemsPage(requestId: string, options: { cursor?: string; pageSize?: number } = {}): Promise<ItemsPage> {
+    const query = new URLSearchParams();
+    if (options.cursor !== undefined) query.set('cursor', options.cursor);
+    if (options.pageSize !== undefined) query.set('pageSize', String(options.pageSize));
+    const qs = query.size > 0 ? `?${query}` : '';
+    return this.#call('GET', `/api/youtube/shorts/${encodeURIComponent(requestId)}/items${qs}`);
+  }
+
+  /** Every short of a stored result, fetching page after page. */
+  async *items(requestId: string, options: { pageSize?: number } = {}): AsyncGenerator<Short> {
+    let cursor: string | undefined;
+    do {
+      const page: ItemsPage = await this.getItemsPage(requestId, { ...options, ...(cursor !== undefined ? { cursor } : {}) });
+      yield* page.data.shorts;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  getAccount(): Promise<Account> {
+    return this.#call('GET', '/accounts');
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.#fetch(`${this.#base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.#key}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = { message: text };
+      }
+      if (response.ok) return parsed as T;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const error = new ChannelShortsError(response.status, parsed, retryAfter);
+      if (!RETRYABLE.has(response.status) || attempt >= this.#maxRetries) throw error;
+      // Honour Retry-After; without one back off 1 s, 2 s, 4 s… A wait beyond the bound is not worth it.
+      const delayMs = retryAfter !== undefined ? retryAfter * 1000 : Math.min(1000 * 2 ** attempt, this.#maxDelayMs);
+      if (delayMs > this.#maxDelayMs) throw error;
+      await this.#sleep(delayMs);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// Paged reading of a stored result (#14): webhook requests keep their whole result body, and so do
+// synchronous requests sent with store: true. GET /api/youtube/shorts/:requestId/items reads it
+// page by page (the database slices the stored array, so a page never loads the whole result into
+// the process), for RESULT_RETENTION_DAYS after the request completed; then 410.
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { Channel, Short } from '../shorts/shorts-types.ts';
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 100;
+const DAY_MS = 86_400_000;
+
+export interface PageInput {
+  accountId: string;
+  requestId: string;
+  cursor?: string;
+  pageSize: number;
+  retentionDays: number;
+  now: number;
+}
+
+export interface ResultPage {
+  success: true;
+  requestId: string;
+  data: { channel: Channel; shorts: Short[] };
+  /** Shorts on this page. */
+  itemCount: number;
+  /** Shorts in the whole result. */
+  totalItems: number;
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+  retentionDays: number;
+  /** When this result stops being readable (410 afterwards). */
+  expiresAt: string;
+}
+
+/** Opaque to callers: base64url of the request it belongs to and the offset of the next page. */
+export function encodeCursor(requestId: string, offset: number): string {
+  return Buffer.from(JSON.stringify({ r: requestId, o: offset }), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string, requestId: string): number {
+  const bad = () => new AppError('VALIDATION_FAILED', 'cursor is not valid for this request: pass the nextCursor of a previous page of this same request unchanged, or leave cursor out to start at the first page.');
+  let parsed: unknown;
+  try {
+    parsed = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    throw bad();
+  }
+  const { r, o } = (parsed ?? {}) as { r?: unknown; o?: unknown };
+  if (r !== requestId || typeof o !== 'number' || !Number.isSafeInteger(o) || o < 1) throw bad();
+  return o;
+}
+
+export function expiresAt(completedAt: Date, retentionDays: number): Date {
+  return new Date(completedAt.getTime() + retentionDays * DAY_MS);
+}
+
+export async function readResultPage(db: Queryable, input: PageInput): Promise<ResultPage> {
+  const { requestId, pageSize } = input;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw new AppError('VALIDATION_FAILED', `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`);
+  }
+  const offset = input.cursor === undefined || input.cursor === '' ? 0 : decodeCursor(input.cursor, requestId);
+  const [row] = await db.query<{ account_id: string; status: string; mode: string; completed_at: Date | null; stored: boolean | null; total: number | null; channel: Channel | null; page: Short[] | null }>(
+    `SELECT account_id, status, mode, completed_at, (result ? 'data') AS stored,
+            CASE WHEN result ? 'data' THEN jsonb_array_length(result->'data'->'shorts') END AS total,
+            CASE WHEN result ? 'data' THEN result->'data'->'channel' END AS channel,
+            CASE WHEN result ? 'data' THEN (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(result->'data'->'shorts') WITH ORDINALITY AS x(e, n) WHERE n > $2 AND n <= $3) END AS page
+     FROM shorts_requests WHERE id = $1`,
+    [requestId, offset, offset + pageSize],
+  );
+  // Someone else's request is indistinguishable from one that does not exist.
+  if (!row || row.account_id !== input.accountId) throw new AppError('NOT_FOUND', `No request ${requestId}.`);
+  if (row.status === 'processing') throw new AppError('CONFLICT', `Request ${requestId} is still processing; its items can be read once it has completed (GET /api/youtube/shorts/${requestId} shows its status).`);
+  if (row.status === 'failed') throw new AppError('CONFLICT', `Request ${requestId} failed; it has no items (GET /api/youtube/shorts/${requestId} shows why).`);
+  const until = expiresAt(row.completed_at!, input.retentionDays);
+  if (until.getTime() <= input.now) {
+    throw new AppError('RESULT_EXPIRED', `The result of ${requestId} completed at ${row.completed_at!.toISOString()} and was kept for ${input.retentionDays} days (RESULT_RETENTION_DAYS), until ${until.toISOString()}; request the channel again.`);
+  }
+  if (!row.stored || row.channel === null || row.total === null) {
+    throw new AppError('CONFLICT', `Request ${requestId} was answered synchronously without store: true, so its result was returned once and not kept. Send store: true (or use webhookUrl) to read results page by page.`);
+  }
+  if (offset > row.total) throw new AppError('VALIDATION_FAILED', 'cursor points past the end of this result: pass the nextCursor of a previous page unchanged.');
+  const shorts = row.page ?? [];
+  const next = offset + shorts.length;
+  return {
+    success: true,
+    requestId,
+    data: { channel: row.channel, shorts },
+    itemCount: shorts.length,
+    totalItems: row.total,
+    nextCursor: next < row.total ? encodeCursor(requestId, next) : null,
+    retentionDays: input.retentionDays,
+    expiresAt: until.toISOString(),
+  };
+}
+
+/**
+ * Drops stored results past retention, keeping the request's record and a summary (status, counts,
+ * channel id); run periodically by worker processes. Returns how many were dropped.
+ */
+export async function purgeExpiredResults(db: Queryable, retentionDays: number, now: number): Promise<number> {
+  const rows = await db.query(
+    `UPDATE shorts_requests SET result = (result - 'data') || jsonb_build_object('channelId', result->'data'->'channel'->>'id', 'note', 'The result was kept for ' || $2::int || ' days (RESULT_RETENTION_DAYS) and has been dropped.')
+     WHERE result ? 'data' AND completed_at IS NOT NULL AND completed_at <= $1::timestamptz RETURNING id`,
+    [new Date(now - retentionDays * DAY_MS), retentionDays],
+  );
+  return rows.length;
+}

@@ -1,0 +1,90 @@
+// Sort and duration filters (#14), applied to a window of shorts that has been read in full.
+//
+// The Shorts playlist lists newest first, so `newest` with a `limit` can stop reading early. The
+// other orders, and the duration filters (a short's duration is known only once its details are
+// read), need the whole window (up to MAX_SHORTS_PER_REQUEST): the service reads it as an ordinary
+// request without `limit` — priced, reserved and cached as such — and this module then filters,
+// sorts and cuts it to `limit`. The price follows what was read (docs/quota.md), so the caller of
+// `popular` with `limit: 10` pays for the whole window, and a duration filter never lowers a price.
+// A cached whole window answers any sort and filter without upstream calls.
+import { parseTimestamp } from './mapping.ts';
+import type { ShortsResult, Short } from './shorts-types.ts';
+import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService } from './shorts-service.ts';
+
+export const SORTS = ['newest', 'oldest', 'popular'] as const;
+export type ShortsSort = (typeof SORTS)[number];
+
+export interface Arrangement {
+  sort?: ShortsSort;
+  minDurationSeconds?: number;
+  maxDurationSeconds?: number;
+}
+
+const time = (s: Short) => parseTimestamp(s.snippet.publishedAt);
+/** Exact view counts are decimal strings; a missing one ranks below every count. */
+const views = (s: Short) => (s.statistics.viewCount === undefined ? -1n : BigInt(s.statistics.viewCount));
+
+/** Newer first; shorts without a date after every dated one. */
+function byNewest(a: Short, b: Short): number {
+  return (time(b) ?? -Infinity) - (time(a) ?? -Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Older first; shorts without a date after every dated one. */
+function byOldest(a: Short, b: Short): number {
+  return (time(a) ?? Infinity) - (time(b) ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Most viewed first; equal counts newest first. */
+function byPopular(a: Short, b: Short): number {
+  const va = views(a);
+  const vb = views(b);
+  return va === vb ? byNewest(a, b) : vb > va ? 1 : -1;
+}
+
+export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] {
+  const compare = sort === 'oldest' ? byOldest : sort === 'popular' ? byPopular : byNewest;
+  return [...shorts].sort(compare);
+}
+
+/** Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a bound. */
+export function filterByDuration(shorts: readonly Short[], { minDurationSeconds: min, maxDurationSeconds: max }: Arrangement): Short[] {
+  if (min === undefined && max === undefined) return [...shorts];
+  return shorts.filter((s) => s.durationSeconds !== undefined && (min === undefined || s.durationSeconds >= min) && (max === undefined || s.durationSeconds <= max));
+}
+
+/** Whether this query needs the whole window read before it can be answered. */
+export function needsWholeWindow(query: ShortsQuery): boolean {
+  return (query.sort !== undefined && query.sort !== 'newest') || query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
+}
+
+/** Filter, sort, then `limit`, over a whole window. `truncated` stays as read: a ranking of a cut window is over the newest shorts only. */
+export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult {
+  let shorts = sortShorts(filterByDuration(window.shorts, query), query.sort ?? 'newest');
+  if (query.limit !== undefined && shorts.length > query.limit) shorts = shorts.slice(0, query.limit);
+  return { ...window, shorts };
+}
+
+/** Checks the bounds; the message says what is accepted. */
+export function durationBoundsProblem(min: number | undefined, max: number | undefined): string | undefined {
+  for (const [name, value] of [['minDurationSeconds', min], ['maxDurationSeconds', max]] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) return `${name} must be a whole number of seconds, 0 or more; got ${value}.`;
+  }
+  if (min !== undefined && max !== undefined && min > max) return `minDurationSeconds (${min}) must not be greater than maxDurationSeconds (${max}); both bounds are inclusive.`;
+  return undefined;
+}
+
+/**
+ * Wraps the service: a query that needs the whole window is fetched without `limit`, sort or
+ * filters (so it is read, priced, reserved, cached and shared like any whole-window request), then
+ * arranged. `itemsPriced` is the window's size: the price follows what was read, not what is returned.
+ */
+export function withArrangement(service: ShortsService): ShortsService {
+  return {
+    async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
+      if (!needsWholeWindow(query)) return service.fetch(query, hooks);
+      const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;
+      const outcome = await service.fetch(whole, hooks);
+      return { ...outcome, result: arrange(outcome.result, query), itemsPriced: outcome.itemsPriced ?? outcome.result.shorts.length };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// Routes of issue #14: batches of webhook requests and paged reading of stored results.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
+import { findBatch, submitBatch, summariseBatch } from '../../domain/requests/batches.ts';
+import type { NewRequest } from '../../domain/requests/request-store.ts';
+import { readResultPage } from '../../domain/requests/stored-results.ts';
+import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
+import { QUEUES } from '../../infra/queue.ts';
+import { webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
+import { newRequestId } from '../request-id.ts';
+import { callerOf } from '../plugins/authenticate.ts';
+import { FailureBody } from '../schemas/common.ts';
+import { BatchAcceptedSchema, BatchRequestBody, BatchStatusSchema, ItemsPageSchema, ItemsQuery } from '../schemas/shorts-features.ts';
+
+const failure = (description: string) => ({ ...FailureBody, description });
+const common = {
+  400: failure('Invalid input; the message says what is accepted.'),
+  401: failure('Missing, invalid, expired or revoked credential.'),
+  403: failure('The credential may not use this resource.'),
+  500: failure('Unexpected server error.'),
+  503: failure('A backing store (database, Redis) is unavailable.'),
+};
+
+export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, boss, shortsRequests, config } = app.services;
+  const security = [{ bearer: [] }];
+
+  app.post('/api/youtube/shorts/batch', {
+    config: { auth: true, rateLimited: true, failureBody: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Submit up to 50 shorts requests at once, each answered by webhook.',
+      description:
+        'Each item becomes an ordinary webhook request (its own requestId, result, charge, credit reservation and shorts.completed / shorts.failed webhook to webhookUrl). ' +
+        'When every item has settled, one batch.completed webhook (see webhooks) summarises the batch; GET /api/youtube/shorts/batch/{batchId} shows progress. ' +
+        `Acceptance is all or nothing: every item reserves at least ${Math.max(1, config.MIN_CREDITS_PER_REQUEST)} credit when accepted; when the available credits cannot reserve every item the whole batch is refused with 402 and nothing is recorded or charged. ` +
+        'A batch counts as one call against the rate limits.',
+      security,
+      body: BatchRequestBody,
+      response: {
+        202: BatchAcceptedSchema,
+        ...common,
+        402: failure('The available credits cannot reserve every item; nothing was accepted.'),
+        429: failure('Rate limit exceeded (see Retry-After and RateLimit headers).'),
+      },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const { items, webhookUrl } = request.body;
+    assertAcceptableWebhookUrl(webhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    const batchId = newRequestId().replace(/^req_/, 'bat_');
+    // Sorted ids keep the batch's order when items are listed by id.
+    const ids = items.map(() => newRequestId()).sort();
+    const records: NewRequest[] = items.map((item, i) => ({
+      id: ids[i]!, accountId: caller.accountId, apiKeyId: caller.keyId, channelUrl: item.channelUrl, oldestDate: item.oldestDate ?? null, limit: item.limit ?? null,
+      webhookUrl, batchId, options: { sort: item.sort, minDurationSeconds: item.minDurationSeconds, maxDurationSeconds: item.maxDurationSeconds },
+    }));
+    await submitBatch(shortsRequests, { id: batchId, accountId: caller.accountId, webhookUrl, items: records }, async (tx, requestId) => {
+      await boss.send(QUEUES.shortsFetch, { requestId }, { db: tx.jobDb });
+    });
+    reply.code(202);
+    return {
+      success: true as const,
+      batchId,
+      status: 'processing' as const,
+      items: records.map((r) => ({ requestId: r.id, channelUrl: r.channelUrl })),
+      message: `Accepted ${records.length} request${records.length === 1 ? '' : 's'}. Each result is POSTed to the webhookUrl as it completes, then one batch.completed summary with webhook-id ${webhookIdFor(batchId)}; poll GET /api/youtube/shorts/batch/${batchId} for progress.`,
+    };
+  });
+
+  app.get('/api/youtube/shorts/batch/:batchId', {
+    config: { auth: true, failureBody: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Progress of a batch: counts, each item\'s status and charge, and the summary webhook\'s delivery attempts.',
+      security,
+      params: Type.Object({ batchId: Type.String({ pattern: '^bat_[a-z0-9]{1,40}$', description: 'The batchId returned by POST /api/youtube/shorts/batch.' }) }),
+      response: { 200: BatchStatusSchema, ...common, 404: failure('No such batch for this account.') },
+    },
+  }, async (request) => {
+    const batch = await findBatch(db, request.params.batchId);
+    if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
+    const deliveries = await db.query<{ id: number | string; attempt: number; webhook_id: string; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: 'delivered' | 'failed' | 'gone'; error: string | null }>(
+      'SELECT * FROM webhook_deliveries WHERE batch_id = $1 ORDER BY id',
+      [batch.id],
+    );
+    return {
+      success: true as const,
+      ...(await summariseBatch(db, batch)),
+      deliveries: deliveries.map((d) => ({ id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error })),
+    };
+  });
+
+  app.get('/api/youtube/shorts/:requestId/items', {
+    config: { auth: true, failureBody: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'A finished request\'s stored result, page by page.',
+      description:
+        'Webhook requests, and synchronous requests sent with store: true, keep their whole result for ' +
+        `RESULT_RETENTION_DAYS (${config.RESULT_RETENTION_DAYS}) days after completion; read it here ${'≤'} 500 shorts at a time, following nextCursor until it is null. ` +
+        'Reading pages costs no credits. After the retention period: 410 RESULT_EXPIRED.',
+      security,
+      params: Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.' }) }),
+      querystring: ItemsQuery,
+      response: {
+        200: ItemsPageSchema,
+        ...common,
+        404: failure('No such request for this account.'),
+        409: failure('The request is still processing, failed, or was answered synchronously without store: true.'),
+        410: failure('The result is past its retention period (RESULT_EXPIRED).'),
+      },
+    },
+  }, async (request) => {
+    return readResultPage(db, {
+      accountId: callerOf(request).accountId,
+      requestId: request.params.requestId,
+      ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+      pageSize: request.query.pageSize,
+      retentionDays: config.RESULT_RETENTION_DAYS,
+      now: shortsRequests.now(),
+    });
+  });
+};
