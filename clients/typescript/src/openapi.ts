@@ -73,8 +73,23 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Too many failed attempts for this email or address. */
+                /** @description Too many failed attempts for this email from this address (or from this address overall); see Retry-After. */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Too many logins are being checked at once, or a backing store is down; see Retry-After. */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -130,6 +145,8 @@ export type paths = {
                                 createdAt: string;
                                 lastUsedAt: string | null;
                                 revokedAt: string | null;
+                                /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
+                                scopes: string[];
                             }[];
                         };
                     };
@@ -210,6 +227,8 @@ export type paths = {
                     "application/json": {
                         /** @description A descriptive name, e.g. "production backend". */
                         name: string;
+                        /** @description What the key may do; every scope when omitted. */
+                        scopes?: ("shorts:write" | "shorts:read" | "account:read")[];
                     };
                 };
             };
@@ -230,6 +249,8 @@ export type paths = {
                             createdAt: string;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
+                            /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
+                            scopes: string[];
                             /** @description The secret. Shown once. */
                             key: string;
                         };
@@ -371,6 +392,8 @@ export type paths = {
                             createdAt: string;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
+                            /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
+                            scopes: string[];
                         };
                     };
                 };
@@ -754,7 +777,8 @@ export type paths = {
                         "application/json": {
                             entries: {
                                 id: number;
-                                kind: "grant" | "charge";
+                                /** @description deduct: taken back by an operator (note says why). */
+                                kind: "grant" | "charge" | "deduct";
                                 amount: number;
                                 balanceAfter: number;
                                 requestId: string | null;
@@ -962,7 +986,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create a new signing secret; the previous ones keep signing until previousExpiresAt. */
+        /** Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account. */
         post: {
             parameters: {
                 query?: never;
@@ -1004,6 +1028,21 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Too many rotations this hour; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1194,6 +1233,8 @@ export type paths = {
                         oldestDate?: number;
                         /** @description At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits. */
                         limit?: number;
+                        /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
+                        freshness?: "stale-ok" | "exact";
                         /**
                          * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
                          * @enum {unknown}
@@ -1240,6 +1281,10 @@ export type paths = {
                             fetchedAt: string;
                             /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
                             stale: boolean;
+                            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
+                            source: "data-api" | "hybrid" | "innertube";
+                            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
+                            approximateFields?: string[];
                             /** @description Present when truncated or stale: explains what was left out or how old the data is. */
                             message?: string;
                         };
@@ -1596,7 +1641,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deliver a settled webhook request again now (same webhook-id). */
+        /** Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running. */
         post: {
             parameters: {
                 query?: never;
@@ -2376,15 +2421,12 @@ export type paths = {
                             checks: {
                                 database: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                                 queue: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                                 redis: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                             };
                             upstream?: {
@@ -2411,15 +2453,12 @@ export type paths = {
                             checks: {
                                 database: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                                 queue: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                                 redis: {
                                     status: "ok" | "down" | "disabled";
-                                    error?: string;
                                 };
                             };
                             upstream?: {
@@ -2451,7 +2490,58 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics. */
+        /** Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>". */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Prometheus text exposition format. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the operator API sees: an operator session or the operator token. */
         get: {
             parameters: {
                 query?: never;
@@ -2466,12 +2556,3146 @@ export type paths = {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            actor: string;
+                            accountId: string | null;
+                            via: "token" | "session";
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
                 };
             };
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List users, newest first; search matches part of the email or the exact id. */
+        get: {
+            parameters: {
+                query: {
+                    search?: string;
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            users: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                role: "customer" | "operator";
+                                credits: number;
+                                disabledAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Per-account overrides; null = the default. */
+                                limitOverrides: {
+                                    perMinute: number | null;
+                                    perHour: number | null;
+                                    perDay: number | null;
+                                };
+                                rateLimits: {
+                                    perMinute: number;
+                                    perHour: number;
+                                    perDay: number;
+                                };
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a user (customer or operator) with an optional starting balance. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                        credits?: number;
+                        role?: "customer" | "operator";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user with totals and usage per UTC day. */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                role: "customer" | "operator";
+                                credits: number;
+                                disabledAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description Per-account overrides; null = the default. */
+                                limitOverrides: {
+                                    perMinute: number | null;
+                                    perHour: number | null;
+                                    perDay: number | null;
+                                };
+                                rateLimits: {
+                                    perMinute: number;
+                                    perHour: number;
+                                    perDay: number;
+                                };
+                            };
+                            totals: {
+                                totalRequests: number;
+                                totalCreditsCharged: number;
+                            };
+                            usage: {
+                                date: string;
+                                requests: number;
+                                items: number;
+                                credits: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's credit ledger, newest first. */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                id: number;
+                                kind: "grant" | "charge" | "deduct";
+                                amount: number;
+                                balanceAfter: number;
+                                requestId: string | null;
+                                note: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's shorts requests, newest first. */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            requests: {
+                                requestId: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                completedAt: string | null;
+                                channelUrl: string;
+                                oldestDate: number | null;
+                                webhookUrl: string | null;
+                                mode: "sync" | "webhook";
+                                status: "processing" | "completed" | "failed";
+                                itemCount: number | null;
+                                creditsCharged: number | null;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's webhook delivery attempts, newest first. */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                id: number;
+                                requestId: string;
+                                webhookId: string;
+                                attempt: number;
+                                /** Format: date-time */
+                                startedAt: string;
+                                statusCode: number | null;
+                                latencyMs: number | null;
+                                outcome: "delivered" | "failed" | "gone";
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable a user: every credential of theirs is refused (403) within a second. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled user again. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a user an operator, or a customer again. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        role: "customer" | "operator";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        direction: "grant" | "deduct";
+                        amount: number;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a user's rate limits; a window given as null goes back to the default, one left out stays as it is. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        perMinute?: number | null;
+                        perHour?: number | null;
+                        perDay?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Reset a user's rate limits to the defaults. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            role: "customer" | "operator";
+                            credits: number;
+                            disabledAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description Per-account overrides; null = the default. */
+                            limitOverrides: {
+                                perMinute: number | null;
+                                perHour: number | null;
+                                perDay: number | null;
+                            };
+                            rateLimits: {
+                                perMinute: number;
+                                perHour: number;
+                                perDay: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log of operator actions, newest first (optionally about one user). */
+        get: {
+            parameters: {
+                query: {
+                    userId?: string;
+                    limit: number;
+                    /** @description Entries older than this id (paging). */
+                    before?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                id: number;
+                                actor: string;
+                                actorAccountId: string | null;
+                                action: string;
+                                targetAccountId: string | null;
+                                target: string | null;
+                                reason: string | null;
+                                before: unknown;
+                                after: unknown;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations, newest first (never their tokens). */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invitations: {
+                                id: string;
+                                email: string;
+                                credits: number;
+                                role: "customer" | "operator";
+                                createdBy: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                acceptedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        credits?: number;
+                        role?: "customer" | "operator";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            email: string;
+                            credits: number;
+                            role: "customer" | "operator";
+                            createdBy: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            acceptedAt: string | null;
+                            token: string;
+                            link: string;
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check the data's invariants (balances, charges, stuck requests, queue, lock); ok=false on a breach. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            /** Format: date-time */
+                            checkedAt: string;
+                            findings: {
+                                check: string;
+                                severity: "ok" | "warn" | "breach";
+                                summary: string;
+                                details: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: string;
+                            /** Format: date-time */
+                            resetsAt: string;
+                            keys: {
+                                /** @description "<index>:<8 hex of SHA-256>": never the key itself. */
+                                label: string;
+                                /** @description The Data API quota day (America/Los_Angeles date). */
+                                quotaDay: string;
+                                unitsUsed: number;
+                                budget: number;
+                                unitsRemaining: number;
+                                state: "active" | "exhausted" | "invalid";
+                                invalidReason?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How new users get an account here: off (an operator creates them), invite, or open. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            mode: "off" | "invite" | "open";
+                            startingCredits: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an account (SIGNUP=open) with the configured starting credits; returns a session. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                            user: {
+                                id: string;
+                                email: string;
+                            };
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Sign-up is not open. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The invitation is unknown, used or expired. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description An account with this email exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Too many sign-ups from this address. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation: set the password, get the account and a session. The link works once. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                            user: {
+                                id: string;
+                                email: string;
+                            };
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Sign-up is not open. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The invitation is unknown, used or expired. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description An account with this email exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Too many sign-ups from this address. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2513,7 +5737,8 @@ export type webhooks = {
                             data: {
                                 channel: {
                                     kind: string;
-                                    etag: string;
+                                    /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+                                    etag?: string;
                                     id: string;
                                     snippet: {
                                         title?: string;
@@ -2579,7 +5804,8 @@ export type webhooks = {
                                 /** @description In the order asked for by sort (default newest first). */
                                 shorts: {
                                     kind: string;
-                                    etag: string;
+                                    /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+                                    etag?: string;
                                     id: string;
                                     snippet: {
                                         publishedAt?: string;
@@ -2663,6 +5889,10 @@ export type webhooks = {
                             fetchedAt: string;
                             /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
                             stale: boolean;
+                            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
+                            source: "data-api" | "hybrid" | "innertube";
+                            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
+                            approximateFields?: string[];
                             /** @description Present when truncated or stale: explains what was left out or how old the data is. */
                             message?: string;
                         } | {
@@ -2823,7 +6053,8 @@ export type components = {
     schemas: {
         Channel: {
             kind: string;
-            etag: string;
+            /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+            etag?: string;
             id: string;
             snippet: {
                 title?: string;
@@ -2888,7 +6119,8 @@ export type components = {
         };
         Short: {
             kind: string;
-            etag: string;
+            /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+            etag?: string;
             id: string;
             snippet: {
                 publishedAt?: string;

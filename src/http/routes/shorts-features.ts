@@ -27,7 +27,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts/batch', {
-    config: { auth: true, rateLimited: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'Submit up to 50 shorts requests at once, each answered by webhook.',
@@ -70,7 +70,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/youtube/shorts/batch/:batchId', {
-    config: { auth: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:read', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'Progress of a batch: counts, each item\'s status and charge, and the summary webhook\'s delivery attempts.',
@@ -93,7 +93,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/youtube/shorts/:requestId/items', {
-    config: { auth: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:read', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'A finished request\'s stored result, page by page.',
