@@ -191,7 +191,7 @@ async function quotaEconomy() {
     const account = async () => (await fetch(`${service.url}/accounts`, { headers })).json();
     await until(async () => ((await account()).credits.reserved === 0 ? true : undefined), 60_000);
     const spent = fake.quotaUsed();
-    const byStatus = Object.entries(answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {})).map(([k, v]) => `${v}×${k}`).join(', ');
+    const byStatus = Object.entries(answers.reduce<Record<number, number>>((acc, a) => { acc[a.status] = (acc[a.status] ?? 0) + 1; return acc; }, {})).map(([k, v]) => `${v}×${k}`).join(', ');
     report('quota', `1-credit account: 100 sync + 200 webhook calls at large channels (${byStatus}): units`, String(spent), `≤ 3 + ${allowance}`, spent <= 3 + allowance ? 'met' : 'NOT met');
 
     // (b) unknown /c/ names from an account with credits: each costs forHandle + forUsername until the allowance is spent.

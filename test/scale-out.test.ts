@@ -58,7 +58,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     const second = new Date().getUTCSeconds();
     if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     const user = await userWith(1000);
-    const statuses = await Promise.all(Array.from({ length: 150 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const statuses = await Promise.all(Array.from({ length: 150 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
     assert.equal(statuses.filter((s) => s === 200).length, 60);
     assert.equal(statuses.filter((s) => s === 429).length, 90);
     const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);
@@ -67,7 +67,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
 
   it('200 concurrent charges against 50 credits: exactly 50 succeed, balance 0, ledger consistent', async () => {
     const user = await userWith(50, { perMinute: 10_000, perHour: 10_000, perDay: 10_000 });
-    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
     assert.equal(statuses.filter((s) => s === 200).length, 50);
     assert.equal(statuses.filter((s) => s === 402).length, 150);
     const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);

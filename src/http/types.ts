@@ -24,5 +24,3 @@ declare module 'fastify' {
     failureBody?: boolean;
   }
 }
-
-export {};

@@ -122,12 +122,6 @@ export function readLockHolder(dataDir: string): LockHolder | null {
   return text === null ? null : parseHolder(text);
 }
 
-/** The holder if it is alive, else null (no lock, or a stale one). */
-export function liveLockHolder(dataDir: string): LockHolder | null {
-  const holder = readLockHolder(dataDir);
-  return holder && !holderIsDead(holder) ? holder : null;
-}
-
 export interface DataDirLock {
   readonly path: string;
   readonly holder: LockHolder;
