@@ -56,6 +56,7 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
         if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
           lastTouched.set(key.keyId, now);
           // Last-use time is informational: written at most once a minute per key, off the request path.
+          // A failed write is retried on the key's next use (forget the touch), never logged per request.
           touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));
         }
         return { accountId: key.accountId, keyId: key.keyId, via: 'api_key', scopes: key.scopes };

@@ -42,6 +42,8 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
           client.release();
           return result;
         } catch (error) {
+          // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
+          // the connection is broken, and the server discards the transaction with it.
           await client.query('ROLLBACK').catch(() => {});
           client.release();
           if (attempt < 5 && isRetryableTransactionError(error)) continue;
