@@ -15,6 +15,7 @@ import { securityHeaders } from './http/plugins/security-headers.ts';
 import { inputGuard } from './http/plugins/input-guard.ts';
 import { parseTrustedProxies, type Config } from './config.ts';
 import { authenticate } from './http/plugins/authenticate.ts';
+import { rateLimit } from './http/plugins/rate-limit.ts';
 import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { authRoutes } from './http/routes/auth.ts';
@@ -80,6 +81,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(swagger, openApiDocument(services.config));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authenticate);
+  await app.register(rateLimit);
   await app.register(authRoutes);
   await app.register(keyRoutes);
   await app.register(accountRoutes);
