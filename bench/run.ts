@@ -11,9 +11,9 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
-import { startChild, freePort, type ChildService } from '../test/helpers/child-service.ts';
-import { startReceiver, until } from '../test/helpers/webhook-receiver.ts';
-import { createPostgresDatabase } from '../test/helpers/test-app.ts';
+import { startChild, freePort, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -8,9 +8,10 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
-import { createPostgresDatabase, REDIS_TEST_URL, PASSWORD, uniqueEmail } from './helpers/test-app.ts';
-import { startChild, type ChildService } from './helpers/child-service.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { PASSWORD, uniqueEmail } from './helpers/test-app.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { startChild, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 
 describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => {
   let fake: FakePlatform;

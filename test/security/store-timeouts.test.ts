@@ -7,9 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startFakePlatform, type FakePlatform } from '../../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, createPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
-import { freePort } from '../helpers/child-service.ts';
-import { until } from '../helpers/webhook-receiver.ts';
+import { startTestApp, createUser, bearer, type TestApp } from '../helpers/test-app.ts';
+import { createPostgresDatabase } from '../../support/databases.ts';
+import { freePort } from '../../support/child-service.ts';
+import { until } from '../../support/webhook-receiver.ts';
 import pg from 'pg';
 import { openDatabase } from '../../src/infra/db/open-database.ts';
 
