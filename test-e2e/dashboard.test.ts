@@ -18,10 +18,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { freePort } from '../support/child-service.ts';
+import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
 import { startReceiver, type Delivery } from '../support/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
@@ -29,7 +29,7 @@ const CHANNEL_URL = 'https://www.youtube.com/@demo';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install it (apt-get install -y chromium) to run the dashboard tests`;
+const skip = skipWithoutBrowser();
 const run = promisify(execFile);
 
 type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
