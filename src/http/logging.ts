@@ -32,7 +32,7 @@ export function fastifyOptions(logger: FastifyServerOptions['logger'], config: S
     logger: withSerializers,
     genReqId: () => newRequestId(),
     bodyLimit: 64 * 1024,
-    // Slow clients (#12): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
+    // Slow clients (docs/spec.md, security commitments): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
     // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these
     // every connectionsCheckingInterval, so that is kept short for the limits to be what they say.
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,

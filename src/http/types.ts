@@ -23,7 +23,7 @@ declare module 'fastify' {
     scope?: KeyScope;
     /** Counted against the account's rate limits. */
     rateLimited?: boolean;
-    /** Errors use the spec's failure body ({success:false, error, message, requestId}). */
+    /** Errors use the failure body of docs/spec.md ({success:false, error, message, requestId}). */
     failureBody?: boolean;
   }
 }

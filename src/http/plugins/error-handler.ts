@@ -1,4 +1,4 @@
-// Renders every error as the spec's body: {error, message, requestId}, plus success:false on the
+// Renders every error as docs/spec.md's body: {error, message, requestId}, plus success:false on the
 // shorts routes. Known infrastructure outages answer 503 instead of 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

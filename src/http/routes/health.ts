@@ -6,7 +6,7 @@ import { withTimeout } from '../../infra/timeout.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorBody } from '../schemas/common.ts';
 
-// The public answer names the store and its state only; the error itself goes to the logs (#12).
+// The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security commitments).
 const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
