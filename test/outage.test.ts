@@ -3,23 +3,14 @@
 // service recovers by itself when the store returns.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, startRedis } from '../support/databases.ts';
 import { freePort } from '../support/child-service.ts';
 import { until } from '../support/webhook-receiver.ts';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await until(async () => new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
-    socket.on('error', () => resolve(false));
-  }), 10_000, 50);
-  return child;
-}
 
 /** A TCP proxy to PostgreSQL that a test can cut and restore. */
 async function startCuttableProxy(targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
