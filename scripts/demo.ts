@@ -5,7 +5,8 @@ import closeWithGrace from 'close-with-grace';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/services.ts';
-import { buildApp, fastifyOptions, LOG_REDACTIONS } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import { fastifyOptions, LOG_REDACT } from '../src/http/logging.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 
@@ -25,7 +26,7 @@ await rm(dataDir, { recursive: true, force: true });
 const config = loadConfig({ PORT: '3000', ...process.env, DATA_DIR: dataDir, YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, ...(source ? { YOUTUBE_SOURCE: source } : {}), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const app = await buildApp(
   await createServices(config, { runWorker: true, log: { error: (o, m) => app.log.error(o, m), info: (o, m) => app.log.info(o, m) } }),
-  fastifyOptions({ level: 'warn', redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }),
+  fastifyOptions({ level: 'warn', redact: LOG_REDACT }),
 );
 const account = await createAccount(app.services.db, { email: DEMO_EMAIL, password: DEMO_PASSWORD, credits: 1000 });
 const { key } = await createApiKey(app.services.db, account.id, 'demo key');

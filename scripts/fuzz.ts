@@ -30,10 +30,12 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 
 const HOSTILE_STRINGS = [
   '', ' ', 'a\u0000b', '\u0000', 'a\ud800b', '\udfff', 'x'.repeat(10_000), '\u202egnp.exe', '😀'.repeat(50), "' OR 1=1 --", '"; DROP TABLE accounts; --',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile string, not a template
   '{{7*7}}', '${jndi:ldap://x}', '../../../../etc/passwd', '%00', '%ff', 'javascript:alert(1)', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data/',
   'http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://localhost./', 'http://0x7f000001/', 'https://www.youtube.com/@demo', 'https://www.youtube.com/@%F0%9F%98%80',
   'https://www.youtube.com/channel/UC' + 'a'.repeat(22), 'https://user:pass@example.com/', 'https://example.com/' + 'a'.repeat(3000), 'req_abc', '00000000-0000-0000-0000-000000000000',
 ];
+// biome-ignore lint/correctness/noPrecisionLoss lint/correctness/noConstantCondition: deliberately out-of-range numbers
 const HOSTILE_VALUES: unknown[] = [null, true, false, 0, -1, 1e309 > 0 ? 1.7976931348623157e308 : 0, -9007199254740993, 0.5, [], [1, 2], {}, { $gt: '' }, { __proto__: { admin: true } }, 'NaN'];
 const PATH_VALUES = ['%ff', '%00', 'a%00b', '%ED%A0%80', '%E0%A4%A', 'a'.repeat(500), '..%2f..%2fetc', '%2e%2e', 'req_' + 'z'.repeat(41), 'REQ_ABC', '-1', '0', '00000000-0000-4000-8000-000000000000', '%F0%9F%98%80', 'null', '*', '%20', 'req_abc%3Fx%3D1'];
 const QUERY_VALUES = ['%00', 'a%00b', '%ED%A0%80', '-1', '0', '1e309', 'abc', '999999999999999999999', '1.5', '', '%ff', 'x'.repeat(5000), '[]', 'true'];

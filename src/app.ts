@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import { fastifyOptions } from './http/logging.ts';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { validatorCompiler } from './http/validator.ts';
 import swagger from '@fastify/swagger';
@@ -9,12 +10,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import './http/types.ts';
 import type { Services } from './services.ts';
-import { newRequestId } from './http/request-id.ts';
-import { clientErrorHandler, errorHandler, frameworkErrors } from './http/plugins/error-handler.ts';
+import { errorHandler } from './http/plugins/error-handler.ts';
 import { securityHeaders } from './http/plugins/security-headers.ts';
 import { inputGuard } from './http/plugins/input-guard.ts';
-import { parseTrustedProxies, type Config } from './config.ts';
 import { authenticate } from './http/plugins/authenticate.ts';
+import { rateLimit } from './http/plugins/rate-limit.ts';
 import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { authRoutes } from './http/routes/auth.ts';
@@ -28,39 +28,7 @@ import { signupRoutes } from './http/routes/signup.ts';
 
 const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
-export const LOG_REDACTIONS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token', '*.key', '*.secret'];
-
 registerAjvFormats();
-
-/** A URL for the logs: the query string may carry credentials (?api_key=…), so it is never logged. */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  return q === -1 ? url : `${url.slice(0, q)}?[redacted]`;
-}
-
-type SecurityConfig = Pick<Config, 'TRUSTED_PROXIES' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
-const SECURITY_DEFAULTS: SecurityConfig = { TRUSTED_PROXIES: '', HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_REQUEST_TIMEOUT_MS: 30_000 };
-
-export function fastifyOptions(logger: FastifyServerOptions['logger'], config: SecurityConfig = SECURITY_DEFAULTS): FastifyServerOptions {
-  const proxies = parseTrustedProxies(config.TRUSTED_PROXIES);
-  const withSerializers = logger && typeof logger === 'object'
-    ? { ...logger, serializers: { req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }) } }
-    : logger;
-  return {
-    logger: withSerializers,
-    genReqId: () => newRequestId(),
-    bodyLimit: 64 * 1024,
-    // Slow clients (#12): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
-    // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these
-    // every connectionsCheckingInterval, so that is kept short for the limits to be what they say.
-    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
-    // X-Forwarded-For is believed only from the listed proxies; by default the TCP peer is the client.
-    trustProxy: proxies.length > 0 ? proxies : false,
-    frameworkErrors,
-    clientErrorHandler,
-  } as FastifyServerOptions;
-}
 
 export async function buildApp(services: Services, options: FastifyServerOptions = fastifyOptions(false, services.config)): Promise<FastifyInstance> {
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
@@ -81,6 +49,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(swagger, openApiDocument(services.config));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authenticate);
+  await app.register(rateLimit);
   await app.register(authRoutes);
   await app.register(keyRoutes);
   await app.register(accountRoutes);

@@ -9,6 +9,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './infra/db/open-database.ts';
 import { DataDirLockedError, describeHolder, readLockHolder, type LockHolder } from './infra/db/data-dir-lock.ts';
 import { directClient, messageOf, remoteClient, type OperatorClient } from './cli/operator-client.ts';
+import { defaultRateLimits } from './domain/limits/windows.ts';
 import { formatReport } from './domain/operators/doctor.ts';
 import type { UserView } from './domain/operators/users.ts';
 
@@ -83,7 +84,7 @@ async function listeningService(dataDir: string, starting: LockHolder): Promise<
 
 async function connect(config: Config, url: string | undefined): Promise<OperatorClient> {
   const settings = {
-    defaults: { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY },
+    defaults: defaultRateLimits(config),
     signup: config.SIGNUP,
     invitationTtlHours: config.INVITATION_TTL_HOURS,
     publicBaseUrl: config.PUBLIC_BASE_URL,

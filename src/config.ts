@@ -40,6 +40,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 1000 }),
   RATE_LIMIT_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
+  CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000, description: 'How long an instance trusts what it read about an API key or an account (revocation, disabling, limit changes reach other instances within this); 0 reads the database on every request (tests).' }),
   CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, default: 300, description: 'Upstream response cache lifetime; 0 disables it.' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false, description: 'Allow webhook URLs on private/loopback networks (tests, on-prem receivers).' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 15000 }),
@@ -48,7 +49,7 @@ export const ConfigSchema = Type.Object({
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 10 }),
   JOB_HEARTBEAT_SECONDS: Type.Integer({ minimum: 10, default: 30, description: 'A job whose worker sends no heartbeat for this long (crashed process) is retried.' }),
   RUN_WORKER: Type.Boolean({ default: true, description: 'Whether an API process also runs the job worker.' }),
-  // security (#12)
+  // security (docs/spec.md, security commitments; README, Security)
   TRUSTED_PROXIES: Type.String({ default: '', description: 'Comma-separated CIDRs/addresses of reverse proxies whose X-Forwarded-For is believed; empty = none (the TCP peer is the client).' }),
   PASSWORD_HASH_CONCURRENCY: Type.Integer({ minimum: 1, default: 4, description: 'Password checks (argon2id) run at once; more wait in a queue.' }),
   PASSWORD_HASH_QUEUE: Type.Integer({ minimum: 0, default: 32, description: 'Password checks that may wait; beyond it login answers 503 with Retry-After.' }),
@@ -60,7 +61,7 @@ export const ConfigSchema = Type.Object({
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated browser origins allowed to call the API cross-origin; empty = CORS off.' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'When set, /metrics needs "Authorization: Bearer <METRICS_TOKEN>".' })),
   WEBHOOK_SECRET_ROTATIONS_PER_HOUR: Type.Integer({ minimum: 1, default: 5, description: 'Webhook secret rotations an account may make per clock hour.' }),
-  // operators (#11)
+  // operators (README, Operators; docs/architecture.md)
   LOCK_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 0, description: 'How long a process waits for another holder of DATA_DIR to exit before refusing (0: refuse at once).' }),
   OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 32, description: 'Bearer secret for the operator API (/operator/...) used by the CLI against a running service; high entropy, e.g. openssl rand -base64 32.' })),
   SIGNUP: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')], { default: 'off', description: 'off: operators create users; invite: operators also send invitation links; open: anyone may sign up.' }),

@@ -1,6 +1,6 @@
 // The one error catalog: every failure the API can answer with, its HTTP status and default text.
 // The error handler (http/plugins/error-handler.ts) renders these as {error, message, requestId}
-// (plus success:false on the shorts routes, the spec's failure body).
+// (plus success:false on the shorts routes: the failure body of docs/spec.md).
 export const ERROR_CATALOG = {
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid.' },
   BAD_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },

@@ -2,7 +2,8 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
-import { buildApp, fastifyOptions, LOG_REDACTIONS } from './app.ts';
+import { buildApp } from './app.ts';
+import { fastifyOptions, LOG_REDACT } from './http/logging.ts';
 import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
@@ -22,7 +23,7 @@ async function main() {
       abortSignal: startup.aborted,
       log: { error: (obj, msg) => (built ? built.log.error(obj, msg) : early(obj, msg)), info: (obj, msg) => (built ? built.log.info(obj, msg) : early(obj, msg)) },
     }),
-    fastifyOptions({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }, config),
+    fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
   );
   built = app;
   const address = await app.listen({ port: config.PORT, host: config.HOST });

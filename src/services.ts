@@ -79,13 +79,14 @@ async function jwtSecret(config: Config, db: Database): Promise<string> {
 }
 
 // ioredis does not prefix pub/sub channel names, so the prefix is added here.
-function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string): RevocationBus {
+function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string, log: ServiceOptions['log']): RevocationBus {
   return {
     async publish(hash) {
-      await publisher.publish(channel, hash).catch(() => {});
+      // A lost message costs at most the cache lifetime: the other instances' caches expire anyway.
+      await publisher.publish(channel, hash).catch((error: unknown) => log.error({ err: error }, 'revocation publish failed'));
     },
     subscribe(listener) {
-      subscriber.subscribe(channel).catch(() => {});
+      subscriber.subscribe(channel).catch((error: unknown) => log.error({ err: error }, 'revocation subscribe failed; revocations by other instances wait for the cache to expire'));
       subscriber.on('message', (ch: string, message: string) => {
         if (ch === channel) listener(message);
       });
@@ -116,7 +117,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   const passwordGate = createPasswordGate({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxQueue: config.PASSWORD_HASH_QUEUE });
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
-  const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`) : localRevocationBus());
+  const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`, options.log) : localRevocationBus(), config.CREDENTIAL_CACHE_MS);
   const apiKeys = parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY);
   // auto: hybrid (InnerTube lists, the Data API details) with a key; keyless InnerTube without one.
   const source: SourceMode = config.YOUTUBE_SOURCE === 'auto' ? (apiKeys.length > 0 ? 'hybrid' : 'innertube') : config.YOUTUBE_SOURCE;

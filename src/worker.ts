@@ -3,14 +3,14 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadConfig, ConfigError } from './config.ts';
 import { createServices } from './services.ts';
-import { LOG_REDACTIONS } from './app.ts';
+import { LOG_REDACT } from './http/logging.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 
 async function main() {
   const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
-  const log = pino({ level: config.LOG_LEVEL, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } });
+  const log = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   const services = await createServices(config, { runWorker: true, role: 'worker', log, abortSignal: startup.aborted });
   log.info('channel-shorts worker started');
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {

@@ -10,8 +10,6 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +17,11 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { freePort } from '../support/child-service.ts';
+import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { startReceiver, type Delivery } from '../support/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
@@ -29,23 +29,10 @@ const CHANNEL_URL = 'https://www.youtube.com/@demo';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install it (apt-get install -y chromium) to run the dashboard tests`;
+const skip = skipWithoutBrowser();
 const run = promisify(execFile);
 
 type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -70,9 +57,9 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   let receiverUrl: string;
-  const deliveries: Delivery[] = [];
+  let deliveries: Delivery[] = [];
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
 
@@ -117,16 +104,9 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env });
 
     // A webhook receiver that records what it gets and answers 204.
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/shorts`;
+    receiver = await startReceiver(() => ({ status: 204 }));
+    deliveries = receiver.deliveries;
+    receiverUrl = receiver.url('/hooks/shorts');
 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -179,7 +159,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
       await gone;
       clearTimeout(timer);
     }
-    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+    await receiver?.close();
     await fake?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });

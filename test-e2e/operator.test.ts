@@ -12,17 +12,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../test/helpers/child-service.ts';
+import { freePort } from '../support/child-service.ts';
+import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
 const OPERATOR = 'boss@example.com';
 const CUSTOMER = 'client@example.com';
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 800 };
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install it (apt-get install -y chromium) to run the dashboard tests`;
+const skip = skipWithoutBrowser();
 const run = promisify(execFile);
 
 function newestSource(dir: string): number {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { CLIENT_TYPES_PATH, renderClientTypes, serviceOpenApiDocument } from '../scripts/generate-client-types.ts';
 import { ChannelShortsClient, ChannelShortsError, parseRetryAfter, verifyWebhook, WebhookVerificationError, type Short } from '../clients/typescript/src/index.ts';
 

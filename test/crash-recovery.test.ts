@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
-import { startChild, freePort, type ChildService } from './helpers/child-service.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { startChild, freePort, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { PASSWORD } from './helpers/test-app.ts';
 
 describe('crash safety (embedded mode, real child process)', () => {

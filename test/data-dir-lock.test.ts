@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME, processStartTime, readLockHolder } from '../src/infra/db/data-dir-lock.ts';
-import { startChild, freePort, type ChildService } from './helpers/child-service.ts';
+import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 

@@ -13,6 +13,7 @@ const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 // Response bodies are checked field by field, so they are read untyped.
+// biome-ignore lint/suspicious/noExplicitAny: the test walks arbitrary JSON bodies and asserts their shape itself
 type Json = any;
 
 interface Reply {

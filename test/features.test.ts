@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { parseIsoDuration } from '../src/domain/shorts/duration.ts';
 import { sortShorts, filterByDuration } from '../src/domain/shorts/sorting.ts';
 import { purgeExpiredResults } from '../src/domain/requests/stored-results.ts';

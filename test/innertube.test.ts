@@ -21,6 +21,7 @@ import {
 const KEY = 'fake-api-key';
 
 // Data API bodies are compared field by field, so they are read untyped.
+// biome-ignore lint/suspicious/noExplicitAny: the test walks arbitrary JSON bodies and asserts their shape itself
 type Json = any;
 
 async function dataApi(fake: FakePlatform, endpoint: string, params: Record<string, string>): Promise<Json> {

@@ -5,7 +5,8 @@ import pino from 'pino';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices, type Services } from '../src/services.ts';
-import { buildApp, fastifyOptions, LOG_REDACTIONS } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import { fastifyOptions, LOG_REDACT } from '../src/http/logging.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { PASSWORD, uniqueEmail } from './helpers/test-app.ts';
 import type { FastifyInstance } from 'fastify';
@@ -19,9 +20,9 @@ describe('health, metrics and logs', () => {
     fake = await startFakePlatform();
     const config = loadConfig({ DATA_DIR: ':memory:', YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', LOG_LEVEL: 'trace' });
     const stream = new Writable({ write(chunk, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
-    const logger = pino({ level: 'trace', redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } }, stream);
+    const logger = pino({ level: 'trace', redact: LOG_REDACT }, stream);
     services = await createServices(config, { runWorker: false, log: logger });
-    app = await buildApp(services, fastifyOptions({ level: 'trace', redact: { paths: LOG_REDACTIONS, censor: '[redacted]' }, stream } as never));
+    app = await buildApp(services, fastifyOptions({ level: 'trace', redact: LOG_REDACT, stream } as never));
     await app.ready();
   });
   after(async () => {

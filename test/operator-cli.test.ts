@@ -8,8 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChild, type ChildService } from './helpers/child-service.ts';
-import { createPostgresDatabase, PASSWORD } from './helpers/test-app.ts';
+import { startChild, type ChildService } from '../support/child-service.ts';
+import { PASSWORD } from './helpers/test-app.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OPERATOR_TOKEN = 'cli-test-token-0123456789abcdef0123456789';

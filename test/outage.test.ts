@@ -3,22 +3,14 @@
 // service recovers by itself when the store returns.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, createPostgresDatabase, type TestApp } from './helpers/test-app.ts';
-import { freePort } from './helpers/child-service.ts';
-import { until } from './helpers/webhook-receiver.ts';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await until(async () => new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
-    socket.on('error', () => resolve(false));
-  }), 10_000, 50);
-  return child;
-}
+import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { createPostgresDatabase, startRedis } from '../support/databases.ts';
+import { freePort } from '../support/child-service.ts';
+import { until } from '../support/webhook-receiver.ts';
 
 /** A TCP proxy to PostgreSQL that a test can cut and restore. */
 async function startCuttableProxy(targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -90,7 +82,8 @@ describe('PostgreSQL outage: 503, then recovery without restart', () => {
     database = await createPostgresDatabase();
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: viaProxy.toString() });
+    // No credential cache: the request after the cut must reach the database.
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: viaProxy.toString(), CREDENTIAL_CACHE_MS: '0' });
   });
   after(async () => {
     proxy.restore();
@@ -105,7 +98,6 @@ describe('PostgreSQL outage: 503, then recovery without restart', () => {
     const call = () => t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse' } });
     assert.equal((await call()).statusCode, 200);
     proxy.cut();
-    await new Promise((r) => setTimeout(r, 1200)); // past the one-second credential cache
     const down = await call();
     assert.equal(down.statusCode, 503, down.body);
     assert.equal(down.json().error, 'SERVICE_UNAVAILABLE');

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
 
 const SHORTS = '/api/youtube/shorts';

@@ -10,7 +10,7 @@ import { createRedisRateLimiter } from '../src/infra/ratelimit/redis-rate-limite
 import { createSqlRateLimiter } from '../src/infra/ratelimit/sql-rate-limiter.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
-import { createPostgresDatabase, REDIS_TEST_URL } from './helpers/test-app.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
 
 const windows = (perMinute: number, perHour: number) => [
   { name: 'minute', limit: perMinute, seconds: 60 },

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisCache } from '../src/infra/cache/redis-cache.ts';
-import { REDIS_TEST_URL } from './helpers/test-app.ts';
+import { REDIS_TEST_URL } from '../support/databases.ts';
 
 describe('Redis cache (two instances)', () => {
   let redis: Redis;

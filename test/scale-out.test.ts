@@ -8,9 +8,10 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
-import { createPostgresDatabase, REDIS_TEST_URL, PASSWORD, uniqueEmail } from './helpers/test-app.ts';
-import { startChild, type ChildService } from './helpers/child-service.ts';
-import { startReceiver, until } from './helpers/webhook-receiver.ts';
+import { PASSWORD, uniqueEmail } from './helpers/test-app.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { startChild, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 
 describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => {
   let fake: FakePlatform;
@@ -58,7 +59,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     const second = new Date().getUTCSeconds();
     if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     const user = await userWith(1000);
-    const statuses = await Promise.all(Array.from({ length: 150 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const statuses = await Promise.all(Array.from({ length: 150 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
     assert.equal(statuses.filter((s) => s === 200).length, 60);
     assert.equal(statuses.filter((s) => s === 429).length, 90);
     const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);
@@ -67,7 +68,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
 
   it('200 concurrent charges against 50 credits: exactly 50 succeed, balance 0, ledger consistent', async () => {
     const user = await userWith(50, { perMinute: 10_000, perHour: 10_000, perDay: 10_000 });
-    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
     assert.equal(statuses.filter((s) => s === 200).length, 50);
     assert.equal(statuses.filter((s) => s === 402).length, 150);
     const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);

@@ -41,9 +41,9 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(body.creditsCharged, 3);
     assert.equal(body.truncated, false);
     assert.equal(await balance(user), 97);
+    // The demo channel carries every spec field but the four the generator leaves out for it.
     const channelMust = Object.keys(CHANNEL_FIELDS).filter((f) => f !== 'snippet.defaultLanguage' && f !== 'brandingSettings.channel.defaultLanguage' && f !== 'brandingSettings.channel.trackingAnalyticsAccountId' && f !== 'brandingSettings.channel.unsubscribedTrailer');
-    assertSpecShape(body.data.channel, CHANNEL_FIELDS, ['kind', 'etag', 'id', 'snippet.title', 'snippet.customUrl', 'statistics.viewCount', 'brandingSettings.channel.title'], 'channel');
-    assert.ok(channelMust.length > 10);
+    assertSpecShape(body.data.channel, CHANNEL_FIELDS, channelMust, 'channel');
     for (const short of body.data.shorts) {
       assertSpecShape(short, SHORT_FIELDS, ['kind', 'etag', 'id', 'snippet.publishedAt', 'snippet.channelId', 'snippet.title', 'snippet.thumbnails', 'snippet.channelHandle', 'snippet.channelCustomUrl', 'statistics.viewCount', 'shortUrl'], `short ${short.id}`);
       assert.equal(short.shortUrl, `https://www.youtube.com/shorts/${short.id}`);

@@ -15,7 +15,7 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { LOCK_FILE_NAME, readLockHolder } from '../src/infra/db/data-dir-lock.ts';
-import { freePort } from './helpers/child-service.ts';
+import { freePort } from '../support/child-service.ts';
 import { PASSWORD } from './helpers/test-app.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until, type Delivery } from './helpers/webhook-receiver.ts';
+import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
 import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 

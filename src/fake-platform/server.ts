@@ -16,7 +16,6 @@ import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
 export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
 export type { InnertubeEndpoint } from './innertube.ts';
-export { DEMO_CHANNELS } from './registry.ts';
 
 export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'backendError' | 'hang' | 'reset' | 'malformed';
 /**

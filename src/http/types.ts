@@ -1,5 +1,6 @@
 // Fastify typing for our decorations and route config.
 import type { Caller } from '../domain/auth/authenticator.ts';
+import type { AccountRow } from '../domain/accounts/accounts.ts';
 import type { Services } from '../services.ts';
 import type { RouteOptions } from 'fastify';
 import type { KeyScope } from '../domain/keys/scopes.ts';
@@ -12,6 +13,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** The caller's account as authentication read it (cached for CREDENTIAL_CACHE_MS). */
+    account: AccountRow | null;
   }
   interface FastifyContextConfig {
     /** true: API key or session; 'session': only a dashboard session (JWT). */
@@ -20,9 +23,7 @@ declare module 'fastify' {
     scope?: KeyScope;
     /** Counted against the account's rate limits. */
     rateLimited?: boolean;
-    /** Errors use the spec's failure body ({success:false, error, message, requestId}). */
+    /** Errors use the failure body of docs/spec.md ({success:false, error, message, requestId}). */
     failureBody?: boolean;
   }
 }
-
-export {};

@@ -16,7 +16,6 @@ export function createMetrics() {
     creditsCharged: new Counter({ name: 'credits_charged_total', help: 'Credits charged to accounts', registers: [registry] }),
     webhookAttempts: new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'queue_depth', help: 'Queued jobs waiting per queue', labelNames: ['queue'], registers: [registry] }),
-    cacheLookups: new Counter({ name: 'shorts_cache_lookups_total', help: 'Shorts result cache lookups', labelNames: ['result'], registers: [registry] }),
   };
 }
 

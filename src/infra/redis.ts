@@ -7,7 +7,7 @@ export function connectRedis(url: string, keyPrefix = '', commandTimeoutMs = 100
   return new Redis(url, {
     keyPrefix,
     // A Redis that accepts connections but never answers (stopped, overloaded, a half-open network
-    // path) fails each command after this long instead of holding the request (#12).
+    // path) fails each command after this long instead of holding the request (docs/spec.md, security commitments).
     commandTimeout: commandTimeoutMs,
     keepAlive: 10_000,
     maxRetriesPerRequest: 1,

@@ -70,7 +70,7 @@ async function deliveryOf(db: Queryable, job: DeliveryJob): Promise<{ id: string
     return { id: batch.id, url: batch.webhook_url, accountId: batch.account_id, body: await batchWebhookPayload(db, batch) };
   }
   const row = await findRequest(db, job.requestId);
-  if (!row || !row.webhook_url || row.status === 'processing') return undefined;
+  if (!row?.webhook_url || row.status === 'processing') return undefined;
   return { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) };
 }
 

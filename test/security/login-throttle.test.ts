@@ -12,7 +12,8 @@ import { connectRedis } from '../../src/infra/redis.ts';
 import { AppError } from '../../src/errors.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
-import { STORAGE_MODES, startTestApp, createPostgresDatabase, uniqueEmail, PASSWORD, REDIS_TEST_URL, type TestApp } from '../helpers/test-app.ts';
+import { STORAGE_MODES, startTestApp, uniqueEmail, PASSWORD, type TestApp } from '../helpers/test-app.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../../support/databases.ts';
 
 type StoreCase = { name: string; open(): Promise<{ store: ThrottleStore; close(): Promise<void> }> };
 const STORES: StoreCase[] = [

@@ -3,24 +3,16 @@
 // recover by itself when the store answers again. Uses its own redis-server (never the shared one).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startFakePlatform, type FakePlatform } from '../../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, createPostgresDatabase, type TestApp } from '../helpers/test-app.ts';
-import { freePort } from '../helpers/child-service.ts';
-import { until } from '../helpers/webhook-receiver.ts';
+import { startTestApp, createUser, bearer, type TestApp } from '../helpers/test-app.ts';
+import { createPostgresDatabase, startRedis } from '../../support/databases.ts';
+import { freePort } from '../../support/child-service.ts';
+import { until } from '../../support/webhook-receiver.ts';
 import pg from 'pg';
 import { openDatabase } from '../../src/infra/db/open-database.ts';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await until(async () => new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
-    socket.on('error', () => resolve(false));
-  }), 10_000, 50);
-  return child;
-}
 
 /** A TCP proxy that can freeze: connections stay open but no byte is forwarded either way. */
 async function startFreezableProxy(targetPort: number) {

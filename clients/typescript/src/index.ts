@@ -1,6 +1,6 @@
 // A small typed client for the channel-shorts API: fetch-based, no other runtime dependency than
 // standardwebhooks (for verifyWebhook). Types come from the service's OpenAPI document (openapi.ts).
-import type { components, paths, webhooks } from './openapi.ts';
+import type { components, paths } from './openapi.ts';
 
 export type { components, paths, webhooks } from './openapi.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.ts';

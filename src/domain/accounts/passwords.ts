@@ -14,6 +14,7 @@ export async function verifyPassword(storedHash: string, password: string): Prom
   try {
     return await verify(storedHash, password);
   } catch {
+    // A stored hash argon2 cannot parse matches no password.
     return false;
   }
 }

@@ -1,5 +1,5 @@
 // Bearer credential → caller. API keys are recognised by their prefix and checked against the
-// store by hash; results are cached for a second so the hot path rarely touches the database,
+// store by hash; results are cached for CREDENTIAL_CACHE_MS (a second) so the hot path rarely touches the database,
 // and revocations are announced (locally, and through Redis to other instances) to drop the
 // cached entry at once. Anything else is treated as a session JWT.
 import type { Queryable } from '../../infra/db/database.ts';
@@ -22,10 +22,10 @@ export interface RevocationBus {
   subscribe(onRevoked: (keyHash: string) => void): void;
 }
 
-const CACHE_TTL_MS = 1000;
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus) {
+/** cacheMs: CREDENTIAL_CACHE_MS, how long a key lookup is trusted (revocations on this instance drop it at once). */
+export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus, cacheMs: number) {
   const cache = new Map<string, { key: ResolvedKey | undefined; expiresAt: number }>();
   const lastTouched = new Map<string, number>();
   bus.subscribe((hash) => cache.delete(hash));
@@ -37,7 +37,7 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
     if (hit && hit.expiresAt > now) return hit.key;
     const key = await findKeyBySecret(db, token);
     if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { key, expiresAt: now + CACHE_TTL_MS });
+    if (cacheMs > 0) cache.set(hash, { key, expiresAt: now + cacheMs });
     return key;
   }
 
@@ -56,6 +56,7 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
         if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
           lastTouched.set(key.keyId, now);
           // Last-use time is informational: written at most once a minute per key, off the request path.
+          // A failed write is retried on the key's next use (forget the touch), never logged per request.
           touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));
         }
         return { accountId: key.accountId, keyId: key.keyId, via: 'api_key', scopes: key.scopes };

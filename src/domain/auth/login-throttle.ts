@@ -88,7 +88,10 @@ export function memoryThrottleStore(): ThrottleStore {
     });
   };
   const save = (keys: string[], list: ThrottleRecord[], now: number, timing: ThrottleTiming) =>
-    keys.forEach((k, i) => (list[i]!.failures === 0 ? records.delete(k) : records.set(k, { ...list[i]!, expiresAt: expiry(list[i]!, now, timing) })));
+    keys.forEach((k, i) => {
+      if (list[i]!.failures === 0) records.delete(k);
+      else records.set(k, { ...list[i]!, expiresAt: expiry(list[i]!, now, timing) });
+    });
   return {
     async reserve(keys, rules, now, timing) {
       const list = load(keys, now);

@@ -50,8 +50,3 @@ export async function releaseExpiredReservations(db: Queryable, accountId: strin
   );
   return Number(row?.credits ?? 0);
 }
-
-export async function reservedCredits(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [accountId]);
-  return row?.credits_reserved ?? 0;
-}

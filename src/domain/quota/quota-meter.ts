@@ -106,6 +106,7 @@ export class QuotaMeter {
       if (needed > this.#reserved && !(await this.#extendTo(needed))) throw new BudgetExhausted();
       this.#spent += units;
     });
+    // The chain only orders the turns: this call's own error reaches its caller through `await turn`.
     this.#turn = turn.catch(() => {});
     await turn;
   };

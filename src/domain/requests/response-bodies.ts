@@ -28,13 +28,6 @@ export interface FailureBody {
   requestId: string;
 }
 
-export interface AcceptedBody {
-  success: true;
-  requestId: string;
-  status: 'processing';
-  message: string;
-}
-
 export function successBody(requestId: string, result: ShortsResult, creditsCharged: number, maxShorts: number, stale = false): SuccessBody {
   const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated, fetchedAt: result.fetchedAt, stale, source: result.source };
   if (result.approximateFields) body.approximateFields = result.approximateFields;

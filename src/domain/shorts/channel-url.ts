@@ -40,7 +40,7 @@ export function parseChannelUrl(input: string): ChannelRef {
   } catch {
     throw invalid('The path contains malformed percent-encoding.');
   }
-  const [first, second, third] = segments;
+  const [first, second] = segments;
   if (!first) throw invalid('The URL has no channel path.');
   const rest = (from: number) => {
     const extra = segments.slice(from);
@@ -65,7 +65,6 @@ export function parseChannelUrl(input: string): ChannelRef {
   }
   if (lower === 'shorts' || lower === 'watch') throw invalid('That URL points to a video, not a channel.');
   if (RESERVED.has(lower) || !NAME.test(first)) throw invalid(`"/${truncate(first)}" is not a channel path.`);
-  void third;
   rest(1);
   return { type: 'custom', value: first.normalize('NFC') };
 }

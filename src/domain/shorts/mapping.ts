@@ -1,4 +1,4 @@
-// Platform resources → the spec's Channel and Short. Copies only the spec's fields, only when present.
+// Platform resources → the Channel and Short of docs/spec.md. Copies only those fields, only when present.
 import type { Channel, Short, ThumbnailSet } from './shorts-types.ts';
 import type { Thumbnails, YtChannel, YtVideo } from './youtube-types.ts';
 import { parseIsoDuration } from './duration.ts';

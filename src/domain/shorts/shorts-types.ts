@@ -1,4 +1,4 @@
-// The response resources, named as the spec's Channel and Short tables. Rule for absent upstream
+// The response resources, named as the Channel and Short tables of docs/spec.md. Rule for absent upstream
 // values: a field the platform did not send is omitted (never null, never invented).
 import type { Localized } from './youtube-types.ts';
 

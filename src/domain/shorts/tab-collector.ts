@@ -42,6 +42,8 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     const capReached = listed >= options.cap;
     if (capReached && options.capIsServiceMax && page.hasMore) truncated = true;
     const next: Promise<InnertubeShortsPage> | undefined = page.hasMore && !capReached ? page.next() : undefined;
+    // Started early and awaited on the next iteration, where its error surfaces; this only keeps
+    // a rejection before then from being reported as unhandled.
     next?.catch(() => {});
     const last = !next;
     while (!stop && (queue.length >= BATCH || (last && queue.length > 0))) {

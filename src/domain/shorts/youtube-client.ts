@@ -4,7 +4,7 @@
 // quotaExceeded or is rejected is marked in the pool and the call moves on to the next key.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { AppError } from '../../errors.ts';
-import type { KeyLease, KeyPool } from '../quota/key-pool.ts';
+import type { KeyPool } from '../quota/key-pool.ts';
 import type { YtChannel, YtListResponse, YtPlaylistItem, YtSearchResult, YtVideo } from './youtube-types.ts';
 
 export const QUOTA_COST = { channels: 1, playlistItems: 1, videos: 1, search: 100 } as const;

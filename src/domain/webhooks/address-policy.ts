@@ -14,13 +14,18 @@ for (const [network, prefix] of [
   ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(network, prefix, 'ipv6');
 
+/** A URL's hostname without the brackets of an IPv6 literal ([::1] → ::1); other names unchanged. */
+export function unbracket(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
+
 /**
  * Parsed with ipaddr.js, so every spelling of an address (compressed, dotted-quad tail, leading
  * zeros) is judged the same. IPv4-compatible (::a.b.c.d, deprecated) and SIIT (::ffff:0:a.b.c.d)
  * forms are refused outright; IPv4-mapped and NAT64 forms are judged by the IPv4 address inside.
  */
 export function isForbiddenAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const bare = unbracket(address).replace(/%.*$/, '');
   if (!isIP(bare) || !ipaddr.isValid(bare)) return true; // not an IP address at all: refuse rather than guess
   const parsed = ipaddr.parse(bare);
   if (parsed.kind() === 'ipv4') return blocked.check(parsed.toString(), 'ipv4');

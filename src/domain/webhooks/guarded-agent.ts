@@ -5,7 +5,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { isForbiddenAddress } from './address-policy.ts';
+import { isForbiddenAddress, unbracket } from './address-policy.ts';
 
 export class ForbiddenAddressError extends Error {
   code = 'ERR_FORBIDDEN_ADDRESS';
@@ -34,6 +34,6 @@ export function createWebhookAgent(options: { allowPrivate: boolean; timeoutMs: 
 }
 
 export function assertLiteralAddressAllowed(url: URL, allowPrivate: boolean): void {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = unbracket(url.hostname);
   if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) throw new ForbiddenAddressError(`${host} is a forbidden address`);
 }

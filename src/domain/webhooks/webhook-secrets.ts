@@ -14,7 +14,7 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * At most two secrets sign at any time (#12): the new one and the one it replaces, which keeps
+ * At most two secrets sign at any time (docs/spec.md, security commitments): the new one and the one it replaces, which keeps
  * signing until previousExpiresAt. Older ones (still in an earlier overlap) stop at once, so rapid
  * rotation cannot grow the signature header.
  */

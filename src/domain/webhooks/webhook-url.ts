@@ -2,7 +2,7 @@
 // The decisive check happens at connect time (guarded-agent.ts), against the address actually used.
 import { isIP } from 'node:net';
 import { AppError } from '../../errors.ts';
-import { isForbiddenAddress } from './address-policy.ts';
+import { isForbiddenAddress, unbracket } from './address-policy.ts';
 
 export function assertAcceptableWebhookUrl(raw: string, allowPrivate: boolean): URL {
   let url: URL;
@@ -16,7 +16,7 @@ export function assertAcceptableWebhookUrl(raw: string, allowPrivate: boolean): 
   if (raw.length > 2048) throw new AppError('UNSAFE_WEBHOOK_URL', 'webhookUrl must be at most 2048 characters.');
   if (allowPrivate) return url;
   // A fully qualified name may end in dots (localhost.): judged without them.
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  const host = unbracket(url.hostname).toLowerCase().replace(/\.+$/, '');
   if (isIP(host) && isForbiddenAddress(host)) throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl points to a private or reserved address (${host}).`);
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.') && !isIP(host)) {
     throw new AppError('UNSAFE_WEBHOOK_URL', `webhookUrl host ${host} is not a public address.`);

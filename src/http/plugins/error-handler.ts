@@ -1,9 +1,10 @@
-// Renders every error as the spec's body: {error, message, requestId}, plus success:false on the
+// Renders every error as docs/spec.md's body: {error, message, requestId}, plus success:false on the
 // shorts routes. Known infrastructure outages answer 503 instead of 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, ERROR_CATALOG, type ErrorCode } from '../../errors.ts';
 import { isRedisUnavailable } from '../../infra/redis.ts';
+import { isDatabaseUnavailable } from '../../infra/db/unavailable.ts';
 import { newRequestId } from '../request-id.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -43,12 +44,6 @@ function classify(error: FastifyError): AppError {
     return new AppError(code, error.message);
   }
   return new AppError('INTERNAL_ERROR');
-}
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  // 57014: statement_timeout, 55P03: lock_timeout; "Query read timeout": the client-side query_timeout.
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '57014', '55P03', '08006', '08001', '08003'].includes(e?.code ?? '') || /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(e?.message ?? '');
 }
 
 /** Text PostgreSQL cannot store (a backstop: the input guard refuses it before it gets here). */

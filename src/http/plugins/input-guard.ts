@@ -1,7 +1,7 @@
 // One check for every route, before its schema: no text anywhere in the input (body, query string,
 // path parameters — values and names) may hold what PostgreSQL cannot store, i.e. NUL or a lone
 // UTF-16 surrogate. Such input is refused with 400 VALIDATION_FAILED instead of failing deep inside
-// a query (#12).
+// a query (docs/spec.md, security commitments).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';

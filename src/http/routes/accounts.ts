@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
+import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
 import { listLedger } from '../../domain/credits/ledger.ts';
 import { accountTotals, usageByDay } from '../../domain/requests/request-store.ts';
 import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks/webhook-secrets.ts';
@@ -15,7 +16,7 @@ const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(),
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, rateLimiter, config, shortsRequests } = app.services;
-  const defaults = { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
+  const defaults = defaultRateLimits(config);
   const security = [{ bearer: [] }];
 
   const upstreamQuotaOf = async (accountId: string) => {
@@ -72,11 +73,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const account = await getAccount(db, callerOf(request).accountId);
     if (!account) throw new AppError('UNAUTHORIZED');
     const limits = effectiveRateLimits(account, defaults);
-    const state = await rateLimiter.peek(`account:${account.id}`, [
-      { name: 'minute', limit: limits.perMinute, seconds: 60 },
-      { name: 'hour', limit: limits.perHour, seconds: 3600 },
-      { name: 'day', limit: limits.perDay, seconds: 86_400 },
-    ]);
+    const state = await rateLimiter.peek(accountBucket(account.id), accountWindows(limits));
     const used = (i: number) => state.windows[i]!.limit - state.windows[i]!.remaining;
     return {
       id: account.id,

@@ -31,7 +31,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const account = await findAccountByEmail(db, email);
     let valid: boolean;
     try {
-      valid = await passwordGate.run(async () => (account ? verifyPassword(account.password_hash, request.body.password) : (await burnPasswordCheck(request.body.password), false)));
+      valid = await passwordGate.run(async () => (account ? verifyPassword(account.password_hash, request.body.password) : burnPasswordCheck(request.body.password).then(() => false)));
     } catch (error) {
       // Refused before the password was checked (503): the attempt does not count.
       await verdict.attempt.release();

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { timingSafeEqual } from 'node:crypto';
 import { QUEUES } from '../../infra/queue.ts';
+import { withTimeout } from '../../infra/timeout.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorBody } from '../schemas/common.ts';
 
-// The public answer names the store and its state only; the error itself goes to the logs (#12).
+// The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security commitments).
 const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -33,7 +34,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const check = async (name: string, probe: (() => Promise<unknown>) | null) => {
       if (!probe) return { status: 'disabled' as const };
       try {
-        await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2000).unref())]);
+        await withTimeout(probe(), 2000, name);
         return { status: 'ok' as const };
       } catch (error) {
         request.log.warn({ store: name, err: error }, 'readiness check failed');
@@ -49,7 +50,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const ok = Object.values(checks).every((c) => c.status !== 'down');
     reply.code(ok ? 200 : 503);
     // The key pool does not decide readiness (stale results are still served), it is reported.
-    const keys = database.status === 'ok' && keyPool.size > 0 ? await keyPool.status().catch(() => undefined) : undefined;
+    const keys = database.status === 'ok' && keyPool.size > 0
+      ? await keyPool.status().catch((error: unknown) => {
+        // Reported, not decisive: without the pool's state the answer simply omits `upstream`.
+        request.log.warn({ err: error }, 'key pool status unavailable');
+        return undefined;
+      })
+      : undefined;
     const count = (state: string) => keys?.filter((k) => k.state === state).length ?? 0;
     const upstream = keys && {
       status: count('invalid') === keys.length ? ('down' as const) : keys.every((k) => k.unitsRemaining === 0) ? ('exhausted' as const) : count('active') < keys.length ? ('degraded' as const) : ('ok' as const),
@@ -74,12 +81,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     for (const name of Object.values(QUEUES)) {
       // Bounded like the readiness checks: a hung queue database must not hang the scrape.
-      const stats = await Promise.race([boss.getQueueStats(name), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000).unref())]).catch(() => []);
-      const queued = stats.reduce((sum, s) => sum + s.queuedCount, 0);
-      metrics.queueDepth.set({ queue: name }, queued);
+      try {
+        const stats = await withTimeout(boss.getQueueStats(name), 2000, `queue ${name} statistics`);
+        metrics.queueDepth.set({ queue: name }, stats.reduce((sum, s) => sum + s.queuedCount, 0));
+      } catch (error) {
+        // Unknown is not 0: drop the series (Prometheus reads an absent sample as "no data")
+        // rather than report an empty queue that may be full.
+        metrics.queueDepth.remove({ queue: name });
+        request.log.warn({ err: error, queue: name }, 'queue depth unavailable');
+      }
     }
     // Per-key usage lives in the database (shared by every instance): read it at scrape time.
-    const keys = await keyPool.status().catch(() => []);
+    const keys = await keyPool.status().catch((error: unknown) => {
+      // The per-key series keep their last values; the scrape still answers.
+      request.log.warn({ err: error }, 'key pool status unavailable');
+      return [];
+    });
     metrics.upstreamKeyUnitsRemaining.reset(); // a key's state label changes: drop the old series
     for (const key of keys) {
       metrics.upstreamKeyUnitsUsed.set({ key: key.label }, key.unitsUsed);

@@ -19,7 +19,7 @@ const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));
 
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, auth } = app.services;
-  // Key management needs a dashboard session (#12): a leaked API key must not mint or revoke keys.
+  // Key management needs a dashboard session (docs/spec.md, security commitments): a leaked API key must not mint or revoke keys.
   const config = { auth: 'session' } as const;
 
   app.post('/keys', {

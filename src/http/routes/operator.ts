@@ -14,6 +14,7 @@ import { listLedger } from '../../domain/credits/ledger.ts';
 import { accountTotals, listRequests, usageByDay } from '../../domain/requests/request-store.ts';
 import { ErrorBody } from '../schemas/common.ts';
 import { nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
+import { defaultRateLimits } from '../../domain/limits/windows.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,7 +82,7 @@ function operatorErrors() {
 
 export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, auth, config, keyPool, source, shortsRequests } = app.services;
-  const defaults = { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
+  const defaults = defaultRateLimits(config);
   const security = [{ bearer: [] }];
   const tags = ['operator'];
   const view = (row: Parameters<typeof userView>[0]) => userView(row, defaults);

@@ -81,6 +81,7 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
           await set(key, value, ttlMs);
           return value;
         } finally {
+          // Safe to ignore: the lock has a TTL, so a failed release only delays the next holder.
           await redis.eval(RELEASE_SCRIPT, 1, lockKey, token).catch(() => {});
         }
       }

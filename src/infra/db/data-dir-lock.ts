@@ -59,6 +59,7 @@ export function processStartTime(pid: number | 'self'): string | null {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return fields[19] ?? null; // field 22 overall
   } catch {
+    // No /proc (not Linux) or no such process: the start time is unknown, and callers treat it so.
     return null;
   }
 }
@@ -95,6 +96,7 @@ function parseHolder(text: string): LockHolder | null {
       url: typeof value.url === 'string' ? value.url : null,
     };
   } catch {
+    // An unreadable lock file (half written by a crash) has no holder to wait for.
     return null;
   }
 }
@@ -112,6 +114,7 @@ function ageMs(path: string): number | null {
   try {
     return Date.now() - statSync(path).mtimeMs;
   } catch {
+    // Gone between the read and the stat: no age, the caller looks again.
     return null;
   }
 }
@@ -120,12 +123,6 @@ function ageMs(path: string): number | null {
 export function readLockHolder(dataDir: string): LockHolder | null {
   const text = readText(join(resolve(dataDir), LOCK_FILE_NAME));
   return text === null ? null : parseHolder(text);
-}
-
-/** The holder if it is alive, else null (no lock, or a stale one). */
-export function liveLockHolder(dataDir: string): LockHolder | null {
-  const holder = readLockHolder(dataDir);
-  return holder && !holderIsDead(holder) ? holder : null;
 }
 
 export interface DataDirLock {

@@ -7,7 +7,7 @@ import { isRetryableTransactionError } from './database.ts';
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export function openPostgres(url: string, poolSize: number, timeouts: { statementMs?: number | undefined; connectMs?: number | undefined } = {}): Database & { pool: pg.Pool } {
-  // Every wait is bounded (#12): getting a connection, the server running a statement, and the
+  // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
   // statementMs 0: no statement timeouts (migrations, which may legitimately run long).
@@ -42,6 +42,8 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
           client.release();
           return result;
         } catch (error) {
+          // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
+          // the connection is broken, and the server discards the transaction with it.
           await client.query('ROLLBACK').catch(() => {});
           client.release();
           if (attempt < 5 && isRetryableTransactionError(error)) continue;

@@ -17,7 +17,7 @@ import { Innertube, Misc, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 // The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
 import type { InnertubeChannel, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage, InnertubeThumbnail, InnertubeVideo } from '../../domain/shorts/innertube-source.ts';
-export type { InnertubeChannel, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage, InnertubeThumbnail, InnertubeVideo };
+export type { InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage };
 
 export class InnertubeError extends Error {
   readonly kind: InnertubeFailureKind;
@@ -348,7 +348,9 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     const endpoint = endpointName(original.pathname);
     const method = init?.method ?? request?.method ?? 'GET';
     const headers: Array<[string, string]> = [];
-    new Headers(init?.headers ?? request?.headers).forEach((value, name) => headers.push([name, value]));
+    new Headers(init?.headers ?? request?.headers).forEach((value, name) => {
+      headers.push([name, value]);
+    });
     const body = init?.body ?? (request?.body ? await request.text() : undefined);
     const started = performance.now();
     const signal = AbortSignal.timeout(options.timeoutMs);
@@ -361,7 +363,9 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
       options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
       if (status < 200 || status > 299) throw new CallFailure(endpoint, status, 'http', `YouTube answered ${endpoint} with HTTP ${status}.`);
       const responseHeaders: Array<[string, string]> = [];
-      response.headers.forEach((value, name) => responseHeaders.push([name, value]));
+      response.headers.forEach((value, name) => {
+        responseHeaders.push([name, value]);
+      });
       return new Response(bytes, { status, statusText: response.statusText, headers: responseHeaders });
     } catch (error) {
       if (error instanceof CallFailure) throw error;

@@ -1,10 +1,11 @@
-// Runs the real service (src/server.ts) or worker as a child process, for crash and multi-process tests.
+// Runs the real service (src/server.ts) or worker as a child process, for crash and multi-process
+// tests, the end-to-end suites and the benchmark (support/ is shared by test, test-e2e and bench).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
