@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Transaction } from './database.ts';
+import { templateFor } from './pglite-template.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
 // PGlite's 9 MB WASM module is compiled by V8's baseline compiler (Liftoff) only. With the default
@@ -24,7 +25,7 @@ setFlagsFromString('--no-wasm-dynamic-tiering');
  * merged, when startParams is given). initdb gets the same shared_buffers.
  */
 export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
-const PGLITE_OPTIONS = {
+export const PGLITE_OPTIONS = {
   startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS.flatMap((s) => ['-c', s])],
   initDbStartParams: PGLITE_MEMORY_SETTINGS.flatMap((s) => ['--set', s]),
 };
@@ -35,7 +36,9 @@ export async function openPglite(dataDir: string | null, lockOptions: LockOption
   const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
   let pglite: PGlite;
   try {
-    pglite = dataDir ? await PGlite.create(dataDir, PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
+    // A new directory is filled from the pre-built template when there is one (pglite-template.ts).
+    const loadDataDir = dataDir ? templateFor(dataDir, PGLITE_OPTIONS.initDbStartParams) : undefined;
+    pglite = dataDir ? await PGlite.create(dataDir, { ...PGLITE_OPTIONS, ...(loadDataDir ? { loadDataDir } : {}) }) : await PGlite.create(PGLITE_OPTIONS);
   } catch (error) {
     lock?.release();
     throw error;
