@@ -11,10 +11,11 @@ const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const START = '<!-- bench:latest:start (written by bench/history.ts) -->';
 const END = '<!-- bench:latest:end -->';
 
+/** HEAD, marked +dirty when source differs from it (the files the bench writes itself excepted). */
 function commit(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.md', ':!bench/history.csv', ':!README.md'], { encoding: 'utf8' }).trim() !== '';
     return dirty ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';
