@@ -10,7 +10,7 @@ import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
-import { failureBody, renderSuccessJson, successBody, type FailureBody, type SuccessBody } from './response-bodies.ts';
+import { failureBody, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
 import { durationBoundsProblem } from '../shorts/sorting.ts';
@@ -59,7 +59,7 @@ function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number
 }
 
 /** Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded). */
-export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: Buffer }> {
+export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: RenderedJson }> {
   let meter: QuotaMeter | undefined;
   try {
     const query = queryOf(deps, request);

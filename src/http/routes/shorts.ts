@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
@@ -60,7 +61,11 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
       const { json } = await runSyncRequest(shortsRequests, record);
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      reply.type('application/json; charset=utf-8');
+      if (Buffer.isBuffer(json)) return reply.send(json as never);
+      // A large body: its chunks are streamed, the cached data shared rather than copied.
+      reply.header('content-length', json.length);
+      return reply.send(Readable.from(json.chunks, { objectMode: false }) as never);
     }
 
     parseChannelUrl(channelUrl);

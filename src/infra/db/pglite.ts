@@ -1,9 +1,34 @@
 // Embedded PostgreSQL (WASM). One connection per process: PGlite serialises statements itself,
 // and `transaction()` holds its lock, so other statements wait rather than interleave.
 import { mkdir } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Transaction } from './database.ts';
+import { templateFor } from './pglite-template.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
+
+// PGlite's 9 MB WASM module is compiled by V8's baseline compiler (Liftoff) only. With the default
+// dynamic tiering, V8 recompiles hot functions with TurboFan in the background, and one of them
+// (function #2272, 105 KB of WASM: the SQL parser or the expression interpreter) takes 600 MB of
+// compiler memory for about 2 s: that burst was most of the 0.9-1.2 GiB peaks in #13, and it comes
+// back at every start. Measured without it (bench/memory-probe.ts): a bare PGlite peaks at 255 MiB
+// instead of 842. The flags must be set before the module is compiled, which PGlite.create() does;
+// they apply to WASM compiled later in this process (undici's llhttp is compiled earlier, at import).
+setFlagsFromString('--no-wasm-tier-up');
+setFlagsFromString('--no-wasm-dynamic-tiering');
+
+/**
+ * Memory settings (#13), measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
+ * (128 MB) is backed by the WASM heap and was the largest part of the idle figure; 16 MB holds this
+ * service's working set (the whole database is a few MB of tables) and brought a bare PGlite from
+ * 257 to 139 MiB RSS. The library's own start parameters are kept (its defaults are replaced, not
+ * merged, when startParams is given). initdb gets the same shared_buffers.
+ */
+export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+export const PGLITE_OPTIONS = {
+  startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS.flatMap((s) => ['-c', s])],
+  initDbStartParams: PGLITE_MEMORY_SETTINGS.flatMap((s) => ['--set', s]),
+};
 
 /** With a data directory, the process takes its exclusive lock first (data-dir-lock.ts). */
 export async function openPglite(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGlite }> {
@@ -11,7 +36,9 @@ export async function openPglite(dataDir: string | null, lockOptions: LockOption
   const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
   let pglite: PGlite;
   try {
-    pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    // A new directory is filled from the pre-built template when there is one (pglite-template.ts).
+    const loadDataDir = dataDir ? templateFor(dataDir, PGLITE_OPTIONS.initDbStartParams) : undefined;
+    pglite = dataDir ? await PGlite.create(dataDir, { ...PGLITE_OPTIONS, ...(loadDataDir ? { loadDataDir } : {}) }) : await PGlite.create(PGLITE_OPTIONS);
   } catch (error) {
     lock?.release();
     throw error;

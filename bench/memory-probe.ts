@@ -1,0 +1,114 @@
+// A smaller memory benchmark than `npm run bench`: starts the service (src/server.ts) as a child on an
+// EMPTY data directory, signs up through the API (SIGNUP=open, so nothing else opens the directory),
+// creates a key, serves the 3,000-short channel to 20 clients (200 requests), waits idle, then restarts
+// the service on the now existing directory. Reads VmHWM (peak) and VmRSS (now) from /proc.
+// Usage: node bench/memory-probe.ts [extra node flags for the service…]; PROBE_ENV='{"K":"V"}' adds env.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { freePort } from '../support/child-service.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const MiB = 2 ** 20;
+
+export interface MemoryFigures {
+  /** Peak RSS from process start on an empty directory until it answers /healthz. */
+  freshStartPeak: number;
+  /** RSS right after that start. */
+  freshStartRss: number;
+  /** Peak RSS over the whole first life: empty directory, sign-up, 200 × 3,000 shorts to 20 clients. */
+  servePeak: number;
+  /** RSS after `idleSeconds` without requests. */
+  idleRss: number;
+  /** Peak RSS of a restart on the existing directory, until /healthz answers. */
+  restartPeak: number;
+  restartRss: number;
+  errors: number;
+  startMs: number;
+}
+
+function status(pid: number) {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
+  return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
+}
+
+async function start(dataDir: string, env: Record<string, string>, nodeFlags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<void>; output: () => string }> {
+  const port = await freePort();
+  let out = '';
+  const child = spawn(process.execPath, [...nodeFlags, 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c: Buffer) => (out += c));
+  child.stderr!.on('data', (c: Buffer) => (out += c));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 120_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`service exited:\n${out}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, url, exited, output: () => out };
+}
+
+export async function measureMemory(options: { env?: Record<string, string>; nodeFlags?: string[]; idleSeconds?: number; log?: (s: string) => void } = {}): Promise<MemoryFigures> {
+  const log = options.log ?? (() => {});
+  const fake = await startFakePlatform();
+  const dataDir = await mkdtemp(join(tmpdir(), 'cs-mem-'));
+  const env = {
+    YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api',
+    RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_PER_HOUR: '1000000000', RATE_LIMIT_PER_DAY: '1000000000', CACHE_TTL_SECONDS: '3600',
+    SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env,
+  };
+  const nodeFlags = options.nodeFlags ?? [];
+  try {
+    const t0 = performance.now();
+    const first = await start(join(dataDir, 'data'), env, nodeFlags);
+    const startMs = performance.now() - t0;
+    const pid = first.child.pid!;
+    const atStart = status(pid);
+    log(`fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.hwm / MiB).toFixed(0)} MiB, rss ${(atStart.rss / MiB).toFixed(0)} MiB`);
+    const json = { 'content-type': 'application/json' };
+    const signup = await fetch(`${first.url}/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123' }) });
+    if (signup.status !== 201) throw new Error(`signup ${signup.status}: ${await signup.text()}`);
+    const { token } = (await signup.json()) as { token: string };
+    const created = await fetch(`${first.url}/keys`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench' }) });
+    if (created.status !== 201) throw new Error(`key ${created.status}: ${await created.text()}`);
+    const { key } = (await created.json()) as { key: string };
+    const result = await autocannon({ url: `${first.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { ...json, authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
+    const served = status(pid);
+    log(`served 200 × 3,000 shorts to 20 clients: peak ${(served.hwm / MiB).toFixed(0)} MiB, rss ${(served.rss / MiB).toFixed(0)} MiB, ${result.errors + result.non2xx} errors`);
+    await new Promise((r) => setTimeout(r, (options.idleSeconds ?? 10) * 1000));
+    const idle = status(pid);
+    log(`idle ${options.idleSeconds ?? 10} s: rss ${(idle.rss / MiB).toFixed(0)} MiB`);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const second = await start(join(dataDir, 'data'), env, nodeFlags);
+    const restart = status(second.child.pid!);
+    log(`restart on the existing directory: peak ${(restart.hwm / MiB).toFixed(0)} MiB, rss ${(restart.rss / MiB).toFixed(0)} MiB`);
+    second.child.kill('SIGTERM');
+    await second.exited;
+    return { freshStartPeak: atStart.hwm, freshStartRss: atStart.rss, servePeak: served.hwm, idleRss: idle.rss, restartPeak: restart.hwm, restartRss: restart.rss, errors: result.errors + result.non2xx, startMs };
+  } finally {
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const env = process.env.PROBE_ENV ? (JSON.parse(process.env.PROBE_ENV) as Record<string, string>) : {};
+  const figures = await measureMemory({ env, nodeFlags: process.argv.slice(2), log: console.log, idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10) });
+  console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'errors' || k === 'startMs' ? Math.round(v) : Math.round(v / MiB)]))));
+}
