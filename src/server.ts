@@ -7,6 +7,7 @@ import { fastifyOptions, LOG_REDACT } from './http/logging.ts';
 import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
+import { startupNotes } from './startup-notes.ts';
 
 const DRAIN_MS = 5_000;
 const SHUTDOWN_DEADLINE_MS = 20_000;
@@ -43,9 +44,17 @@ async function main() {
   // A stop signal that came while starting is handled now, by the handler above.
   startup.ready();
   app.log.info(`channel-shorts listening at ${address} (dashboard ${address}/dashboard/, docs ${address}/docs)`);
+  for (const note of await startupNotes(app.services).catch(() => [])) app.log[note.level](note.message);
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    // One clear line instead of a stack trace: the most common first-run problem.
+    const config = loadConfig(process.env);
+    console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${code === 'EADDRINUSE' ? 'the port is already in use (another channel-shorts, or npm run demo?)' : 'permission denied'}. Stop the other process or set PORT.`);
+  } else {
+    console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
+  }
   process.exit(1);
 });
