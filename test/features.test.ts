@@ -353,3 +353,21 @@ for (const mode of STORAGE_MODES) {
     });
   });
 }
+
+describe('a sorted result cut at MAX_SHORTS_PER_REQUEST', () => {
+  it('says the ranking covers the newest shorts read, not that it returned the newest', async () => {
+    const fake = await startFakePlatform();
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '50' });
+    try {
+      const user = await createUser(t, 10);
+      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', sort: 'popular', limit: 5 } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().itemCount, 5);
+      assert.equal(res.json().truncated, true);
+      assert.match(res.json().message, /sort and duration filters were applied to the newest 50/);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});

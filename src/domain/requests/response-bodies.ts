@@ -34,6 +34,8 @@ export function successBody(requestId: string, result: ShortsResult, creditsChar
   const notes: string[] = [];
   if (result.truncated && result.truncatedBy === 'balance') {
     notes.push(`The account's available credits paid for reading the newest ${result.shorts.length} shorts of this window; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`);
+  } else if (result.truncated && result.arrangedFrom !== undefined) {
+    notes.push(`This channel has more matching shorts than the ${maxShorts} one request reads; the sort and duration filters were applied to the newest ${result.arrangedFrom}. Narrow the window with oldestDate to rank older shorts.`);
   } else if (result.truncated) {
     notes.push(`This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. Request again with oldestDate set to narrow the window.`);
   }

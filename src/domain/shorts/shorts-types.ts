@@ -53,6 +53,8 @@ export interface ShortsResult {
   truncated: boolean;
   /** Why `truncated` (MAX_SHORTS_PER_REQUEST, or the balance stopped the read). */
   truncatedBy?: 'max' | 'balance';
+  /** Set when a sort or duration filter arranged a window of this many shorts (the window read). */
+  arrangedFrom?: number;
   /** When the data was read from the platform (ISO 8601). */
   fetchedAt: string;
   /** Where the shorts were listed and detailed: data-api (UUSH playlist), hybrid (Shorts tab + videos.list), innertube (keyless). */

@@ -61,7 +61,7 @@ export function needsWholeWindow(query: ShortsQuery): boolean {
 export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult {
   let shorts = sortShorts(filterByDuration(window.shorts, query), query.sort ?? 'newest');
   if (query.limit !== undefined && shorts.length > query.limit) shorts = shorts.slice(0, query.limit);
-  return { ...window, shorts };
+  return { ...window, shorts, arrangedFrom: window.shorts.length };
 }
 
 /** Checks the bounds; the message says what is accepted. */
