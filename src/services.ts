@@ -26,6 +26,7 @@ import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
+import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
 import type { ShortsResult } from './domain/shorts/shorts-types.ts';
 import type { SourceMode } from './domain/shorts/shorts-service.ts';
@@ -54,6 +55,8 @@ export interface Services {
   innertube: InnertubeClient | undefined;
   shortsRequests: ShortsRequestDeps;
   boss: PgBoss;
+  /** The queue as routes see it (enqueue a fetch, redeliver). */
+  jobs: JobQueue;
   delivery: DeliveryDeps;
   metrics: Metrics;
   close(): Promise<void>;
@@ -199,7 +202,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     : undefined;
 
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, delivery, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, metrics,
     async close() {
       clearInterval(purgeTimer);
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));

@@ -2,9 +2,9 @@
 // RUN_WORKER=false; `npm run worker` runs a process that does nothing else.
 import type { PgBoss } from 'pg-boss';
 import { QUEUES } from '../infra/queue.ts';
-import { processQueuedRequest, type ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
-import { enqueueDelivery, runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
-import { settleBatchItem } from '../domain/requests/batches.ts';
+import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
+import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
+import { runShortsFetchJob } from './shorts-fetch-job.ts';
 
 export interface WorkerDeps {
   boss: PgBoss;
@@ -23,11 +23,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
   const options = { localConcurrency: deps.concurrency, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, batchSize: 1 } as const;
   await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, async ([job]) => {
     if (!job) return;
-    await processQueuedRequest(deps.shortsRequests, job.data.requestId, async (tx) => {
-      await enqueueDelivery(deps.boss, tx, { requestId: job.data.requestId, attempt: 1 });
-      // The last item of a batch to settle queues the batch.completed summary (#14).
-      await settleBatchItem(tx, job.data.requestId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
-    });
+    await runShortsFetchJob(deps, job.data.requestId);
   });
   const delivery: DeliveryDeps = {
     ...deps.delivery,

@@ -13,13 +13,9 @@ import { batchWebhookPayload, findBatch } from '../domain/requests/batches.ts';
 import { activeWebhookSecrets } from '../domain/webhooks/webhook-secrets.ts';
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
+import { attemptRecorded, nextAttemptNumber, recordAttempt, webhookIdFor } from '../domain/webhooks/delivery-log.ts';
 
 export type DeliveryJob = { requestId: string; attempt: number } | { batchId: string; attempt: number };
-
-/** The request or batch a delivery job is for. */
-export function deliveryTarget(job: DeliveryJob): { column: 'request_id' | 'batch_id'; id: string } {
-  return 'batchId' in job ? { column: 'batch_id', id: job.batchId } : { column: 'request_id', id: job.requestId };
-}
 
 export interface DeliveryDeps {
   db: Database;
@@ -33,10 +29,6 @@ export interface DeliveryDeps {
   onRetryScheduled?: (delaySeconds: number) => void;
 }
 
-export function webhookIdFor(requestId: string): string {
-  return `msg_${requestId}`;
-}
-
 /** The delivered body: built from the stored row, so every attempt sends identical bytes. */
 export function webhookPayload(row: RequestRow): string {
   return JSON.stringify({
@@ -48,18 +40,10 @@ export function webhookPayload(row: RequestRow): string {
 
 export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job: DeliveryJob, delaySeconds = 0): Promise<void> {
   await boss.send(QUEUES.webhookDelivery, { ...job }, {
-    singletonKey: deliveryTarget(job).id,
+    singletonKey: 'batchId' in job ? job.batchId : job.requestId,
     ...(delaySeconds > 0 ? { startAfter: Math.ceil(delaySeconds) } : {}),
     ...(tx ? { db: tx.jobDb } : {}),
   });
-}
-
-async function recordAttempt(db: Queryable, job: DeliveryJob, result: AttemptResult): Promise<void> {
-  const { column, id } = deliveryTarget(job);
-  await db.query(
-    `INSERT INTO webhook_deliveries (${column}, webhook_id, attempt, status_code, latency_ms, outcome, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, webhookIdFor(id), job.attempt, result.statusCode, result.latencyMs, result.outcome, result.error],
-  );
 }
 
 /** Where and what to deliver, once it is ready (a settled request, a completed batch). */
@@ -77,10 +61,8 @@ async function deliveryOf(db: Queryable, job: DeliveryJob): Promise<{ id: string
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
   const target = await deliveryOf(deps.db, job);
   if (!target) return;
-  const { column, id } = deliveryTarget(job);
   // A retried job whose attempt was already recorded (crash after commit) must not send again.
-  const done = await deps.db.query(`SELECT 1 FROM webhook_deliveries WHERE ${column} = $1 AND attempt = $2`, [id, job.attempt]);
-  if (done.length > 0) return;
+  if (await attemptRecorded(deps.db, job, job.attempt)) return;
   const secrets = (await activeWebhookSecrets(deps.db, target.accountId)).map((s) => s.secret);
   const result = await deliverOnce({
     url: target.url,
@@ -93,7 +75,7 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
   });
   deps.onAttempt?.(result, job);
   const retryIn = await deps.db.transaction(async (tx) => {
-    await recordAttempt(tx, job, result);
+    await recordAttempt(tx, job, job.attempt, result);
     if (result.outcome !== 'failed') return null;
     const delay = retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds);
     if (delay !== null) await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, delay);
@@ -119,9 +101,8 @@ export async function redeliver(db: Database, boss: PgBoss, requestId: string): 
       throw new AppError('DELIVERY_IN_PROGRESS');
     }
     if (pending.length > 0) await boss.cancel(QUEUES.webhookDelivery, pending.map((j) => j.id), { db: tx.jobDb });
-    const [row] = await tx.query<{ next: number }>('SELECT coalesce(max(attempt), 0) + 1 AS next FROM webhook_deliveries WHERE request_id = $1', [requestId]);
-    const attempt = Number(row?.next ?? 1);
-    await enqueueDelivery(boss, tx, { requestId, attempt: attempt });
+    const attempt = await nextAttemptNumber(tx, { requestId });
+    await enqueueDelivery(boss, tx, { requestId, attempt });
     return attempt;
   });
 }

@@ -6,8 +6,7 @@ import { findBatch, submitBatch, summariseBatch } from '../../domain/requests/ba
 import type { NewRequest } from '../../domain/requests/request-store.ts';
 import { readResultPage } from '../../domain/requests/stored-results.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
-import { QUEUES } from '../../infra/queue.ts';
-import { webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
+import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { newRequestId } from '../request-id.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { FailureBody } from '../schemas/common.ts';
@@ -23,7 +22,7 @@ const common = {
 };
 
 export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, boss, shortsRequests, config } = app.services;
+  const { db, jobs, shortsRequests, config } = app.services;
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts/batch', {
@@ -57,7 +56,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       webhookUrl, batchId, options: { sort: item.sort, minDurationSeconds: item.minDurationSeconds, maxDurationSeconds: item.maxDurationSeconds },
     }));
     await submitBatch(shortsRequests, { id: batchId, accountId: caller.accountId, webhookUrl, items: records }, async (tx, requestId) => {
-      await boss.send(QUEUES.shortsFetch, { requestId }, { db: tx.jobDb });
+      await jobs.enqueueShortsFetch(tx, requestId);
     });
     reply.code(202);
     return {
@@ -81,15 +80,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const batch = await findBatch(db, request.params.batchId);
     if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
-    const deliveries = await db.query<{ id: number | string; attempt: number; webhook_id: string; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: 'delivered' | 'failed' | 'gone'; error: string | null }>(
-      'SELECT * FROM webhook_deliveries WHERE batch_id = $1 ORDER BY id',
-      [batch.id],
-    );
-    return {
-      success: true as const,
-      ...(await summariseBatch(db, batch)),
-      deliveries: deliveries.map((d) => ({ id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error })),
-    };
+    return { success: true as const, ...(await summariseBatch(db, batch)), deliveries: await listAttempts(db, { batchId: batch.id }) };
   });
 
   app.get('/api/youtube/shorts/:requestId/items', {

@@ -6,8 +6,7 @@ import { parseChannelUrl } from '../../domain/shorts/channel-url.ts';
 import { runSyncRequest, submitWebhookRequest } from '../../domain/requests/shorts-requests.ts';
 import { findRequest, listRequests, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
-import { QUEUES } from '../../infra/queue.ts';
-import { redeliver, webhookIdFor } from '../../jobs/webhook-delivery-job.ts';
+import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { authErrors, ErrorBody, FailureBody } from '../schemas/common.ts';
@@ -16,7 +15,7 @@ import { AcceptedBodySchema, RequestDetailSchema, RequestSummarySchema, ShortsRe
 const failure = (description: string) => ({ ...FailureBody, description });
 
 export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, boss, shortsRequests, config } = app.services;
+  const { db, jobs, shortsRequests, config } = app.services;
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts', {
@@ -71,7 +70,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     parseChannelUrl(channelUrl);
     assertAcceptableWebhookUrl(webhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     await submitWebhookRequest(shortsRequests, record, async (tx) => {
-      await boss.send(QUEUES.shortsFetch, { requestId: record.id }, { db: tx.jobDb });
+      await jobs.enqueueShortsFetch(tx, record.id);
     });
     reply.code(202);
     return { success: true as const, requestId: record.id, status: 'processing' as const, message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.` };
@@ -108,15 +107,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
-    const deliveries = await db.query<{ id: number | string; attempt: number; webhook_id: string; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: 'delivered' | 'failed' | 'gone'; error: string | null }>(
-      'SELECT * FROM webhook_deliveries WHERE request_id = $1 ORDER BY id',
-      [row.id],
-    );
-    return {
-      ...summarise(row),
-      result: row.result ?? null,
-      deliveries: deliveries.map((d) => ({ id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error })),
-    };
+    return { ...summarise(row), result: row.result ?? null, deliveries: await listAttempts(db, { requestId: row.id }) };
   });
 
   app.post('/api/youtube/shorts/:requestId/redeliver', {
@@ -136,7 +127,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (row.status === 'completed' && row.completed_at && expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= shortsRequests.now()) {
       throw new AppError('RESULT_EXPIRED', `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can no longer be redelivered; request the channel again.`);
     }
-    const attempt = await redeliver(db, boss, row.id);
+    const attempt = await jobs.redeliver(row.id);
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };
   });
