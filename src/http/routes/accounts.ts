@@ -9,9 +9,8 @@ import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks
 import { callerOf } from '../plugins/authenticate.ts';
 import { accountQuotaDay } from '../../domain/quota/account-quota.ts';
 import { quotaDay, nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
-import { authErrors, ErrorBody } from '../schemas/common.ts';
+import { authErrors, ErrorBody, Nullable } from '../schemas/common.ts';
 
-const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
 const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {

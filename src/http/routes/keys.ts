@@ -3,9 +3,8 @@ import { Type } from 'typebox';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/keys/api-keys.ts';
 import { ALL_SCOPES, KEY_SCOPES } from '../../domain/keys/scopes.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { authErrors, ErrorBody } from '../schemas/common.ts';
+import { authErrors, ErrorBody, Nullable } from '../schemas/common.ts';
 
-const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
 const KeyView = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),

@@ -12,7 +12,7 @@ import { createInvitation, listInvitations } from '../../domain/operators/invita
 import { ownLockStatus, runDoctor } from '../../domain/operators/doctor.ts';
 import { listLedger } from '../../domain/credits/ledger.ts';
 import { accountTotals, listRequests, usageByDay } from '../../domain/requests/request-store.ts';
-import { ErrorBody } from '../schemas/common.ts';
+import { ErrorBody, Nullable } from '../schemas/common.ts';
 import { nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
 import { defaultRateLimits } from '../../domain/limits/windows.ts';
 
@@ -26,7 +26,6 @@ declare module 'fastify' {
   }
 }
 
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) => Type.Union([s, Type.Null()]);
 const Role = Type.Union([Type.Literal('customer'), Type.Literal('operator')]);
 const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
 const User = Type.Object({

@@ -28,3 +28,6 @@ export function authErrors(body = ErrorBody) {
     503: { ...body, description: 'A backing store (database, Redis) is unavailable.' },
   };
 }
+
+/** A value or null: the one definition every schema uses (absent upstream values are omitted instead). */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { ChannelSchema, DeliveryAttemptSchema, ShortSchema, ShortsOptions } from './shorts.ts';
 import { MAX_BATCH_ITEMS } from '../../domain/requests/batches.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/requests/stored-results.ts';
+import { Nullable } from './common.ts';
 
 const opt = Type.Optional;
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const RequestStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
 
 export const BatchItemSchema = Type.Object(

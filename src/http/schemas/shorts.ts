@@ -3,7 +3,7 @@
 // Each exported schema has an $id: it becomes a named component of the OpenAPI document (the typed
 // client's types are generated from it, clients/typescript).
 import { Type } from 'typebox';
-import { FailureBody } from './common.ts';
+import { FailureBody, Nullable } from './common.ts';
 
 const opt = Type.Optional;
 const Thumbnail = Type.Object({ url: Type.String(), width: opt(Type.Integer()), height: opt(Type.Integer()) });
@@ -106,7 +106,6 @@ export const WebhookPayloadSchema = Type.Object({
 }, { $id: 'ShortsWebhookPayload' });
 
 const RequestStatus = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const RequestSummarySchema = Type.Object({
   requestId: Type.String(),
