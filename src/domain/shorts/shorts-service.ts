@@ -349,12 +349,13 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   return withArrangement({
     async fetch(query, hooks) {
       const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
-      const missing = await cache.get<string>(negativeKey(query.ref));
-      if (missing !== undefined) throw new AppError('CHANNEL_NOT_FOUND', missing);
       if (knownId && cacheTtlMs > 0) {
         const hit = await cached(knownId, query);
         if (hit) return { result: hit, stale: false };
       }
+      // Only on the way upstream: a cached hit (the hot path) costs no extra lookup, in Redis mode no round trip.
+      const missing = await cache.get<string>(negativeKey(query.ref));
+      if (missing !== undefined) throw new AppError('CHANNEL_NOT_FOUND', missing);
       for (let attempt = 1; ; attempt++) {
         try {
           return await fetchOnce(query, hooks, knownId, options.source);
