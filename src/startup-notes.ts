@@ -11,8 +11,8 @@ export interface StartupNote {
 export async function startupNotes(services: Pick<Services, 'db' | 'keyPool' | 'source' | 'config'>): Promise<StartupNote[]> {
   const notes: StartupNote[] = [];
   if (services.keyPool.size === 0) {
-    notes.push(services.source === 'data-api'
-      ? { level: 'warn', message: 'YOUTUBE_SOURCE=data-api but no YouTube Data API key is set (YOUTUBE_API_KEY or YOUTUBE_API_KEYS): every shorts request will answer 502 until one is.' }
+    notes.push(services.source !== 'innertube'
+      ? { level: 'warn', message: `YOUTUBE_SOURCE=${services.source} but no YouTube Data API key is set (YOUTUBE_API_KEY or YOUTUBE_API_KEYS): every shorts request that needs the Data API will answer 502 until one is (YOUTUBE_SOURCE=auto runs keyless without a key).` }
       : { level: 'info', message: 'No YouTube Data API key is set: running keyless through YouTube\'s web API (InnerTube). Counts are approximate and publish dates are read only at a window\'s edge (docs/sources.md); set YOUTUBE_API_KEY for exact data at 1 quota unit per 50 shorts (hybrid).' });
   } else {
     notes.push({ level: 'info', message: `Reading YouTube in ${services.source} mode with ${services.keyPool.size} Data API key${services.keyPool.size === 1 ? '' : 's'} (docs/sources.md, docs/quota.md).` });
