@@ -19,6 +19,7 @@ import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { keyRoutes } from './http/routes/keys.ts';
+import { creditRoutes } from './http/routes/credits.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
 import { shortsRoutes } from './http/routes/shorts.ts';
 import { shortsFeatureRoutes } from './http/routes/shorts-features.ts';
@@ -53,6 +54,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(authRoutes);
   await app.register(keyRoutes);
   await app.register(accountRoutes);
+  await app.register(creditRoutes);
   await app.register(shortsRoutes);
   await app.register(shortsFeatureRoutes);
   await app.register(healthRoutes);

@@ -120,7 +120,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   const passwordGate = createPasswordGate({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxQueue: config.PASSWORD_HASH_QUEUE });
   const jwt = createJwtService({ secret: await jwtSecret(config, db), issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
-  const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`, options.log) : localRevocationBus(), config.CREDENTIAL_CACHE_MS);
+  const auth = createAuthenticator(db, jwt, redis && subscriber ? redisRevocationBus(redis, subscriber, `${config.REDIS_KEY_PREFIX}api-key-revoked`, options.log) : localRevocationBus(), config.CREDENTIAL_CACHE_MS, now);
   const apiKeys = parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY);
   // auto: hybrid (InnerTube lists, the Data API details) with a key; keyless InnerTube without one.
   const source: SourceMode = config.YOUTUBE_SOURCE === 'auto' ? (apiKeys.length > 0 ? 'hybrid' : 'innertube') : config.YOUTUBE_SOURCE;

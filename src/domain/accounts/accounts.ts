@@ -18,6 +18,9 @@ export interface AccountRow {
   rate_limit_per_day: number | null;
   disabled_at: Date | null;
   created_at: Date;
+  /** The credits.low alert (credit-alerts.ts); NULL: off. */
+  low_balance_threshold: number | null;
+  events_webhook_url: string | null;
 }
 
 export type AccountRole = 'customer' | 'operator';

@@ -24,20 +24,23 @@ export interface RevocationBus {
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** cacheMs: CREDENTIAL_CACHE_MS, how long a key lookup is trusted (revocations on this instance drop it at once). */
-export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus, cacheMs: number) {
+/**
+ * cacheMs: CREDENTIAL_CACHE_MS, how long a key lookup is trusted (revocations on this instance drop it at once).
+ * now: the clock expiry is judged by; the cached lookup keeps the expiry time, so a key stops at its expiry, not a cache lifetime later.
+ */
+export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus, cacheMs: number, now: () => number = Date.now) {
   const cache = new Map<string, { key: ResolvedKey | undefined; expiresAt: number }>();
   const lastTouched = new Map<string, number>();
   bus.subscribe((hash) => cache.delete(hash));
 
   async function resolveKey(token: string): Promise<ResolvedKey | undefined> {
     const hash = hashApiKey(token);
-    const now = Date.now();
+    const at = now();
     const hit = cache.get(hash);
-    if (hit && hit.expiresAt > now) return hit.key;
+    if (hit && hit.expiresAt > at) return hit.key;
     const key = await findKeyBySecret(db, token);
     if (cache.size > 10_000) cache.clear();
-    if (cacheMs > 0) cache.set(hash, { key, expiresAt: now + cacheMs });
+    if (cacheMs > 0) cache.set(hash, { key, expiresAt: at + cacheMs });
     return key;
   }
 
@@ -52,9 +55,10 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
         const key = await resolveKey(token);
         if (!key) throw new AppError('UNAUTHORIZED', 'The API key is not valid.');
         if (key.revoked) throw new AppError('UNAUTHORIZED', 'The API key has been revoked.');
-        const now = Date.now();
-        if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < now) {
-          lastTouched.set(key.keyId, now);
+        const at = now();
+        if (key.expiresAt !== null && key.expiresAt <= at) throw new AppError('UNAUTHORIZED', `The API key expired at ${new Date(key.expiresAt).toISOString()}; create a new one in the dashboard.`);
+        if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < at) {
+          lastTouched.set(key.keyId, at);
           // Last-use time is informational: written at most once a minute per key, off the request path.
           // A failed write is retried on the key's next use (forget the touch), never logged per request.
           touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));

@@ -3,6 +3,7 @@
 // row lock and can never overdraw (the CHECK constraint is the last line of defence).
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
+import { emitCreditsLow, mayBeLow } from './credit-alerts.ts';
 
 export interface LedgerEntry {
   id: number;
@@ -17,7 +18,10 @@ export interface LedgerEntry {
 export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');
   const [row] = await tx.query<{ credit_balance: number }>(
-    'UPDATE accounts SET credit_balance = credit_balance + $2 WHERE id = $1 RETURNING credit_balance',
+    // A grant that lifts the balance to the low-balance threshold or above re-arms the credits.low alert.
+    `UPDATE accounts SET credit_balance = credit_balance + $2,
+       credits_low_sent = credits_low_sent AND low_balance_threshold IS NOT NULL AND credit_balance + $2 < low_balance_threshold
+     WHERE id = $1 RETURNING credit_balance`,
     [accountId, amount],
   );
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
@@ -34,9 +38,9 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
  */
 export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
   if (amount === 0) return getBalance(tx, accountId);
-  const [row] = await tx.query<{ credit_balance: number }>(
+  const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     // Credits reserved for requests in progress are not for spending.
-    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance',
+    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance, low_balance_threshold',
     [accountId, amount],
   );
   if (!row) throw await insufficientCredits(tx, accountId, amount);
@@ -44,6 +48,7 @@ export async function chargeCredits(tx: Queryable, accountId: string, amount: nu
     `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', $2, $3, $4)`,
     [accountId, -amount, row.credit_balance, requestId],
   );
+  if (mayBeLow(row.credit_balance, row.low_balance_threshold)) await emitCreditsLow(tx, accountId, requestId);
   return row.credit_balance;
 }
 

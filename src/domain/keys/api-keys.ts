@@ -12,6 +12,8 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The key stops authenticating at this time; null: never. */
+  expiresAt: string | null;
   scopes: KeyScope[];
 }
 
@@ -23,10 +25,13 @@ interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  expires_at: Date | null;
   scopes: string[] | null;
 }
 
 const MAX_ACTIVE_KEYS = 100;
+/** The furthest expiry a key may be given (a longer-lived key should simply not expire). */
+const MAX_KEY_LIFETIME_MS = 5 * 366 * 86_400_000;
 
 function toView(row: ApiKeyRow): ApiKeyView {
   return {
@@ -36,21 +41,32 @@ function toView(row: ApiKeyRow): ApiKeyView {
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
     scopes: row.scopes ? normaliseScopes(row.scopes) : ALL_SCOPES,
   };
 }
 
-export async function createApiKey(db: Queryable, accountId: string, name: string, scopes: readonly string[] = ALL_SCOPES): Promise<ApiKeyView & { key: string }> {
+export interface NewKeyOptions {
+  scopes?: readonly string[] | undefined;
+  /** ISO 8601 date-time in the future; the key stops working then. */
+  expiresAt?: string | undefined;
+  now?: number;
+}
+
+export async function createApiKey(db: Queryable, accountId: string, name: string, { scopes = ALL_SCOPES, expiresAt, now = Date.now() }: NewKeyOptions = {}): Promise<ApiKeyView & { key: string }> {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new AppError('VALIDATION_FAILED', 'name must not be blank.');
+  const expiry = expiresAt === undefined ? null : Date.parse(expiresAt);
+  if (expiry !== null && (Number.isNaN(expiry) || expiry <= now)) throw new AppError('VALIDATION_FAILED', 'expiresAt must be a date-time in the future (ISO 8601, e.g. 2030-01-31T00:00:00Z).');
+  if (expiry !== null && expiry > now + MAX_KEY_LIFETIME_MS) throw new AppError('VALIDATION_FAILED', 'expiresAt may be at most 5 years ahead; omit it for a key that does not expire.');
   const granted = normaliseScopes(scopes);
   if (granted.length === 0) throw new AppError('VALIDATION_FAILED', `scopes must name at least one of ${ALL_SCOPES.join(', ')}.`);
   const [{ n } = { n: 0 }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
   if (n >= MAX_ACTIVE_KEYS) throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
   const generated = generateApiKey();
   const [row] = await db.query<ApiKeyRow>(
-    'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-    [randomUUID(), accountId, trimmed, generated.prefix, generated.hash, granted],
+    'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
+    [randomUUID(), accountId, trimmed, generated.prefix, generated.hash, granted, expiry === null ? null : new Date(expiry)],
   );
   return { ...toView(row!), key: generated.key };
 }
@@ -74,17 +90,36 @@ export interface ResolvedKey {
   keyId: string;
   accountId: string;
   revoked: boolean;
+  /** Epoch ms; null: never expires. */
+  expiresAt: number | null;
   scopes: KeyScope[];
 }
 
 export async function findKeyBySecret(db: Queryable, secret: string): Promise<ResolvedKey | undefined> {
-  const [row] = await db.query<{ id: string; account_id: string; revoked_at: Date | null; scopes: string[] | null }>(
-    'SELECT id, account_id, revoked_at, scopes FROM api_keys WHERE key_hash = $1',
+  const [row] = await db.query<{ id: string; account_id: string; revoked_at: Date | null; expires_at: Date | null; scopes: string[] | null }>(
+    'SELECT id, account_id, revoked_at, expires_at, scopes FROM api_keys WHERE key_hash = $1',
     [hashApiKey(secret)],
   );
-  return row ? { keyId: row.id, accountId: row.account_id, revoked: row.revoked_at !== null, scopes: row.scopes ? normaliseScopes(row.scopes) : ALL_SCOPES } : undefined;
+  return row ? { keyId: row.id, accountId: row.account_id, revoked: row.revoked_at !== null, expiresAt: row.expires_at?.getTime() ?? null, scopes: row.scopes ? normaliseScopes(row.scopes) : ALL_SCOPES } : undefined;
 }
 
 export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {
   await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId]);
+}
+
+export interface KeyUsage {
+  /** null: requests made with a dashboard session. */
+  keyId: string | null;
+  requests: number;
+  credits: number;
+}
+
+/** Requests and credits charged per key over the last `days` days (to `now`), busiest first. */
+export async function keyUsage(db: Queryable, accountId: string, days: number, now: Date): Promise<KeyUsage[]> {
+  const rows = await db.query<{ api_key_id: string | null; requests: number; credits: number }>(
+    `SELECT api_key_id, count(*)::int AS requests, coalesce(sum(credits_charged), 0)::int AS credits
+     FROM shorts_requests WHERE account_id = $1 AND created_at > $2 GROUP BY api_key_id ORDER BY requests DESC, api_key_id`,
+    [accountId, new Date(now.getTime() - days * 86_400_000)],
+  );
+  return rows.map((r) => ({ keyId: r.api_key_id, requests: r.requests, credits: r.credits }));
 }

@@ -5,6 +5,7 @@ import type { Database, Queryable, Transaction } from '../../infra/db/database.t
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow, type NewAccount, type RateLimits } from '../accounts/accounts.ts';
 import { grantCredits } from '../credits/ledger.ts';
+import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { writeAudit, type Actor } from './audit.ts';
 
 export interface UserView {
@@ -132,6 +133,7 @@ export async function adjustCredits(db: Database, actor: Actor, user: string, ad
       `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'deduct', $2, $3, $4)`,
       [row.id, -amount, updated!.credit_balance, reason],
     );
+    if (mayBeLow(updated.credit_balance, updated.low_balance_threshold)) await emitCreditsLow(tx, row.id, null);
     return updated!;
   });
 }

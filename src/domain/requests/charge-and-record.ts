@@ -13,6 +13,7 @@
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Queryable } from '../../infra/db/database.ts';
 import { insufficientCredits } from '../credits/ledger.ts';
+import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 
 export interface Settlement {
@@ -23,9 +24,9 @@ export interface Settlement {
 
 /** Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing written). */
 export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement): Promise<number> {
-  const [row] = await db.query<{ credit_balance: number }>(
+  const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     `WITH charged AS (
-       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance
+       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance, low_balance_threshold
      ), ledger AS (
        INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
        SELECT $1, 'charge', -$2::integer, credit_balance, $3 FROM charged WHERE $2::integer > 0
@@ -33,15 +34,18 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
        INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
        SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
      )
-     SELECT credit_balance FROM charged`,
+     SELECT credit_balance, low_balance_threshold FROM charged`,
     [
       request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
       outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
       request.limit, optionsParam(request.options),
     ],
   );
-  if (row) return row.credit_balance;
-  throw await insufficientCredits(db, request.accountId, credits);
+  if (!row) throw await insufficientCredits(db, request.accountId, credits);
+  // In the caller's transaction when there is one; otherwise right after (the claim is state-based, see credit-alerts.ts).
+  // A failed claim does not undo the settlement: the account's next charge claims it.
+  if (credits > 0 && mayBeLow(row.credit_balance, row.low_balance_threshold)) await emitCreditsLow(db, request.accountId, request.id).catch(() => null);
+  return row.credit_balance;
 }
 
 const BATCH_SQL = `
@@ -50,9 +54,9 @@ WITH input AS (
     i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
     status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb)
 ), locked AS (
-  SELECT id, credit_balance, credits_reserved FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
+  SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
 ), running AS (
-  SELECT input.*, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
+  SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
          locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
   FROM input JOIN locked ON locked.id = input.account_id
   WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
@@ -71,7 +75,7 @@ WITH input AS (
   SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, options, now()
   FROM accepted
 )
-SELECT i, balance_after FROM accepted`;
+SELECT i, balance_after, low_balance_threshold FROM accepted`;
 
 interface Pending extends Settlement {
   resolve(balance: number): void;
@@ -100,7 +104,7 @@ export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatch
 
   async function runBatch(items: Pending[]): Promise<void> {
     if (items.length === 1) return settleOneByOne(items);
-    let accepted: Array<{ i: number; balance_after: number | string }>;
+    let accepted: Array<{ i: number; balance_after: number | string; low_balance_threshold: number | null }>;
     try {
       accepted = await db.query(BATCH_SQL, [JSON.stringify(items.map(({ request, credits, outcome }, i) => ({
         i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
@@ -115,6 +119,14 @@ export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatch
       return settleOneByOne(items);
     }
     const done = new Map(accepted.map((row) => [Number(row.i), Number(row.balance_after)]));
+    // The batch committed: claim credits.low once per account it took below its threshold (the claim
+    // is its own statement and looks at the balance as it is now, so which request is named matters little).
+    const low = new Map<string, string>();
+    for (const row of accepted) {
+      const item = items[Number(row.i)]!;
+      if (item.credits > 0 && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) low.set(item.request.accountId, item.request.id);
+    }
+    for (const [accountId, requestId] of low) await emitCreditsLow(db, accountId, requestId).catch(() => null); // the account's next charge claims it
     const refused: Pending[] = [];
     items.forEach((item, i) => {
       const balance = done.get(i);

@@ -3,13 +3,14 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
 import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
-import { listLedger } from '../../domain/credits/ledger.ts';
+import { getCreditAlerts } from '../../domain/credits/credit-alerts.ts';
 import { accountTotals, usageByDay } from '../../domain/requests/request-store.ts';
 import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks/webhook-secrets.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { accountQuotaDay } from '../../domain/quota/account-quota.ts';
 import { quotaDay, nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
 import { authErrors, ErrorBody, Nullable } from '../schemas/common.ts';
+import { CreditAlertsSchema } from '../schemas/credits.ts';
 
 const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
 
@@ -64,6 +65,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
             totalRequests: Type.Integer(),
             totalCreditsCharged: Type.Integer(),
           }),
+          alerts: CreditAlertsSchema,
         }),
         ...authErrors(),
       },
@@ -82,6 +84,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       upstreamQuota: await upstreamQuotaOf(account.id),
       rateLimits: limits,
       usage: { minute: used(0), hour: used(1), day: used(2), ...(await accountTotals(db, account.id)) },
+      // Read fresh, not from the cached account: the dashboard's banner follows a threshold just set.
+      alerts: await getCreditAlerts(db, account.id),
     };
   });
 
@@ -95,26 +99,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ days: Type.Array(Type.Object({ date: Type.String(), requests: Type.Integer(), items: Type.Integer(), credits: Type.Integer() })) }), 400: ErrorBody, ...authErrors() },
     },
   }, async (request) => ({ days: await usageByDay(db, callerOf(request).accountId, request.query.days) }));
-
-  app.get('/accounts/ledger', {
-    config: { auth: true, scope: 'account:read' },
-    schema: {
-      tags: ['accounts'],
-      summary: 'Credit ledger (grants and charges), newest first.',
-      security,
-      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }) }),
-      response: {
-        200: Type.Object({
-          entries: Type.Array(Type.Object({
-            id: Type.Integer(), kind: Type.Union([Type.Literal('grant'), Type.Literal('charge'), Type.Literal('deduct')], { description: 'deduct: taken back by an operator (note says why).' }), amount: Type.Integer(), balanceAfter: Type.Integer(),
-            requestId: Nullable(Type.String()), note: Nullable(Type.String()), createdAt: Type.String({ format: 'date-time' }),
-          })),
-        }),
-        400: ErrorBody,
-        ...authErrors(),
-      },
-    },
-  }, async (request) => ({ entries: await listLedger(db, callerOf(request).accountId, request.query.limit) }));
 
   const SecretView = Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), expiresAt: Nullable(Type.String({ format: 'date-time' })) });
 

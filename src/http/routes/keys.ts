@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/keys/api-keys.ts';
+import { createApiKey, keyUsage, listApiKeys, revokeApiKey } from '../../domain/keys/api-keys.ts';
 import { ALL_SCOPES, KEY_SCOPES } from '../../domain/keys/scopes.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { authErrors, ErrorBody, Nullable } from '../schemas/common.ts';
+import { KeyUsageSchema } from '../schemas/credits.ts';
 
 const KeyView = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -12,12 +13,13 @@ const KeyView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
   revokedAt: Nullable(Type.String({ format: 'date-time' })),
+  expiresAt: Nullable(Type.String({ format: 'date-time', description: 'The key stops working at this time; null: never.' })),
   scopes: Type.Array(Type.String(), { description: `What the key may do: ${ALL_SCOPES.map((s) => `${s} (${KEY_SCOPES[s]})`).join('; ')}` }),
 });
 const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));
 
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, auth } = app.services;
+  const { db, auth, shortsRequests } = app.services;
   // Key management needs a dashboard session (docs/spec.md, security commitments): a leaked API key must not mint or revoke keys.
   const config = { auth: 'session' } as const;
 
@@ -30,11 +32,13 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 100, description: 'A descriptive name, e.g. "production backend".' }),
         scopes: Type.Optional(Type.Array(ScopeSchema, { minItems: 1, maxItems: ALL_SCOPES.length * 2, description: 'What the key may do; every scope when omitted.' })),
+        expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'The key stops working at this time (in the future, at most 5 years ahead); never when omitted.' })),
       }, { additionalProperties: false }),
       response: { 201: Type.Object({ ...KeyView.properties, key: Type.String({ description: 'The secret. Shown once.' }) }), 400: ErrorBody, 409: ErrorBody, ...authErrors() },
     },
   }, async (request, reply) => {
-    const created = await createApiKey(db, callerOf(request).accountId, request.body.name, request.body.scopes);
+    const { name, scopes, expiresAt } = request.body;
+    const created = await createApiKey(db, callerOf(request).accountId, name, { scopes, expiresAt, now: shortsRequests.now() });
     reply.code(201).header('cache-control', 'no-store');
     return created;
   });
@@ -43,6 +47,17 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config,
     schema: { tags: ['keys'], summary: 'List the account\'s API keys (never their secrets).', security: [{ bearer: [] }], response: { 200: Type.Object({ keys: Type.Array(KeyView) }), ...authErrors() } },
   }, async (request) => ({ keys: await listApiKeys(db, callerOf(request).accountId) }));
+
+  app.get('/keys/usage', {
+    config,
+    schema: {
+      tags: ['keys'],
+      summary: 'Requests and credits charged per key over the last days (30 by default), busiest first.',
+      security: [{ bearer: [] }],
+      querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),
+      response: { 200: KeyUsageSchema, 400: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => ({ days: request.query.days, keys: await keyUsage(db, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())) }));
 
   app.delete('/keys/:id', {
     config,

@@ -1,0 +1,108 @@
+// The account's credit statement (issue #16): ledger entries with the request and channel each
+// charge paid for, newest first, in cursor pages; and the balance over time, read from the ledger
+// (each entry carries the balance after it, so a day's closing balance is its last entry's).
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+
+export interface StatementEntry {
+  id: number;
+  kind: 'grant' | 'charge' | 'deduct';
+  amount: number;
+  balanceAfter: number;
+  requestId: string | null;
+  /** The channel the request asked for (as sent) and its title (when the request resolved it). */
+  channelUrl: string | null;
+  channelTitle: string | null;
+  note: string | null;
+  createdAt: string;
+}
+
+export interface StatementPage {
+  entries: StatementEntry[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+interface StatementRow {
+  id: number | string;
+  kind: StatementEntry['kind'];
+  amount: number;
+  balance_after: number;
+  request_id: string | null;
+  channel_url: string | null;
+  channel_title: string | null;
+  note: string | null;
+  created_at: Date;
+}
+
+// A stored result is either the whole success body (data.channel.snippet.title) or its summary (channel.title).
+const SELECT_ENTRIES = `
+  SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at, r.channel_url,
+         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title') AS channel_title
+  FROM credit_ledger l LEFT JOIN shorts_requests r ON r.id = l.request_id
+  WHERE l.account_id = $1 AND ($2::bigint IS NULL OR l.id < $2::bigint)
+  ORDER BY l.id DESC LIMIT $3`;
+
+function toEntry(r: StatementRow): StatementEntry {
+  return {
+    id: Number(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, requestId: r.request_id,
+    channelUrl: r.channel_url, channelTitle: r.channel_title, note: r.note, createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** The cursor is the id of the last entry shown: entries are append-only, so a page never shifts. */
+function parseCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  if (!/^[1-9][0-9]{0,17}$/.test(cursor) || !Number.isSafeInteger(Number(cursor))) throw new AppError('VALIDATION_FAILED', 'cursor is not one this API returned (use nextCursor from the previous page).');
+  return Number(cursor);
+}
+
+export async function ledgerPage(db: Queryable, accountId: string, limit: number, cursor?: string): Promise<StatementPage> {
+  const rows = await db.query<StatementRow>(SELECT_ENTRIES, [accountId, parseCursor(cursor), limit + 1]);
+  const entries = rows.slice(0, limit).map(toEntry);
+  return { entries, nextCursor: rows.length > limit ? String(entries[entries.length - 1]!.id) : null };
+}
+
+/** Every entry, newest first, read in pages of `pageSize` (the CSV export streams these). */
+export async function* allLedgerEntries(db: Queryable, accountId: string, pageSize = 1000): AsyncGenerator<StatementEntry> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await ledgerPage(db, accountId, pageSize, cursor);
+    yield* page.entries;
+    if (!page.nextCursor) return;
+    cursor = page.nextCursor;
+  }
+}
+
+export interface BalanceDay {
+  date: string;
+  /** The balance at the end of the day (UTC). */
+  balance: number;
+  /** Credits added (grants) and taken (charges, deductions) that day. */
+  added: number;
+  spent: number;
+}
+
+/** The balance at the end of each of the last `days` UTC days, oldest first, every day present. */
+export async function balanceHistory(db: Queryable, accountId: string, days: number, now: Date): Promise<BalanceDay[]> {
+  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const [opening] = await db.query<{ balance_after: number }>(
+    'SELECT balance_after FROM credit_ledger WHERE account_id = $1 AND created_at < $2 ORDER BY id DESC LIMIT 1',
+    [accountId, since],
+  );
+  const rows = await db.query<{ day: string; closing: number; added: number; spent: number }>(
+    `SELECT day, (array_agg(balance_after ORDER BY id DESC))[1] AS closing,
+            coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::int AS added, coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::int AS spent
+     FROM (SELECT id, amount, balance_after, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM credit_ledger WHERE account_id = $1 AND created_at >= $2) d
+     GROUP BY day`,
+    [accountId, since],
+  );
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  let balance = opening?.balance_after ?? 0;
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(since.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    const row = byDay.get(date);
+    if (row) balance = row.closing;
+    return { date, balance, added: row?.added ?? 0, spent: row?.spent ?? 0 };
+  });
+}
