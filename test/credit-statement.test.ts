@@ -1,0 +1,257 @@
+// Issue #16.4: the ledger with channel and request (cursor pages, CSV), the balance over time, and
+// the low-balance alert (credits.low once per crossing, exact under concurrent charges).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
+import { chargeAndRecord, createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
+import { adjustCredits } from '../src/domain/operators/users.ts';
+import { csvCell, csvRow } from '../src/http/csv.ts';
+
+let serial = 0;
+function settlement(accountId: string, credits: number, channel = { url: 'https://www.youtube.com/@fake-1', title: 'Fake One' }): Settlement {
+  const id = `req_stmt${process.pid}x${++serial}`;
+  return {
+    request: { id, accountId, apiKeyId: null, channelUrl: channel.url, oldestDate: null, limit: null, webhookUrl: null },
+    credits,
+    outcome: { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { channel: { id: 'UCx', title: channel.title }, itemCount: credits * 50 }, quotaUnits: 0 },
+  };
+}
+
+/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF), to read back what the export wrote. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
+  }
+  return rows;
+}
+
+describe('CSV cells', () => {
+  it('quotes separators, quotes and line breaks; guards formulas in text but not numbers', () => {
+    assert.equal(csvCell('plain'), 'plain');
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('say "hi"'), '"say ""hi"""');
+    assert.equal(csvCell('two\nlines'), '"two\nlines"');
+    assert.equal(csvCell('=SUM(A1:A9)'), '\'=SUM(A1:A9)');
+    assert.equal(csvCell('+1'), '\'+1');
+    assert.equal(csvCell('-2+3'), '\'-2+3');
+    assert.equal(csvCell('@cmd'), '\'@cmd');
+    assert.equal(csvCell('\tx'), '\'\tx');
+    assert.equal(csvCell(' padded '), '" padded "', 'surrounding spaces kept as written');
+    assert.equal(csvCell('=HYPERLINK("http://x","y")'), '"\'=HYPERLINK(""http://x"",""y"")"');
+    assert.equal(csvCell(-3), '-3', 'numbers stay numbers');
+    assert.equal(csvCell(null), '');
+    assert.equal(csvRow(['a', 1, null]), 'a,1,\r\n');
+  });
+});
+
+for (const mode of STORAGE_MODES) {
+  describe(`credit statement and alerts (${mode})`, () => {
+    let t: TestApp;
+    let clock = Date.now();
+    before(async () => {
+      t = await startTestApp(mode, {}, { now: () => clock });
+    });
+    after(() => t.close());
+    const balanceOf = async (id: string) => (await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [id]))[0]!.credit_balance;
+    const eventsOf = async (id: string) => (await t.services.db.query<{ payload: { type: string; timestamp: string; data: { balance: number; threshold: number; requestId: string | null } } }>('SELECT payload FROM credit_events WHERE account_id = $1 ORDER BY id', [id])).map((r) => r.payload);
+
+    it('pages the ledger by cursor, newest first, each charge with its request and channel', async () => {
+      const user = await createUser(t, 100);
+      const charged: Settlement[] = [];
+      for (let i = 0; i < 5; i++) {
+        const s = settlement(user.id, 1 + i, { url: `https://www.youtube.com/@chan${i}`, title: `Channel ${i}` });
+        await chargeAndRecord(t.services.db, s);
+        charged.push(s);
+      }
+      const seen: Array<{ id: number; kind: string; amount: number; requestId: string | null; channelUrl: string | null; channelTitle: string | null }> = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const url: string = `/accounts/ledger?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+        const res = await t.app.inject({ method: 'GET', url, headers: bearer(user.key) });
+        assert.equal(res.statusCode, 200, res.body);
+        const page: { entries: typeof seen; nextCursor: string | null } = res.json();
+        assert.ok(page.entries.length <= 2);
+        seen.push(...page.entries);
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      assert.equal(pages, 3, '6 entries in pages of 2');
+      assert.deepEqual(seen.map((e) => e.id), [...seen.map((e) => e.id)].sort((a, b) => b - a), 'newest first, no repeats');
+      assert.equal(new Set(seen.map((e) => e.id)).size, 6);
+      assert.equal(seen[5]!.kind, 'grant');
+      assert.equal(seen[5]!.requestId, null);
+      const newest = charged[4]!;
+      assert.deepEqual({ kind: seen[0]!.kind, amount: seen[0]!.amount, requestId: seen[0]!.requestId, channelUrl: seen[0]!.channelUrl, channelTitle: seen[0]!.channelTitle },
+        { kind: 'charge', amount: -5, requestId: newest.request.id, channelUrl: 'https://www.youtube.com/@chan4', channelTitle: 'Channel 4' });
+      for (const bad of ['abc', '0', '-1', '1e5', '99999999999999999999']) {
+        const res = await t.app.inject({ method: 'GET', url: `/accounts/ledger?cursor=${encodeURIComponent(bad)}`, headers: bearer(user.key) });
+        assert.equal(res.statusCode, 400, `cursor ${bad}: ${res.body}`);
+        assert.equal(res.json().error, 'VALIDATION_FAILED');
+        assert.match(res.json().message, /cursor/);
+      }
+    });
+
+    it('exports the ledger as CSV with a header, correct escaping and the formula guard', async () => {
+      const user = await createUser(t, 50);
+      await chargeAndRecord(t.services.db, settlement(user.id, 2, { url: 'https://www.youtube.com/@evil', title: '=HYPERLINK("http://evil.example","click"), "quoted"\nline' }));
+      await t.services.db.transaction((tx) => grantCredits(tx, user.id, 7, '+bonus, for "testing"'));
+      const res = await t.app.inject({ method: 'GET', url: '/accounts/ledger.csv', headers: bearer(user.key) });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="ledger-\d{4}-\d{2}-\d{2}\.csv"$/);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const rows = parseCsv(res.body);
+      assert.deepEqual(rows[0], ['id', 'createdAt', 'kind', 'amount', 'balanceAfter', 'requestId', 'channelUrl', 'channelTitle', 'note']);
+      assert.equal(rows.length, 4, 'header + grant + charge + initial grant');
+      assert.deepEqual(rows[1]!.slice(2, 5), ['grant', '7', '55']);
+      assert.equal(rows[1]![8], '\'+bonus, for "testing"');
+      assert.deepEqual(rows[2]!.slice(2, 5), ['charge', '-2', '48'], 'amounts are plain numbers');
+      assert.equal(rows[2]![7], '\'=HYPERLINK("http://evil.example","click"), "quoted"\nline', 'the title survives, defused');
+      assert.equal(rows[3]![2], 'grant');
+      const other = await createUser(t, 5);
+      assert.ok(!(await t.app.inject({ method: 'GET', url: '/accounts/ledger.csv', headers: bearer(other.key) })).body.includes('evil'), 'only the caller\'s own ledger');
+    });
+
+    it('gives the balance at the end of every day from the ledger, carried over quiet days', async () => {
+      const user = await createUser(t, 40);
+      const { db } = t.services;
+      const ids = await db.query<{ id: string }>('SELECT id FROM credit_ledger WHERE account_id = $1', [user.id]);
+      const day = (n: number) => new Date(Date.UTC(2026, 0, 10 + n, 12));
+      await db.query('UPDATE credit_ledger SET created_at = $2 WHERE id = $1', [ids[0]!.id, day(-40)]);
+      // Charges on days 2 and 5 of the window, a grant on day 5.
+      for (const [n, credits] of [[2, 5], [2, 3], [5, 10]] as const) {
+        const s = settlement(user.id, credits);
+        await chargeAndRecord(db, s);
+        await db.query('UPDATE credit_ledger SET created_at = $2 WHERE request_id = $1', [s.request.id, day(n)]);
+      }
+      await db.transaction((tx) => grantCredits(tx, user.id, 100, 'top-up'));
+      await db.query('UPDATE credit_ledger SET created_at = $2 WHERE account_id = $1 AND note = $3', [user.id, day(5), 'top-up']);
+      clock = day(6).getTime();
+      try {
+        const res = await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=7', headers: bearer(user.key) });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(res.json().days, [
+          { date: '2026-01-10', balance: 40, added: 0, spent: 0 },
+          { date: '2026-01-11', balance: 40, added: 0, spent: 0 },
+          { date: '2026-01-12', balance: 32, added: 0, spent: 8 },
+          { date: '2026-01-13', balance: 32, added: 0, spent: 0 },
+          { date: '2026-01-14', balance: 32, added: 0, spent: 0 },
+          { date: '2026-01-15', balance: 122, added: 100, spent: 10 },
+          { date: '2026-01-16', balance: 122, added: 0, spent: 0 },
+        ]);
+        const empty = await createUser(t, 0);
+        assert.deepEqual((await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=2', headers: bearer(empty.key) })).json().days.map((d: { balance: number }) => d.balance), [0, 0]);
+        assert.equal((await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=0', headers: bearer(user.key) })).statusCode, 400);
+      } finally {
+        clock = Date.now();
+      }
+    });
+
+    it('sets the threshold and the events URL (session only), shows them in GET /accounts, refuses bad values', async () => {
+      const user = await createUser(t, 30);
+      const initial = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+      assert.deepEqual(initial.alerts, { lowBalanceThreshold: null, eventsWebhookUrl: null, low: false });
+      const set = await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 50, eventsWebhookUrl: 'https://hooks.example.com/account' } });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.deepEqual(set.json(), { lowBalanceThreshold: 50, eventsWebhookUrl: 'https://hooks.example.com/account', low: true });
+      assert.deepEqual((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().alerts, set.json(), 'GET /accounts shows it at once');
+      const onlyUrl = await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { eventsWebhookUrl: null } });
+      assert.deepEqual(onlyUrl.json(), { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: true }, 'an omitted field is unchanged');
+      const byKey = await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.key), payload: { lowBalanceThreshold: 1 } });
+      assert.equal(byKey.statusCode, 403, 'an API key may not change where account events go');
+      for (const [payload, code, pattern] of [
+        [{ lowBalanceThreshold: 0 }, 'VALIDATION_FAILED', /lowBalanceThreshold/],
+        [{ lowBalanceThreshold: 2.5 }, 'VALIDATION_FAILED', /lowBalanceThreshold/],
+        [{ eventsWebhookUrl: 'not a url' }, 'VALIDATION_FAILED', /eventsWebhookUrl/],
+        [{ eventsWebhookUrl: 'ftp://example.com/x' }, 'UNSAFE_WEBHOOK_URL', /eventsWebhookUrl must use http or https/],
+        [{ eventsWebhookUrl: 'https://user:pw@example.com/x' }, 'UNSAFE_WEBHOOK_URL', /eventsWebhookUrl must not carry credentials/],
+        [{ colour: 'red' }, 'VALIDATION_FAILED', /colour|additional/i],
+      ] as const) {
+        const res = await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload });
+        assert.equal(res.statusCode, 400, `${JSON.stringify(payload)}: ${res.body}`);
+        assert.equal(res.json().error, code, res.body);
+        assert.match(res.json().message, pattern);
+      }
+    });
+
+    it('refuses private events URLs unless private targets are allowed', async () => {
+      const strict = await startTestApp(mode, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+      try {
+        const user = await createUser(strict, 1);
+        const res = await strict.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { eventsWebhookUrl: 'http://127.0.0.1:8080/hook' } });
+        assert.equal(res.statusCode, 400);
+        assert.equal(res.json().error, 'UNSAFE_WEBHOOK_URL');
+        assert.match(res.json().message, /^eventsWebhookUrl points to a private or reserved address/);
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it('records credits.low once per crossing, re-armed when a grant lifts the balance back up', async () => {
+      const user = await createUser(t, 20);
+      await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 10 } });
+      const { db } = t.services;
+      const first = settlement(user.id, 5);
+      await chargeAndRecord(db, first); // 15: above
+      assert.deepEqual(await eventsOf(user.id), []);
+      const crossing = settlement(user.id, 6);
+      await chargeAndRecord(db, crossing); // 9: crossed
+      await db.transaction((tx) => chargeCredits(tx, user.id, 2, `req_below_${user.id}`)); // 7: still below, no second event
+      assert.deepEqual(await eventsOf(user.id), [{ type: 'credits.low', timestamp: (await eventsOf(user.id))[0]!.timestamp, data: { accountId: user.id, balance: 9, threshold: 10, requestId: crossing.request.id } }]);
+      assert.ok(!Number.isNaN(Date.parse((await eventsOf(user.id))[0]!.timestamp)));
+      await db.transaction((tx) => grantCredits(tx, user.id, 2, 'not enough to re-arm')); // 9
+      await chargeAndRecord(db, settlement(user.id, 1)); // 8
+      assert.equal((await eventsOf(user.id)).length, 1, 'a grant that stays below the threshold does not re-arm');
+      await db.transaction((tx) => grantCredits(tx, user.id, 2, 're-arm')); // 10 = threshold: re-armed
+      await adjustCredits(db, { label: 'test operator', accountId: null }, user.email, { direction: 'deduct', amount: 1, reason: 'operator deduction crosses too' }); // 9
+      const events = await eventsOf(user.id);
+      assert.equal(events.length, 2);
+      assert.deepEqual(events[1]!.data, { accountId: user.id, balance: 9, threshold: 10, requestId: null });
+      const listed = await t.app.inject({ method: 'GET', url: '/accounts/events', headers: bearer(user.key) });
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.deepEqual(listed.json().events.map((e: { payload: unknown }) => e.payload), [...events].reverse());
+      const banner = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().alerts;
+      assert.equal(banner.low, true);
+    });
+
+    it('setting a threshold above the balance is not a crossing; turning it off stops events', async () => {
+      const user = await createUser(t, 5);
+      await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 10 } });
+      await chargeAndRecord(t.services.db, settlement(user.id, 1));
+      assert.deepEqual(await eventsOf(user.id), [], 'already below when set: waits for the balance to come back up');
+      await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: null } });
+      await t.services.db.transaction((tx) => grantCredits(tx, user.id, 50, 'up'));
+      await chargeAndRecord(t.services.db, settlement(user.id, 50));
+      assert.deepEqual(await eventsOf(user.id), []);
+    });
+
+    it('exactly one credits.low under concurrent charges: transactions, group commits and two racing batchers', async () => {
+      for (let round = 0; round < 3; round++) {
+        const user = await createUser(t, 60);
+        await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 30 } });
+        const first = createSettlementBatcher(t.services.db, { maxBatch: 4 });
+        const second = createSettlementBatcher(t.services.db, { maxBatch: 7 });
+        const work = Array.from({ length: 48 }, (_, i) => {
+          if (i % 3 === 0) return t.services.db.transaction((tx) => chargeCredits(tx, user.id, 1, `req_conc_${round}_${user.id}_${i}`)).catch(() => 'refused');
+          return (i % 3 === 1 ? first : second).settle(settlement(user.id, 1)).catch(() => 'refused');
+        });
+        await Promise.all(work);
+        assert.equal(await balanceOf(user.id), 12, 'every charge went through');
+        const events = await eventsOf(user.id);
+        assert.equal(events.length, 1, `round ${round}: ${JSON.stringify(events)}`);
+        assert.equal(events[0]!.data.threshold, 30);
+        assert.ok(events[0]!.data.balance < 30 && events[0]!.data.balance >= 12, `the balance when claimed: ${events[0]!.data.balance}`);
+      }
+    });
+  });
+}
