@@ -29,7 +29,7 @@ for (const mode of STORAGE_MODES) {
       const list = await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) });
       assert.equal(list.statusCode, 200);
       const listed = list.json().keys.find((k: { id: string }) => k.id === created.id);
-      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
+      assert.deepEqual(Object.keys(listed).sort(), ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes']);
       assert.deepEqual(listed.scopes, ['shorts:write', 'shorts:read', 'account:read'], 'every scope by default');
       assert.ok(!list.body.includes(created.key));
     });

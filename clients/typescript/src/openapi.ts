@@ -145,6 +145,7 @@ export type paths = {
                                 createdAt: string;
                                 lastUsedAt: string | null;
                                 revokedAt: string | null;
+                                expiresAt: string | null;
                                 /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
                                 scopes: string[];
                             }[];
@@ -229,6 +230,11 @@ export type paths = {
                         name: string;
                         /** @description What the key may do; every scope when omitted. */
                         scopes?: ("shorts:write" | "shorts:read" | "account:read")[];
+                        /**
+                         * Format: date-time
+                         * @description The key stops working at this time (in the future, at most 5 years ahead); never when omitted.
+                         */
+                        expiresAt?: string;
                     };
                 };
             };
@@ -249,6 +255,7 @@ export type paths = {
                             createdAt: string;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
+                            expiresAt: string | null;
                             /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
                             scopes: string[];
                             /** @description The secret. Shown once. */
@@ -354,6 +361,127 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/keys/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests and credits charged per key over the last days (30 by default), busiest first. */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: number;
+                            keys: {
+                                keyId: string | null;
+                                requests: number;
+                                /** @description Credits charged for those requests. */
+                                credits: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys/{id}": {
         parameters: {
             query?: never;
@@ -392,6 +520,7 @@ export type paths = {
                             createdAt: string;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
+                            expiresAt: string | null;
                             /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
                             scopes: string[];
                         };
@@ -556,6 +685,7 @@ export type paths = {
                                 totalRequests: number;
                                 totalCreditsCharged: number;
                             };
+                            alerts: components["schemas"]["CreditAlerts"];
                         };
                     };
                 };
@@ -660,131 +790,6 @@ export type paths = {
                                 requests: number;
                                 items: number;
                                 credits: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error body for authentication, account and key endpoints. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description Missing, invalid, expired or revoked credential. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description Unexpected server error. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
-                    };
-                };
-                /** @description A backing store (database, Redis) is unavailable. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/accounts/ledger": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Credit ledger (grants and charges), newest first. */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entries: {
-                                id: number;
-                                /** @description deduct: taken back by an operator (note says why). */
-                                kind: "grant" | "charge" | "deduct";
-                                amount: number;
-                                balanceAfter: number;
-                                requestId: string | null;
-                                note: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
                             }[];
                         };
                     };
@@ -1088,6 +1093,710 @@ export type paths = {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credit ledger (grants, charges, deductions) with the request and channel each charge paid for, newest first, in pages (cursor). */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description nextCursor of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entries": [
+                         *         {
+                         *           "id": 42,
+                         *           "kind": "charge",
+                         *           "amount": -3,
+                         *           "balanceAfter": 97,
+                         *           "requestId": "req_8f3a2c1d9e7b4a60",
+                         *           "channelUrl": "https://www.youtube.com/@demo",
+                         *           "channelTitle": "Demo Channel",
+                         *           "note": null,
+                         *           "createdAt": "2026-01-31T12:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "nextCursor": "42"
+                         *     }
+                         */
+                        "application/json": {
+                            entries: components["schemas"]["LedgerEntry"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/ledger.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole ledger as CSV (RFC 4180, UTF-8, newest first). Text cells a spreadsheet would read as a formula start with '. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row: id, createdAt, kind, amount, balanceAfter, requestId, channelUrl, channelTitle, note. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The balance at the end of each UTC day, oldest first, every day present (from the ledger). */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: {
+                                /** @description UTC date, YYYY-MM-DD. */
+                                date: string;
+                                /** @description The balance at the end of the day. */
+                                balance: number;
+                                /** @description Credits granted that day. */
+                                added: number;
+                                /** @description Credits charged or deducted that day. */
+                                spent: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The low-balance threshold and the account's events webhook URL. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lowBalanceThreshold: number | null;
+                            eventsWebhookUrl: string | null;
+                            /** @description The balance is below the threshold now. */
+                            low: boolean;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is unchanged). Dashboard session only. */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "lowBalanceThreshold": 50,
+                     *       "eventsWebhookUrl": "https://example.com/hooks/account"
+                     *     }
+                     */
+                    "application/json": {
+                        lowBalanceThreshold?: number | null;
+                        eventsWebhookUrl?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lowBalanceThreshold: number | null;
+                            eventsWebhookUrl: string | null;
+                            /** @description The balance is below the threshold now. */
+                            low: boolean;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Account events (credits.low), newest first, with the body each is delivered with. */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                id: number;
+                                /** @enum {string} */
+                                type: "credits.low";
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description The event body as it is delivered. */
+                                payload: {
+                                    /** @enum {string} */
+                                    type: "credits.low";
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    data: {
+                                        accountId: string;
+                                        balance: number;
+                                        threshold: number;
+                                        requestId: string | null;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6051,6 +6760,26 @@ export type webhooks = {
 };
 export type components = {
     schemas: {
+        CreditAlerts: {
+            lowBalanceThreshold: number | null;
+            eventsWebhookUrl: string | null;
+            /** @description The balance is below the threshold now. */
+            low: boolean;
+        };
+        LedgerEntry: {
+            id: number;
+            /** @description deduct: taken back by an operator (note says why). */
+            kind: "grant" | "charge" | "deduct";
+            /** @description Positive for a grant, negative for a charge or deduction. */
+            amount: number;
+            balanceAfter: number;
+            requestId: string | null;
+            channelUrl: string | null;
+            channelTitle: string | null;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         Channel: {
             kind: string;
             /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
