@@ -229,8 +229,11 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await screenshot('03-keys-revoke-dialog');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await row.getByText('Revoked', { exact: true }).waitFor();
     await page.getByRole('status').filter({ hasText: 'was revoked' }).waitFor();
+    // Revoked keys are hidden unless asked for (#16).
+    await row.waitFor({ state: 'detached' });
+    await page.getByRole('checkbox', { name: /Show revoked keys/ }).check();
+    await row.getByText('Revoked', { exact: true }).waitFor();
 
     // Revocation is immediate on one instance (documented as "within a second" across instances).
     const status = await waitFor('401 for the revoked key', async () => {

@@ -1,0 +1,181 @@
+// End-to-end (issue #16.4, #16.5): the keys page (30-day usage per key, expiry, revoked keys hidden
+// by default) and the account's credits (balance chart, paged statement with channels, CSV export,
+// low-balance alert and banner) in headless Chromium against the real server and the fake platform.
+// Screenshots at desktop and phone width, light and dark, go to test-output/screenshots/.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { startChild, type ChildService } from '../support/child-service.ts';
+import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
+const EMAIL = 'credits-e2e@example.com';
+const PASSWORD = 'correct horse battery staple';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+const run = promisify(execFile);
+
+describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
+  let fake: Awaited<ReturnType<typeof startFakePlatform>>;
+  let dataDir: string;
+  let server: ChildService;
+  let browser: Browser;
+  let page: Page;
+  let downloads: string;
+  const pageErrors: string[] = [];
+  let usedKey = '';
+  let revokedKey = '';
+
+  /** The page at desktop and phone width, in light and dark. */
+  async function screenshot(name: string) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(DESKTOP);
+      await page.waitForTimeout(150); // charts re-measure their width
+      await page.screenshot({ path: join(SCREENSHOTS, `credits-${name}-desktop-${scheme}.png`), fullPage: true });
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(SCREENSHOTS, `credits-${name}-phone-${scheme}.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize(DESKTOP);
+  }
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name });
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const shorts = (key: string, channelUrl: string) =>
+    fetch(`${server.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl }) });
+
+  before(async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
+      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
+    }
+    fake = await startFakePlatform();
+    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-credits-e2e-'));
+    downloads = join(dataDir, 'downloads');
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
+    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env: { ...process.env, ...env } });
+    server = await startChild('src/server.ts', {
+      ...env, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', acceptDownloads: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, { timeout: 180_000 });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.kill('SIGTERM');
+    await fake?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('signs in; creates keys, one with an expiry date', async () => {
+    await page.goto(`${server.url}/dashboard/`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Account').waitFor();
+    await nav('API keys').click();
+    for (const name of ['backend', 'old script']) {
+      await page.getByLabel('Key name').fill(name);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('row').filter({ hasText: name }).waitFor();
+      const secret = await page.getByLabel('New API key').inputValue();
+      if (name === 'backend') usedKey = secret;
+      else revokedKey = secret;
+    }
+    assert.notEqual(usedKey, revokedKey);
+    await page.getByLabel('Key name').fill('contractor');
+    const nextYear = new Date().getUTCFullYear() + 1;
+    await page.getByLabel(/Expires/).fill(`${nextYear}-06-30`);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'contractor' });
+    await row.getByText('expires').waitFor();
+    assert.match((await row.textContent()) ?? '', new RegExp(`Jun 30, ${nextYear}`));
+  });
+
+  it('shows each key\'s requests and credits of the last 30 days', async () => {
+    // 22 requests of 1 credit each (channels of 10 shorts), one more with the key revoked next.
+    for (let i = 0; i < 22; i++) assert.equal((await shorts(usedKey, `https://www.youtube.com/@fake-${10 + i}`)).status, 200);
+    assert.equal((await shorts(revokedKey, 'https://www.youtube.com/@demo')).status, 200);
+    await page.reload();
+    await heading('API keys').waitFor();
+    const backend = page.getByRole('row').filter({ hasText: 'backend' });
+    assert.equal(await backend.getByTestId('key-requests').textContent(), '22');
+    assert.equal(await backend.getByTestId('key-credits').textContent(), '22');
+    const old = page.getByRole('row').filter({ hasText: 'old script' });
+    assert.equal(await old.getByTestId('key-credits').textContent(), '3');
+  });
+
+  it('hides revoked keys by default, shows them on request', async () => {
+    await page.getByRole('button', { name: 'Revoke old script' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('status').filter({ hasText: 'was revoked' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'old script' }).waitFor({ state: 'detached' });
+    const toggle = page.getByRole('checkbox', { name: 'Show revoked keys (1)' });
+    await screenshot('keys');
+    await toggle.check();
+    await page.getByRole('row').filter({ hasText: 'old script' }).getByText('Revoked', { exact: true }).waitFor();
+    await toggle.uncheck();
+    assert.equal(await page.getByRole('row').filter({ hasText: 'old script' }).count(), 0);
+  });
+
+  it('the account shows the balance over time and the statement, paged, with channels', async () => {
+    await nav('Account').click();
+    await heading('Account').waitFor();
+    assert.equal(await page.getByTestId('credit-balance').textContent(), '75');
+    await page.getByRole('img', { name: 'Credit balance at the end of each day, last 30 days' }).waitFor();
+    assert.match((await page.getByTestId('balance-summary').textContent()) ?? '', /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/);
+    const statement = page.getByRole('region', { name: 'Credit activity' });
+    assert.equal(await page.getByTestId('ledger-count').textContent(), '20 entries shown');
+    await statement.getByRole('row').filter({ hasText: 'Fake 31' }).first().waitFor();
+    await page.getByRole('button', { name: 'Show older entries' }).click();
+    await page.getByTestId('ledger-count').filter({ hasText: '24 entries shown, that is all' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Show older entries' }).count(), 0);
+    await statement.getByRole('row').filter({ hasText: 'Grant' }).waitFor();
+  });
+
+  it('exports the whole ledger as CSV', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    assert.match(download.suggestedFilename(), /^ledger-\d{4}-\d{2}-\d{2}\.csv$/);
+    const file = join(downloads, download.suggestedFilename());
+    await download.saveAs(file);
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
+    assert.equal(lines[0], 'id,createdAt,kind,amount,balanceAfter,requestId,channelUrl,channelTitle,note');
+    assert.equal(lines.length, 25, 'header + 24 entries');
+  });
+
+  it('sets a low-balance alert: banner on every page, threshold on the chart, one credits.low event per crossing', async () => {
+    await page.getByLabel('Alert when the balance falls below').fill('75');
+    await page.getByLabel('Send account events to').fill('https://hooks.example.com/account');
+    await page.getByRole('button', { name: 'Save alert' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved: alert below 75 credits.' }).waitFor();
+    assert.equal(await page.getByTestId('low-balance-banner').count(), 0, 'exactly at the threshold is not below it');
+    assert.equal((await shorts(usedKey, 'https://www.youtube.com/@fake-40')).status, 200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByTestId('low-balance-banner').waitFor();
+    await page.locator('svg text', { hasText: 'alert below 75' }).waitFor();
+    await screenshot('account-low-balance');
+    await nav('Requests').click();
+    await page.getByTestId('low-balance-banner').waitFor();
+    const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token);
+    const events = (await (await fetch(`${server.url}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
+    assert.deepEqual(events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]), [['credits.low', 74, 75]]);
+  });
+
+  it('had no uncaught errors in the page', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
