@@ -2,14 +2,23 @@
 // PORT (default 0 = any free port), HOST, FAKE_API_KEY (default fake-api-key), FAKE_LATENCY_MS.
 import { startFakePlatform } from './server.ts';
 
+const port = Number(process.env.PORT ?? 0);
 const fake = await startFakePlatform({
-  port: Number(process.env.PORT ?? 0),
+  port,
   host: process.env.HOST || undefined,
   apiKey: process.env.FAKE_API_KEY || undefined,
   latencyMs: Number(process.env.FAKE_LATENCY_MS ?? 0),
+}).catch((error: NodeJS.ErrnoException) => {
+  // One clear line instead of a stack trace.
+  if (error.code === 'EADDRINUSE') {
+    console.error(`Cannot listen on ${process.env.HOST || '127.0.0.1'}:${port}: the port is already in use. Stop the other process, or set PORT (0 picks a free port).`);
+    process.exit(1);
+  }
+  throw error;
 });
 console.log(`fake Data API at ${fake.baseUrl}`);
 console.log(`fake InnerTube at ${fake.innertubeBaseUrl}`);
+console.log(`point a service at it: YOUTUBE_API_KEY=${process.env.FAKE_API_KEY || 'fake-api-key'} YOUTUBE_API_BASE_URL=${fake.baseUrl} YOUTUBE_INNERTUBE_BASE_URL=${fake.innertubeBaseUrl} WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm start`);
 
 let stopping = false;
 const stop = () => {
