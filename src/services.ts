@@ -134,7 +134,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     dailyUnits: config.YOUTUBE_KEY_DAILY_UNITS,
     reserveUnits: config.YOUTUBE_KEY_RESERVE_UNITS,
     now,
-    onInvalid: (lease, reason) => options.log.error({ key: `${lease.index}:${lease.keyId}`, reason }, 'YouTube Data API key rejected by the platform; taken out of the pool for an hour'),
+    onInvalid: (lease, reason) => options.log.error({ key: `${lease.index}:${lease.keyId}`, reason }, 'YouTube rejected a Data API key: it is out of the pool for an hour (the other keys, if any, carry the load; with none left, requests that need the Data API answer 502 and nothing is charged). Check YOUTUBE_API_KEY / YOUTUBE_API_KEYS.'),
     onExhausted: (lease) => options.log.info({ key: `${lease.index}:${lease.keyId}` }, 'YouTube Data API key out of quota; it rests until midnight America/Los_Angeles'),
   });
   const youtube = createYoutubeClient({

@@ -39,6 +39,54 @@ describe('start-up notes for the operator', () => {
     }
   });
 
+  it('names a Data API key YouTube rejected (remembered across restarts), in the notes, /readyz (codes only) and the operator\'s /operator/setup', async () => {
+    const t = await startTestApp('pglite', { YOUTUBE_API_KEYS: 'k1', OPERATOR_TOKEN: 'o'.repeat(40) });
+    try {
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      assert.deepEqual(ready.json().setup, { warnings: ['NO_USERS'] });
+      // Both keys of the pool (YOUTUBE_API_KEY and YOUTUBE_API_KEYS) are rejected, as the key pool records a keyInvalid answer.
+      for (let i = 0; i < t.services.keyPool.size; i++) await t.services.keyPool.markInvalid(await t.services.keyPool.take(1), 'keyInvalid');
+      const notes = await startupNotes(t.services);
+      const rejected = notes.find((n) => n.code === 'DATA_API_KEYS_REJECTED');
+      assert.equal(rejected?.level, 'warn');
+      assert.match(rejected!.message, /^YouTube rejected every Data API key \(1:[0-9a-f]{8}: keyInvalid, 2:[0-9a-f]{8}: keyInvalid\): shorts requests that need the Data API answer 502 \(nothing is charged\)/);
+      assert.ok(!rejected!.message.includes('k1') && !rejected!.message.includes('fake-api-key'), 'never the key itself');
+      assert.deepEqual((await t.app.inject({ method: 'GET', url: '/readyz' })).json().setup, { warnings: ['DATA_API_KEYS_REJECTED', 'NO_USERS'] });
+      const setup = await t.app.inject({ method: 'GET', url: '/operator/setup', headers: { authorization: `Bearer ${'o'.repeat(40)}` } });
+      assert.equal(setup.statusCode, 200, setup.body);
+      assert.deepEqual(setup.json().notes.map((n: { code: string }) => n.code), ['DATA_API_KEYS', 'DATA_API_KEYS_REJECTED', 'NO_USERS']);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/operator/setup' })).statusCode, 401);
+      // What a customer is told: a fact and that nothing was charged, no promise that anyone was told.
+      const refused = await t.services.keyPool.take(1).then(() => null, (error: Error) => error.message);
+      assert.ok(refused && !/told|notified/i.test(refused), String(refused));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a port already in use gets one clear line and exit code 1 from npm run fake and npm run demo too', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    const dataDir = await mkdtemp(join(tmpdir(), 'cs-port-demo-'));
+    try {
+      for (const [script, expected] of [
+        ['src/fake-platform/main.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use. Stop the other process, or set PORT (0 picks a free port).`],
+        ['scripts/demo.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`],
+      ] as const) {
+        const child = spawn(process.execPath, [script], { env: { ...process.env, DATA_DIR: join(dataDir, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+        assert.equal(code, 1, `${script}: ${stderr}`);
+        assert.deepEqual(stderr.split('\n').filter((l) => l.trim() && !l.startsWith('(node:')), [expected], script);
+      }
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a port already in use gets one clear line and exit code 1, not a stack trace', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

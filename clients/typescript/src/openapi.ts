@@ -3147,6 +3147,10 @@ export type paths = {
                                     invalid: number;
                                 };
                             };
+                            setup?: {
+                                /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
+                                warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
+                            };
                         };
                     };
                 };
@@ -3178,6 +3182,10 @@ export type paths = {
                                     exhausted: number;
                                     invalid: number;
                                 };
+                            };
+                            setup?: {
+                                /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
+                                warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
                             };
                         };
                     };
@@ -5861,6 +5869,153 @@ export type paths = {
                                 severity: "ok" | "warn" | "breach";
                                 summary: string;
                                 details: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            notes: {
+                                code: string;
+                                level: "info" | "warn";
+                                message: string;
                             }[];
                         };
                     };

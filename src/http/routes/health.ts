@@ -5,12 +5,20 @@ import { QUEUES } from '../../infra/queue.ts';
 import { withTimeout } from '../../infra/timeout.ts';
 import { AppError } from '../../errors.ts';
 import { ErrorBody } from '../schemas/common.ts';
+import { startupNotes } from '../../startup-notes.ts';
 
 // The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security commitments).
 const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, redis, boss, metrics, config, keyPool } = app.services;
+  // Configuration problems, as codes only: /readyz is public, the wording (and what to do) is in the
+  // start-up log and the operator's dashboard (GET /operator/setup).
+  const Setup = Type.Object({
+    warnings: Type.Array(Type.Union([Type.Literal('NO_DATA_API_KEY'), Type.Literal('DATA_API_KEYS_REJECTED'), Type.Literal('NO_USERS')]), {
+      description: 'NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness.',
+    }),
+  });
   const metricsToken = config.METRICS_TOKEN ? Buffer.from(config.METRICS_TOKEN) : null;
   const Upstream = Type.Object({
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('exhausted'), Type.Literal('down')], { description: 'ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected.' }),
@@ -26,8 +34,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['operations'],
       summary: 'Readiness: database, queue and Redis (when configured) reachable.',
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream) }),
-        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream) }),
+        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) }),
+        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) }),
       },
     },
   }, async (request, reply) => {
@@ -62,7 +70,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       status: count('invalid') === keys.length ? ('down' as const) : keys.every((k) => k.unitsRemaining === 0) ? ('exhausted' as const) : count('active') < keys.length ? ('degraded' as const) : ('ok' as const),
       keys: { active: count('active'), exhausted: count('exhausted'), invalid: count('invalid') },
     };
-    return { status: ok ? ('ok' as const) : ('unavailable' as const), checks, ...(upstream ? { upstream } : {}) };
+    const notes = database.status === 'ok'
+      ? await withTimeout(startupNotes(app.services), 2000, 'setup notes').catch((error: unknown) => {
+        request.log.warn({ err: error }, 'setup notes unavailable');
+        return undefined;
+      })
+      : undefined;
+    const warnings = notes?.flatMap((n) => (n.code === 'NO_DATA_API_KEY' || n.code === 'DATA_API_KEYS_REJECTED' || n.code === 'NO_USERS' ? [n.code] : []));
+    return { status: ok ? ('ok' as const) : ('unavailable' as const), checks, ...(upstream ? { upstream } : {}), ...(warnings ? { setup: { warnings } } : {}) };
   });
 
   app.get('/metrics', {

@@ -15,6 +15,7 @@ import { accountTotals, listRequests, usageByDay } from '../../domain/requests/r
 import { ErrorBody, Nullable } from '../schemas/common.ts';
 import { nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
 import { defaultRateLimits } from '../../domain/limits/windows.ts';
+import { startupNotes } from '../../startup-notes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -223,6 +224,17 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/operator/doctor', {
     schema: { tags, security, summary: 'Check the data\'s invariants (balances, charges, stuck requests, queue, lock); ok=false on a breach.', response: { 200: Doctor, ...operatorErrors() } },
   }, async () => runDoctor(db, { lock: ownLockStatus(db) }));
+
+  app.get('/operator/setup', {
+    schema: {
+      tags, security,
+      summary: 'What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner.',
+      response: {
+        200: Type.Object({ notes: Type.Array(Type.Object({ code: Type.String(), level: Type.Union([Type.Literal('info'), Type.Literal('warn')]), message: Type.String() })) }),
+        ...operatorErrors(),
+      },
+    },
+  }, async () => ({ notes: await startupNotes(app.services) }));
 
   const KeyState = Type.Object({
     label: Type.String({ description: '"<index>:<8 hex of SHA-256>": never the key itself.' }),
