@@ -13,7 +13,7 @@ describe('typed client: generated types', () => {
   it('clients/typescript/src/openapi.ts is what openapi-typescript makes of the current /openapi.json (npm run client:types)', async () => {
     const doc = await serviceOpenApiDocument();
     const schemas = Object.keys((doc.components as { schemas: Record<string, unknown> }).schemas);
-    for (const name of ['Channel', 'Short', 'RequestSummary', 'DeliveryAttempt', 'BatchItem', 'BatchItemStatus']) assert.ok(schemas.includes(name), `named component ${name}`);
+    for (const name of ['Channel', 'Short', 'RequestLogEntry', 'DeliveryAttempt', 'DeliveryLogEntry', 'RejectionDay', 'BatchItem', 'BatchItemStatus']) assert.ok(schemas.includes(name), `named component ${name}`);
     assert.equal(await readFile(CLIENT_TYPES_PATH, 'utf8'), await renderClientTypes(doc));
   });
 
