@@ -11,6 +11,7 @@ import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp, type Tes
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
 import { newRequestId } from '../src/http/request-id.ts';
+import { retriesEndBy } from '../src/domain/requests/request-log.ts';
 
 const SHORTS = '/api/youtube/shorts';
 
@@ -93,6 +94,14 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual((await ids(`to=${dayAgo}`)).map((r) => r.requestId), [old]);
     });
 
+    it('says until when a failing delivery is retried: the remaining delays at their longest', () => {
+      const schedule = [5, 300, 1800];
+      const next = new Date('2026-01-01T00:00:00Z');
+      // After attempt 1 the next is attempt 2; attempts 3 and 4 follow after 300 and 1800 s (+20 %).
+      assert.equal(retriesEndBy(schedule, 1, next).toISOString(), '2026-01-01T00:42:00.000Z');
+      assert.equal(retriesEndBy(schedule, 3, next).toISOString(), next.toISOString());
+    });
+
     it('refuses a bad cursor or filter with a clear 400', async () => {
       const user = await createUser(t);
       for (const query of ['cursor=not-a-cursor', `cursor=${Buffer.from('123.req_x; DROP').toString('base64url')}`, 'key=bob', 'status=done', 'from=yesterday', 'delivery=lost', 'limit=0']) {
@@ -115,13 +124,17 @@ for (const mode of STORAGE_MODES) {
         return res.json().requestId as string;
       };
       const [delivered, failed, wentAway] = [await submit(ok.url()), await submit(failing.url()), await submit(gone.url())];
-      type Entry = { requestId: string; delivery: { state: string; attempts: number; lastAttemptAt: string | null; nextAttemptAt: string | null; lastStatusCode: number | null } };
+      type Entry = { requestId: string; delivery: { state: string; attempts: number; lastAttemptAt: string | null; nextAttemptAt: string | null; retryingUntil: string | null; lastStatusCode: number | null } };
       const stateOf = async (id: string) => ((await get(user, `${SHORTS}?mode=webhook`)).json().requests as Entry[]).find((r) => r.requestId === id)!.delivery;
       // The failing receiver is retried twice (schedule 0.2,0.2): the first failure is "retrying".
       const retrying = await until(async () => { const d = await stateOf(failed); return d.state === 'retrying' && d; }, 20_000, 20).catch(() => null);
-      if (retrying) assert.ok(retrying.nextAttemptAt && Date.parse(retrying.nextAttemptAt) > Date.now() - 5_000);
+      if (retrying) {
+        assert.ok(retrying.nextAttemptAt && Date.parse(retrying.nextAttemptAt) > Date.now() - 5_000);
+        // After attempt 1 of a 0.2,0.2 schedule: one more delay after the next attempt, at most 0.24 s, rounded up.
+        assert.equal(Date.parse(retrying.retryingUntil!) - Date.parse(retrying.nextAttemptAt), retrying.attempts === 1 ? 1000 : 0);
+      }
       const gaveUp = await until(async () => { const d = await stateOf(failed); return d.state === 'failed' && d; });
-      assert.deepEqual({ ...gaveUp, lastAttemptAt: typeof gaveUp.lastAttemptAt }, { state: 'failed', attempts: 3, lastAttemptAt: 'string', lastStatusCode: 500, nextAttemptAt: null });
+      assert.deepEqual({ ...gaveUp, lastAttemptAt: typeof gaveUp.lastAttemptAt }, { state: 'failed', attempts: 3, lastAttemptAt: 'string', lastStatusCode: 500, nextAttemptAt: null, retryingUntil: null });
       await until(async () => (await stateOf(delivered)).state === 'delivered');
       await until(async () => (await stateOf(wentAway)).state === 'gone');
       assert.deepEqual(((await get(user, `${SHORTS}?delivery=failed`)).json().requests as Entry[]).map((r) => r.requestId), [failed]);

@@ -6646,6 +6646,7 @@ export type components = {
                 lastAttemptAt: string | null;
                 lastStatusCode: number | null;
                 nextAttemptAt: string | null;
+                retryingUntil: string | null;
             } | null;
         };
         DeliveryAttempt: {

@@ -19,6 +19,11 @@ export interface DeliveryStatus {
   lastAttemptAt: string | null;
   lastStatusCode: number | null;
   nextAttemptAt: string | null;
+  /**
+   * retrying: when the retry schedule runs out if every attempt fails — the next attempt plus the
+   * remaining delays at their longest (+20 % jitter). A receiver's Retry-After can push it later.
+   */
+  retryingUntil: string | null;
 }
 
 export interface RequestLogEntry extends RequestSummary {
@@ -86,7 +91,7 @@ function containsPattern(text: string): string {
 export async function listRequestLog(
   db: Queryable,
   accountId: string,
-  options: { limit: number; cursor?: string; filter?: RequestLogFilter },
+  options: { limit: number; cursor?: string; filter?: RequestLogFilter; retrySchedule?: number[] },
 ): Promise<{ requests: RequestLogEntry[]; nextCursor: string | null }> {
   const filter = options.filter ?? {};
   const params: unknown[] = [accountId];
@@ -128,20 +133,27 @@ export async function listRequestLog(
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
-    requests: page.map(entryOf),
+    requests: page.map((row) => entryOf(row, options.retrySchedule ?? [])),
     nextCursor: rows.length > options.limit && last ? encodeCursor({ createdMicros: BigInt(last.created_micros), id: last.id }) : null,
   };
 }
 
-function entryOf(row: LogRow): RequestLogEntry {
+function entryOf(row: LogRow, schedule: number[]): RequestLogEntry {
   return {
     ...summarise(row),
     apiKey: row.api_key_id ? { id: row.api_key_id, name: row.key_name ?? '(deleted key)', prefix: row.key_prefix ?? '' } : null,
-    delivery: row.mode === 'webhook' ? deliveryStatusOf(row) : null,
+    delivery: row.mode === 'webhook' ? deliveryStatusOf(row, schedule) : null,
   };
 }
 
-function deliveryStatusOf(row: LogRow): DeliveryStatus {
+/** Latest end of the retry schedule after attempt `attempt` failed and the next is due at `next`. */
+export function retriesEndBy(schedule: number[], attempt: number, next: Date): Date {
+  // Attempt n + 1 is due at `next`; the delays before attempts n + 2 … are schedule[n …].
+  const remainingSeconds = schedule.slice(attempt).reduce((sum, s) => sum + s * 1.2, 0);
+  return new Date(next.getTime() + Math.ceil(remainingSeconds) * 1000);
+}
+
+function deliveryStatusOf(row: LogRow, schedule: number[]): DeliveryStatus {
   const state: DeliveryState = row.d_outcome === null ? 'pending'
     : row.d_outcome === 'failed' ? (row.d_next ? 'retrying' : 'failed')
     : row.d_outcome;
@@ -152,5 +164,6 @@ function deliveryStatusOf(row: LogRow): DeliveryStatus {
     lastAttemptAt: row.d_at?.toISOString() ?? null,
     lastStatusCode: row.d_status ?? null,
     nextAttemptAt: row.d_next?.toISOString() ?? null,
+    retryingUntil: state === 'retrying' && row.d_next ? retriesEndBy(schedule, row.d_attempt ?? 1, row.d_next).toISOString() : null,
   };
 }

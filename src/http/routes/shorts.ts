@@ -91,7 +91,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { limit, cursor, from, to, ...filter } = request.query;
     return listRequestLog(db, callerOf(request).accountId, {
-      limit, ...(cursor ? { cursor } : {}),
+      limit, ...(cursor ? { cursor } : {}), retrySchedule: app.services.delivery.schedule,
       filter: { ...filter, ...(from ? { from: new Date(from) } : {}), ...(to ? { to: new Date(to) } : {}) },
     });
   });

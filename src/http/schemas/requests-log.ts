@@ -33,6 +33,7 @@ export const RequestLogEntrySchema = Type.Object({
     lastAttemptAt: Nullable(Type.String({ format: 'date-time' })),
     lastStatusCode: Nullable(Type.Integer()),
     nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due (state retrying).' })),
+    retryingUntil: Nullable(Type.String({ format: 'date-time', description: 'State retrying: when the retry schedule runs out if every attempt fails (its delays at their longest; a receiver\'s Retry-After can push it later).' })),
   }, { description: 'Webhook requests only; null for synchronous requests.' })),
 }, { $id: 'RequestLogEntry' });
 

@@ -12,6 +12,7 @@ export interface RequestLogEntry extends RequestSummary {
     lastAttemptAt: string | null;
     lastStatusCode: number | null;
     nextAttemptAt: string | null;
+    retryingUntil: string | null;
   } | null;
 }
 
