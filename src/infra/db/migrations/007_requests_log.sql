@@ -23,8 +23,9 @@ CREATE TABLE rejected_calls_daily (
 
 -- Each attempt's detail: the headers sent (signature included: it is the account's own), the first
 -- bytes of the receiver's answer (bounded, see deliver-once.ts), and when the next attempt is due
--- (NULL: none is scheduled — delivered, gone, or the schedule is spent).
-ALTER TABLE webhook_deliveries ADD COLUMN request_headers jsonb;
+-- (NULL: none is scheduled — delivered, gone, or the schedule is spent). json, not jsonb: the
+-- headers are shown in the order they were sent.
+ALTER TABLE webhook_deliveries ADD COLUMN request_headers json;
 ALTER TABLE webhook_deliveries ADD COLUMN response_excerpt text;
 ALTER TABLE webhook_deliveries ADD COLUMN next_attempt_at timestamptz;
 
