@@ -13,7 +13,7 @@ describe('typed client: generated types', () => {
   it('clients/typescript/src/openapi.ts is what openapi-typescript makes of the current /openapi.json (npm run client:types)', async () => {
     const doc = await serviceOpenApiDocument();
     const schemas = Object.keys((doc.components as { schemas: Record<string, unknown> }).schemas);
-    for (const name of ['Channel', 'Short', 'RequestSummary', 'DeliveryAttempt', 'BatchItem', 'BatchItemStatus']) assert.ok(schemas.includes(name), `named component ${name}`);
+    for (const name of ['Channel', 'Short', 'RequestLogEntry', 'DeliveryAttempt', 'DeliveryLogEntry', 'RejectionDay', 'BatchItem', 'BatchItemStatus']) assert.ok(schemas.includes(name), `named component ${name}`);
     assert.equal(await readFile(CLIENT_TYPES_PATH, 'utf8'), await renderClientTypes(doc));
   });
 
@@ -56,6 +56,15 @@ describe('typed client against the real service', () => {
     assert.equal(error.code, 'INSUFFICIENT_CREDITS');
     assert.match(error.message, /120 shorts; reading all of them costs 3 credits; 1 available/);
     assert.match(error.requestId ?? '', /^req_/);
+    // The requests log, filtered and paged: the key that made each request, no delivery for a sync one.
+    const [listed] = await client.listRequests(1);
+    assert.equal(listed?.apiKey?.id, user.keyId);
+    assert.equal(listed?.delivery, null);
+    const failed = await client.listRequestsPage({ status: 'failed', limit: 1 });
+    assert.equal(failed.requests[0]?.error, 'INSUFFICIENT_CREDITS');
+    assert.equal(failed.nextCursor, null);
+    const completed = await client.listRequestsPage({ status: 'completed', mode: 'sync' });
+    assert.equal(completed.requests.length, 1);
   });
 
   it('retries 429 as often as allowed, waiting what Retry-After says, and does not wait beyond its bound', async () => {

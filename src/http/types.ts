@@ -4,12 +4,15 @@ import type { AccountRow } from '../domain/accounts/accounts.ts';
 import type { Services } from '../services.ts';
 import type { RouteOptions } from 'fastify';
 import type { KeyScope } from '../domain/keys/scopes.ts';
+import type { RejectionCounter } from '../domain/requests/rejections.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     /** Every route as registered (onRoute), for the shared security suite. */
     routeTable: RouteOptions[];
+    /** Refused calls of metered routes, counted per day (http/plugins/rejections.ts). */
+    rejections: RejectionCounter;
   }
   interface FastifyRequest {
     caller: Caller | null;

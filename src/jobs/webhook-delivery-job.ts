@@ -75,11 +75,13 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
   });
   deps.onAttempt?.(result, job);
   const retryIn = await deps.db.transaction(async (tx) => {
-    await recordAttempt(tx, job, job.attempt, result);
-    if (result.outcome !== 'failed') return null;
-    const delay = retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds);
-    if (delay !== null) await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, delay);
-    return delay === null ? null : Math.ceil(delay);
+    const delay = result.outcome === 'failed' ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
+    const retryIn = delay === null ? null : Math.ceil(delay);
+    // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
+    const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
+    await recordAttempt(tx, job, job.attempt, result, { accountId: target.accountId, nextAttemptAt });
+    if (retryIn !== null) await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, retryIn);
+    return retryIn;
   });
   if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }

@@ -12,7 +12,10 @@ export type ShortsResult = Json<paths['/api/youtube/shorts']['post']['responses'
 export type ShortsAccepted = Json<paths['/api/youtube/shorts']['post']['responses'][202]>;
 export type FailureBody = Json<paths['/api/youtube/shorts']['post']['responses'][400]>;
 export type RequestDetail = Json<paths['/api/youtube/shorts/{requestId}']['get']['responses'][200]>;
-export type RequestSummary = components['schemas']['RequestSummary'];
+/** One entry of the requests log: the request's summary, the key that made it, its delivery state (#16.2). */
+export type RequestSummary = components['schemas']['RequestLogEntry'];
+export type RequestLogPage = Json<paths['/api/youtube/shorts']['get']['responses'][200]>;
+export type RequestLogQuery = Partial<NonNullable<paths['/api/youtube/shorts']['get']['parameters']['query']>>;
 export type BatchRequest = Json<paths['/api/youtube/shorts/batch']['post']['requestBody']>;
 export type BatchItem = components['schemas']['BatchItem'];
 export type BatchAccepted = Json<paths['/api/youtube/shorts/batch']['post']['responses'][202]>;
@@ -100,7 +103,13 @@ export class ChannelShortsClient {
   }
 
   async listRequests(limit = 50): Promise<RequestSummary[]> {
-    return (await this.#call<{ requests: RequestSummary[] }>('GET', `/api/youtube/shorts?limit=${limit}`)).requests;
+    return (await this.listRequestsPage({ limit })).requests;
+  }
+
+  /** One page of the requests log, filtered; pass the page's nextCursor as cursor for the next one. */
+  listRequestsPage(query: RequestLogQuery = {}): Promise<RequestLogPage> {
+    const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return this.#call('GET', `/api/youtube/shorts?${search}`);
   }
 
   /** Up to 50 webhook requests at once; all are accepted or none (402). */

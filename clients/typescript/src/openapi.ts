@@ -1810,11 +1810,27 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The caller's recent shorts requests, newest first. */
+        /**
+         * The caller's shorts requests, newest first, filtered and paged (#16.2).
+         * @description Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.
+         */
         get: {
             parameters: {
                 query: {
                     limit: number;
+                    /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                    cursor?: string;
+                    status?: "processing" | "completed" | "failed";
+                    mode?: "sync" | "webhook";
+                    /** @description An API key id, or "session" for requests made from the dashboard. */
+                    key?: string;
+                    /** @description Text anywhere in the channel address (case-insensitive). */
+                    channel?: string;
+                    /** @description Requests created at or after this instant. */
+                    from?: string;
+                    /** @description Requests created before this instant. */
+                    to?: string;
+                    delivery?: components["schemas"]["DeliveryState"];
                 };
                 header?: never;
                 path?: never;
@@ -1829,7 +1845,8 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
-                            requests: components["schemas"]["RequestSummary"][];
+                            requests: components["schemas"]["RequestLogEntry"][];
+                            nextCursor: string | null;
                         };
                     };
                 };
@@ -3056,6 +3073,403 @@ export type paths = {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls refused before a request was recorded (400, 402, 429 …), counted per UTC day.
+         * @description A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance's latest are included at once.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description UTC days to cover, today included. */
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first; days without refusals are left out. */
+                            days: components["schemas"]["RejectionDay"][];
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every webhook delivery attempt of the account, newest first: headers sent, status, answer excerpt, duration, next retry. */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                    cursor?: string;
+                    outcome?: "delivered" | "failed" | "gone";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: components["schemas"]["DeliveryLogEntry"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to a URL now (one attempt) and show what happened.
+         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to 10 per minute. The answer is 200 whatever the receiver did: see outcome.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://example.com/hooks/shorts"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Where to POST the test event (the same address rules as webhookUrl).
+                         */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description msg_test_…: receivers that deduplicate see each test as new. */
+                            webhookId: string;
+                            url: string;
+                            outcome: "delivered" | "failed" | "gone";
+                            statusCode: number | null;
+                            latencyMs: number;
+                            error: string | null;
+                            requestHeaders: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description The exact bytes signed and sent. */
+                            requestBody: string;
+                            responseExcerpt: string | null;
+                        };
+                    };
+                };
+                /** @description Error body for authentication, account and key endpoints. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description More than 10 test events this minute; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
+                            error: string;
+                            /** @description What went wrong and what to do about it. */
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -7076,7 +7490,9 @@ export type components = {
              */
             durationSeconds?: number;
         };
-        RequestSummary: {
+        /** @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts. */
+        DeliveryState: "pending" | "delivered" | "retrying" | "failed" | "gone";
+        RequestLogEntry: {
             requestId: string;
             /** Format: date-time */
             createdAt: string;
@@ -7102,6 +7518,20 @@ export type components = {
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
+            apiKey: {
+                id: string;
+                name: string;
+                prefix: string;
+            } | null;
+            delivery: {
+                state: components["schemas"]["DeliveryState"];
+                /** @description Attempts made so far (redeliveries included). */
+                attempts: number;
+                lastAttemptAt: string | null;
+                lastStatusCode: number | null;
+                nextAttemptAt: string | null;
+                retryingUntil: string | null;
+            } | null;
         };
         DeliveryAttempt: {
             id: number;
@@ -7113,6 +7543,11 @@ export type components = {
             latencyMs: number | null;
             outcome: "delivered" | "failed" | "gone";
             error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            responseExcerpt: string | null;
+            nextAttemptAt: string | null;
         };
         BatchItem: {
             /**
@@ -7141,6 +7576,42 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
+        };
+        RejectionDay: {
+            /** @description UTC day, YYYY-MM-DD. */
+            date: string;
+            total: number;
+            counts: {
+                httpStatus: number;
+                /** @description The error code answered, e.g. RATE_LIMITED. */
+                error: string;
+                apiKeyId: string | null;
+                count: number;
+                /** Format: date-time */
+                lastAt: string;
+            }[];
+        };
+        DeliveryLogEntry: {
+            id: number;
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            outcome: "delivered" | "failed" | "gone";
+            error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            responseExcerpt: string | null;
+            nextAttemptAt: string | null;
+            requestId: string | null;
+            batchId: string | null;
+            /** @description The webhookUrl the attempt was sent to. */
+            url: string;
+            /** @description This failed attempt was the last the retry schedule allows (no retry was scheduled). */
+            gaveUp: boolean;
         };
     };
     responses: never;

@@ -12,6 +12,7 @@ import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService 
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
+import { markRecorded } from './recorded-failures.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
 import { durationBoundsProblem } from '../shorts/sorting.ts';
 
@@ -120,7 +121,7 @@ export function checkRequest(deps: ShortsRequestDeps, request: NewRequest): void
 
 async function recordFailure(deps: ShortsRequestDeps, request: NewRequest, error: AppError, quotaUnits: number | null): Promise<void> {
   // Best effort: a failure to record must not hide the original error from the caller.
-  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error, quotaUnits)).catch(() => {});
+  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error, quotaUnits)).then(() => markRecorded(error), () => {});
 }
 
 function successOutcome(body: SuccessBody, quotaUnits: number, keepBody: boolean): Outcome {

@@ -1,5 +1,6 @@
 // One delivery attempt: POST the signed payload, never follow redirects, read at most 64 KiB of
 // the answer (then drop the connection), and classify: 2xx delivered, 410 gone (stop), else failed.
+// The headers sent and the first EXCERPT_BYTES of the answer are kept for the delivery log (#16.3).
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { assertLiteralAddressAllowed } from './guarded-agent.ts';
@@ -7,6 +8,8 @@ import { parseRetryAfter } from './retry-schedule.ts';
 import { signPayload } from './signing.ts';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How much of a receiver's answer the delivery log keeps: enough to read an error page's gist. */
+export const EXCERPT_BYTES = 1024;
 
 export interface AttemptResult {
   outcome: 'delivered' | 'failed' | 'gone';
@@ -17,6 +20,10 @@ export interface AttemptResult {
   /** The underlying cause, for our logs only. */
   detail?: string;
   retryAfterSeconds: number | null;
+  /** The headers sent (null when the attempt failed before a request could be built). */
+  requestHeaders: Record<string, string> | null;
+  /** The first EXCERPT_BYTES of the answer's body, as text (null without an answer). */
+  responseExcerpt: string | null;
 }
 
 /** A customer-facing reason for a failed connection; the precise cause goes to the logs only. */
@@ -45,49 +52,62 @@ export interface DeliveryInput {
 export async function deliverOnce(input: DeliveryInput): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  let requestHeaders: Record<string, string> | null = null;
   try {
     const url = new URL(input.url);
     assertLiteralAddressAllowed(url, input.allowPrivate);
     const timestamp = new Date();
+    requestHeaders = {
+      'content-type': 'application/json',
+      'user-agent': 'channel-shorts-webhooks/1.0',
+      'webhook-id': input.webhookId,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signPayload(input.secrets, input.webhookId, timestamp, input.body),
+    };
     const response = await request(url, {
       method: 'POST',
       dispatcher: input.agent,
       signal: AbortSignal.timeout(input.timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'channel-shorts-webhooks/1.0',
-        'webhook-id': input.webhookId,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signPayload(input.secrets, input.webhookId, timestamp, input.body),
-      },
+      headers: requestHeaders,
       body: input.body,
     });
-    await drain(response.body);
+    const responseExcerpt = await drain(response.body);
     const status = response.statusCode;
     const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-    if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status, latencyMs: elapsed(), error: null, retryAfterSeconds: null };
-    if (status === 410) return { outcome: 'gone', statusCode: status, latencyMs: elapsed(), error: 'The receiver answered 410 Gone; no further attempts.', retryAfterSeconds: null };
+    const seen = { statusCode: status, requestHeaders, responseExcerpt };
+    if (status >= 200 && status < 300) return { outcome: 'delivered', ...seen, latencyMs: elapsed(), error: null, retryAfterSeconds: null };
+    if (status === 410) return { outcome: 'gone', ...seen, latencyMs: elapsed(), error: 'The receiver answered 410 Gone; no further attempts.', retryAfterSeconds: null };
     const error = status >= 300 && status < 400 ? `Redirect (${status}) not followed; configure the final URL.` : `The receiver answered HTTP ${status}.`;
-    return { outcome: 'failed', statusCode: status, latencyMs: elapsed(), error, retryAfterSeconds };
+    return { outcome: 'failed', ...seen, latencyMs: elapsed(), error, retryAfterSeconds };
   } catch (error) {
     const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
     const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
     const message = timedOut ? `No answer within ${input.timeoutMs} ms.` : publicReason(e as never);
-    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, detail: `${e.cause?.message ?? e.message}`, retryAfterSeconds: null };
+    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, detail: `${e.cause?.message ?? e.message}`, retryAfterSeconds: null, requestHeaders, responseExcerpt: null };
   }
 }
 
-async function drain(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
+/** Reads the answer (at most MAX_RESPONSE_BYTES, then drops it) and returns its first EXCERPT_BYTES as text. */
+async function drain(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<string> {
   let read = 0;
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
   try {
     for await (const chunk of body) {
       read += chunk.length;
+      if (keptBytes < EXCERPT_BYTES) {
+        const part = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      }
       if (read > MAX_RESPONSE_BYTES) {
         body.destroy();
-        return;
+        break;
       }
     }
   } catch {
     // The status decides the outcome; a broken response body does not.
   }
+  // A multi-byte character cut at the limit decodes as U+FFFD; NUL would not fit a text column.
+  return Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '\uFFFD');
 }

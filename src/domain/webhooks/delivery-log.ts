@@ -1,5 +1,6 @@
 // The webhook_deliveries table: one row per delivery attempt of a request's webhook or of a batch's
 // batch.completed summary. Written by the delivery job, read by the status routes and redelivery.
+import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import type { AttemptResult } from './deliver-once.ts';
 
@@ -15,6 +16,17 @@ export interface DeliveryAttempt {
   latencyMs: number | null;
   outcome: 'delivered' | 'failed' | 'gone';
   error: string | null;
+  /** #16.3: what was sent and what came back (null on attempts recorded before migration 007). */
+  requestHeaders: Record<string, string> | null;
+  responseExcerpt: string | null;
+  /** When the next attempt is due; null when none is scheduled (delivered, gone, or given up). */
+  nextAttemptAt: string | null;
+}
+
+/** What the job knows besides the attempt's result: whose it is, and the retry it just scheduled. */
+export interface AttemptContext {
+  accountId: string;
+  nextAttemptAt: Date | null;
 }
 
 /** Stable across retries and redeliveries: receivers deduplicate on it (Standard Webhooks). */
@@ -26,11 +38,13 @@ function where(target: DeliveryTarget): { column: 'request_id' | 'batch_id'; id:
   return 'batchId' in target ? { column: 'batch_id', id: target.batchId } : { column: 'request_id', id: target.requestId };
 }
 
-export async function recordAttempt(db: Queryable, target: DeliveryTarget, attempt: number, result: AttemptResult): Promise<void> {
+export async function recordAttempt(db: Queryable, target: DeliveryTarget, attempt: number, result: AttemptResult, context?: AttemptContext): Promise<void> {
   const { column, id } = where(target);
   await db.query(
-    `INSERT INTO webhook_deliveries (${column}, webhook_id, attempt, status_code, latency_ms, outcome, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, webhookIdFor(id), attempt, result.statusCode, result.latencyMs, result.outcome, result.error],
+    `INSERT INTO webhook_deliveries (${column}, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [id, webhookIdFor(id), attempt, result.statusCode, result.latencyMs, result.outcome, result.error,
+      result.requestHeaders ? JSON.stringify(result.requestHeaders) : null, result.responseExcerpt ?? null, context?.nextAttemptAt ?? null, context?.accountId ?? null],
   );
 }
 
@@ -48,9 +62,81 @@ export async function nextAttemptNumber(db: Queryable, target: DeliveryTarget): 
 
 export async function listAttempts(db: Queryable, target: DeliveryTarget): Promise<DeliveryAttempt[]> {
   const { column, id } = where(target);
-  const rows = await db.query<{ id: number | string; attempt: number; webhook_id: string; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: DeliveryAttempt['outcome']; error: string | null }>(
-    `SELECT * FROM webhook_deliveries WHERE ${column} = $1 ORDER BY id`,
-    [id],
+  const rows = await db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE ${column} = $1 ORDER BY id`, [id]);
+  return rows.map(attemptOf);
+}
+
+export interface DeliveryRow {
+  id: number | string;
+  attempt: number;
+  webhook_id: string;
+  started_at: Date;
+  status_code: number | null;
+  latency_ms: number | null;
+  outcome: DeliveryAttempt['outcome'];
+  error: string | null;
+  request_headers: Record<string, string> | null;
+  response_excerpt: string | null;
+  next_attempt_at: Date | null;
+}
+
+export function attemptOf(d: DeliveryRow): DeliveryAttempt {
+  return {
+    id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error,
+    requestHeaders: d.request_headers ?? null, responseExcerpt: d.response_excerpt ?? null, nextAttemptAt: d.next_attempt_at?.toISOString() ?? null,
+  };
+}
+
+export interface AccountDelivery extends DeliveryAttempt {
+  requestId: string | null;
+  batchId: string | null;
+  url: string;
+  gaveUp: boolean;
+}
+
+// Opaque cursor of the account-wide delivery log: base64url of "d.<attempt row id>".
+function encodeDeliveryCursor(id: number): string {
+  return Buffer.from(`d.${id}`).toString('base64url');
+}
+
+function decodeDeliveryCursor(cursor: string): number {
+  const match = /^d\.(\d{1,18})$/.exec(/^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '');
+  if (!match) throw new AppError('VALIDATION_FAILED', 'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
+  return Number(match[1]);
+}
+
+/** Every delivery attempt of an account (requests and batch summaries), newest first, in keyset pages. */
+export async function listAccountDeliveries(
+  db: Queryable,
+  accountId: string,
+  options: { limit: number; cursor?: string; outcome?: DeliveryAttempt['outcome'] },
+): Promise<{ deliveries: AccountDelivery[]; nextCursor: string | null }> {
+  const params: unknown[] = [accountId];
+  const where = ['d.account_id = $1'];
+  if (options.cursor) {
+    params.push(decodeDeliveryCursor(options.cursor));
+    where.push(`d.id < $${params.length}`);
+  }
+  if (options.outcome) {
+    params.push(options.outcome);
+    where.push(`d.outcome = $${params.length}`);
+  }
+  params.push(options.limit + 1);
+  const rows = await db.query<DeliveryRow & { request_id: string | null; batch_id: string | null; url: string | null }>(
+    `SELECT d.*, coalesce(r.webhook_url, b.webhook_url) AS url
+     FROM webhook_deliveries d
+     LEFT JOIN shorts_requests r ON r.id = d.request_id
+     LEFT JOIN shorts_batches b ON b.id = d.batch_id
+     WHERE ${where.join(' AND ')}
+     ORDER BY d.id DESC LIMIT $${params.length}`,
+    params,
   );
-  return rows.map((d) => ({ id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error }));
+  const page = rows.slice(0, options.limit);
+  return {
+    deliveries: page.map((d) => ({
+      ...attemptOf(d), requestId: d.request_id, batchId: d.batch_id, url: d.url ?? '',
+      gaveUp: d.outcome === 'failed' && d.next_attempt_at === null,
+    })),
+    nextCursor: rows.length > options.limit ? encodeDeliveryCursor(Number(page.at(-1)!.id)) : null,
+  };
 }

@@ -9,7 +9,7 @@ import { newRequestId } from '../request-id.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-function classify(error: FastifyError): AppError {
+export function classify(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const detail = error.validation

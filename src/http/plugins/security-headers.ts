@@ -16,7 +16,9 @@ export const CONTENT_SECURITY_POLICY = {
     scriptSrcAttr: ["'none'"],
     // Swagger UI and Svelte set style attributes; styles cannot run code.
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:'],
+    // The Try it gallery shows thumbnails, avatars and banners where the platform serves them (the
+    // fake platform answers with the same hosts); nothing else from outside is loaded.
+    imgSrc: ["'self'", 'data:', 'https://i.ytimg.com', 'https://yt3.ggpht.com', 'https://yt3.googleusercontent.com'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
     objectSrc: ["'none'"],

@@ -4,13 +4,15 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { parseChannelUrl } from '../../domain/shorts/channel-url.ts';
 import { runSyncRequest, submitWebhookRequest } from '../../domain/requests/shorts-requests.ts';
-import { findRequest, listRequests, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
+import { findRequest, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
+import { listRequestLog } from '../../domain/requests/request-log.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { authErrors, ErrorBody, FailureBody } from '../schemas/common.ts';
-import { AcceptedBodySchema, RequestDetailSchema, RequestSummarySchema, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
+import { AcceptedBodySchema, RequestDetailSchema, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
+import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
 
 const failure = (description: string) => ({ ...FailureBody, description });
 
@@ -80,12 +82,19 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { auth: true, scope: 'shorts:read' },
     schema: {
       tags: ['shorts'],
-      summary: 'The caller\'s recent shorts requests, newest first.',
+      summary: 'The caller\'s shorts requests, newest first, filtered and paged (#16.2).',
+      description: 'Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt\'s time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.',
       security,
-      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }) }),
-      response: { 200: Type.Object({ requests: Type.Array(RequestSummarySchema) }), 400: ErrorBody, ...authErrors() },
+      querystring: RequestLogQuerySchema,
+      response: { 200: RequestLogPageSchema, 400: ErrorBody, ...authErrors() },
     },
-  }, async (request) => ({ requests: await listRequests(db, callerOf(request).accountId, request.query.limit) }));
+  }, async (request) => {
+    const { limit, cursor, from, to, ...filter } = request.query;
+    return listRequestLog(db, callerOf(request).accountId, {
+      limit, ...(cursor ? { cursor } : {}), retrySchedule: app.services.delivery.schedule,
+      filter: { ...filter, ...(from ? { from: new Date(from) } : {}), ...(to ? { to: new Date(to) } : {}) },
+    });
+  });
 
   const RequestParams = Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.' }) });
 

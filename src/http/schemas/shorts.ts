@@ -133,6 +133,10 @@ export const DeliveryAttemptSchema = Type.Object({
   latencyMs: Nullable(Type.Integer()),
   outcome: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gone')]),
   error: Nullable(Type.String()),
+  // #16.3: what the attempt sent and got back (null on attempts recorded before these were kept).
+  requestHeaders: Nullable(Type.Record(Type.String(), Type.String(), { description: 'The headers sent, signature included.' })),
+  responseExcerpt: Nullable(Type.String({ description: 'The first 1 KiB of the receiver\'s answer.' })),
+  nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When the retry after this failed attempt is due; null when none was scheduled.' })),
 }, { $id: 'DeliveryAttempt' });
 
 export const RequestDetailSchema = Type.Object({

@@ -1,0 +1,41 @@
+// "Send test event" (#16.3): one synchronous attempt of a webhook.test event to a URL, through the
+// same path as real deliveries — the request-time URL check, the SSRF-guarded agent (address checked
+// at connect time), the account's signing secrets — so a receiver that verifies this verifies real
+// events. Nothing is recorded or retried, and no credits are charged: the caller sees the result.
+import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import type { Queryable } from '../../infra/db/database.ts';
+import { deliverOnce, type AttemptResult } from './deliver-once.ts';
+import { activeWebhookSecrets } from './webhook-secrets.ts';
+import { assertAcceptableWebhookUrl } from './webhook-url.ts';
+
+export interface TestEventDeps {
+  db: Queryable;
+  agent: Dispatcher;
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
+export interface TestEventResult extends Omit<AttemptResult, 'detail' | 'retryAfterSeconds'> {
+  webhookId: string;
+  url: string;
+  requestBody: string;
+}
+
+export async function sendTestEvent(deps: TestEventDeps, accountId: string, url: string, now = new Date()): Promise<TestEventResult> {
+  assertAcceptableWebhookUrl(url, deps.allowPrivate);
+  // A fresh id per test: a receiver that deduplicates on webhook-id must not drop the second test.
+  const webhookId = `msg_test_${randomBytes(12).toString('hex')}`;
+  const body = JSON.stringify({
+    type: 'webhook.test',
+    timestamp: now.toISOString(),
+    data: { message: 'A test event from channel-shorts: verify its signature like any other event. It carries no result.' },
+  });
+  const secrets = (await activeWebhookSecrets(deps.db, accountId)).map((s) => s.secret);
+  const result = await deliverOnce({ url, webhookId, body, secrets, agent: deps.agent, allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs });
+  return {
+    webhookId, url, requestBody: body,
+    outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
+    requestHeaders: result.requestHeaders, responseExcerpt: result.responseExcerpt,
+  };
+}

@@ -1,0 +1,63 @@
+// Routes of #16 points 2 and 3: refused calls per day, the account-wide webhook delivery log, and
+// "send test event". The filtered, paged requests list itself is GET /api/youtube/shorts (shorts.ts).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../errors.ts';
+import { rejectionsByDay } from '../../domain/requests/rejections.ts';
+import { listAccountDeliveries } from '../../domain/webhooks/delivery-log.ts';
+import { sendTestEvent } from '../../domain/webhooks/test-event.ts';
+import { callerOf } from '../plugins/authenticate.ts';
+import { authErrors, ErrorBody } from '../schemas/common.ts';
+import { DeliveryLogPageSchema, DeliveryLogQuerySchema, RejectionsQuerySchema, RejectionsSchema, WebhookTestBodySchema, WebhookTestResultSchema } from '../schemas/requests-log.ts';
+
+/** Test events an account may send per minute: enough to iterate on a receiver, too few to be a cannon. */
+export const TEST_EVENTS_PER_MINUTE = 10;
+
+export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, delivery, rateLimiter, shortsRequests } = app.services;
+  const security = [{ bearer: [] }];
+
+  app.get('/api/youtube/shorts/rejections', {
+    config: { auth: true, scope: 'shorts:read' },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Calls refused before a request was recorded (400, 402, 429 …), counted per UTC day.',
+      description: 'A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance\'s latest are included at once.',
+      security,
+      querystring: RejectionsQuerySchema,
+      response: { 200: RejectionsSchema, 400: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => ({ days: await rejectionsByDay(db, app.rejections, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())) }));
+
+  app.get('/webhooks/deliveries', {
+    config: { auth: true, scope: 'shorts:read' },
+    schema: {
+      tags: ['webhooks'],
+      summary: 'Every webhook delivery attempt of the account, newest first: headers sent, status, answer excerpt, duration, next retry.',
+      security,
+      querystring: DeliveryLogQuerySchema,
+      response: { 200: DeliveryLogPageSchema, 400: ErrorBody, ...authErrors() },
+    },
+  }, async (request) => {
+    const { limit, cursor, outcome } = request.query;
+    return listAccountDeliveries(db, callerOf(request).accountId, { limit, ...(cursor ? { cursor } : {}), ...(outcome ? { outcome } : {}) });
+  });
+
+  app.post('/webhooks/test', {
+    config: { auth: true, scope: 'shorts:write' },
+    schema: {
+      tags: ['webhooks'],
+      summary: 'Send a signed webhook.test event to a URL now (one attempt) and show what happened.',
+      description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to ${TEST_EVENTS_PER_MINUTE} per minute. The answer is 200 whatever the receiver did: see outcome.`,
+      security,
+      body: WebhookTestBodySchema,
+      response: { 200: WebhookTestResultSchema, 400: ErrorBody, 429: { ...ErrorBody, description: `More than ${TEST_EVENTS_PER_MINUTE} test events this minute; see Retry-After.` }, ...authErrors() },
+    },
+  }, async (request) => {
+    const accountId = callerOf(request).accountId;
+    const decision = await rateLimiter.consume(`webhook-test:${accountId}`, [{ name: 'minute', limit: TEST_EVENTS_PER_MINUTE, seconds: 60 }]);
+    if (!decision.allowed) {
+      throw new AppError('RATE_LIMITED', `At most ${TEST_EVENTS_PER_MINUTE} test events per minute; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    }
+    return sendTestEvent({ db, agent: delivery.agent, allowPrivate: delivery.allowPrivate, timeoutMs: delivery.timeoutMs }, accountId, request.body.url);
+  });
+};
