@@ -6,18 +6,11 @@ import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow, type NewAccount, type RateLimits } from '../accounts/accounts.ts';
 import { grantCredits } from '../credits/ledger.ts';
 import { writeAudit, type Actor } from './audit.ts';
+import type { User } from '../../contract/operator.ts';
+import type { UserDelivery } from '../../contract/operator.ts';
 
-export interface UserView {
-  id: string;
-  email: string;
-  role: AccountRole;
-  credits: number;
-  disabledAt: string | null;
-  createdAt: string;
-  /** Per-account overrides; null = the default. */
-  limitOverrides: { perMinute: number | null; perHour: number | null; perDay: number | null };
-  rateLimits: RateLimits;
-}
+/** The API's User shape (contract/operator.ts). */
+export type UserView = User;
 
 export function userView(row: AccountRow, defaults: RateLimits): UserView {
   return {
@@ -159,17 +152,8 @@ export async function setUserLimits(db: Database, actor: Actor, user: string, li
   });
 }
 
-export interface DeliveryView {
-  id: number;
-  requestId: string;
-  webhookId: string;
-  attempt: number;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  outcome: 'delivered' | 'failed' | 'gone';
-  error: string | null;
-}
+/** The API's UserDelivery shape (contract/operator.ts). */
+export type DeliveryView = UserDelivery;
 
 /** A user's webhook delivery attempts, newest first. */
 export async function listUserDeliveries(db: Queryable, accountId: string, limit: number): Promise<DeliveryView[]> {

@@ -2,20 +2,12 @@
 // batch.completed summary. Written by the delivery job, read by the status routes and redelivery.
 import type { Queryable } from '../../infra/db/database.ts';
 import type { AttemptResult } from './deliver-once.ts';
+import type { DeliveryAttempt } from '../../contract/shorts.ts';
 
 /** What a delivery is for: a request (its result) or a batch (its summary). */
 export type DeliveryTarget = { requestId: string } | { batchId: string };
 
-export interface DeliveryAttempt {
-  id: number;
-  attempt: number;
-  webhookId: string;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  outcome: 'delivered' | 'failed' | 'gone';
-  error: string | null;
-}
+export type { DeliveryAttempt };
 
 /** Stable across retries and redeliveries: receivers deduplicate on it (Standard Webhooks). */
 export function webhookIdFor(id: string): string {
