@@ -3,10 +3,21 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import { WebhookPayloadSchema } from './schemas/shorts.ts';
+import { ComponentCollector } from './openapi-components.ts';
 import { BatchWebhookPayloadSchema } from './schemas/shorts-features.ts';
 
 export function openApiDocument(config: Config): SwaggerOptions {
+  const collector = new ComponentCollector();
   return {
+    // Every $id'd shape becomes a named component used by $ref (openapi-components.ts).
+    transform: ({ schema, url, route }) => ({ schema: (schema ? collector.routeSchema(schema as Record<string, unknown>, [route.method].flat()[0]!, url) : schema) as never, url }),
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: { components?: { schemas?: Record<string, unknown> }; webhooks?: unknown; paths: never } }).openapiObject;
+      collector.addBodyExamples(doc.paths);
+      doc.webhooks = collector.hoist(doc.webhooks);
+      doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...Object.fromEntries([...collector.components].sort(([a], [b]) => a.localeCompare(b))) } };
+      return doc as never;
+    },
     // Schemas with an $id become named components (#14: the typed client's types use these names).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {

@@ -26,36 +26,22 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Signed in: a session JWT for the dashboard. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            token: string;
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["Session"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Wrong email or password. */
@@ -64,13 +50,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The account is disabled. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Too many failed attempts for this email from this address (or from this address overall); see Retry-After. */
@@ -79,13 +68,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Too many logins are being checked at once, or a backing store is down; see Retry-After. */
@@ -94,13 +77,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -128,26 +105,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The keys, newest first, without secrets. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            keys: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @description The first characters of the key, to recognise it. */
-                                prefix: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                                /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
-                                scopes: string[];
-                            }[];
+                            keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -157,28 +122,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -187,13 +140,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -202,13 +149,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -227,48 +168,28 @@ export type paths = {
                     "application/json": {
                         /** @description A descriptive name, e.g. "production backend". */
                         name: string;
-                        /** @description What the key may do; every scope when omitted. */
+                        /** @description What the key may do; every scope when omitted. shorts:write: Create shorts requests and redeliver webhooks (costs credits). shorts:read: List shorts requests and read their results. account:read: Read the account: balance, limits, usage and ledger. */
                         scopes?: ("shorts:write" | "shorts:read" | "account:read")[];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The key with its secret (shown once). */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the key, to recognise it. */
-                            prefix: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                            /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
-                            scopes: string[];
-                            /** @description The secret. Shown once. */
-                            key: string;
-                        };
+                        "application/json": components["schemas"]["CreatedKey"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -277,43 +198,25 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description The account holds the most active keys it may; revoke one first. */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -322,13 +225,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -337,13 +234,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -376,40 +267,22 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The revoked key. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the key, to recognise it. */
-                            prefix: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                            /** @description What the key may do: shorts:write (Create shorts requests and redeliver webhooks (costs credits).); shorts:read (List shorts requests and read their results.); account:read (Read the account: balance, limits, usage and ledger.) */
-                            scopes: string[];
-                        };
+                        "application/json": components["schemas"]["ApiKey"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -418,43 +291,25 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description No such key on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -463,13 +318,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -478,13 +327,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -511,52 +354,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The account. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            email: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            credits: {
-                                balance: number;
-                                /** @description Held by requests in progress (a webhook request holds its minimum price from acceptance until it settles). */
-                                reserved: number;
-                                /** @description balance - reserved: what new requests may spend. */
-                                available: number;
-                            };
-                            upstreamQuota: {
-                                /** @description The video platform's quota day (America/Los_Angeles date). */
-                                quotaDay: string;
-                                /** Format: date-time */
-                                resetsAt: string;
-                                /** @description Upstream units spent on this account's behalf today, paid or not. */
-                                unitsToday: number;
-                                allowance: {
-                                    /** @description Unpaid units allowed per quota day (failed lookups, refusals after a probe). */
-                                    units: number;
-                                    used: number;
-                                    remaining: number;
-                                };
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                            usage: {
-                                /** @description Requests counted in the current minute window. */
-                                minute: number;
-                                hour: number;
-                                day: number;
-                                totalRequests: number;
-                                totalCreditsCharged: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["Account"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -565,28 +369,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -595,13 +387,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -610,13 +396,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -648,35 +428,24 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description One entry per UTC day, oldest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            days: {
-                                date: string;
-                                requests: number;
-                                items: number;
-                                credits: number;
-                            }[];
+                            days: components["schemas"]["UsageDay"][];
                         };
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -685,28 +454,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -715,13 +472,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -730,13 +481,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -768,40 +513,24 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Ledger entries, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            entries: {
-                                id: number;
-                                /** @description deduct: taken back by an operator (note says why). */
-                                kind: "grant" | "charge" | "deduct";
-                                amount: number;
-                                balanceAfter: number;
-                                requestId: string | null;
-                                note: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
+                            entries: components["schemas"]["LedgerEntry"][];
                         };
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -810,28 +539,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -840,13 +557,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -855,13 +566,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -891,19 +596,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The secrets that sign, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            secrets: {
-                                secret: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                expiresAt: string | null;
-                            }[];
+                            secrets: components["schemas"]["WebhookSecret"][];
                         };
                     };
                 };
@@ -913,28 +613,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -943,13 +631,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -958,13 +640,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -996,19 +672,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The new secret; the replaced one signs until previousExpiresAt. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            secret: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            previousExpiresAt: string;
-                        };
+                        "application/json": components["schemas"]["RotatedSecret"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1017,28 +687,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Too many rotations this hour; see Retry-After. */
@@ -1047,13 +705,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1062,13 +714,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1077,13 +723,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1113,7 +753,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Requests, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1124,19 +764,13 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1145,28 +779,16 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1175,13 +797,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1190,13 +806,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1204,7 +814,7 @@ export type paths = {
         put?: never;
         /**
          * List a channel's Shorts with the channel's details.
-         * @description Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. Price: max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure. Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). Failed lookups come out of a daily allowance of 50 unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. At most 5000 shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.
+         * @description Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. Price: max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure. (GET /api/pricing). Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). Failed lookups come out of a daily allowance of 50 unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. At most 5000 shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.
          */
         post: {
             parameters: {
@@ -1215,95 +825,26 @@ export type paths = {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "channelUrl": "https://www.youtube.com/@demo",
-                     *       "sort": "popular",
-                     *       "limit": 10,
-                     *       "maxDurationSeconds": 60
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
-                         */
-                        channelUrl: string;
-                        /** @description Unix time in milliseconds; only shorts published at or after it are returned. */
-                        oldestDate?: number;
-                        /** @description At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits. */
-                        limit?: number;
-                        /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
-                        freshness?: "stale-ok" | "exact";
-                        /**
-                         * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
-                         * @enum {unknown}
-                         */
-                        sort?: "newest" | "oldest" | "popular";
-                        /** @description Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. Filters apply after details are read: they never lower the price of the work read. */
-                        minDurationSeconds?: number;
-                        /** @description Only shorts at most this long (seconds, inclusive); not below minDurationSeconds. */
-                        maxDurationSeconds?: number;
-                        /**
-                         * Format: uri
-                         * @description When present, answer 202 at once and POST the result here later (Standard Webhooks signed).
-                         */
-                        webhookUrl?: string;
-                        /** @description Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept. */
-                        store?: boolean;
-                    };
+                    "application/json": components["schemas"]["ShortsRequest"];
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The channel and its shorts (no webhookUrl). */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            requestId: string;
-                            data: {
-                                channel: components["schemas"]["Channel"];
-                                /** @description In the order asked for by sort (default newest first). */
-                                shorts: components["schemas"]["Short"][];
-                            };
-                            itemCount: number;
-                            creditsCharged: number;
-                            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation. */
-                            truncated: boolean;
-                            /**
-                             * Format: date-time
-                             * @description When this data was read from the video platform (a cached result keeps its original time).
-                             */
-                            fetchedAt: string;
-                            /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
-                            stale: boolean;
-                            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
-                            source: "data-api" | "hybrid" | "innertube";
-                            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
-                            approximateFields?: string[];
-                            /** @description Present when truncated or stale: explains what was left out or how old the data is. */
-                            message?: string;
-                        };
+                        "application/json": components["schemas"]["ShortsResult"];
                     };
                 };
-                /** @description Default Response */
+                /** @description Accepted (webhookUrl given): the result will be POSTed there. */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            requestId: string;
-                            /** @enum {string} */
-                            status: "processing";
-                            message: string;
-                        };
+                        "application/json": components["schemas"]["ShortsAccepted"];
                     };
                 };
                 /** @description Invalid body, unrecognised channel address or unsafe webhookUrl. */
@@ -1312,14 +853,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1328,14 +862,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The available credits cannot cover the price (quoted in the message). */
@@ -1344,14 +871,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource. */
@@ -1360,14 +880,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description No channel at that address. */
@@ -1376,14 +889,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account's daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles). */
@@ -1392,14 +898,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1408,14 +907,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The video platform failed or rejected the service's credentials. */
@@ -1424,14 +916,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down. */
@@ -1440,14 +925,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The video platform did not answer in time. */
@@ -1456,14 +934,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -1487,64 +958,32 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The requestId of a shorts request. */
+                    /**
+                     * @description The requestId of a shorts request.
+                     * @example req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0
+                     */
                     requestId: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The request. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            requestId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            channelUrl: string;
-                            oldestDate: number | null;
-                            limit: number | null;
-                            webhookUrl: string | null;
-                            mode: "sync" | "webhook";
-                            status: "processing" | "completed" | "failed";
-                            itemCount: number | null;
-                            creditsCharged: number | null;
-                            error: string | null;
-                            /** @description Sort and duration filters, when the request asked for any. */
-                            options?: {
-                                /**
-                                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
-                                 * @enum {unknown}
-                                 */
-                                sort?: "newest" | "oldest" | "popular";
-                                minDurationSeconds?: number;
-                                maxDurationSeconds?: number;
-                            };
-                            /** @description The batch this request belongs to. */
-                            batchId?: string;
-                            /** @description Webhook requests: the delivered body. Synchronous requests: a summary (results are not retained). */
-                            result: unknown;
-                            deliveries: components["schemas"]["DeliveryAttempt"][];
-                        };
+                        "application/json": components["schemas"]["RequestDetail"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1553,43 +992,25 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description No such request on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1598,13 +1019,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1613,13 +1028,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1647,40 +1056,32 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description The requestId of a shorts request. */
+                    /**
+                     * @description The requestId of a shorts request.
+                     * @example req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0
+                     */
                     requestId: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The redelivery is queued. */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            requestId: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            attempt: number;
-                        };
+                        "application/json": components["schemas"]["RedeliveryQueued"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1689,58 +1090,34 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The credential may not use this resource (disabled account, or an API key on a session-only route). */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description No such request on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Not a settled webhook request, or a delivery is queued or running. */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The result is past RESULT_RETENTION_DAYS. */
@@ -1749,13 +1126,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1764,13 +1135,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1779,13 +1144,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1818,83 +1177,26 @@ export type paths = {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "channelUrl": "https://www.youtube.com/@demo",
-                     *           "sort": "popular",
-                     *           "limit": 10
-                     *         },
-                     *         {
-                     *           "channelUrl": "https://www.youtube.com/@sparse",
-                     *           "oldestDate": 1735689600000
-                     *         }
-                     *       ],
-                     *       "webhookUrl": "https://example.com/hooks/shorts"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description 1 to 50 requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook. */
-                        items: components["schemas"]["BatchItem"][];
-                        /**
-                         * Format: uri
-                         * @description Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.
-                         */
-                        webhookUrl: string;
-                    };
+                    "application/json": components["schemas"]["BatchRequest"];
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Accepted: one webhook request per item. */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": true,
-                         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
-                         *       "status": "processing",
-                         *       "items": [
-                         *         {
-                         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
-                         *           "channelUrl": "https://www.youtube.com/@demo"
-                         *         }
-                         *       ],
-                         *       "message": "Accepted 1 request."
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            batchId: string;
-                            /** @enum {string} */
-                            status: "processing";
-                            /** @description One requestId per item, in the order sent. */
-                            items: {
-                                requestId: string;
-                                channelUrl: string;
-                            }[];
-                            message: string;
-                        };
+                        "application/json": components["schemas"]["BatchAccepted"];
                     };
                 };
-                /** @description Invalid input; the message says what is accepted. */
+                /** @description Invalid input (or an unsafe webhookUrl); the message says what is accepted. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1903,14 +1205,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The available credits cannot reserve every item; nothing was accepted. */
@@ -1919,14 +1214,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource. */
@@ -1935,14 +1223,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Rate limit exceeded (see Retry-After and RateLimit headers). */
@@ -1951,14 +1232,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1967,14 +1241,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1983,14 +1250,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2021,34 +1281,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The batch's progress. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            batchId: string;
-                            /** @description completed once every item has settled (completed or failed). */
-                            status: "processing" | "completed";
-                            webhookUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            counts: {
-                                total: number;
-                                processing: number;
-                                completed: number;
-                                failed: number;
-                            };
-                            /** @description Sum of the items' charges so far. */
-                            creditsCharged: number;
-                            items: components["schemas"]["BatchItemStatus"][];
-                            /** @description Delivery attempts of the batch.completed webhook. */
-                            deliveries: components["schemas"]["DeliveryAttempt"][];
-                        };
+                        "application/json": components["schemas"]["BatchStatus"];
                     };
                 };
                 /** @description Invalid input; the message says what is accepted. */
@@ -2057,14 +1296,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -2073,14 +1305,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource. */
@@ -2089,14 +1314,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description No such batch for this account. */
@@ -2105,14 +1323,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2121,14 +1332,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -2137,14 +1341,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2185,34 +1382,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description One page of the result. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            requestId: string;
-                            data: {
-                                channel: components["schemas"]["Channel"];
-                                /** @description This page of the result, in the result's order. */
-                                shorts: components["schemas"]["Short"][];
-                            };
-                            /** @description Shorts on this page. */
-                            itemCount: number;
-                            /** @description Shorts in the whole result. */
-                            totalItems: number;
-                            nextCursor: string | null;
-                            /** @description RESULT_RETENTION_DAYS: how long after completion a result can be read. */
-                            retentionDays: number;
-                            /**
-                             * Format: date-time
-                             * @description After this the result answers 410 RESULT_EXPIRED.
-                             */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["ItemsPage"];
                     };
                 };
                 /** @description Invalid input; the message says what is accepted. */
@@ -2221,14 +1397,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -2237,14 +1406,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource. */
@@ -2253,14 +1415,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description No such request for this account. */
@@ -2269,14 +1424,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The request is still processing, failed, or was answered synchronously without store: true. */
@@ -2285,14 +1433,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The result is past its retention period (RESULT_EXPIRED). */
@@ -2301,14 +1442,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2317,14 +1451,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -2333,14 +1460,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2370,7 +1490,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The process is up. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2409,7 +1529,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Ready: every configured store answers. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2441,7 +1561,7 @@ export type paths = {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Not ready: a store is down (named in checks). */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2506,22 +1626,20 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example # HELP http_request_duration_seconds Request latency
+                         *     # TYPE http_request_duration_seconds histogram
+                         */
                         "application/json": string;
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description METRICS_TOKEN is set and was not sent. */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2551,7 +1669,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The operator. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2570,13 +1688,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -2585,13 +1697,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -2600,13 +1706,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -2615,13 +1715,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -2630,13 +1724,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2645,13 +1733,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -2660,13 +1742,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2700,34 +1776,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of users and the total matching. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            users: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                role: "customer" | "operator";
-                                credits: number;
-                                disabledAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description Per-account overrides; null = the default. */
-                                limitOverrides: {
-                                    perMinute: number | null;
-                                    perHour: number | null;
-                                    perDay: number | null;
-                                };
-                                rateLimits: {
-                                    perMinute: number;
-                                    perHour: number;
-                                    perDay: number;
-                                };
-                            }[];
+                            users: components["schemas"]["User"][];
                             total: number;
                         };
                     };
@@ -2738,13 +1794,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -2753,13 +1803,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -2768,13 +1812,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -2783,13 +1821,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -2798,13 +1830,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2813,13 +1839,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -2828,13 +1848,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2854,38 +1868,18 @@ export type paths = {
                         email: string;
                         password: string;
                         credits?: number;
-                        role?: "customer" | "operator";
+                        role?: components["schemas"]["Role"];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The new user. */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -2894,13 +1888,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -2909,13 +1897,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -2924,13 +1906,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -2939,13 +1915,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -2954,13 +1924,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2969,13 +1933,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -2984,13 +1942,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3023,44 +1975,19 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The user, totals and usage per day. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                role: "customer" | "operator";
-                                credits: number;
-                                disabledAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description Per-account overrides; null = the default. */
-                                limitOverrides: {
-                                    perMinute: number | null;
-                                    perHour: number | null;
-                                    perDay: number | null;
-                                };
-                                rateLimits: {
-                                    perMinute: number;
-                                    perHour: number;
-                                    perDay: number;
-                                };
-                            };
+                            user: components["schemas"]["User"];
                             totals: {
                                 totalRequests: number;
                                 totalCreditsCharged: number;
                             };
-                            usage: {
-                                date: string;
-                                requests: number;
-                                items: number;
-                                credits: number;
-                            }[];
+                            usage: components["schemas"]["UsageDay"][];
                         };
                     };
                 };
@@ -3070,13 +1997,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3085,13 +2006,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3100,13 +2015,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3115,13 +2024,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3130,13 +2033,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3145,13 +2042,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3160,13 +2051,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3201,23 +2086,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Ledger entries, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            entries: {
-                                id: number;
-                                kind: "grant" | "charge" | "deduct";
-                                amount: number;
-                                balanceAfter: number;
-                                requestId: string | null;
-                                note: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
+                            entries: components["schemas"]["LedgerEntry"][];
                         };
                     };
                 };
@@ -3227,13 +2103,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3242,13 +2112,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3257,13 +2121,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3272,13 +2130,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3287,13 +2139,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3302,13 +2148,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3317,13 +2157,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3358,27 +2192,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Requests, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            requests: {
-                                requestId: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                completedAt: string | null;
-                                channelUrl: string;
-                                oldestDate: number | null;
-                                webhookUrl: string | null;
-                                mode: "sync" | "webhook";
-                                status: "processing" | "completed" | "failed";
-                                itemCount: number | null;
-                                creditsCharged: number | null;
-                                error: string | null;
-                            }[];
+                            requests: components["schemas"]["RequestSummary"][];
                         };
                     };
                 };
@@ -3388,13 +2209,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3403,13 +2218,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3418,13 +2227,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3433,13 +2236,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3448,13 +2245,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3463,13 +2254,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3478,13 +2263,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3519,25 +2298,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Delivery attempts, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            deliveries: {
-                                id: number;
-                                requestId: string;
-                                webhookId: string;
-                                attempt: number;
-                                /** Format: date-time */
-                                startedAt: string;
-                                statusCode: number | null;
-                                latencyMs: number | null;
-                                outcome: "delivered" | "failed" | "gone";
-                                error: string | null;
-                            }[];
+                            deliveries: components["schemas"]["UserDelivery"][];
                         };
                     };
                 };
@@ -3547,13 +2315,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3562,13 +2324,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3577,13 +2333,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3592,13 +2342,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3607,13 +2351,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3622,13 +2360,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3637,13 +2369,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3684,33 +2410,13 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -3719,13 +2425,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3734,13 +2434,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3749,13 +2443,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3764,13 +2452,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3779,13 +2461,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3794,13 +2470,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3809,13 +2479,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3854,33 +2518,13 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -3889,13 +2533,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -3904,13 +2542,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -3919,13 +2551,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -3934,13 +2560,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -3949,13 +2569,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -3964,13 +2578,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -3979,13 +2587,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4019,38 +2621,18 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
-                        role: "customer" | "operator";
+                        role: components["schemas"]["Role"];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -4059,13 +2641,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4074,13 +2650,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4089,13 +2659,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4104,13 +2668,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4119,13 +2677,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4134,13 +2686,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4149,13 +2695,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4196,33 +2736,13 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -4231,13 +2751,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4246,13 +2760,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4261,13 +2769,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4276,13 +2778,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4291,13 +2787,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4306,13 +2796,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4321,13 +2805,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4367,33 +2845,13 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -4402,13 +2860,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4417,13 +2869,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4432,13 +2878,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4447,13 +2887,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4462,13 +2896,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4477,13 +2905,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4492,13 +2914,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4517,33 +2933,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The user after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            role: "customer" | "operator";
-                            credits: number;
-                            disabledAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description Per-account overrides; null = the default. */
-                            limitOverrides: {
-                                perMinute: number | null;
-                                perHour: number | null;
-                                perDay: number | null;
-                            };
-                            rateLimits: {
-                                perMinute: number;
-                                perHour: number;
-                                perDay: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["User"];
                     };
                 };
                 /** @description Invalid input. */
@@ -4552,13 +2948,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4567,13 +2957,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4582,13 +2966,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4597,13 +2975,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4612,13 +2984,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4627,13 +2993,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4642,13 +3002,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4680,26 +3034,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Audit entries, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            entries: {
-                                id: number;
-                                actor: string;
-                                actorAccountId: string | null;
-                                action: string;
-                                targetAccountId: string | null;
-                                target: string | null;
-                                reason: string | null;
-                                before: unknown;
-                                after: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
+                            entries: components["schemas"]["AuditEntry"][];
                         };
                     };
                 };
@@ -4709,13 +3051,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4724,13 +3060,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4739,13 +3069,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4754,13 +3078,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4769,13 +3087,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4784,13 +3096,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4799,13 +3105,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4837,25 +3137,14 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Invitations, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            invitations: {
-                                id: string;
-                                email: string;
-                                credits: number;
-                                role: "customer" | "operator";
-                                createdBy: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                acceptedAt: string | null;
-                            }[];
+                            invitations: components["schemas"]["Invitation"][];
                         };
                     };
                 };
@@ -4865,13 +3154,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -4880,13 +3163,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -4895,13 +3172,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -4910,13 +3181,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -4925,13 +3190,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -4940,13 +3199,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -4955,13 +3208,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4980,31 +3227,18 @@ export type paths = {
                     "application/json": {
                         email: string;
                         credits?: number;
-                        role?: "customer" | "operator";
+                        role?: components["schemas"]["Role"];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The invitation and its one-time link. */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            email: string;
-                            credits: number;
-                            role: "customer" | "operator";
-                            createdBy: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            acceptedAt: string | null;
-                            token: string;
-                            link: string;
-                        };
+                        "application/json": components["schemas"]["CreatedInvitation"];
                     };
                 };
                 /** @description Invalid input. */
@@ -5013,13 +3247,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -5028,13 +3256,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -5043,13 +3265,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -5058,13 +3274,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -5073,13 +3283,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -5088,13 +3292,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -5103,13 +3301,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5137,23 +3329,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The findings. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            ok: boolean;
-                            /** Format: date-time */
-                            checkedAt: string;
-                            findings: {
-                                check: string;
-                                severity: "ok" | "warn" | "breach";
-                                summary: string;
-                                details: string[];
-                            }[];
-                        };
+                        "application/json": components["schemas"]["DoctorReport"];
                     };
                 };
                 /** @description Invalid input. */
@@ -5162,13 +3344,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -5177,13 +3353,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -5192,13 +3362,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -5207,13 +3371,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -5222,13 +3380,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -5237,13 +3389,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -5252,13 +3398,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5288,7 +3428,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The source and each key's quota today. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5318,13 +3458,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing, invalid or expired credential. */
@@ -5333,13 +3467,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not an operator (customers, API keys and disabled accounts are refused). */
@@ -5348,13 +3476,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description No such user. */
@@ -5363,13 +3485,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
@@ -5378,13 +3494,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -5393,13 +3503,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description A backing store is unavailable. */
@@ -5408,13 +3512,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5444,16 +3542,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The sign-up mode. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            mode: "off" | "invite" | "open";
-                            startingCredits: number;
-                        };
+                        "application/json": components["schemas"]["SignupInfo"];
                     };
                 };
             };
@@ -5476,36 +3571,22 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The account exists; signed in. */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            token: string;
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["Session"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Sign-up is not open. */
@@ -5514,13 +3595,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The invitation is unknown, used or expired. */
@@ -5529,13 +3604,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description An account with this email exists. */
@@ -5544,13 +3613,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Too many sign-ups from this address. */
@@ -5559,13 +3622,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5602,36 +3659,22 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The account exists; signed in. */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            token: string;
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["Session"];
                     };
                 };
-                /** @description Error body for authentication, account and key endpoints. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Sign-up is not open. */
@@ -5640,13 +3683,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description The invitation is unknown, used or expired. */
@@ -5655,13 +3692,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description An account with this email exists. */
@@ -5670,13 +3701,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Too many sign-ups from this address. */
@@ -5685,17 +3710,47 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED. */
-                            error: string;
-                            /** @description What went wrong and what to do about it. */
-                            message: string;
-                            requestId: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The price of a request and the webhook timings, as configured here. No credential needed. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The price and timings. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pricing"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5726,184 +3781,7 @@ export type webhooks = {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        type: "shorts.completed" | "shorts.failed";
-                        /** Format: date-time */
-                        timestamp: string;
-                        data: {
-                            /** @constant */
-                            success: true;
-                            requestId: string;
-                            data: {
-                                channel: {
-                                    kind: string;
-                                    /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
-                                    etag?: string;
-                                    id: string;
-                                    snippet: {
-                                        title?: string;
-                                        description?: string;
-                                        customUrl?: string;
-                                        publishedAt?: string;
-                                        thumbnails?: {
-                                            default?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            medium?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            high?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            standard?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            maxres?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                        };
-                                        defaultLanguage?: string;
-                                        localized?: {
-                                            title?: string;
-                                            description?: string;
-                                        };
-                                        country?: string;
-                                    };
-                                    statistics: {
-                                        viewCount?: string;
-                                        subscriberCount?: string;
-                                        hiddenSubscriberCount?: boolean;
-                                        videoCount?: string;
-                                    };
-                                    brandingSettings: {
-                                        channel: {
-                                            title?: string;
-                                            description?: string;
-                                            keywords?: string;
-                                            trackingAnalyticsAccountId?: string;
-                                            moderateComments?: boolean;
-                                            unsubscribedTrailer?: string;
-                                            defaultLanguage?: string;
-                                            country?: string;
-                                        };
-                                        image: {
-                                            bannerExternalUrl?: string;
-                                        };
-                                    };
-                                };
-                                /** @description In the order asked for by sort (default newest first). */
-                                shorts: {
-                                    kind: string;
-                                    /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
-                                    etag?: string;
-                                    id: string;
-                                    snippet: {
-                                        publishedAt?: string;
-                                        channelId?: string;
-                                        title?: string;
-                                        description?: string;
-                                        thumbnails?: {
-                                            default?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            medium?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            high?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            standard?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            maxres?: {
-                                                url: string;
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                        };
-                                        channelTitle?: string;
-                                        /** @description The channel's handle, e.g. "@name" (from the channel's customUrl). */
-                                        channelHandle?: string;
-                                        /** @description The channel's address built from its customUrl, e.g. https://www.youtube.com/@name. */
-                                        channelCustomUrl?: string;
-                                        tags?: string[];
-                                        categoryId?: string;
-                                        liveBroadcastContent?: string;
-                                        defaultLanguage?: string;
-                                        localized?: {
-                                            title?: string;
-                                            description?: string;
-                                        };
-                                        defaultAudioLanguage?: string;
-                                    };
-                                    statistics: {
-                                        viewCount?: string;
-                                        likeCount?: string;
-                                        dislikeCount?: string;
-                                        favoriteCount?: string;
-                                        commentCount?: string;
-                                    };
-                                    /** @description Absent when the platform sends no duration. */
-                                    contentDetails?: {
-                                        /**
-                                         * @description The video's duration as the platform gives it (ISO 8601, e.g. PT58S, PT1M5S, P0D).
-                                         * @example PT58S
-                                         */
-                                        duration: string;
-                                    };
-                                    /** @description https://www.youtube.com/shorts/{id} */
-                                    shortUrl: string;
-                                    /**
-                                     * @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration.
-                                     * @example 58
-                                     */
-                                    durationSeconds?: number;
-                                }[];
-                            };
-                            itemCount: number;
-                            creditsCharged: number;
-                            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation. */
-                            truncated: boolean;
-                            /**
-                             * Format: date-time
-                             * @description When this data was read from the video platform (a cached result keeps its original time).
-                             */
-                            fetchedAt: string;
-                            /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
-                            stale: boolean;
-                            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
-                            source: "data-api" | "hybrid" | "innertube";
-                            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
-                            approximateFields?: string[];
-                            /** @description Present when truncated or stale: explains what was left out or how old the data is. */
-                            message?: string;
-                        } | {
-                            /** @constant */
-                            success: false;
-                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
-                            error: string;
-                            message: string;
-                            requestId: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ShortsWebhookPayload"];
                 };
             };
             responses: {
@@ -5989,40 +3867,7 @@ export type webhooks = {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        /** @constant */
-                        type: "batch.completed";
-                        /**
-                         * Format: date-time
-                         * @description When the last item settled.
-                         */
-                        timestamp: string;
-                        data: {
-                            batchId: string;
-                            /** @description completed once every item has settled (completed or failed). */
-                            status: "processing" | "completed";
-                            webhookUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            completedAt: string | null;
-                            counts: {
-                                total: number;
-                                processing: number;
-                                completed: number;
-                                failed: number;
-                            };
-                            /** @description Sum of the items' charges so far. */
-                            creditsCharged: number;
-                            items: {
-                                requestId: string;
-                                channelUrl: string;
-                                status: "processing" | "completed" | "failed";
-                                itemCount: number | null;
-                                creditsCharged: number | null;
-                                error: string | null;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["BatchWebhookPayload"];
                 };
             };
             responses: {
@@ -6051,6 +3896,427 @@ export type webhooks = {
 };
 export type components = {
     schemas: {
+        /**
+         * @description The caller's account: credits, upstream quota, rate limits and usage.
+         * @example {
+         *       "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "email": "ada@example.com",
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "credits": {
+         *         "balance": 97,
+         *         "reserved": 0,
+         *         "available": 97
+         *       },
+         *       "upstreamQuota": {
+         *         "quotaDay": "2026-06-01",
+         *         "resetsAt": "2026-06-02T07:00:00.000Z",
+         *         "unitsToday": 6,
+         *         "allowance": {
+         *           "units": 50,
+         *           "used": 0,
+         *           "remaining": 50
+         *         }
+         *       },
+         *       "rateLimits": {
+         *         "perMinute": 60,
+         *         "perHour": 1000,
+         *         "perDay": 10000
+         *       },
+         *       "usage": {
+         *         "minute": 1,
+         *         "hour": 3,
+         *         "day": 3,
+         *         "totalRequests": 12,
+         *         "totalCreditsCharged": 31
+         *       }
+         *     }
+         */
+        Account: {
+            id: string;
+            email: string;
+            /** Format: date-time */
+            createdAt: string;
+            credits: {
+                balance: number;
+                /** @description Held by requests in progress (a webhook request holds its minimum price from acceptance until it settles). */
+                reserved: number;
+                /** @description balance - reserved: what new requests may spend. */
+                available: number;
+            };
+            upstreamQuota: {
+                /** @description The video platform's quota day (America/Los_Angeles date). */
+                quotaDay: string;
+                /** Format: date-time */
+                resetsAt: string;
+                /** @description Upstream units spent on this account's behalf today, paid or not. */
+                unitsToday: number;
+                allowance: {
+                    /** @description Unpaid units allowed per quota day (failed lookups, refusals after a probe). */
+                    units: number;
+                    used: number;
+                    remaining: number;
+                };
+            };
+            rateLimits: components["schemas"]["RateLimits"];
+            usage: {
+                /** @description Requests counted in the current minute window. */
+                minute: number;
+                hour: number;
+                day: number;
+                totalRequests: number;
+                totalCreditsCharged: number;
+            };
+        };
+        /**
+         * @description An API key, without its secret.
+         * @example {
+         *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *       "name": "production backend",
+         *       "prefix": "csk_live_8Fq2",
+         *       "createdAt": "2026-05-01T09:05:00.000Z",
+         *       "lastUsedAt": "2026-06-01T12:00:00.000Z",
+         *       "revokedAt": null,
+         *       "scopes": [
+         *         "shorts:write",
+         *         "shorts:read",
+         *         "account:read"
+         *       ]
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description What the key may do (see the scopes in POST /keys). */
+            scopes: string[];
+        };
+        /**
+         * @description One operator action.
+         * @example {
+         *       "id": 7,
+         *       "actor": "ops@example.com",
+         *       "actorAccountId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "action": "credits.grant",
+         *       "targetAccountId": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "target": "ada@example.com",
+         *       "reason": "welcome",
+         *       "before": {
+         *         "credits": 0
+         *       },
+         *       "after": {
+         *         "credits": 100
+         *       },
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
+        AuditEntry: {
+            id: number;
+            actor: string;
+            actorAccountId: string | null;
+            action: string;
+            targetAccountId: string | null;
+            target: string | null;
+            reason: string | null;
+            before: unknown;
+            after: unknown;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @description The batch was accepted; every item is an ordinary webhook request.
+         * @example {
+         *       "success": true,
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "processing",
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo"
+         *         }
+         *       ],
+         *       "message": "Accepted 1 request."
+         *     }
+         */
+        BatchAccepted: {
+            /** @constant */
+            success: true;
+            batchId: string;
+            /** @constant */
+            status: "processing";
+            /** @description One requestId per item, in the order sent. */
+            items: {
+                requestId: string;
+                channelUrl: string;
+            }[];
+            message: string;
+        };
+        BatchItem: {
+            /**
+             * Format: uri
+             * @description Channel address, as for POST /api/youtube/shorts.
+             */
+            channelUrl: string;
+            /** @description Unix time in milliseconds; only shorts published at or after it. */
+            oldestDate?: number;
+            /** @description At most this many shorts (after sort and duration filters). */
+            limit?: number;
+            /**
+             * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+             * @enum {unknown}
+             */
+            sort?: "newest" | "oldest" | "popular";
+            /** @description Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. Filters apply after details are read: they never lower the price of the work read. */
+            minDurationSeconds?: number;
+            /** @description Only shorts at most this long (seconds, inclusive); not below minDurationSeconds. */
+            maxDurationSeconds?: number;
+        };
+        BatchItemStatus: {
+            requestId: string;
+            channelUrl: string;
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "sort": "popular",
+         *           "limit": 10
+         *         },
+         *         {
+         *           "channelUrl": "https://www.youtube.com/@sparse",
+         *           "oldestDate": 1735689600000
+         *         }
+         *       ],
+         *       "webhookUrl": "https://example.com/hooks/shorts"
+         *     }
+         */
+        BatchRequest: {
+            /** @description 1 to 50 requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook. */
+            items: components["schemas"]["BatchItem"][];
+            /**
+             * Format: uri
+             * @description Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.
+             */
+            webhookUrl: string;
+        };
+        /**
+         * @description Progress of a batch.
+         * @example {
+         *       "success": true,
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3,
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "status": "completed",
+         *           "itemCount": 120,
+         *           "creditsCharged": 3,
+         *           "error": null
+         *         },
+         *         {
+         *           "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *           "channelUrl": "https://www.youtube.com/@nobody",
+         *           "status": "failed",
+         *           "itemCount": null,
+         *           "creditsCharged": 0,
+         *           "error": "CHANNEL_NOT_FOUND"
+         *         }
+         *       ],
+         *       "deliveries": [
+         *         {
+         *           "id": 42,
+         *           "attempt": 1,
+         *           "webhookId": "msg_bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "startedAt": "2026-06-01T12:00:05.100Z",
+         *           "statusCode": 200,
+         *           "latencyMs": 61,
+         *           "outcome": "delivered",
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
+        BatchStatus: {
+            /** @constant */
+            success: true;
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
+            items: components["schemas"]["BatchItemStatus"][];
+            /** @description Delivery attempts of the batch.completed webhook. */
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        /**
+         * @example {
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3,
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "status": "completed",
+         *           "itemCount": 120,
+         *           "creditsCharged": 3,
+         *           "error": null
+         *         },
+         *         {
+         *           "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *           "channelUrl": "https://www.youtube.com/@nobody",
+         *           "status": "failed",
+         *           "itemCount": null,
+         *           "creditsCharged": 0,
+         *           "error": "CHANNEL_NOT_FOUND"
+         *         }
+         *       ]
+         *     }
+         */
+        BatchSummary: {
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
+            items: components["schemas"]["BatchItemStatus"][];
+        };
+        /**
+         * @description Body of the batch.completed webhook.
+         * @example {
+         *       "type": "batch.completed",
+         *       "timestamp": "2026-06-01T12:00:05.000Z",
+         *       "data": {
+         *         "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "status": "completed",
+         *         "webhookUrl": "https://example.com/hooks/shorts",
+         *         "createdAt": "2026-06-01T12:00:00.000Z",
+         *         "completedAt": "2026-06-01T12:00:05.000Z",
+         *         "counts": {
+         *           "total": 2,
+         *           "processing": 0,
+         *           "completed": 1,
+         *           "failed": 1
+         *         },
+         *         "creditsCharged": 3,
+         *         "items": [
+         *           {
+         *             "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "status": "completed",
+         *             "itemCount": 120,
+         *             "creditsCharged": 3,
+         *             "error": null
+         *           },
+         *           {
+         *             "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *             "channelUrl": "https://www.youtube.com/@nobody",
+         *             "status": "failed",
+         *             "itemCount": null,
+         *             "creditsCharged": 0,
+         *             "error": "CHANNEL_NOT_FOUND"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        BatchWebhookPayload: {
+            /** @constant */
+            type: "batch.completed";
+            /**
+             * Format: date-time
+             * @description When the last item settled.
+             */
+            timestamp: string;
+            data: components["schemas"]["BatchSummary"];
+        };
+        /**
+         * @description The channel, as the spec's Channel table.
+         * @example {
+         *       "kind": "youtube#channel",
+         *       "etag": "Xj4pQbVnD1mR8rT2",
+         *       "id": "UCdemo0000000000000000aa",
+         *       "snippet": {
+         *         "title": "Demo Channel",
+         *         "description": "Shorts for the demo.",
+         *         "customUrl": "@demo",
+         *         "publishedAt": "2019-03-04T10:00:00Z",
+         *         "thumbnails": {
+         *           "default": {
+         *             "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *             "width": 120,
+         *             "height": 90
+         *           }
+         *         },
+         *         "country": "US"
+         *       },
+         *       "statistics": {
+         *         "viewCount": "1843000",
+         *         "subscriberCount": "12400",
+         *         "hiddenSubscriberCount": false,
+         *         "videoCount": "140"
+         *       },
+         *       "brandingSettings": {
+         *         "channel": {
+         *           "title": "Demo Channel",
+         *           "description": "Shorts for the demo."
+         *         },
+         *         "image": {
+         *           "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *         }
+         *       }
+         *     }
+         */
         Channel: {
             kind: string;
             /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
@@ -6117,6 +4383,587 @@ export type components = {
                 };
             };
         };
+        /**
+         * @description A new invitation with its one-time link (shown once).
+         * @example {
+         *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
+         *       "email": "grace@example.com",
+         *       "credits": 100,
+         *       "role": "customer",
+         *       "createdBy": "ops@example.com",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "expiresAt": "2026-06-04T12:00:00.000Z",
+         *       "acceptedAt": null,
+         *       "token": "inv_4Yw8Qm2Zr7",
+         *       "link": "http://localhost:3000/dashboard/#/invite/inv_4Yw8Qm2Zr7"
+         *     }
+         */
+        CreatedInvitation: {
+            id: string;
+            email: string;
+            credits: number;
+            role: components["schemas"]["Role"];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedAt: string | null;
+            token: string;
+            /** @description Send it to the person; it works once. */
+            link: string;
+        };
+        /**
+         * @description A new API key with its secret (shown once).
+         * @example {
+         *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *       "name": "production backend",
+         *       "prefix": "csk_live_8Fq2",
+         *       "createdAt": "2026-05-01T09:05:00.000Z",
+         *       "lastUsedAt": null,
+         *       "revokedAt": null,
+         *       "scopes": [
+         *         "shorts:write",
+         *         "shorts:read",
+         *         "account:read"
+         *       ],
+         *       "key": "csk_live_8Fq2xYc7Rk1mNp4sTv6wZa9bQe3dHj5L_0a1b2c"
+         *     }
+         */
+        CreatedKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description What the key may do (see the scopes in POST /keys). */
+            scopes: string[];
+            /** @description The secret. Shown once. */
+            key: string;
+        };
+        /**
+         * @description One attempt to deliver a webhook.
+         * @example {
+         *       "id": 41,
+         *       "attempt": 1,
+         *       "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "startedAt": "2026-06-01T12:00:01.300Z",
+         *       "statusCode": 200,
+         *       "latencyMs": 84,
+         *       "outcome": "delivered",
+         *       "error": null
+         *     }
+         */
+        DeliveryAttempt: {
+            id: number;
+            /** @description 1 for the first delivery; manual redeliveries continue the count. */
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            /** @description gone: the receiver answered 410, no more retries. */
+            outcome: "delivered" | "failed" | "gone";
+            error: string | null;
+        };
+        /**
+         * @example {
+         *       "check": "ledger",
+         *       "severity": "ok",
+         *       "summary": "Every balance equals the sum of its ledger entries.",
+         *       "details": []
+         *     }
+         */
+        DoctorFinding: {
+            check: string;
+            severity: "ok" | "warn" | "breach";
+            summary: string;
+            /** @description Offending rows, for the operator to look at. */
+            details: string[];
+        };
+        /** @description The invariants checked by doctor. */
+        DoctorReport: {
+            ok: boolean;
+            /** Format: date-time */
+            checkedAt: string;
+            findings: components["schemas"]["DoctorFinding"][];
+        };
+        /**
+         * @description Error body of every route except the shorts operations.
+         * @example {
+         *       "error": "UNAUTHORIZED",
+         *       "message": "A valid bearer token is required.",
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *     }
+         */
+        Error: {
+            /** @description Machine-readable code (UPPER_SNAKE_CASE) from the errors catalog, e.g. UNAUTHORIZED. */
+            error: string;
+            /** @description What went wrong and what to do about it. */
+            message: string;
+            /** @description Quote it to support; also in the X-Request-Id header. */
+            requestId: string;
+        };
+        /**
+         * @description The spec's failure body of the shorts operations.
+         * @example {
+         *       "success": false,
+         *       "error": "CHANNEL_NOT_FOUND",
+         *       "message": "No channel exists at that address.",
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *     }
+         */
+        Failure: {
+            /** @constant */
+            success: false;
+            /** @description Machine-readable code from the errors catalog, e.g. CHANNEL_NOT_FOUND. */
+            error: string;
+            message: string;
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
+         *       "email": "grace@example.com",
+         *       "credits": 100,
+         *       "role": "customer",
+         *       "createdBy": "ops@example.com",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "expiresAt": "2026-06-04T12:00:00.000Z",
+         *       "acceptedAt": null
+         *     }
+         */
+        Invitation: {
+            id: string;
+            email: string;
+            credits: number;
+            role: components["schemas"]["Role"];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedAt: string | null;
+        };
+        /**
+         * @description One page of a stored result.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "data": {
+         *         "channel": {
+         *           "kind": "youtube#channel",
+         *           "etag": "Xj4pQbVnD1mR8rT2",
+         *           "id": "UCdemo0000000000000000aa",
+         *           "snippet": {
+         *             "title": "Demo Channel",
+         *             "description": "Shorts for the demo.",
+         *             "customUrl": "@demo",
+         *             "publishedAt": "2019-03-04T10:00:00Z",
+         *             "thumbnails": {
+         *               "default": {
+         *                 "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                 "width": 120,
+         *                 "height": 90
+         *               }
+         *             },
+         *             "country": "US"
+         *           },
+         *           "statistics": {
+         *             "viewCount": "1843000",
+         *             "subscriberCount": "12400",
+         *             "hiddenSubscriberCount": false,
+         *             "videoCount": "140"
+         *           },
+         *           "brandingSettings": {
+         *             "channel": {
+         *               "title": "Demo Channel",
+         *               "description": "Shorts for the demo."
+         *             },
+         *             "image": {
+         *               "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *             }
+         *           }
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       },
+         *       "itemCount": 1,
+         *       "totalItems": 120,
+         *       "nextCursor": "eyJvIjoxfQ",
+         *       "retentionDays": 7,
+         *       "expiresAt": "2026-06-08T12:00:01.200Z"
+         *     }
+         */
+        ItemsPage: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            data: {
+                channel: components["schemas"]["Channel"];
+                /** @description This page of the result, in the result's order. */
+                shorts: components["schemas"]["Short"][];
+            };
+            /** @description Shorts on this page. */
+            itemCount: number;
+            /** @description Shorts in the whole result. */
+            totalItems: number;
+            nextCursor: string | null;
+            /** @description RESULT_RETENTION_DAYS: how long after completion a result can be read. */
+            retentionDays: number;
+            /**
+             * Format: date-time
+             * @description After this the result answers 410 RESULT_EXPIRED.
+             */
+            expiresAt: string;
+        };
+        /**
+         * @description One change of the credit balance.
+         * @example {
+         *       "id": 318,
+         *       "kind": "charge",
+         *       "amount": -3,
+         *       "balanceAfter": 97,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "note": null,
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
+        LedgerEntry: {
+            id: number;
+            /** @description deduct: taken back by an operator (note says why). */
+            kind: "grant" | "charge" | "deduct";
+            /** @description Signed: charges and deductions are negative. */
+            amount: number;
+            balanceAfter: number;
+            requestId: string | null;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @description The configured price and webhook timings.
+         * @example {
+         *       "credits": {
+         *         "creditsPerBlock": 1,
+         *         "shortsPerBlock": 50,
+         *         "minimumPerRequest": 1,
+         *         "quotaUnitsPerCredit": 4,
+         *         "dailyAllowanceUnits": 50,
+         *         "formula": "max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure."
+         *       },
+         *       "limits": {
+         *         "maxShortsPerRequest": 5000,
+         *         "resultRetentionDays": 7
+         *       },
+         *       "webhooks": {
+         *         "timeoutSeconds": 15,
+         *         "retryScheduleSeconds": [
+         *           5,
+         *           300,
+         *           1800,
+         *           7200,
+         *           18000,
+         *           36000,
+         *           36000
+         *         ],
+         *         "maxAttempts": 8,
+         *         "retryWindowSeconds": 99305,
+         *         "secretOverlapSeconds": 86400
+         *       }
+         *     }
+         */
+        Pricing: {
+            credits: {
+                /** @description Credits per started block of shortsPerBlock shorts returned (CREDITS_PER_BLOCK). */
+                creditsPerBlock: number;
+                /** @description SHORTS_PER_CREDIT_BLOCK. */
+                shortsPerBlock: number;
+                /** @description Every successful request costs at least this (MIN_CREDITS_PER_REQUEST). */
+                minimumPerRequest: number;
+                /** @description Upstream units one credit pays for; a request never costs less than ceil(units / this) (QUOTA_UNITS_PER_CREDIT). */
+                quotaUnitsPerCredit: number;
+                /** @description Unpaid upstream units per account and quota day for failed lookups (QUOTA_ALLOWANCE_UNITS). */
+                dailyAllowanceUnits: number;
+                /** @description The price, in words. */
+                formula: string;
+            };
+            limits: {
+                /** @description MAX_SHORTS_PER_REQUEST: more matching shorts make the answer truncated:true. */
+                maxShortsPerRequest: number;
+                /** @description RESULT_RETENTION_DAYS: how long stored results can be read and redelivered. */
+                resultRetentionDays: number;
+            };
+            webhooks: {
+                /** @description A receiver must answer 2xx within this (WEBHOOK_TIMEOUT_MS / 1000). */
+                timeoutSeconds: number;
+                /** @description Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with jitter; Retry-After is honoured. */
+                retryScheduleSeconds: number[];
+                /** @description 1 + the retries. */
+                maxAttempts: number;
+                /** @description Sum of the schedule: how long after the first attempt the last retry is sent. */
+                retryWindowSeconds: number;
+                /** @description How long a replaced signing secret keeps signing after a rotation (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+                secretOverlapSeconds: number;
+            };
+        };
+        /**
+         * @example {
+         *       "perMinute": 60,
+         *       "perHour": 1000,
+         *       "perDay": 10000
+         *     }
+         */
+        RateLimits: {
+            perMinute: number;
+            perHour: number;
+            perDay: number;
+        };
+        /**
+         * @description A redelivery was queued.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "queued",
+         *       "attempt": 2
+         *     }
+         */
+        RedeliveryQueued: {
+            requestId: string;
+            /** @constant */
+            status: "queued";
+            /** @description The number the queued attempt will have. */
+            attempt: number;
+        };
+        /**
+         * @description One shorts request with its result and webhook delivery attempts.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:01.200Z",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "oldestDate": null,
+         *       "limit": null,
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "mode": "webhook",
+         *       "status": "completed",
+         *       "itemCount": 120,
+         *       "creditsCharged": 3,
+         *       "error": null,
+         *       "result": {
+         *         "itemCount": 120,
+         *         "creditsCharged": 3
+         *       },
+         *       "deliveries": [
+         *         {
+         *           "id": 41,
+         *           "attempt": 1,
+         *           "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "startedAt": "2026-06-01T12:00:01.300Z",
+         *           "statusCode": 200,
+         *           "latencyMs": 84,
+         *           "outcome": "delivered",
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
+        RequestDetail: {
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            channelUrl: string;
+            oldestDate: number | null;
+            limit: number | null;
+            webhookUrl: string | null;
+            mode: "sync" | "webhook";
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+            /** @description Sort and duration filters, when the request asked for any. */
+            options?: {
+                /**
+                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+                 * @enum {unknown}
+                 */
+                sort?: "newest" | "oldest" | "popular";
+                minDurationSeconds?: number;
+                maxDurationSeconds?: number;
+            };
+            /** @description The batch this request belongs to. */
+            batchId?: string;
+            /** @description Webhook requests: the delivered body. Synchronous requests: a summary (results are not retained). */
+            result: unknown;
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        RequestStatus: "processing" | "completed" | "failed";
+        /**
+         * @description One shorts request as recorded.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:01.200Z",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "oldestDate": null,
+         *       "limit": null,
+         *       "webhookUrl": null,
+         *       "mode": "sync",
+         *       "status": "completed",
+         *       "itemCount": 120,
+         *       "creditsCharged": 3,
+         *       "error": null
+         *     }
+         */
+        RequestSummary: {
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            channelUrl: string;
+            oldestDate: number | null;
+            limit: number | null;
+            webhookUrl: string | null;
+            mode: "sync" | "webhook";
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+            /** @description Sort and duration filters, when the request asked for any. */
+            options?: {
+                /**
+                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+                 * @enum {unknown}
+                 */
+                sort?: "newest" | "oldest" | "popular";
+                minDurationSeconds?: number;
+                maxDurationSeconds?: number;
+            };
+            /** @description The batch this request belongs to. */
+            batchId?: string;
+        };
+        Role: "customer" | "operator";
+        /**
+         * @description The new signing secret.
+         * @example {
+         *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "previousExpiresAt": "2026-06-02T12:00:00.000Z"
+         *     }
+         */
+        RotatedSecret: {
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Until then the replaced secret signs too.
+             */
+            previousExpiresAt: string;
+        };
+        /**
+         * @description A dashboard session.
+         * @example {
+         *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI3ZDJmIn0.c2lnbmF0dXJl",
+         *       "user": {
+         *         "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         "email": "ada@example.com"
+         *       },
+         *       "expiresAt": "2026-06-01T23:59:00.000Z"
+         *     }
+         */
+        Session: {
+            /** @description A session JWT: send it as Authorization: Bearer <token>. */
+            token: string;
+            user: {
+                id: string;
+                email: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * @description One short, as the spec's Short table.
+         * @example {
+         *       "kind": "youtube#video",
+         *       "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *       "id": "dQw4w9WgXcQ",
+         *       "snippet": {
+         *         "publishedAt": "2026-05-30T18:00:00Z",
+         *         "channelId": "UCdemo0000000000000000aa",
+         *         "title": "A short in 58 seconds",
+         *         "description": "The demo short.",
+         *         "thumbnails": {
+         *           "default": {
+         *             "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *             "width": 120,
+         *             "height": 90
+         *           }
+         *         },
+         *         "channelTitle": "Demo Channel",
+         *         "channelHandle": "@demo",
+         *         "channelCustomUrl": "https://www.youtube.com/@demo",
+         *         "tags": [
+         *           "demo"
+         *         ],
+         *         "categoryId": "22",
+         *         "liveBroadcastContent": "none"
+         *       },
+         *       "statistics": {
+         *         "viewCount": "48211",
+         *         "likeCount": "3120",
+         *         "favoriteCount": "0",
+         *         "commentCount": "87"
+         *       },
+         *       "contentDetails": {
+         *         "duration": "PT58S"
+         *       },
+         *       "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *       "durationSeconds": 58
+         *     }
+         */
         Short: {
             kind: string;
             /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
@@ -6178,68 +5025,44 @@ export type components = {
             };
             /** @description Absent when the platform sends no duration. */
             contentDetails?: {
-                /**
-                 * @description The video's duration as the platform gives it (ISO 8601, e.g. PT58S, PT1M5S, P0D).
-                 * @example PT58S
-                 */
+                /** @description The video's duration as the platform gives it (ISO 8601, e.g. PT58S, PT1M5S, P0D). */
                 duration: string;
             };
             /** @description https://www.youtube.com/shorts/{id} */
             shortUrl: string;
-            /**
-             * @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration.
-             * @example 58
-             */
+            /** @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration. */
             durationSeconds?: number;
         };
-        RequestSummary: {
+        /**
+         * @description A webhook request was accepted; the result is POSTed to webhookUrl.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "processing",
+         *       "message": "Accepted. The result will be POSTed to the webhookUrl with webhook-id msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0; poll GET /api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0 for status."
+         *     }
+         */
+        ShortsAccepted: {
+            /** @constant */
+            success: true;
             requestId: string;
-            /** Format: date-time */
-            createdAt: string;
-            completedAt: string | null;
-            channelUrl: string;
-            oldestDate: number | null;
-            limit: number | null;
-            webhookUrl: string | null;
-            mode: "sync" | "webhook";
-            status: "processing" | "completed" | "failed";
-            itemCount: number | null;
-            creditsCharged: number | null;
-            error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
-            options?: {
-                /**
-                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
-                 * @enum {unknown}
-                 */
-                sort?: "newest" | "oldest" | "popular";
-                minDurationSeconds?: number;
-                maxDurationSeconds?: number;
-            };
-            /** @description The batch this request belongs to. */
-            batchId?: string;
+            /** @constant */
+            status: "processing";
+            message: string;
         };
-        DeliveryAttempt: {
-            id: number;
-            attempt: number;
-            webhookId: string;
-            /** Format: date-time */
-            startedAt: string;
-            statusCode: number | null;
-            latencyMs: number | null;
-            outcome: "delivered" | "failed" | "gone";
-            error: string | null;
-        };
-        BatchItem: {
+        ShortsRequest: {
             /**
              * Format: uri
-             * @description Channel address, as for POST /api/youtube/shorts.
+             * @description Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
+             * @example https://www.youtube.com/@demo
              */
             channelUrl: string;
-            /** @description Unix time in milliseconds; only shorts published at or after it. */
+            /** @description Unix time in milliseconds; only shorts published at or after it are returned. */
             oldestDate?: number;
-            /** @description At most this many shorts (after sort and duration filters). */
+            /** @description At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits. */
             limit?: number;
+            /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
+            freshness?: "stale-ok" | "exact";
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -6249,14 +5072,243 @@ export type components = {
             minDurationSeconds?: number;
             /** @description Only shorts at most this long (seconds, inclusive); not below minDurationSeconds. */
             maxDurationSeconds?: number;
+            /**
+             * Format: uri
+             * @description When present, answer 202 at once and POST the result here later (Standard Webhooks signed).
+             */
+            webhookUrl?: string;
+            /** @description Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept. */
+            store?: boolean;
         };
-        BatchItemStatus: {
+        /**
+         * @description The spec's success body: the channel and its shorts.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "data": {
+         *         "channel": {
+         *           "kind": "youtube#channel",
+         *           "etag": "Xj4pQbVnD1mR8rT2",
+         *           "id": "UCdemo0000000000000000aa",
+         *           "snippet": {
+         *             "title": "Demo Channel",
+         *             "description": "Shorts for the demo.",
+         *             "customUrl": "@demo",
+         *             "publishedAt": "2019-03-04T10:00:00Z",
+         *             "thumbnails": {
+         *               "default": {
+         *                 "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                 "width": 120,
+         *                 "height": 90
+         *               }
+         *             },
+         *             "country": "US"
+         *           },
+         *           "statistics": {
+         *             "viewCount": "1843000",
+         *             "subscriberCount": "12400",
+         *             "hiddenSubscriberCount": false,
+         *             "videoCount": "140"
+         *           },
+         *           "brandingSettings": {
+         *             "channel": {
+         *               "title": "Demo Channel",
+         *               "description": "Shorts for the demo."
+         *             },
+         *             "image": {
+         *               "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *             }
+         *           }
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       },
+         *       "itemCount": 1,
+         *       "creditsCharged": 1,
+         *       "truncated": false,
+         *       "fetchedAt": "2026-06-01T12:00:00.000Z",
+         *       "stale": false,
+         *       "source": "hybrid"
+         *     }
+         */
+        ShortsResult: {
+            /** @constant */
+            success: true;
             requestId: string;
-            channelUrl: string;
-            status: "processing" | "completed" | "failed";
-            itemCount: number | null;
-            creditsCharged: number | null;
+            data: {
+                channel: components["schemas"]["Channel"];
+                /** @description In the order asked for by sort (default newest first). */
+                shorts: components["schemas"]["Short"][];
+            };
+            itemCount: number;
+            creditsCharged: number;
+            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation. */
+            truncated: boolean;
+            /**
+             * Format: date-time
+             * @description When this data was read from the video platform (a cached result keeps its original time).
+             */
+            fetchedAt: string;
+            /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
+            stale: boolean;
+            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
+            source: "data-api" | "hybrid" | "innertube";
+            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
+            approximateFields?: string[];
+            /** @description Present when truncated or stale: explains what was left out or how old the data is. */
+            message?: string;
+        };
+        /** @description Body of the shorts.completed and shorts.failed webhooks: data is the synchronous answer's body. */
+        ShortsWebhookPayload: {
+            type: "shorts.completed" | "shorts.failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ShortsResult"] | components["schemas"]["Failure"];
+        };
+        /**
+         * @description How new users get an account here.
+         * @example {
+         *       "mode": "invite",
+         *       "startingCredits": 0
+         *     }
+         */
+        SignupInfo: {
+            mode: "off" | "invite" | "open";
+            startingCredits: number;
+        };
+        /**
+         * @example {
+         *       "date": "2026-06-01",
+         *       "requests": 3,
+         *       "items": 360,
+         *       "credits": 9
+         *     }
+         */
+        UsageDay: {
+            /** @description UTC date, YYYY-MM-DD. */
+            date: string;
+            requests: number;
+            /** @description Shorts returned. */
+            items: number;
+            /** @description Credits charged. */
+            credits: number;
+        };
+        /**
+         * @description A user as operators see it.
+         * @example {
+         *       "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "email": "ada@example.com",
+         *       "role": "customer",
+         *       "credits": 97,
+         *       "disabledAt": null,
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "limitOverrides": {
+         *         "perMinute": null,
+         *         "perHour": null,
+         *         "perDay": null
+         *       },
+         *       "rateLimits": {
+         *         "perMinute": 60,
+         *         "perHour": 1000,
+         *         "perDay": 10000
+         *       }
+         *     }
+         */
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            role: components["schemas"]["Role"];
+            credits: number;
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Per-account overrides; null = the default. */
+            limitOverrides: {
+                perMinute: number | null;
+                perHour: number | null;
+                perDay: number | null;
+            };
+            rateLimits: components["schemas"]["RateLimits"];
+        };
+        /**
+         * @description A webhook delivery attempt with the request it delivered.
+         * @example {
+         *       "id": 41,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "attempt": 1,
+         *       "startedAt": "2026-06-01T12:00:00.000Z",
+         *       "statusCode": 503,
+         *       "latencyMs": 120,
+         *       "outcome": "failed",
+         *       "error": "HTTP 503"
+         *     }
+         */
+        UserDelivery: {
+            id: number;
+            /** @description 1 for the first delivery; manual redeliveries continue the count. */
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            /** @description gone: the receiver answered 410, no more retries. */
+            outcome: "delivered" | "failed" | "gone";
             error: string | null;
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "expiresAt": null
+         *     }
+         */
+        WebhookSecret: {
+            /** @description whsec_… (base64 key after the prefix), as Standard Webhooks libraries take it. */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
         };
     };
     responses: never;

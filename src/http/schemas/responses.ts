@@ -13,25 +13,29 @@ type JsonSchemaLike = {
   properties?: Record<string, JsonSchemaLike>; required?: string[]; items?: JsonSchemaLike; anyOf?: JsonSchemaLike[]; oneOf?: JsonSchemaLike[];
 };
 
+/** Plain strings by field name, for schemas that carry no example of their own. */
+const NAMED_STRINGS: Record<string, string> = { email: 'ada@example.com', password: 'correct horse battery staple', reason: 'Requested by the customer.', token: 'inv_4Yw8Qm2Zr7', name: 'production backend' };
+
 /** A plausible value for a schema, from the examples of the shapes it is made of. */
-export function exampleOf(schema: JsonSchemaLike): unknown {
+export function exampleOf(schema: JsonSchemaLike, name?: string): unknown {
   if (schema.examples && schema.examples.length > 0) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return schema.default;
   if (schema.enum) return schema.enum[0];
   const variants = schema.anyOf ?? schema.oneOf;
-  if (variants) return exampleOf(variants.find((v) => v.type !== 'null') ?? variants[0]!);
+  if (variants) return exampleOf(variants.find((v) => v.type !== 'null') ?? variants[0]!, name);
   switch (schema.type) {
     case 'object': {
       const required = new Set(schema.required ?? []);
       const entries = Object.entries(schema.properties ?? {})
-        .filter(([name, s]) => required.has(name) || s.examples !== undefined)
-        .map(([name, s]) => [name, exampleOf(s)]);
+        .filter(([field, s]) => required.has(field) || s.examples !== undefined)
+        .map(([field, s]) => [field, exampleOf(s, field)]);
       return Object.fromEntries(entries);
     }
     case 'array':
       return schema.items ? [exampleOf(schema.items)] : [];
     case 'string':
+      if (name !== undefined && NAMED_STRINGS[name] !== undefined) return NAMED_STRINGS[name];
       return schema.format === 'date-time' ? EXAMPLE_TIME : schema.format === 'uuid' ? '7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' : schema.format === 'uri' ? 'https://www.youtube.com/@demo' : 'text';
     case 'integer':
     case 'number':
