@@ -17,6 +17,7 @@ import { authenticate } from './http/plugins/authenticate.ts';
 import { rateLimit } from './http/plugins/rate-limit.ts';
 import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
+import { docsUiOptions } from './http/docs-ui.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { keyRoutes } from './http/routes/keys.ts';
 import { accountRoutes } from './http/routes/accounts.ts';
@@ -48,7 +49,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(securityHeaders);
   await app.register(inputGuard);
   await app.register(swagger, openApiDocument(services.config));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, docsUiOptions());
   await app.register(authenticate);
   await app.register(rateLimit);
   await app.register(authRoutes);

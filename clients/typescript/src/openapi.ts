@@ -9,7 +9,46 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password; returns a session JWT for the dashboard. */
+        /**
+         * Log in with email and password; returns a session JWT for the dashboard.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/auth/login' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/auth/login', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/auth/login",
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -95,7 +134,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the account's API keys (never their secrets). */
+        /**
+         * List the account's API keys (never their secrets).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/keys' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/keys",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -155,7 +225,51 @@ export type paths = {
             };
         };
         put?: never;
-        /** Create an API key. The secret is in this response only; store it now. */
+        /**
+         * Create an API key. The secret is in this response only; store it now.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/keys' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"name":"production backend","scopes":["shorts:write","shorts:read"]}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "name": "production backend",
+         *         "scopes": [
+         *           "shorts:write",
+         *           "shorts:read"
+         *         ]
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/keys",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "name": "production backend",
+         *             "scopes": ["shorts:write", "shorts:read"],
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -255,7 +369,38 @@ export type paths = {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key. Effective on every instance within a second. */
+        /**
+         * Revoke an API key. Effective on every instance within a second.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X DELETE 'http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.delete(
+         *         "http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -344,7 +489,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account: credits, rate limits and usage. */
+        /**
+         * The caller's account: credits, rate limits and usage.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -416,7 +592,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Requests, items and credits per UTC day, oldest first, every day present. */
+        /**
+         * Requests, items and credits per UTC day, oldest first, every day present.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/usage' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/usage', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/usage",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -501,7 +708,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Credit ledger (grants and charges), newest first. */
+        /**
+         * Credit ledger (grants and charges), newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/ledger' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/ledger', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/ledger",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -586,7 +824,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The webhook signing secrets that currently sign (the newest first). Dashboard session only. */
+        /**
+         * The webhook signing secrets that currently sign (the newest first). Dashboard session only.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/webhook-secret' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-secret', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/webhook-secret",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -662,7 +931,38 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account. */
+        /**
+         * Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/accounts/webhook-secret/rotate' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-secret/rotate', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/accounts/webhook-secret/rotate",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -741,7 +1041,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The caller's recent shorts requests, newest first. */
+        /**
+         * The caller's recent shorts requests, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -815,6 +1146,46 @@ export type paths = {
         /**
          * List a channel's Shorts with the channel's details.
          * @description Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. Price: max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure. (GET /api/pricing). Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). Failed lookups come out of a daily allowance of 50 unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. At most 5000 shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"channelUrl":"https://www.youtube.com/@demo","limit":10}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "channelUrl": "https://www.youtube.com/@demo",
+         *         "limit": 10
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "limit": 10,
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
          */
         post: {
             parameters: {
@@ -952,7 +1323,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Status and result of one request, with its webhook delivery attempts. */
+        /**
+         * Status and result of one request, with its webhook delivery attempts.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1050,7 +1452,38 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running. */
+        /**
+         * Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1167,6 +1600,63 @@ export type paths = {
         /**
          * Submit up to 50 shorts requests at once, each answered by webhook.
          * @description Each item becomes an ordinary webhook request (its own requestId, result, charge, credit reservation and shorts.completed / shorts.failed webhook to webhookUrl). When every item has settled, one batch.completed webhook (see webhooks) summarises the batch; GET /api/youtube/shorts/batch/{batchId} shows progress. Acceptance is all or nothing: every item reserves at least 1 credit when accepted; when the available credits cannot reserve every item the whole batch is refused with 402 and nothing is recorded or charged. A batch counts as one call against the rate limits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/batch' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"items":[{"channelUrl":"https://www.youtube.com/@demo","sort":"popular","limit":10},{"channelUrl":"https://www.youtube.com/@sparse","oldestDate":1735689600000}],"webhookUrl":"https://example.com/hooks/shorts"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "items": [
+         *           {
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "sort": "popular",
+         *             "limit": 10
+         *           },
+         *           {
+         *             "channelUrl": "https://www.youtube.com/@sparse",
+         *             "oldestDate": 1735689600000
+         *           }
+         *         ],
+         *         "webhookUrl": "https://example.com/hooks/shorts"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts/batch",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "items": [{
+         *                 "channelUrl": "https://www.youtube.com/@demo",
+         *                 "sort": "popular",
+         *                 "limit": 10,
+         *             }, {
+         *                 "channelUrl": "https://www.youtube.com/@sparse",
+         *                 "oldestDate": 1735689600000,
+         *             }],
+         *             "webhookUrl": "https://example.com/hooks/shorts",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
          */
         post: {
             parameters: {
@@ -1268,7 +1758,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Progress of a batch: counts, each item's status and charge, and the summary webhook's delivery attempts. */
+        /**
+         * Progress of a batch: counts, each item's status and charge, and the summary webhook's delivery attempts.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1364,6 +1885,36 @@ export type paths = {
         /**
          * A finished request's stored result, page by page.
          * @description Webhook requests, and synchronous requests sent with store: true, keep their whole result for RESULT_RETENTION_DAYS (7) days after completion; read it here ≤ 500 shorts at a time, following nextCursor until it is null. Reading pages costs no credits. After the retention period: 410 RESULT_EXPIRED.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
          */
         get: {
             parameters: {
@@ -1480,7 +2031,35 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up. */
+        /**
+         * Liveness: the process is up.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/healthz'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/healthz', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/healthz",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1519,7 +2098,35 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, queue and Redis (when configured) reachable. */
+        /**
+         * Readiness: database, queue and Redis (when configured) reachable.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/readyz'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/readyz', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/readyz",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1610,7 +2217,35 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>". */
+        /**
+         * Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>".
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/metrics'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/metrics', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/metrics",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1659,7 +2294,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Who the operator API sees: an operator session or the operator token. */
+        /**
+         * Who the operator API sees: an operator session or the operator token.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/me' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/me', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/me",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1762,7 +2428,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List users, newest first; search matches part of the email or the exact id. */
+        /**
+         * List users, newest first; search matches part of the email or the exact id.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -1854,7 +2551,48 @@ export type paths = {
             };
         };
         put?: never;
-        /** Create a user (customer or operator) with an optional starting balance. */
+        /**
+         * Create a user (customer or operator) with an optional starting balance.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1960,7 +2698,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** One user with totals and usage per UTC day. */
+        /**
+         * One user with totals and usage per UTC day.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -2071,7 +2840,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A user's credit ledger, newest first. */
+        /**
+         * A user's credit ledger, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -2177,7 +2977,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A user's shorts requests, newest first. */
+        /**
+         * A user's shorts requests, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -2283,7 +3114,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A user's webhook delivery attempts, newest first. */
+        /**
+         * A user's webhook delivery attempts, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -2391,7 +3253,42 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Disable a user: every credential of theirs is refused (403) within a second. */
+        /**
+         * Disable a user: every credential of theirs is refused (403) within a second.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2499,7 +3396,42 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Enable a disabled user again. */
+        /**
+         * Enable a disabled user again.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2607,7 +3539,46 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Make a user an operator, or a customer again. */
+        /**
+         * Make a user an operator, or a customer again.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"role":"customer"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "role": "customer"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "role": "customer",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2715,7 +3686,50 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed). */
+        /**
+         * Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"direction":"grant","amount":1,"reason":"Requested by the customer."}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "direction": "grant",
+         *         "amount": 1,
+         *         "reason": "Requested by the customer."
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "direction": "grant",
+         *             "amount": 1,
+         *             "reason": "Requested by the customer.",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2824,7 +3838,42 @@ export type paths = {
             cookie?: never;
         };
         get?: never;
-        /** Set a user's rate limits; a window given as null goes back to the default, one left out stays as it is. */
+        /**
+         * Set a user's rate limits; a window given as null goes back to the default, one left out stays as it is.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X PUT 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
+         *       method: 'PUT',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.put(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         put: {
             parameters: {
                 query?: never;
@@ -2920,7 +3969,38 @@ export type paths = {
             };
         };
         post?: never;
-        /** Reset a user's rate limits to the defaults. */
+        /**
+         * Reset a user's rate limits to the defaults.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X DELETE 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.delete(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -3019,7 +4099,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The audit log of operator actions, newest first (optionally about one user). */
+        /**
+         * The audit log of operator actions, newest first (optionally about one user).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/audit' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/audit', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/audit",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -3125,7 +4236,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Invitations, newest first (never their tokens). */
+        /**
+         * Invitations, newest first (never their tokens).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/invitations' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/invitations', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/invitations",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query: {
@@ -3214,7 +4356,46 @@ export type paths = {
             };
         };
         put?: never;
-        /** Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once. */
+        /**
+         * Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/invitations' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/invitations', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/invitations",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "email": "ada@example.com",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3319,7 +4500,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Check the data's invariants (balances, charges, stuck requests, queue, lock); ok=false on a breach. */
+        /**
+         * Check the data's invariants (balances, charges, stuck requests, queue, lock); ok=false on a breach.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/doctor' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/doctor', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/doctor",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3418,7 +4630,38 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use. */
+        /**
+         * Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/quota' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/quota', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/quota",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3532,7 +4775,35 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** How new users get an account here: off (an operator creates them), invite, or open. */
+        /**
+         * How new users get an account here: off (an operator creates them), invite, or open.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/signup'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/signup', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/signup",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3554,7 +4825,46 @@ export type paths = {
             };
         };
         put?: never;
-        /** Create an account (SIGNUP=open) with the configured starting credits; returns a session. */
+        /**
+         * Create an account (SIGNUP=open) with the configured starting credits; returns a session.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/signup' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/signup', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/signup",
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3642,7 +4952,46 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: set the password, get the account and a session. The link works once. */
+        /**
+         * Accept an invitation: set the password, get the account and a session. The link works once.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/invitations/accept' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"token":"inv_4Yw8Qm2Zr7","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/invitations/accept', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "token": "inv_4Yw8Qm2Zr7",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/invitations/accept",
+         *         json={
+         *             "token": "inv_4Yw8Qm2Zr7",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3728,7 +5077,35 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The price of a request and the webhook timings, as configured here. No credential needed. */
+        /**
+         * The price of a request and the webhook timings, as configured here. No credential needed.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/pricing'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/pricing', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/pricing",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3769,8 +5146,8 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * The result of a shorts request that carried webhookUrl.
-         * @description Signed per Standard Webhooks: headers webhook-id (msg_<requestId>, stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After.
+         * shorts.completed / shorts.failed: the result of a shorts request that carried webhookUrl.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<requestId>.
          */
         post: {
             parameters: {
@@ -3785,14 +5162,14 @@ export type webhooks = {
                 };
             };
             responses: {
-                /** @description Delivered. */
+                /** @description Any 2xx: delivered. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Stop sending this webhook. */
+                /** @description Gone: stop sending this webhook. */
                 410: {
                     headers: {
                         [name: string]: unknown;
@@ -3818,7 +5195,7 @@ export type webhooks = {
         put?: never;
         /**
          * Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.
-         * @description Signed like shorts.result, with webhook-id msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).
          */
         post: {
             parameters: {
@@ -3829,56 +5206,18 @@ export type webhooks = {
             };
             requestBody: {
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "batch.completed",
-                     *       "timestamp": "2026-06-01T12:00:05.000Z",
-                     *       "data": {
-                     *         "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
-                     *         "status": "completed",
-                     *         "webhookUrl": "https://example.com/hooks/shorts",
-                     *         "createdAt": "2026-06-01T12:00:00.000Z",
-                     *         "completedAt": "2026-06-01T12:00:05.000Z",
-                     *         "counts": {
-                     *           "total": 2,
-                     *           "processing": 0,
-                     *           "completed": 1,
-                     *           "failed": 1
-                     *         },
-                     *         "creditsCharged": 3,
-                     *         "items": [
-                     *           {
-                     *             "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
-                     *             "channelUrl": "https://www.youtube.com/@demo",
-                     *             "status": "completed",
-                     *             "itemCount": 120,
-                     *             "creditsCharged": 3,
-                     *             "error": null
-                     *           },
-                     *           {
-                     *             "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
-                     *             "channelUrl": "https://www.youtube.com/@nobody",
-                     *             "status": "failed",
-                     *             "itemCount": null,
-                     *             "creditsCharged": 0,
-                     *             "error": "CHANNEL_NOT_FOUND"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["BatchWebhookPayload"];
                 };
             };
             responses: {
-                /** @description Delivered. */
+                /** @description Any 2xx: delivered. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Stop sending this webhook. */
+                /** @description Gone: stop sending this webhook. */
                 410: {
                     headers: {
                         [name: string]: unknown;

@@ -57,7 +57,7 @@ export function json<T extends TSchema>(description: string, schema: T, examples
 
 function errorExamples(codes: readonly ErrorCode[], failure: boolean): Record<string, Example> {
   return Object.fromEntries(codes.map((code) => [code, {
-    summary: ERROR_CATALOG[code].message,
+    summary: `${code}: ${ERROR_CATALOG[code].message}`,
     value: { ...(failure ? { success: false } : {}), error: code, message: ERROR_CATALOG[code].message, requestId: EXAMPLE_REQUEST_ID },
   }]));
 }
