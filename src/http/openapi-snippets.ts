@@ -38,7 +38,9 @@ export function codeSamples({ baseUrl, method, path, body, authenticated }: Samp
   if (authenticated) curl.push(`-H "Authorization: Bearer $API_KEY"`);
   if (hasBody) curl.push(`-H 'Content-Type: application/json'`, `-d '${json.replace(/'/g, "'\\''")}'`);
 
-  const jsHeaders = [...(authenticated ? ['Authorization: `Bearer ${process.env.API_KEY}`'] : []), ...(hasBody ? ["'Content-Type': 'application/json'"] : [])];
+  // The snippet's own template literal, written out (it is code for the reader, not evaluated here).
+  const bearer = 'Authorization: `Bearer $' + '{process.env.API_KEY}`';
+  const jsHeaders = [...(authenticated ? [bearer] : []), ...(hasBody ? ["'Content-Type': 'application/json'"] : [])];
   const js = [
     `const response = await fetch('${url}', {`,
     `  method: '${upper}',`,
