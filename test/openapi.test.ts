@@ -150,7 +150,10 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     // Error examples come from the catalog: each 4xx/5xx example carries a code of the right status.
     const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
     assert.deepEqual(Object.keys(failed).sort(), ['SERVICE_UNAVAILABLE', 'UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED']);
-    for (const [code, { value }] of Object.entries(failed)) assert.equal(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, 503, code);
+    for (const [code, { value }] of Object.entries(failed)) {
+      assert.equal(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, 503, code);
+      assert.equal((value as { error: string }).error, code);
+    }
     assert.ok(checked.length > 150, `${checked.length} examples checked`);
   });
 
