@@ -1,6 +1,6 @@
 // The API reference (/docs) in a real headless Chromium: the product's header with the dashboard
 // link, the guides, an operation's examples and snippets, no CSP violation, no horizontal scrolling
-// at phone width. Screenshots at 1280×800 and 375×812 go to test-output/screenshots/docs-*.png.
+// at phone width; and the dashboard's price and webhook timings come from the server. Screenshots at 1280×800 and 375×812 go to test-output/screenshots/docs-*.png.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
-import { startTestApp, type TestApp } from '../test/helpers/test-app.ts';
+import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
 
 const SCREENSHOTS = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'screenshots');
@@ -25,7 +25,8 @@ describe('API reference at /docs (browser)', { skip }, () => {
 
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    t = await startTestApp('pglite');
+    // Not the defaults: the dashboard must show what this server is configured with.
+    t = await startTestApp('pglite', { CREDITS_PER_BLOCK: '3', SHORTS_PER_CREDIT_BLOCK: '25', WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_RETRY_SCHEDULE: '5,60,3600' });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', colorScheme: 'light' });
@@ -73,8 +74,31 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await operation.getByText('https://www.youtube.com/@demo').first().waitFor();
     await operation.getByText('curl -sS -X POST').first().waitFor();
     await operation.getByText('import os, requests').first().waitFor();
-    await operation.getByText('INSUFFICIENT_CREDITS').first().waitFor();
+    await operation.locator('pre', { hasText: 'INSUFFICIENT_CREDITS' }).first().waitFor();
     await operation.screenshot({ path: join(SCREENSHOTS, 'docs-operation-desktop.png') });
+    assert.deepEqual(problems, []);
+  });
+
+  it('the dashboard shows the price and webhook timings the server is configured with', async () => {
+    const user = await createUser(t, 10);
+    await page.goto(`${base}/dashboard/`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.goto(`${base}/dashboard/#/account`);
+    const price = page.getByTestId('price');
+    await price.waitFor();
+    assert.equal(await price.textContent(), '3 credits per started block of 25 shorts, at least 1 per call.');
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-price-desktop.png') });
+    await page.goto(`${base}/dashboard/#/webhooks`);
+    const timeout = page.getByTestId('webhook-timeout');
+    await timeout.waitFor();
+    assert.equal(await timeout.textContent(), '9 s');
+    await page.getByText('3 times with backoff (5 s, 1 min, 1 hour)').waitFor();
+    await page.setViewportSize(PHONE);
+    await page.getByTestId('webhook-timeout').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-webhook-timings-phone.png') });
+    await page.setViewportSize(DESKTOP);
     assert.deepEqual(problems, []);
   });
 });
