@@ -17,9 +17,9 @@ export const PricingSchema = Type.Object({
   }),
   webhooks: Type.Object({
     timeoutSeconds: Type.Number({ description: 'A receiver must answer 2xx within this (WEBHOOK_TIMEOUT_MS / 1000).' }),
-    retryScheduleSeconds: Type.Array(Type.Integer(), { description: 'Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with jitter; Retry-After is honoured.' }),
+    retryScheduleSeconds: Type.Array(Type.Number({ minimum: 0 }), { description: 'Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with jitter; Retry-After is honoured.' }),
     maxAttempts: Type.Integer({ description: '1 + the retries.' }),
-    retryWindowSeconds: Type.Integer({ description: 'Sum of the schedule: how long after the first attempt the last retry is sent.' }),
+    retryWindowSeconds: Type.Number({ description: 'Sum of the schedule: how long after the first attempt the last retry is sent.' }),
     secretOverlapSeconds: Type.Integer({ description: 'How long a replaced signing secret keeps signing after a rotation (WEBHOOK_SECRET_OVERLAP_SECONDS).' }),
   }),
 }, {
