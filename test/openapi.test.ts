@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { ERROR_CATALOG } from '../src/errors.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
 import { signPayload } from '../src/domain/webhooks/signing.ts';
+import { ComponentCollector } from '../src/http/openapi-components.ts';
+import { ErrorBody } from '../src/contract/common.ts';
 
 describe('OpenAPI document and real responses', () => {
   let fake: FakePlatform;
@@ -207,5 +209,17 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(verify(secret, 'msg_req_x', ts, `${body} `, header), false, 'refuses a changed body');
     assert.equal(verify(secret, 'msg_req_x', String(Number(ts) - 3600), body, header), false, 'refuses an old timestamp');
     await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('OpenAPI components: a bare named schema as a response', () => {
+  it('keeps its description and gets a $ref and an example (routes written as { ...ErrorBody, description })', () => {
+    const collector = new ComponentCollector();
+    const schema = collector.routeSchema({ response: { 404: { ...ErrorBody, description: 'No such thing.' } } }, 'GET', '/things/:id') as { response: Record<string, { description: string; content: Record<string, { schema: unknown; examples: Record<string, { value: unknown }> }> }> };
+    const response = schema.response['404']!;
+    assert.equal(response.description, 'No such thing.');
+    assert.deepEqual(response.content['application/json']!.schema, { $ref: '#/components/schemas/Error' });
+    assert.equal((response.content['application/json']!.examples.example!.value as { error: string }).error, 'UNAUTHORIZED');
+    assert.ok(collector.components.get('Error'));
   });
 });

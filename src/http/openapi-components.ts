@@ -46,7 +46,7 @@ export class ComponentCollector {
   routeSchema(schema: Json, method: string, url: string): Json {
     const out: Json = { ...schema };
     if (isObject(schema.response)) {
-      out.response = Object.fromEntries(Object.entries(schema.response).map(([status, response]) => [status, this.hoist(response)]));
+      out.response = Object.fromEntries(Object.entries(schema.response).map(([status, response]) => [status, this.hoist(this.#named(response))]));
     }
     if (isObject(schema.body)) {
       const body = schema.body;
@@ -56,6 +56,17 @@ export class ComponentCollector {
       out.body = this.hoist(body);
     }
     return out;
+  }
+
+  /**
+   * A response given as a bare schema (not through json()): a named shape keeps its description
+   * and gets its examples, in the content form that keeps both next to the $ref.
+   */
+  #named(response: unknown): unknown {
+    if (!isObject(response) || typeof response.$id !== 'string' || 'content' in response) return response;
+    const { description, ...schema } = response;
+    const shape = this.components.get(response.$id) ?? schema;
+    return { description: description ?? shape.description ?? response.$id, content: { 'application/json': { schema: { ...schema, ...(typeof shape.description === 'string' ? { description: shape.description } : {}) }, examples: { example: { value: exampleOf(schema) } } } } };
   }
 
   /** Puts the request body examples kept aside by routeSchema into the finished document. */
