@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
 import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 
 const SCREENSHOTS = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'screenshots');
 const DESKTOP = { width: 1280, height: 800 };
@@ -18,6 +19,7 @@ const skip = skipWithoutBrowser();
 
 describe('API reference at /docs (browser)', { skip }, () => {
   let t: TestApp;
+  let fake: FakePlatform;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -26,7 +28,8 @@ describe('API reference at /docs (browser)', { skip }, () => {
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
     // Not the defaults: the dashboard must show what this server is configured with.
-    t = await startTestApp('pglite', { CREDITS_PER_BLOCK: '3', SHORTS_PER_CREDIT_BLOCK: '25', WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_RETRY_SCHEDULE: '5,60,3600' });
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, CREDITS_PER_BLOCK: '3', SHORTS_PER_CREDIT_BLOCK: '25', WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_RETRY_SCHEDULE: '5,60,3600' });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', colorScheme: 'light' });
@@ -39,6 +42,7 @@ describe('API reference at /docs (browser)', { skip }, () => {
   after(async () => {
     await browser?.close();
     await t?.close();
+    await fake?.close();
   });
 
   it('shows the product name, a link to the dashboard and every guide', async () => {
@@ -99,6 +103,26 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await page.getByTestId('webhook-timeout').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-webhook-timings-phone.png') });
     await page.setViewportSize(DESKTOP);
+    assert.deepEqual(problems, []);
+  });
+
+  it('"Try it out" with the prefilled example succeeds: 200 with the demo channel\'s shorts', async () => {
+    const user = await createUser(t, 10);
+    await page.goto(`${base}/docs/`);
+    await page.locator('.btn.authorize').first().click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').first().fill(user.key);
+    await dialog.locator('button.modal-btn.authorize').click();
+    await dialog.locator('button.btn-done').click();
+    const operation = page.locator('.opblock-post', { has: page.locator('[data-path="/api/youtube/shorts"]') }).first();
+    await operation.locator('.opblock-summary').first().click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const live = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await live.waitFor();
+    assert.equal((await live.textContent())?.trim(), '200');
+    await operation.locator('.live-responses-table').getByText('"channelHandle": "@demo"').first().waitFor();
+    await operation.locator('.live-responses-table').screenshot({ path: join(SCREENSHOTS, 'docs-try-it-desktop.png') });
     assert.deepEqual(problems, []);
   });
 });
