@@ -38,6 +38,13 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
       ['unpaid upstream units per account and day (failed lookups)', credits.dailyAllowanceUnits],
     ]),
     limits: table(['window', 'requests'], [['minute', limits.perMinute], ['hour', limits.perHour], ['UTC day', limits.perDay]]),
+    // What a first request of a fresh minute shows (the reset times are an illustration).
+    rateLimitHeaders: [
+      `RateLimit-Policy: "minute";q=${limits.perMinute};w=60, "hour";q=${limits.perHour};w=3600, "day";q=${limits.perDay};w=86400`,
+      `RateLimit: "minute";r=${limits.perMinute - 1};t=42, "hour";r=${limits.perHour - 1};t=1242, "day";r=${limits.perDay - 1};t=40242`,
+    ].join('\n'),
+    maxShorts: String(pricing.limits.maxShortsPerRequest),
+    retentionDays: String(pricing.limits.resultRetentionDays),
     webhooks: table(['', 'value'], [
       ['answer within', `${webhooks.timeoutSeconds} s`],
       ['retries after the first attempt', webhooks.retryScheduleSeconds.map(duration).join(', ')],
