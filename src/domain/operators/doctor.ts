@@ -8,10 +8,9 @@ import type { Database, Transaction } from '../../infra/db/database.ts';
 import { dirname } from 'node:path';
 import { QUEUES } from '../../infra/queue.ts';
 import { describeHolder, readLockHolder } from '../../infra/db/data-dir-lock.ts';
-import type { DoctorFinding } from '../../contract/operator.ts';
-import type { DoctorReport } from '../../contract/operator.ts';
+import type { DoctorFinding, DoctorReport } from '../../contract/operator.ts';
 
-export type Severity = 'ok' | 'warn' | 'breach';
+export type Severity = DoctorFinding['severity'];
 
 /** The API's DoctorFinding shape (contract/operator.ts). */
 export type Finding = DoctorFinding;
