@@ -100,11 +100,19 @@ const otherKey = await createApiKey(services.db, other.id, 'other');
 const session = (await services.jwt.sign(owner.id, owner.email)).token;
 const credentials = [undefined, `Bearer ${ownerKey}`, `Bearer ${session}`, `Bearer ${session}`, `Bearer ${ownerKey}`, 'Bearer', 'Bearer junk', `Bearer ${generateApiKey().key}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${session}x`, `Bearer ${ownerKey.slice(0, -1)}`, `bearer ${'a'.repeat(5000)}`];
 
-const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema: JsonSchema }> } }>> };
+const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema: JsonSchema }> } }>>; components?: { schemas?: Record<string, unknown> } };
+/** The schema with its #/components/schemas/ references replaced by what they name (named shapes are $refs). */
+function inline(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inline);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return inline(doc.components?.schemas?.[ref.slice('#/components/schemas/'.length)]);
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value)]));
+}
 const operations: Operation[] = [];
 for (const [path, methods] of Object.entries(doc.paths)) {
   for (const [method, op] of Object.entries(methods)) {
-    operations.push({ method: method.toUpperCase(), path, params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), bodySchema: op.requestBody?.content?.['application/json']?.schema });
+    operations.push({ method: method.toUpperCase(), path, params: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!), bodySchema: inline(op.requestBody?.content?.['application/json']?.schema) as JsonSchema | undefined });
   }
 }
 

@@ -18,6 +18,7 @@ import { rateLimit } from './http/plugins/rate-limit.ts';
 import { rejections } from './http/plugins/rejections.ts';
 import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
+import { docsUiOptions } from './http/docs-ui.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { keyRoutes } from './http/routes/keys.ts';
 import { creditRoutes } from './http/routes/credits.ts';
@@ -28,6 +29,7 @@ import { requestsLogRoutes } from './http/routes/requests-log.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { operatorRoutes } from './http/routes/operator.ts';
 import { signupRoutes } from './http/routes/signup.ts';
+import { pricingRoutes } from './http/routes/pricing.ts';
 
 const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
@@ -50,7 +52,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(securityHeaders);
   await app.register(inputGuard);
   await app.register(swagger, openApiDocument(services.config));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, docsUiOptions());
   await app.register(authenticate);
   await app.register(rateLimit);
   await app.register(rejections);
@@ -64,6 +66,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(healthRoutes);
   await app.register(operatorRoutes);
   await app.register(signupRoutes);
+  await app.register(pricingRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (existsSync(DASHBOARD_DIR)) {
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });

@@ -28,7 +28,7 @@ import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
-import type { ShortsResult } from './domain/shorts/shorts-types.ts';
+import type { ShortsResult } from './domain/shorts/shorts-result.ts';
 import type { SourceMode } from './domain/shorts/shorts-service.ts';
 import type { InnertubeClient } from './domain/shorts/innertube-source.ts';
 import { createInnertubeClient } from './infra/innertube/innertube-client.ts';

@@ -44,6 +44,10 @@ describe('typed client against the real service', () => {
   it('lists shorts with typed results and turns failures into ChannelShortsError', async () => {
     const user = await createUser(t, 4);
     const client = new ChannelShortsClient({ baseUrl: `${baseUrl}/`, apiKey: user.key });
+    // The price and timings as configured (WEBHOOK_RETRY_SCHEDULE=0.3 above), read from the server.
+    const pricing = await client.getPricing();
+    assert.deepEqual(pricing.webhooks.retryScheduleSeconds, [0.3]);
+    assert.equal(pricing.credits.shortsPerBlock, t.config.SHORTS_PER_CREDIT_BLOCK);
     const result = await client.listShorts({ channelUrl: 'https://www.youtube.com/@demo', sort: 'popular', limit: 3, maxDurationSeconds: 180 });
     assert.equal(result.success, true);
     assert.equal(result.itemCount, 3);

@@ -8,7 +8,7 @@ import { parseIsoDuration } from '../src/domain/shorts/duration.ts';
 import { sortShorts, filterByDuration } from '../src/domain/shorts/sorting.ts';
 import { purgeExpiredResults } from '../src/domain/requests/stored-results.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
-import type { Short } from '../src/domain/shorts/shorts-types.ts';
+import type { Short } from '../src/contract/shorts.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { verifyWebhook } from '../clients/typescript/src/index.ts';
 

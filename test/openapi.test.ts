@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, PASSWORD, type TestApp } from './helpers/test-app.ts';
-import { assertMatchesOpenApi } from './helpers/openapi-check.ts';
+import { assertMatchesOpenApi, compileDocumentSchema } from './helpers/openapi-check.ts';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERROR_CATALOG } from '../src/errors.ts';
+import { GUIDES } from '../src/http/openapi-guides.ts';
+import { signPayload } from '../src/domain/webhooks/signing.ts';
+import { ComponentCollector } from '../src/http/openapi-components.ts';
+import { ErrorBody } from '../src/contract/common.ts';
 
 describe('OpenAPI document and real responses', () => {
   let fake: FakePlatform;
@@ -80,5 +89,137 @@ describe('OpenAPI document and real responses', () => {
     check('GET', '/api/youtube/shorts/batch/{batchId}', await t.app.inject({ method: 'GET', url: '/api/youtube/shorts/batch/bat_nothere', headers: bearer(batchUser.key) }));
     check('GET', '/healthz', await t.app.inject({ method: 'GET', url: '/healthz' }));
     check('GET', '/readyz', await t.app.inject({ method: 'GET', url: '/readyz' }));
+  });
+});
+
+type Media = { schema?: unknown; example?: unknown; examples?: Record<string, { value: unknown }> };
+type Operation = { description?: string; 'x-codeSamples'?: Array<{ lang: string; source: string }>; requestBody?: { content: Record<string, Media> }; responses: Record<string, { description: string; content?: Record<string, Media> }> };
+type Document = { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>>; webhooks: Record<string, { post: Operation }>; components: { schemas: Record<string, unknown> } };
+
+describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  let doc: Document;
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CREDITS_PER_BLOCK: '2', WEBHOOK_RETRY_SCHEDULE: '5,60,600' });
+    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, op })));
+
+  it('names every shape: responses refer to components by $ref', () => {
+    for (const name of ['Account', 'ApiKey', 'CreatedKey', 'LedgerEntry', 'RequestSummary', 'RequestDetail', 'DeliveryAttempt', 'Short', 'Channel', 'ShortsResult', 'Error', 'Failure', 'ShortsWebhookPayload', 'BatchWebhookPayload', 'Pricing', 'User', 'Session']) {
+      assert.ok(doc.components.schemas[name], `components.schemas.${name}`);
+    }
+    const ref = (path: string, method: string, status: string) => (doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema as { $ref?: string }).$ref;
+    assert.equal(ref('/accounts', 'get', '200'), '#/components/schemas/Account');
+    assert.equal(ref('/accounts', 'get', '401'), '#/components/schemas/Error');
+    assert.equal(ref('/api/youtube/shorts', 'post', '200'), '#/components/schemas/ShortsResult');
+    assert.equal(ref('/api/youtube/shorts', 'post', '402'), '#/components/schemas/Failure');
+    assert.equal(ref('/api/pricing', 'get', '200'), '#/components/schemas/Pricing');
+  });
+
+  it('every operation has named responses with examples, and a request body example; every example matches its schema', () => {
+    const checked: string[] = [];
+    const checkMedia = (label: string, media: Media) => {
+      const examples = media.examples ? Object.entries(media.examples).map(([name, e]) => [name, e.value] as const) : media.example !== undefined ? [['example', media.example] as const] : [];
+      assert.ok(examples.length > 0, `${label}: has examples`);
+      const validator = compileDocumentSchema(doc as never, media.schema);
+      for (const [name, value] of examples) {
+        assert.deepEqual([...validator.Errors(value)].slice(0, 3), [], `${label} example ${name} matches the schema`);
+        checked.push(`${label} ${name}`);
+      }
+    };
+    for (const { label, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        assert.ok(response.description && response.description !== 'Default Response', `${label} ${status}: a real description`);
+        const media = response.content?.['application/json'];
+        if (media) checkMedia(`${label} ${status}`, media);
+      }
+      const body = op.requestBody?.content['application/json'];
+      if (body) checkMedia(`${label} body`, body);
+      assert.deepEqual(op['x-codeSamples']?.map((s) => s.lang), ['curl', 'JavaScript', 'Python'], `${label}: snippets`);
+      assert.match(op.description ?? '', /```bash\ncurl /, `${label}: snippets in the description`);
+    }
+    for (const [name, webhook] of Object.entries(doc.webhooks)) checkMedia(`webhook ${name}`, webhook.post.requestBody!.content['application/json']!);
+    const events = Object.values(doc.webhooks).flatMap((w) => Object.keys(w.post.requestBody!.content['application/json']!.examples ?? {}));
+    assert.deepEqual(events.sort(), ['batch.completed', 'shorts.completed', 'shorts.failed']);
+    // Error examples come from the catalog: each 4xx/5xx example carries a code of the right status.
+    const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
+    assert.deepEqual(Object.keys(failed).sort(), ['SERVICE_UNAVAILABLE', 'UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED']);
+    for (const [code, { value }] of Object.entries(failed)) {
+      assert.equal(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, 503, code);
+      assert.equal((value as { error: string }).error, code);
+    }
+    assert.ok(checked.length > 150, `${checked.length} examples checked`);
+  });
+
+  it('"Try it out" sends the first example of the shorts operation, and it succeeds against the demo channel', async () => {
+    const user = await createUser(t, 100);
+    const example = Object.values(doc.paths['/api/youtube/shorts']!.post!.requestBody!.content['application/json']!.examples!)[0]!.value as { channelUrl: string };
+    assert.equal(example.channelUrl, 'https://www.youtube.com/@demo');
+    const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: example });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.ok(res.json().itemCount > 0);
+  });
+
+  it('the guides are in the document, with the configured numbers and every code of the errors catalog', () => {
+    assert.equal(doc.info.title, 'channel-shorts API');
+    for (const guide of GUIDES) assert.match(doc.info.description, new RegExp(`^## ${guide.title}$`, 'm'), guide.title);
+    for (const code of Object.keys(ERROR_CATALOG)) assert.ok(doc.info.description.includes(`\`${code}\``), `errors guide lists ${code}`);
+    assert.doesNotMatch(doc.info.description, /\{\{\w+\}\}/, 'no placeholder left');
+    assert.match(doc.info.description, /ceil\(shorts \/ 50\) × 2/, 'CREDITS_PER_BLOCK=2 is in the pricing guide');
+    assert.match(doc.info.description, /\| retries after the first attempt \| 5 s, 1 min, 10 min \|/);
+  });
+
+  it('GET /api/pricing publishes the configured price and webhook timings, without a credential', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/pricing' });
+    assert.equal(res.statusCode, 200);
+    assertMatchesOpenApi(doc as never, 'GET', '/api/pricing', res);
+    const body = res.json();
+    assert.equal(body.credits.creditsPerBlock, 2);
+    assert.equal(body.credits.shortsPerBlock, t.config.SHORTS_PER_CREDIT_BLOCK);
+    assert.equal(body.credits.quotaUnitsPerCredit, t.config.QUOTA_UNITS_PER_CREDIT);
+    assert.deepEqual(body.webhooks.retryScheduleSeconds, [5, 60, 600]);
+    assert.equal(body.webhooks.maxAttempts, 4);
+    assert.equal(body.webhooks.retryWindowSeconds, 665);
+    assert.equal(body.webhooks.timeoutSeconds, t.config.WEBHOOK_TIMEOUT_MS / 1000);
+  });
+
+  it('the webhooks guide\'s plain-HMAC verifier accepts a real signature and refuses a wrong one', async () => {
+    const guide = readFileSync(new URL('../docs/guides/webhooks.md', import.meta.url), 'utf8');
+    const code = /\*\*Plain HMAC\*\*[^`]*```js\n([\s\S]*?)```/.exec(guide)?.[1];
+    assert.ok(code, 'the guide has the plain HMAC snippet');
+    const dir = await mkdtemp(join(tmpdir(), 'guide-hmac-'));
+    const file = join(dir, 'verify.mjs');
+    await writeFile(file, `${code}\nexport { verify };\n`);
+    const { verify } = (await import(file)) as { verify: (secret: string, id: string, ts: string, body: string, header: string) => boolean };
+    const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+    const other = `whsec_${Buffer.from('fedcba9876543210fedcba9876543210').toString('base64')}`;
+    const now = new Date();
+    const body = JSON.stringify({ type: 'shorts.completed', data: { success: true } });
+    const header = signPayload([other, secret], 'msg_req_x', now, body);
+    const ts = String(Math.floor(now.getTime() / 1000));
+    assert.equal(verify(secret, 'msg_req_x', ts, body, header), true, 'accepts one of two rotation signatures');
+    assert.equal(verify(secret, 'msg_req_x', ts, `${body} `, header), false, 'refuses a changed body');
+    assert.equal(verify(secret, 'msg_req_x', String(Number(ts) - 3600), body, header), false, 'refuses an old timestamp');
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('OpenAPI components: a bare named schema as a response', () => {
+  it('keeps its description and gets a $ref and an example (routes written as { ...ErrorBody, description })', () => {
+    const collector = new ComponentCollector();
+    const schema = collector.routeSchema({ response: { 404: { ...ErrorBody, description: 'No such thing.' } } }, 'GET', '/things/:id') as { response: Record<string, { description: string; content: Record<string, { schema: unknown; examples: Record<string, { value: unknown }> }> }> };
+    const response = schema.response['404']!;
+    assert.equal(response.description, 'No such thing.');
+    assert.deepEqual(response.content['application/json']!.schema, { $ref: '#/components/schemas/Error' });
+    assert.equal((response.content['application/json']!.examples.example!.value as { error: string }).error, 'UNAUTHORIZED');
+    assert.ok(collector.components.get('Error'));
   });
 });

@@ -18,6 +18,11 @@ function inlineRefs(schema: unknown, doc: Doc): unknown {
   return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$id').map(([key, value]) => [key, inlineRefs(value, doc)]));
 }
 
+/** A validator for a schema of the document (its $refs resolved). */
+export function compileDocumentSchema(doc: Doc, schema: unknown): ReturnType<typeof Compile> {
+  return Compile(inlineRefs(schema, doc) as never);
+}
+
 const compiled = new Map<string, ReturnType<typeof Compile>>();
 
 /** `route` is the OpenAPI path template, e.g. /keys/{id}. */

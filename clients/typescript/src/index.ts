@@ -24,6 +24,7 @@ export type ItemsPage = Json<paths['/api/youtube/shorts/{requestId}/items']['get
 export type Account = Json<paths['/accounts']['get']['responses'][200]>;
 export type Channel = components['schemas']['Channel'];
 export type Short = components['schemas']['Short'];
+export type Pricing = components['schemas']['Pricing'];
 export type Sort = NonNullable<ShortsRequest['sort']>;
 
 export interface ClientOptions {
@@ -142,6 +143,11 @@ export class ChannelShortsClient {
 
   getAccount(): Promise<Account> {
     return this.#call('GET', '/accounts');
+  }
+
+  /** The price and webhook timings this service is configured with (public; read them instead of copying them). */
+  getPricing(): Promise<Pricing> {
+    return this.#call('GET', '/api/pricing');
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {

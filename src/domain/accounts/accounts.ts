@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import { assertStrongPassword, hashPassword } from './passwords.ts';
 import { grantCredits } from '../credits/ledger.ts';
 import { createWebhookSecret } from '../webhooks/webhook-secrets.ts';
+import type { RateLimits } from '../../contract/common.ts';
 
 export interface AccountRow {
   id: string;
@@ -25,11 +26,8 @@ export interface AccountRow {
 
 export type AccountRole = 'customer' | 'operator';
 
-export interface RateLimits {
-  perMinute: number;
-  perHour: number;
-  perDay: number;
-}
+/** The per-minute/hour/day limits: the API's RateLimits shape (src/contract/common.ts). */
+export type { RateLimits };
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -4,16 +4,9 @@
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { emitCreditsLow, mayBeLow } from './credit-alerts.ts';
+import type { LedgerEntry } from '../../contract/accounts.ts';
 
-export interface LedgerEntry {
-  id: number;
-  kind: 'grant' | 'charge' | 'deduct';
-  amount: number;
-  balanceAfter: number;
-  requestId: string | null;
-  note: string | null;
-  createdAt: string;
-}
+export type { LedgerEntry };
 
 export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');

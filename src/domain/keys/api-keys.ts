@@ -4,18 +4,10 @@ import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { generateApiKey, hashApiKey } from './api-key-format.ts';
 import { ALL_SCOPES, normaliseScopes, type KeyScope } from './scopes.ts';
+import type { ApiKey } from '../../contract/accounts.ts';
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  /** The key stops authenticating at this time; null: never. */
-  expiresAt: string | null;
-  scopes: KeyScope[];
-}
+/** The API's ApiKey shape (contract/accounts.ts). */
+export type ApiKeyView = ApiKey;
 
 interface ApiKeyRow {
   id: string;

@@ -1,6 +1,7 @@
 // The audit log of operator actions: who, what, on whom, when, and the state before and after.
 // Written inside the transaction of the action, so an action that fails leaves no entry either.
 import type { Queryable } from '../../infra/db/database.ts';
+import type { AuditEntry } from '../../contract/operator.ts';
 
 /** Who acts: an operator's dashboard session, the OPERATOR_TOKEN, or the CLI on the database directly. */
 export interface Actor {
@@ -9,18 +10,7 @@ export interface Actor {
   accountId: string | null;
 }
 
-export interface AuditEntry {
-  id: number;
-  actor: string;
-  actorAccountId: string | null;
-  action: string;
-  targetAccountId: string | null;
-  target: string | null;
-  reason: string | null;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
-}
+export type { AuditEntry };
 
 export async function writeAudit(
   tx: Queryable,

@@ -8,22 +8,14 @@ import type { Database, Transaction } from '../../infra/db/database.ts';
 import { dirname } from 'node:path';
 import { QUEUES } from '../../infra/queue.ts';
 import { describeHolder, readLockHolder } from '../../infra/db/data-dir-lock.ts';
+import type { DoctorFinding, DoctorReport } from '../../contract/operator.ts';
 
-export type Severity = 'ok' | 'warn' | 'breach';
+export type Severity = DoctorFinding['severity'];
 
-export interface Finding {
-  check: string;
-  severity: Severity;
-  summary: string;
-  /** Offending rows (at most DETAIL_LIMIT), for the operator to look at. */
-  details: string[];
-}
+/** The API's DoctorFinding shape (contract/operator.ts). */
+export type Finding = DoctorFinding;
 
-export interface DoctorReport {
-  ok: boolean;
-  checkedAt: string;
-  findings: Finding[];
-}
+export type { DoctorReport };
 
 export interface DoctorOptions {
   /** How the data directory's lock looks to the caller (who holds it), or why there is none. */

@@ -6,6 +6,7 @@ import type { Database } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow } from '../accounts/accounts.ts';
 import { writeAudit, type Actor } from './audit.ts';
+import type { Invitation } from '../../contract/operator.ts';
 
 export type SignupMode = 'off' | 'invite' | 'open';
 
@@ -16,16 +17,8 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export interface InvitationView {
-  id: string;
-  email: string;
-  credits: number;
-  role: AccountRole;
-  createdBy: string;
-  createdAt: string;
-  expiresAt: string;
-  acceptedAt: string | null;
-}
+/** The API's Invitation shape (contract/operator.ts). */
+export type InvitationView = Invitation;
 
 interface InvitationRow {
   id: string;

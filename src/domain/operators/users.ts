@@ -7,18 +7,12 @@ import { effectiveRateLimits, insertAccount, normaliseEmail, prepareAccount, typ
 import { grantCredits } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { writeAudit, type Actor } from './audit.ts';
+import type { User } from '../../contract/operator.ts';
+import type { UserDelivery } from '../../contract/operator.ts';
+import { attemptOf, type DeliveryRow } from '../webhooks/delivery-log.ts';
 
-export interface UserView {
-  id: string;
-  email: string;
-  role: AccountRole;
-  credits: number;
-  disabledAt: string | null;
-  createdAt: string;
-  /** Per-account overrides; null = the default. */
-  limitOverrides: { perMinute: number | null; perHour: number | null; perDay: number | null };
-  rateLimits: RateLimits;
-}
+/** The API's User shape (contract/operator.ts). */
+export type UserView = User;
 
 export function userView(row: AccountRow, defaults: RateLimits): UserView {
   return {
@@ -161,24 +155,15 @@ export async function setUserLimits(db: Database, actor: Actor, user: string, li
   });
 }
 
-export interface DeliveryView {
-  id: number;
-  requestId: string;
-  webhookId: string;
-  attempt: number;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  outcome: 'delivered' | 'failed' | 'gone';
-  error: string | null;
-}
+/** The API's UserDelivery shape (contract/operator.ts). */
+export type DeliveryView = UserDelivery;
 
 /** A user's webhook delivery attempts, newest first. */
 export async function listUserDeliveries(db: Queryable, accountId: string, limit: number): Promise<DeliveryView[]> {
-  const rows = await db.query<{ id: number | string; request_id: string; webhook_id: string; attempt: number; started_at: Date; status_code: number | null; latency_ms: number | null; outcome: DeliveryView['outcome']; error: string | null }>(
+  const rows = await db.query<DeliveryRow & { request_id: string }>(
     `SELECT d.* FROM webhook_deliveries d JOIN shorts_requests r ON r.id = d.request_id
      WHERE r.account_id = $1 ORDER BY d.id DESC LIMIT $2`,
     [accountId, limit],
   );
-  return rows.map((d) => ({ id: Number(d.id), requestId: d.request_id, webhookId: d.webhook_id, attempt: d.attempt, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error }));
+  return rows.map((d) => ({ ...attemptOf(d), requestId: d.request_id }));
 }

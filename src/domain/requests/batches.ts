@@ -9,6 +9,7 @@ import type { Queryable, Transaction } from '../../infra/db/database.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { acceptWebhookRequest, checkRequest, type ShortsRequestDeps } from './shorts-requests.ts';
 import type { NewRequest, RequestStatus } from './request-store.ts';
+import type { BatchItemStatus, BatchSummary } from '../../contract/batches.ts';
 
 export const MAX_BATCH_ITEMS = 50;
 
@@ -77,26 +78,9 @@ export interface BatchRow {
   completed_at: Date | null;
 }
 
-export interface BatchItemSummary {
-  requestId: string;
-  channelUrl: string;
-  status: RequestStatus;
-  itemCount: number | null;
-  creditsCharged: number | null;
-  error: string | null;
-}
+export type BatchItemSummary = BatchItemStatus;
 
-/** A batch's progress; also the `data` of its batch.completed webhook. */
-export interface BatchSummary {
-  batchId: string;
-  status: 'processing' | 'completed';
-  webhookUrl: string;
-  createdAt: string;
-  completedAt: string | null;
-  counts: { total: number; processing: number; completed: number; failed: number };
-  creditsCharged: number;
-  items: BatchItemSummary[];
-}
+export type { BatchSummary };
 
 export async function findBatch(db: Queryable, batchId: string): Promise<BatchRow | undefined> {
   const [row] = await db.query<BatchRow>('SELECT * FROM shorts_batches WHERE id = $1', [batchId]);

@@ -2,6 +2,8 @@
 // body that is delivered. Synchronous results are returned once and kept only as a summary.
 import type { Queryable } from '../../infra/db/database.ts';
 import type { ShortsSort } from '../shorts/sorting.ts';
+import type { RequestSummary } from '../../contract/shorts.ts';
+import type { UsageDay } from '../../contract/accounts.ts';
 
 export type RequestStatus = 'processing' | 'completed' | 'failed';
 
@@ -103,22 +105,7 @@ export async function findRequest(db: Queryable, id: string): Promise<RequestRow
   return row;
 }
 
-export interface RequestSummary {
-  requestId: string;
-  createdAt: string;
-  completedAt: string | null;
-  channelUrl: string;
-  oldestDate: number | null;
-  limit: number | null;
-  webhookUrl: string | null;
-  mode: 'sync' | 'webhook';
-  status: RequestStatus;
-  itemCount: number | null;
-  creditsCharged: number | null;
-  error: string | null;
-  options?: RequestOptions;
-  batchId?: string;
-}
+export type { RequestSummary };
 
 export function summarise(row: RequestRow): RequestSummary {
   return {
@@ -147,12 +134,7 @@ export async function listRequests(db: Queryable, accountId: string, limit: numb
   return rows.map(summarise);
 }
 
-export interface UsageDay {
-  date: string;
-  requests: number;
-  items: number;
-  credits: number;
-}
+export type { UsageDay };
 
 export async function usageByDay(db: Queryable, accountId: string, days: number, now = new Date()): Promise<UsageDay[]> {
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));

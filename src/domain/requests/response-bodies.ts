@@ -1,32 +1,11 @@
-// The spec's three response bodies for POST /api/youtube/shorts.
+// Builds the spec's response bodies of POST /api/youtube/shorts; their shapes are defined once in
+// src/contract/ (SuccessBody, FailureBody).
 import type { AppError } from '../../errors.ts';
-import type { Channel, Short, ShortsResult } from '../shorts/shorts-types.ts';
+import type { FailureBody } from '../../contract/common.ts';
+import type { SuccessBody } from '../../contract/shorts.ts';
+import type { ShortsResult } from '../shorts/shorts-result.ts';
 
-export interface SuccessBody {
-  success: true;
-  requestId: string;
-  data: { channel: Channel; shorts: Short[] };
-  itemCount: number;
-  creditsCharged: number;
-  /** Extension: true when the channel has more matching shorts than one request returns. */
-  truncated: boolean;
-  /** Extension: when the data was read from the platform. */
-  fetchedAt: string;
-  /** Extension: true when served from an older copy because the platform quota is spent. */
-  stale: boolean;
-  /** Extension: where the data came from. */
-  source: 'data-api' | 'hybrid' | 'innertube';
-  /** Extension: keyless results only, the fields whose values are approximate. */
-  approximateFields?: string[];
-  message?: string;
-}
-
-export interface FailureBody {
-  success: false;
-  error: string;
-  message: string;
-  requestId: string;
-}
+export type { FailureBody, SuccessBody };
 
 export function successBody(requestId: string, result: ShortsResult, creditsCharged: number, maxShorts: number, stale = false): SuccessBody {
   const body: SuccessBody = { success: true, requestId, data: { channel: result.channel, shorts: result.shorts }, itemCount: result.shorts.length, creditsCharged, truncated: result.truncated, fetchedAt: result.fetchedAt, stale, source: result.source };

@@ -4,7 +4,8 @@
 // the process), for RESULT_RETENTION_DAYS after the request completed; then 410.
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
-import type { Channel, Short } from '../shorts/shorts-types.ts';
+import type { Channel, Short } from '../../contract/shorts.ts';
+import type { ItemsPage } from '../../contract/batches.ts';
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 100;
@@ -19,20 +20,8 @@ export interface PageInput {
   now: number;
 }
 
-export interface ResultPage {
-  success: true;
-  requestId: string;
-  data: { channel: Channel; shorts: Short[] };
-  /** Shorts on this page. */
-  itemCount: number;
-  /** Shorts in the whole result. */
-  totalItems: number;
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-  retentionDays: number;
-  /** When this result stops being readable (410 afterwards). */
-  expiresAt: string;
-}
+/** The API's ItemsPage shape (contract/batches.ts). */
+export type ResultPage = ItemsPage;
 
 /** Opaque to callers: base64url of the request it belongs to and the offset of the next page. */
 export function encodeCursor(requestId: string, offset: number): string {

@@ -1,5 +1,5 @@
 // Platform resources → the Channel and Short of docs/spec.md. Copies only those fields, only when present.
-import type { Channel, Short, ThumbnailSet } from './shorts-types.ts';
+import type { Channel, Short, ThumbnailSet } from '../../contract/shorts.ts';
 import type { Thumbnails, YtChannel, YtVideo } from './youtube-types.ts';
 import { parseIsoDuration } from './duration.ts';
 

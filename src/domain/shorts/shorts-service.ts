@@ -14,7 +14,7 @@ import type { ChannelRef } from './channel-url.ts';
 import { describe as describeRef, resolveChannel, SearchUnaffordable } from './channel-resolver.ts';
 import { collectShorts, shortsPlaylistId } from './shorts-collector.ts';
 import { channelIdentity, parseTimestamp, toChannel, toShort } from './mapping.ts';
-import type { ShortsResult } from './shorts-types.ts';
+import type { ShortsResult } from './shorts-result.ts';
 import type { YoutubeClient } from './youtube-client.ts';
 import type { YtChannel } from './youtube-types.ts';
 import type { QuotaMeter } from '../quota/quota-meter.ts';

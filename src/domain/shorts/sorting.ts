@@ -8,7 +8,8 @@
 // `popular` with `limit: 10` pays for the whole window, and a duration filter never lowers a price.
 // A cached whole window answers any sort and filter without upstream calls.
 import { parseTimestamp } from './mapping.ts';
-import type { ShortsResult, Short } from './shorts-types.ts';
+import type { ShortsResult } from './shorts-result.ts';
+import type { Short } from '../../contract/shorts.ts';
 import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService } from './shorts-service.ts';
 
 export const SORTS = ['newest', 'oldest', 'popular'] as const;

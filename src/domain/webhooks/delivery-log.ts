@@ -3,25 +3,12 @@
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import type { AttemptResult } from './deliver-once.ts';
+import type { DeliveryAttempt } from '../../contract/shorts.ts';
 
 /** What a delivery is for: a request (its result) or a batch (its summary). */
 export type DeliveryTarget = { requestId: string } | { batchId: string };
 
-export interface DeliveryAttempt {
-  id: number;
-  attempt: number;
-  webhookId: string;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  outcome: 'delivered' | 'failed' | 'gone';
-  error: string | null;
-  /** #16.3: what was sent and what came back (null on attempts recorded before migration 007). */
-  requestHeaders: Record<string, string> | null;
-  responseExcerpt: string | null;
-  /** When the next attempt is due; null when none is scheduled (delivered, gone, or given up). */
-  nextAttemptAt: string | null;
-}
+export type { DeliveryAttempt };
 
 /** What the job knows besides the attempt's result: whose it is, and the retry it just scheduled. */
 export interface AttemptContext {

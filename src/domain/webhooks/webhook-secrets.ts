@@ -2,12 +2,9 @@
 // until its expiry, so receivers can switch over without dropping deliveries.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.ts';
+import type { WebhookSecret } from '../../contract/accounts.ts';
 
-export interface WebhookSecret {
-  secret: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
+export type { WebhookSecret };
 
 export function generateWebhookSecret(): string {
   return 'whsec_' + randomBytes(32).toString('base64');

@@ -9,10 +9,8 @@ import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks
 import { callerOf } from '../plugins/authenticate.ts';
 import { accountQuotaDay } from '../../domain/quota/account-quota.ts';
 import { quotaDay, nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
-import { authErrors, ErrorBody, Nullable } from '../schemas/common.ts';
-import { CreditAlertsSchema } from '../schemas/credits.ts';
-
-const Limits = Type.Object({ perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() });
+import { authErrors, errorResponse, invalidInput, json } from '../schemas/common.ts';
+import { AccountSchema, RotatedSecretSchema, UsageDaySchema, WebhookSecretSchema } from '../../contract/accounts.ts';
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, rateLimiter, config, shortsRequests } = app.services;
@@ -38,35 +36,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'The caller\'s account: credits, rate limits and usage.',
       security,
       response: {
-        200: Type.Object({
-          id: Type.String(),
-          email: Type.String(),
-          createdAt: Type.String({ format: 'date-time' }),
-          credits: Type.Object({
-            balance: Type.Integer(),
-            reserved: Type.Integer({ description: 'Held by requests in progress (a webhook request holds its minimum price from acceptance until it settles).' }),
-            available: Type.Integer({ description: 'balance - reserved: what new requests may spend.' }),
-          }),
-          upstreamQuota: Type.Object({
-            quotaDay: Type.String({ description: 'The video platform\'s quota day (America/Los_Angeles date).' }),
-            resetsAt: Type.String({ format: 'date-time' }),
-            unitsToday: Type.Integer({ description: 'Upstream units spent on this account\'s behalf today, paid or not.' }),
-            allowance: Type.Object({
-              units: Type.Integer({ description: 'Unpaid units allowed per quota day (failed lookups, refusals after a probe).' }),
-              used: Type.Integer(),
-              remaining: Type.Integer(),
-            }),
-          }),
-          rateLimits: Limits,
-          usage: Type.Object({
-            minute: Type.Integer({ description: 'Requests counted in the current minute window.' }),
-            hour: Type.Integer(),
-            day: Type.Integer(),
-            totalRequests: Type.Integer(),
-            totalCreditsCharged: Type.Integer(),
-          }),
-          alerts: CreditAlertsSchema,
-        }),
+        200: json('The account.', AccountSchema),
         ...authErrors(),
       },
     },
@@ -96,11 +66,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Requests, items and credits per UTC day, oldest first, every day present.',
       security,
       querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),
-      response: { 200: Type.Object({ days: Type.Array(Type.Object({ date: Type.String(), requests: Type.Integer(), items: Type.Integer(), credits: Type.Integer() })) }), 400: ErrorBody, ...authErrors() },
+      response: { 200: json('One entry per UTC day, oldest first.', Type.Object({ days: Type.Array(UsageDaySchema) })), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => ({ days: await usageByDay(db, callerOf(request).accountId, request.query.days) }));
 
-  const SecretView = Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), expiresAt: Nullable(Type.String({ format: 'date-time' })) });
 
   app.get('/accounts/webhook-secret', {
     config: { auth: 'session' },
@@ -108,7 +77,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['webhooks'],
       summary: 'The webhook signing secrets that currently sign (the newest first). Dashboard session only.',
       security,
-      response: { 200: Type.Object({ secrets: Type.Array(SecretView) }), ...authErrors() },
+      response: { 200: json('The secrets that sign, newest first.', Type.Object({ secrets: Type.Array(WebhookSecretSchema) })), ...authErrors() },
     },
   }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -121,7 +90,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['webhooks'],
       summary: 'Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.',
       security,
-      response: { 200: Type.Object({ secret: Type.String(), createdAt: Type.String({ format: 'date-time' }), previousExpiresAt: Type.String({ format: 'date-time' }) }), 429: { ...ErrorBody, description: 'Too many rotations this hour; see Retry-After.' }, ...authErrors() },
+      response: { 200: json('The new secret; the replaced one signs until previousExpiresAt.', RotatedSecretSchema), 429: errorResponse('Too many rotations this hour; see Retry-After.', ['RATE_LIMITED']), ...authErrors() },
     },
   }, async (request, reply) => {
     const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { findAccountByEmail, normaliseEmail } from '../../domain/accounts/accounts.ts';
 import { burnPasswordCheck, verifyPassword } from '../../domain/accounts/passwords.ts';
-import { ErrorBody } from '../schemas/common.ts';
+import { errorResponse, invalidInput, json } from '../schemas/common.ts';
+import { SessionSchema } from '../../contract/accounts.ts';
 
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, jwt, loginThrottle, passwordGate } = app.services;
@@ -12,13 +13,14 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['auth'],
       summary: 'Log in with email and password; returns a session JWT for the dashboard.',
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false, examples: [{ email: 'ada@example.com', password: 'correct horse battery staple' }] }),
       response: {
-        200: Type.Object({ token: Type.String(), user: Type.Object({ id: Type.String(), email: Type.String() }), expiresAt: Type.String({ format: 'date-time' }) }),
-        400: ErrorBody,
-        401: { ...ErrorBody, description: 'Wrong email or password.' },
-        429: { ...ErrorBody, description: 'Too many failed attempts for this email from this address (or from this address overall); see Retry-After.' },
-        503: { ...ErrorBody, description: 'Too many logins are being checked at once, or a backing store is down; see Retry-After.' },
+        200: json('Signed in: a session JWT for the dashboard.', SessionSchema),
+        400: invalidInput(),
+        401: errorResponse('Wrong email or password.', ['INVALID_CREDENTIALS']),
+        403: errorResponse('The account is disabled.', ['FORBIDDEN']),
+        429: errorResponse('Too many failed attempts for this email from this address (or from this address overall); see Retry-After.', ['TOO_MANY_LOGIN_ATTEMPTS']),
+        503: errorResponse('Too many logins are being checked at once, or a backing store is down; see Retry-After.', ['SERVICE_UNAVAILABLE']),
       },
     },
   }, async (request) => {

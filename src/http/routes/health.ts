@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { QUEUES } from '../../infra/queue.ts';
 import { withTimeout } from '../../infra/timeout.ts';
 import { AppError } from '../../errors.ts';
-import { ErrorBody } from '../schemas/common.ts';
+import { errorResponse, json } from '../schemas/common.ts';
 import { startupNotes } from '../../startup-notes.ts';
 
 // The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security commitments).
@@ -26,7 +26,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/healthz', {
-    schema: { tags: ['operations'], summary: 'Liveness: the process is up.', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: { tags: ['operations'], summary: 'Liveness: the process is up.', response: { 200: json('The process is up.', Type.Object({ status: Type.Literal('ok') })) } },
   }, async () => ({ status: 'ok' as const }));
 
   app.get('/readyz', {
@@ -34,8 +34,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['operations'],
       summary: 'Readiness: database, queue and Redis (when configured) reachable.',
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) }),
-        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) }),
+        200: json('Ready: every configured store answers.', Type.Object({ status: Type.Literal('ok'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) })),
+        503: json('Not ready: a store is down (named in checks).', Type.Object({ status: Type.Literal('unavailable'), checks: Type.Object({ database: Check, queue: Check, redis: Check }), upstream: Type.Optional(Upstream), setup: Type.Optional(Setup) })),
       },
     },
   }, async (request, reply) => {
@@ -85,7 +85,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['operations'],
       summary: 'Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>".',
       hide: false,
-      response: { 200: Type.String({ description: 'Prometheus text exposition format.' }), 401: ErrorBody },
+      response: { 200: Type.String({ description: 'Prometheus text exposition format.', examples: ['# HELP http_request_duration_seconds Request latency\n# TYPE http_request_duration_seconds histogram\n'] }), 401: errorResponse('METRICS_TOKEN is set and was not sent.', ['UNAUTHORIZED']) },
     },
   }, async (request, reply) => {
     if (metricsToken) {

@@ -9,16 +9,15 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { newRequestId } from '../request-id.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { FailureBody } from '../schemas/common.ts';
+import { failureResponse as failure, json } from '../schemas/common.ts';
 import { BatchAcceptedSchema, BatchRequestBody, BatchStatusSchema, ItemsPageSchema, ItemsQuery } from '../schemas/shorts-features.ts';
 
-const failure = (description: string) => ({ ...FailureBody, description });
 const common = {
-  400: failure('Invalid input; the message says what is accepted.'),
-  401: failure('Missing, invalid, expired or revoked credential.'),
-  403: failure('The credential may not use this resource.'),
-  500: failure('Unexpected server error.'),
-  503: failure('A backing store (database, Redis) is unavailable.'),
+  400: failure('Invalid input; the message says what is accepted.', ['VALIDATION_FAILED']),
+  401: failure('Missing, invalid, expired or revoked credential.', ['UNAUTHORIZED', 'TOKEN_EXPIRED']),
+  403: failure('The credential may not use this resource.', ['FORBIDDEN']),
+  500: failure('Unexpected server error.', ['INTERNAL_ERROR']),
+  503: failure('A backing store (database, Redis) is unavailable.', ['SERVICE_UNAVAILABLE']),
 };
 
 export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,10 +37,11 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security,
       body: BatchRequestBody,
       response: {
-        202: BatchAcceptedSchema,
+        202: json('Accepted: one webhook request per item.', BatchAcceptedSchema),
         ...common,
-        402: failure('The available credits cannot reserve every item; nothing was accepted.'),
-        429: failure('Rate limit exceeded (see Retry-After and RateLimit headers).'),
+        400: failure('Invalid input (or an unsafe webhookUrl); the message says what is accepted.', ['VALIDATION_FAILED', 'UNSAFE_WEBHOOK_URL']),
+        402: failure('The available credits cannot reserve every item; nothing was accepted.', ['INSUFFICIENT_CREDITS']),
+        429: failure('Rate limit exceeded (see Retry-After and RateLimit headers).', ['RATE_LIMITED']),
       },
     },
   }, async (request, reply) => {
@@ -75,7 +75,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Progress of a batch: counts, each item\'s status and charge, and the summary webhook\'s delivery attempts.',
       security,
       params: Type.Object({ batchId: Type.String({ pattern: '^bat_[a-z0-9]{1,40}$', description: 'The batchId returned by POST /api/youtube/shorts/batch.' }) }),
-      response: { 200: BatchStatusSchema, ...common, 404: failure('No such batch for this account.') },
+      response: { 200: json('The batch\'s progress.', BatchStatusSchema), ...common, 404: failure('No such batch for this account.', ['NOT_FOUND']) },
     },
   }, async (request) => {
     const batch = await findBatch(db, request.params.batchId);
@@ -96,11 +96,11 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.' }) }),
       querystring: ItemsQuery,
       response: {
-        200: ItemsPageSchema,
+        200: json('One page of the result.', ItemsPageSchema),
         ...common,
-        404: failure('No such request for this account.'),
-        409: failure('The request is still processing, failed, or was answered synchronously without store: true.'),
-        410: failure('The result is past its retention period (RESULT_EXPIRED).'),
+        404: failure('No such request for this account.', ['NOT_FOUND']),
+        409: failure('The request is still processing, failed, or was answered synchronously without store: true.', ['CONFLICT']),
+        410: failure('The result is past its retention period (RESULT_EXPIRED).', ['RESULT_EXPIRED']),
       },
     },
   }, async (request) => {

@@ -10,11 +10,10 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { authErrors, ErrorBody, FailureBody } from '../schemas/common.ts';
-import { AcceptedBodySchema, RequestDetailSchema, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
+import { authErrors, errorResponse, failureResponse as failure, invalidInput, json } from '../schemas/common.ts';
+import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
+import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
-
-const failure = (description: string) => ({ ...FailureBody, description });
 
 export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, jobs, shortsRequests, config } = app.services;
@@ -27,7 +26,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'List a channel\'s Shorts with the channel\'s details.',
       description:
         'Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. ' +
-        `Price: max(${config.MIN_CREDITS_PER_REQUEST}, ceil(shorts / ${config.SHORTS_PER_CREDIT_BLOCK}) × ${config.CREDITS_PER_BLOCK}, ceil(upstream units / ${config.QUOTA_UNITS_PER_CREDIT})) credits; nothing is charged on failure. ` +
+        `Price: ${priceFormula({ minimumCredits: config.MIN_CREDITS_PER_REQUEST, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, creditsPerBlock: config.CREDITS_PER_BLOCK }, config.QUOTA_UNITS_PER_CREDIT)} (GET /api/pricing). ` +
         'Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). ' +
         `Failed lookups come out of a daily allowance of ${config.QUOTA_ALLOWANCE_UNITS} unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. ` +
         `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. ` +
@@ -35,20 +34,20 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. ' +
         'store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.',
       security,
-      body: ShortsRequestBody,
+      body: { ...ShortsRequestBody, 'x-examples': SHORTS_REQUEST_EXAMPLES },
       response: {
-        200: SuccessBodySchema,
-        202: AcceptedBodySchema,
-        400: failure('Invalid body, unrecognised channel address or unsafe webhookUrl.'),
-        401: failure('Missing, invalid, expired or revoked credential.'),
-        402: failure('The available credits cannot cover the price (quoted in the message).'),
-        403: failure('The credential may not use this resource.'),
-        404: failure('No channel at that address.'),
-        429: failure('Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account\'s daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles).'),
-        500: failure('Unexpected server error.'),
-        502: failure('The video platform failed or rejected the service\'s credentials.'),
-        503: failure('Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down.'),
-        504: failure('The video platform did not answer in time.'),
+        200: json('The channel and its shorts (no webhookUrl).', SuccessBodySchema),
+        202: json('Accepted (webhookUrl given): the result will be POSTed there.', AcceptedBodySchema),
+        400: failure('Invalid body, unrecognised channel address or unsafe webhookUrl.', ['VALIDATION_FAILED', 'INVALID_CHANNEL_URL', 'UNSAFE_WEBHOOK_URL', 'INVALID_JSON']),
+        401: failure('Missing, invalid, expired or revoked credential.', ['UNAUTHORIZED', 'TOKEN_EXPIRED']),
+        402: failure('The available credits cannot cover the price (quoted in the message).', ['INSUFFICIENT_CREDITS']),
+        403: failure('The credential may not use this resource.', ['FORBIDDEN']),
+        404: failure('No channel at that address.', ['CHANNEL_NOT_FOUND']),
+        429: failure('Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account\'s daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles).', ['RATE_LIMITED', 'QUOTA_ALLOWANCE_EXHAUSTED']),
+        500: failure('Unexpected server error.', ['INTERNAL_ERROR']),
+        502: failure('The video platform failed or rejected the service\'s credentials.', ['UPSTREAM_ERROR']),
+        503: failure('Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down.', ['UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED', 'SERVICE_UNAVAILABLE']),
+        504: failure('The video platform did not answer in time.', ['UPSTREAM_TIMEOUT']),
       },
     },
   }, async (request, reply) => {
@@ -86,7 +85,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt\'s time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.',
       security,
       querystring: RequestLogQuerySchema,
-      response: { 200: RequestLogPageSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('Requests, newest first, one page.', RequestLogPageSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => {
     const { limit, cursor, from, to, ...filter } = request.query;
@@ -96,7 +95,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   });
 
-  const RequestParams = Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.' }) });
+  const RequestParams = Type.Object({ requestId: Type.String({ pattern: '^req_[a-z0-9]{1,40}$', description: 'The requestId of a shorts request.', examples: ['req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0'] }) });
 
   const ownRequest = async (accountId: string, requestId: string) => {
     const row = await findRequest(db, requestId);
@@ -112,7 +111,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Status and result of one request, with its webhook delivery attempts.',
       security,
       params: RequestParams,
-      response: { 200: RequestDetailSchema, 400: ErrorBody, 404: ErrorBody, ...authErrors() },
+      response: { 200: json('The request.', RequestDetailSchema), 400: invalidInput(), 404: errorResponse('No such request on this account.', ['NOT_FOUND']), ...authErrors() },
     },
   }, async (request) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
@@ -126,7 +125,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
       security,
       params: RequestParams,
-      response: { 202: Type.Object({ requestId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer() }), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 410: { ...ErrorBody, description: 'The result is past RESULT_RETENTION_DAYS.' }, ...authErrors() },
+      response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: invalidInput(), 404: errorResponse('No such request on this account.', ['NOT_FOUND']), 409: errorResponse('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: errorResponse('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), ...authErrors() },
     },
   }, async (request, reply) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);

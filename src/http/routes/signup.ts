@@ -5,9 +5,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { acceptInvitation, signUp } from '../../domain/operators/invitations.ts';
 import type { AccountRow } from '../../domain/accounts/accounts.ts';
-import { ErrorBody } from '../schemas/common.ts';
-
-const Session = Type.Object({ token: Type.String(), user: Type.Object({ id: Type.String(), email: Type.String() }), expiresAt: Type.String({ format: 'date-time' }) });
+import { errorResponse, invalidInput, json } from '../schemas/common.ts';
+import { SessionSchema, SignupInfoSchema } from '../../contract/accounts.ts';
 const SIGNUPS_PER_ADDRESS_PER_HOUR = 10;
 
 export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -17,15 +16,15 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { token, user: { id: account.id, email: account.email }, expiresAt: expiresAt.toISOString() };
   };
   const errors = {
-    400: ErrorBody,
-    403: { ...ErrorBody, description: 'Sign-up is not open.' },
-    404: { ...ErrorBody, description: 'The invitation is unknown, used or expired.' },
-    409: { ...ErrorBody, description: 'An account with this email exists.' },
-    429: { ...ErrorBody, description: 'Too many sign-ups from this address.' },
+    400: invalidInput(['VALIDATION_FAILED', 'WEAK_PASSWORD']),
+    403: errorResponse('Sign-up is not open.', ['FORBIDDEN']),
+    404: errorResponse('The invitation is unknown, used or expired.', ['NOT_FOUND']),
+    409: errorResponse('An account with this email exists.', ['CONFLICT']),
+    429: errorResponse('Too many sign-ups from this address.', ['RATE_LIMITED']),
   };
 
   app.get('/signup', {
-    schema: { tags: ['auth'], summary: 'How new users get an account here: off (an operator creates them), invite, or open.', response: { 200: Type.Object({ mode: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')]), startingCredits: Type.Integer() }) } },
+    schema: { tags: ['auth'], summary: 'How new users get an account here: off (an operator creates them), invite, or open.', response: { 200: json('The sign-up mode.', SignupInfoSchema) } },
   }, async () => ({ mode: config.SIGNUP, startingCredits: config.SIGNUP === 'open' ? config.SIGNUP_CREDITS : 0 }));
 
   app.post('/signup', {
@@ -33,7 +32,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['auth'],
       summary: 'Create an account (SIGNUP=open) with the configured starting credits; returns a session.',
       body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-      response: { 201: Session, ...errors },
+      response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
     },
   }, async (request, reply) => {
     if (config.SIGNUP === 'open') {
@@ -50,7 +49,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['auth'],
       summary: 'Accept an invitation: set the password, get the account and a session. The link works once.',
       body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-      response: { 201: Session, ...errors },
+      response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
     },
   }, async (request, reply) => {
     const account = await acceptInvitation(db, request.body);

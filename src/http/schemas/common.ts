@@ -1,33 +1,21 @@
-import { Type } from 'typebox';
+// Route-level schema helpers. The shapes themselves live in src/contract/ (re-exported here so
+// route files import from one place).
+import { ErrorBody, FailureBody } from '../../contract/common.ts';
+import { errorResponse, failureResponse } from './responses.ts';
 
-export const ErrorBody = Type.Object(
-  {
-    error: Type.String({ description: 'Machine-readable code (UPPER_SNAKE_CASE), e.g. UNAUTHORIZED.' }),
-    message: Type.String({ description: 'What went wrong and what to do about it.' }),
-    requestId: Type.String(),
-  },
-  { description: 'Error body for authentication, account and key endpoints.' },
-);
+export { ErrorBody, FailureBody, Nullable } from '../../contract/common.ts';
+export { errorResponse, failureResponse, json } from './responses.ts';
 
-export const FailureBody = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.String({ description: 'Machine-readable code, e.g. CHANNEL_NOT_FOUND.' }),
-    message: Type.String(),
-    requestId: Type.String(),
-  },
-  { description: 'The spec\'s failure body for the shorts operation.' },
-);
-
-/** The standard error responses of an authenticated route, for the OpenAPI document. */
-export function authErrors(body = ErrorBody) {
+/** The standard error responses of an authenticated route, in either error body. */
+export function authErrors(body: typeof ErrorBody | typeof FailureBody = ErrorBody) {
+  const respond = body === FailureBody ? failureResponse : errorResponse;
   return {
-    401: { ...body, description: 'Missing, invalid, expired or revoked credential.' },
-    403: { ...body, description: 'The credential may not use this resource (disabled account, or an API key on a session-only route).' },
-    500: { ...body, description: 'Unexpected server error.' },
-    503: { ...body, description: 'A backing store (database, Redis) is unavailable.' },
+    401: respond('Missing, invalid, expired or revoked credential.', ['UNAUTHORIZED', 'TOKEN_EXPIRED']),
+    403: respond('The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route).', ['FORBIDDEN']),
+    500: respond('Unexpected server error.', ['INTERNAL_ERROR']),
+    503: respond('A backing store (database, Redis) is unavailable.', ['SERVICE_UNAVAILABLE']),
   };
 }
 
-/** A value or null: the one definition every schema uses (absent upstream values are omitted instead). */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+/** 400 for a route whose input is validated. */
+export const invalidInput = (codes: Parameters<typeof errorResponse>[1] = ['VALIDATION_FAILED']) => errorResponse('Invalid input: the message names the field.', codes);

@@ -2,6 +2,7 @@
 // ({error, message, requestId}) turned into ApiError. A 401 on an authenticated call means the
 // session is no longer valid: sign out, and the login screen says why.
 import { session, signOut, SESSION_EXPIRED } from './session.svelte.ts';
+import type { components } from './api-types.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -69,49 +70,26 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-// ---- API types (see the OpenAPI document at /docs) ----
+// ---- API types: generated from the OpenAPI document (api-types.ts, npm run client:types) ----
 
-export interface LoginResponse {
-  token: string;
-  user: { id: string; email: string };
-  expiresAt: string;
-}
+type Schemas = components['schemas'];
 
-export interface Account {
-  id: string;
-  email: string;
-  createdAt: string;
-  credits: { balance: number };
-  rateLimits: { perMinute: number; perHour: number; perDay: number };
-  usage: { minute: number; hour: number; day: number; totalRequests: number; totalCreditsCharged: number };
-}
-
-export interface UsageDay {
-  date: string;
-  requests: number;
-  items: number;
-  credits: number;
-}
-
-export interface LedgerEntry {
-  id: number;
-  kind: 'grant' | 'charge' | 'deduct';
-  amount: number;
-  balanceAfter: number;
-  requestId: string | null;
-  note: string | null;
-  createdAt: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  scopes: string[];
-}
+export type LoginResponse = Schemas['Session'];
+export type Account = Schemas['Account'];
+export type UsageDay = Schemas['UsageDay'];
+export type LedgerEntry = Schemas['LedgerEntry'];
+export type ApiKey = Schemas['ApiKey'];
+export type CreatedKey = Schemas['CreatedKey'];
+export type WebhookSecret = Schemas['WebhookSecret'];
+export type RotatedSecret = Schemas['RotatedSecret'];
+export type RequestStatus = Schemas['RequestStatus'];
+export type RequestSummary = Schemas['RequestSummary'];
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type RequestDetail = Schemas['RequestDetail'];
+export type RedeliveryQueued = Schemas['RedeliveryQueued'];
+export type Pricing = Schemas['Pricing'];
+export type Channel = Schemas['Channel'];
+export type Short = Schemas['Short'];
 
 /** API key scopes, as the server defines them (src/domain/keys/scopes.ts). */
 export const KEY_SCOPES: Array<{ id: string; label: string }> = [
@@ -120,97 +98,11 @@ export const KEY_SCOPES: Array<{ id: string; label: string }> = [
   { id: 'account:read', label: 'Read balance, usage and ledger' },
 ];
 
-export interface CreatedKey extends ApiKey {
-  key: string;
-}
-
-export interface WebhookSecret {
-  secret: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
-export interface RotatedSecret {
-  secret: string;
-  createdAt: string;
-  previousExpiresAt: string;
-}
-
-export type RequestStatus = 'processing' | 'completed' | 'failed';
-
-export interface RequestSummary {
-  requestId: string;
-  createdAt: string;
-  completedAt?: string | null;
-  channelUrl: string;
-  oldestDate?: number | null;
-  webhookUrl?: string | null;
-  mode: 'sync' | 'webhook';
-  status: RequestStatus;
-  itemCount: number | null;
-  creditsCharged: number | null;
-  error: string | null;
-}
-
-export interface DeliveryAttempt {
-  id: number;
-  attempt: number;
-  webhookId: string;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number | null;
-  outcome: 'delivered' | 'failed' | 'gone';
-  error: string | null;
-}
-
-export interface RequestDetail extends RequestSummary {
-  completedAt: string | null;
-  oldestDate: number | null;
-  webhookUrl: string | null;
-  result: unknown;
-  deliveries: DeliveryAttempt[];
-}
-
 // ---- operator API (/operator/..., operators only) ----
 
-export type Role = 'customer' | 'operator';
-
-export interface OperatorUser {
-  id: string;
-  email: string;
-  role: Role;
-  credits: number;
-  disabledAt: string | null;
-  createdAt: string;
-  limitOverrides: { perMinute: number | null; perHour: number | null; perDay: number | null };
-  rateLimits: { perMinute: number; perHour: number; perDay: number };
-}
-
-export interface AuditEntry {
-  id: number;
-  actor: string;
-  actorAccountId: string | null;
-  action: string;
-  targetAccountId: string | null;
-  target: string | null;
-  reason: string | null;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
-}
-
-export interface DoctorFinding {
-  check: string;
-  severity: 'ok' | 'warn' | 'breach';
-  summary: string;
-  details: string[];
-}
-
-export interface UserDelivery extends DeliveryAttempt {
-  requestId: string;
-}
-
-export interface SignupInfo {
-  mode: 'off' | 'invite' | 'open';
-  startingCredits: number;
-}
+export type Role = Schemas['Role'];
+export type OperatorUser = Schemas['User'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type DoctorFinding = Schemas['DoctorFinding'];
+export type UserDelivery = Schemas['UserDelivery'];
+export type SignupInfo = Schemas['SignupInfo'];

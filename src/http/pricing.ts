@@ -1,0 +1,19 @@
+// The configured price and webhook timings (GET /api/pricing, the /docs guides): read from the
+// config once, described by the domain.
+import type { Config } from '../config.ts';
+import { parseRetrySchedule } from '../config.ts';
+import type { Pricing } from '../contract/pricing.ts';
+import { describePricing } from '../domain/shorts/pricing.ts';
+
+export function configuredPricing(config: Config): Pricing {
+  return describePricing({
+    price: { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST },
+    unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
+    allowanceUnits: config.QUOTA_ALLOWANCE_UNITS,
+    maxShortsPerRequest: config.MAX_SHORTS_PER_REQUEST,
+    resultRetentionDays: config.RESULT_RETENTION_DAYS,
+    webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryScheduleSeconds: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
+    secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+  });
+}

@@ -1,0 +1,128 @@
+// The API reference (/docs) in a real headless Chromium: the product's header with the dashboard
+// link, the guides, an operation's examples and snippets, no CSP violation, no horizontal scrolling
+// at phone width; and the dashboard's price and webhook timings come from the server. Screenshots at 1280×800 and 375×812 go to test-output/screenshots/docs-*.png.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
+import { GUIDES } from '../src/http/openapi-guides.ts';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+
+const SCREENSHOTS = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'screenshots');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+const skip = skipWithoutBrowser();
+
+describe('API reference at /docs (browser)', { skip }, () => {
+  let t: TestApp;
+  let fake: FakePlatform;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  before(async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    // Not the defaults: the dashboard must show what this server is configured with.
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, CREDITS_PER_BLOCK: '3', SHORTS_PER_CREDIT_BLOCK: '25', WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_RETRY_SCHEDULE: '5,60,3600' });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', colorScheme: 'light' });
+    page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('shows the product name, a link to the dashboard and every guide', async () => {
+    await page.goto(`${base}/docs/`);
+    assert.match(await page.title(), /channel-shorts API reference/);
+    const header = page.locator('header.cs-header');
+    await header.waitFor();
+    assert.equal(await header.locator('.cs-product').textContent(), 'channel-shorts');
+    assert.equal(await header.getByRole('link', { name: 'Dashboard' }).getAttribute('href'), '/dashboard/');
+    assert.equal(await page.locator('.swagger-ui .topbar').isVisible(), false, 'the stock Swagger header is hidden');
+    for (const guide of GUIDES) {
+      const heading = page.locator('.information-container h2', { hasText: guide.title }).first();
+      await heading.waitFor();
+      assert.ok(await heading.getAttribute('id'), `${guide.title} has an anchor`);
+      await header.getByRole('link', { name: guide.title }).waitFor();
+    }
+    // The errors guide holds the generated catalog.
+    await page.getByRole('cell', { name: 'INSUFFICIENT_CREDITS' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-guides-desktop.png') });
+    await page.setViewportSize(PHONE);
+    await page.waitForTimeout(150);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-guides-phone.png') });
+    await page.setViewportSize(DESKTOP);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at phone width`);
+  });
+
+  it('shows the shorts operation with the demo channel in its example and its snippets', async () => {
+    await page.goto(`${base}/docs/`);
+    const operation = page.locator('.opblock-post', { has: page.locator('[data-path="/api/youtube/shorts"]') }).first();
+    await operation.waitFor();
+    await operation.locator('.opblock-summary').first().click();
+    await operation.getByText('https://www.youtube.com/@demo').first().waitFor();
+    await operation.getByText('curl -sS -X POST').first().waitFor();
+    await operation.getByText('import os, requests').first().waitFor();
+    await operation.locator('pre', { hasText: 'INSUFFICIENT_CREDITS' }).first().waitFor();
+    await operation.screenshot({ path: join(SCREENSHOTS, 'docs-operation-desktop.png') });
+    assert.deepEqual(problems, []);
+  });
+
+  it('the dashboard shows the price and webhook timings the server is configured with', async () => {
+    const user = await createUser(t, 10);
+    await page.goto(`${base}/dashboard/`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.goto(`${base}/dashboard/#/account`);
+    const price = page.getByTestId('price');
+    await price.waitFor();
+    assert.equal(await price.textContent(), '3 credits per started block of 25 shorts, at least 1 per call.');
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-price-desktop.png') });
+    await page.goto(`${base}/dashboard/#/webhooks`);
+    const timeout = page.getByTestId('webhook-timeout');
+    await timeout.waitFor();
+    assert.equal(await timeout.textContent(), '9 s');
+    await page.getByText('3 times with backoff (5 s, 1 min, 1 hour)').waitFor();
+    await page.setViewportSize(PHONE);
+    await page.getByTestId('webhook-timeout').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-webhook-timings-phone.png') });
+    await page.setViewportSize(DESKTOP);
+    assert.deepEqual(problems, []);
+  });
+
+  it('"Try it out" with the prefilled example succeeds: 200 with the demo channel\'s shorts', async () => {
+    const user = await createUser(t, 10);
+    await page.goto(`${base}/docs/`);
+    await page.locator('.btn.authorize').first().click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').first().fill(user.key);
+    await dialog.locator('button.modal-btn.authorize').click();
+    await dialog.locator('button.btn-done').click();
+    const operation = page.locator('.opblock-post', { has: page.locator('[data-path="/api/youtube/shorts"]') }).first();
+    await operation.locator('.opblock-summary').first().click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const live = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await live.waitFor();
+    assert.equal((await live.textContent())?.trim(), '200');
+    await operation.locator('.live-responses-table').getByText('"channelHandle": "@demo"').first().waitFor();
+    await operation.locator('.live-responses-table').screenshot({ path: join(SCREENSHOTS, 'docs-try-it-desktop.png') });
+    assert.deepEqual(problems, []);
+  });
+});

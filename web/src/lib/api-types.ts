@@ -1,0 +1,8209 @@
+// Generated from the service's /openapi.json by openapi-typescript (npm run client:types at the repository root). Do not edit.
+export type paths = {
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with email and password; returns a session JWT for the dashboard.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/auth/login' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/auth/login', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/auth/login",
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Signed in: a session JWT for the dashboard. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wrong email or password. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The account is disabled. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many failed attempts for this email from this address (or from this address overall); see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many logins are being checked at once, or a backing store is down; see Retry-After. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's API keys (never their secrets).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/keys' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/keys",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The keys, newest first, without secrets. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: components["schemas"]["ApiKey"][];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an API key. The secret is in this response only; store it now.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/keys' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"name":"production backend","scopes":["shorts:write","shorts:read"]}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "name": "production backend",
+         *         "scopes": [
+         *           "shorts:write",
+         *           "shorts:read"
+         *         ]
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/keys",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "name": "production backend",
+         *             "scopes": ["shorts:write", "shorts:read"],
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A descriptive name, e.g. "production backend". */
+                        name: string;
+                        /** @description What the key may do; every scope when omitted. shorts:write: Create shorts requests and redeliver webhooks (costs credits). shorts:read: List shorts requests and read their results. account:read: Read the account: balance, limits, usage and ledger. */
+                        scopes?: ("shorts:write" | "shorts:read" | "account:read")[];
+                        /**
+                         * Format: date-time
+                         * @description The key stops working at this time (in the future, at most 5 years ahead); never when omitted.
+                         */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The key with its secret (shown once). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedKey"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The account holds the most active keys it may; revoke one first. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests and credits charged per key over the last days (30 by default), busiest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/keys/usage' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys/usage', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/keys/usage",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Requests and credits per key, busiest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyUsage"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key. Effective on every instance within a second.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X DELETE 'http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.delete(
+         *         "http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The revoked key. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such key on this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's account: credits, rate limits and usage.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Account"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests, items and credits per UTC day, oldest first, every day present.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/usage' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/usage', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/usage",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One entry per UTC day, oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: components["schemas"]["UsageDay"][];
+                        };
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook signing secrets that currently sign (the newest first). Dashboard session only.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/webhook-secret' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-secret', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/webhook-secret",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The secrets that sign, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            secrets: components["schemas"]["WebhookSecret"][];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/accounts/webhook-secret/rotate' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-secret/rotate', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/accounts/webhook-secret/rotate",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The new secret; the replaced one signs until previousExpiresAt. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RotatedSecret"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many rotations this hour; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit ledger (grants, charges, deductions) with the request and channel each charge paid for, newest first, in pages (cursor).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/ledger' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/ledger', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/ledger",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description nextCursor of the previous page. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of the credit statement, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LedgerPage"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/ledger.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole ledger as CSV (RFC 4180, UTF-8, newest first). Text cells a spreadsheet would read as a formula start with '.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/ledger.csv' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/ledger.csv', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/ledger.csv",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row: id, createdAt, kind, amount, balanceAfter, requestId, channelUrl, channelTitle, note. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The balance at the end of each UTC day, oldest first, every day present (from the ledger).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/balance-history' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/balance-history', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/balance-history",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The balance at the end of each day, oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BalanceHistory"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The low-balance threshold and the account's events webhook URL.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/alerts' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/alerts', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/alerts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The low-balance alert. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditAlerts"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is unchanged). Dashboard session only.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X PUT 'http://localhost:3000/accounts/alerts' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"lowBalanceThreshold":50,"eventsWebhookUrl":"https://example.com/hooks/account"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/alerts', {
+         *       method: 'PUT',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "lowBalanceThreshold": 50,
+         *         "eventsWebhookUrl": "https://example.com/hooks/account"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.put(
+         *         "http://localhost:3000/accounts/alerts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "lowBalanceThreshold": 50,
+         *             "eventsWebhookUrl": "https://example.com/hooks/account",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreditAlertsChange"];
+                };
+            };
+            responses: {
+                /** @description The low-balance alert. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditAlerts"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account events (credits.low), newest first, with the body each is delivered with.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/events' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/events', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/events",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account's events, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditEvents"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's shorts requests, newest first, filtered and paged (#16.2).
+         * @description Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                    cursor?: string;
+                    status?: "processing" | "completed" | "failed";
+                    mode?: "sync" | "webhook";
+                    /** @description An API key id, or "session" for requests made from the dashboard. */
+                    key?: string;
+                    /** @description Text anywhere in the channel address (case-insensitive). */
+                    channel?: string;
+                    /** @description Requests created at or after this instant. */
+                    from?: string;
+                    /** @description Requests created before this instant. */
+                    to?: string;
+                    delivery?: components["schemas"]["def-0"];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Requests, newest first, one page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestLogPage"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * List a channel's Shorts with the channel's details.
+         * @description Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. Price: max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure. (GET /api/pricing). Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). Failed lookups come out of a daily allowance of 50 unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. At most 5000 shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"channelUrl":"https://www.youtube.com/@demo","limit":10}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "channelUrl": "https://www.youtube.com/@demo",
+         *         "limit": 10
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "limit": 10,
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShortsRequest"];
+                };
+            };
+            responses: {
+                /** @description The channel and its shorts (no webhookUrl). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShortsResult"];
+                    };
+                };
+                /** @description Accepted (webhookUrl given): the result will be POSTed there. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShortsAccepted"];
+                    };
+                };
+                /** @description Invalid body, unrecognised channel address or unsafe webhookUrl. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The available credits cannot cover the price (quoted in the message). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No channel at that address. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account's daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The video platform failed or rejected the service's credentials. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The video platform did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status and result of one request, with its webhook delivery attempts.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The requestId of a shorts request.
+                     * @example req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0
+                     */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The request. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestDetail"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such request on this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/{requestId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The requestId of a shorts request.
+                     * @example req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0
+                     */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The redelivery is queued. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RedeliveryQueued"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such request on this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a settled webhook request, or a delivery is queued or running. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The result is past RESULT_RETENTION_DAYS. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit up to 50 shorts requests at once, each answered by webhook.
+         * @description Each item becomes an ordinary webhook request (its own requestId, result, charge, credit reservation and shorts.completed / shorts.failed webhook to webhookUrl). When every item has settled, one batch.completed webhook (see webhooks) summarises the batch; GET /api/youtube/shorts/batch/{batchId} shows progress. Acceptance is all or nothing: every item reserves at least 1 credit when accepted; when the available credits cannot reserve every item the whole batch is refused with 402 and nothing is recorded or charged. A batch counts as one call against the rate limits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/batch' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"items":[{"channelUrl":"https://www.youtube.com/@demo","sort":"popular","limit":10},{"channelUrl":"https://www.youtube.com/@sparse","oldestDate":1735689600000}],"webhookUrl":"https://example.com/hooks/shorts"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "items": [
+         *           {
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "sort": "popular",
+         *             "limit": 10
+         *           },
+         *           {
+         *             "channelUrl": "https://www.youtube.com/@sparse",
+         *             "oldestDate": 1735689600000
+         *           }
+         *         ],
+         *         "webhookUrl": "https://example.com/hooks/shorts"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts/batch",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "items": [{
+         *                 "channelUrl": "https://www.youtube.com/@demo",
+         *                 "sort": "popular",
+         *                 "limit": 10,
+         *             }, {
+         *                 "channelUrl": "https://www.youtube.com/@sparse",
+         *                 "oldestDate": 1735689600000,
+         *             }],
+         *             "webhookUrl": "https://example.com/hooks/shorts",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BatchRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted: one webhook request per item. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BatchAccepted"];
+                    };
+                };
+                /** @description Invalid input (or an unsafe webhookUrl); the message says what is accepted. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The available credits cannot reserve every item; nothing was accepted. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Rate limit exceeded (see Retry-After and RateLimit headers). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/batch/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of a batch: counts, each item's status and charge, and the summary webhook's delivery attempts.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The batchId returned by POST /api/youtube/shorts/batch. */
+                    batchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The batch's progress. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BatchStatus"];
+                    };
+                };
+                /** @description Invalid input; the message says what is accepted. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such batch for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/{requestId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished request's stored result, page by page.
+         * @description Webhook requests, and synchronous requests sent with store: true, keep their whole result for RESULT_RETENTION_DAYS (7) days after completion; read it here ≤ 500 shorts at a time, following nextCursor until it is null. Reading pages costs no credits. After the retention period: 410 RESULT_EXPIRED.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description nextCursor of the previous page (opaque); leave out for the first page. */
+                    cursor?: string;
+                    /** @description Shorts per page, 1 to 500. */
+                    pageSize: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The requestId of a shorts request. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of the result. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ItemsPage"];
+                    };
+                };
+                /** @description Invalid input; the message says what is accepted. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such request for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The request is still processing, failed, or was answered synchronously without store: true. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The result is past its retention period (RESULT_EXPIRED). */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/shorts/rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls refused before a request was recorded (400, 402, 429 …), counted per UTC day.
+         * @description A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance's latest are included at once.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/rejections' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/rejections', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/rejections",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description UTC days to cover, today included. */
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rejections */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Rejections"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every webhook delivery attempt of the account, newest first: headers sent, status, answer excerpt, duration, next retry.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/webhooks/deliveries' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/webhooks/deliveries', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/webhooks/deliveries",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                    cursor?: string;
+                    outcome?: "delivered" | "failed" | "gone";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description DeliveryLogPage */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryLogPage"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to a URL now (one attempt) and show what happened.
+         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to 10 per minute. The answer is 200 whatever the receiver did: see outcome.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/webhooks/test' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"url":"https://example.com/hooks/shorts"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/webhooks/test', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "url": "https://example.com/hooks/shorts"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/webhooks/test",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "url": "https://example.com/hooks/shorts",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookTestRequest"];
+                };
+            };
+            responses: {
+                /** @description WebhookTestResult */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookTestResult"];
+                    };
+                };
+                /** @description Error body of every route except the shorts operations. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description More than 10 test events this minute; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/healthz'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/healthz', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/healthz",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The process is up. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: database, queue and Redis (when configured) reachable.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/readyz'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/readyz', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/readyz",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ready: every configured store answers. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                            checks: {
+                                database: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                                queue: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                                redis: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                            };
+                            upstream?: {
+                                /** @description ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected. */
+                                status: "ok" | "degraded" | "exhausted" | "down";
+                                keys: {
+                                    active: number;
+                                    exhausted: number;
+                                    invalid: number;
+                                };
+                            };
+                            setup?: {
+                                /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
+                                warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not ready: a store is down (named in checks). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "unavailable";
+                            checks: {
+                                database: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                                queue: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                                redis: {
+                                    status: "ok" | "down" | "disabled";
+                                };
+                            };
+                            upstream?: {
+                                /** @description ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected. */
+                                status: "ok" | "degraded" | "exhausted" | "down";
+                                keys: {
+                                    active: number;
+                                    exhausted: number;
+                                    invalid: number;
+                                };
+                            };
+                            setup?: {
+                                /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
+                                warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>".
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/metrics'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/metrics', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/metrics",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Prometheus text exposition format. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example # HELP http_request_duration_seconds Request latency
+                         *     # TYPE http_request_duration_seconds histogram
+                         */
+                        "application/json": string;
+                    };
+                };
+                /** @description METRICS_TOKEN is set and was not sent. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the operator API sees: an operator session or the operator token.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/me' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/me', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/me",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The operator. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            actor: string;
+                            accountId: string | null;
+                            via: "token" | "session";
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users, newest first; search matches part of the email or the exact id.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    search?: string;
+                    limit: number;
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of users and the total matching. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            users: components["schemas"]["User"][];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a user (customer or operator) with an optional starting balance.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                        credits?: number;
+                        role?: components["schemas"]["Role"];
+                    };
+                };
+            };
+            responses: {
+                /** @description The new user. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user with totals and usage per UTC day.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    days: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user, totals and usage per day. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                            totals: {
+                                totalRequests: number;
+                                totalCreditsCharged: number;
+                            };
+                            usage: components["schemas"]["UsageDay"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's credit ledger, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ledger entries, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: components["schemas"]["LedgerEntry"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's shorts requests, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Requests, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            requests: components["schemas"]["RequestSummary"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's webhook delivery attempts, newest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delivery attempts, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: components["schemas"]["UserDelivery"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user: every credential of theirs is refused (403) within a second.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled user again.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a user an operator, or a customer again.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"role":"customer"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "role": "customer"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "role": "customer",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        role: components["schemas"]["Role"];
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"direction":"grant","amount":1,"reason":"Requested by the customer."}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "direction": "grant",
+         *         "amount": 1,
+         *         "reason": "Requested by the customer."
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "direction": "grant",
+         *             "amount": 1,
+         *             "reason": "Requested by the customer.",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        direction: "grant" | "deduct";
+                        amount: number;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/users/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's rate limits; a window given as null goes back to the default, one left out stays as it is.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X PUT 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
+         *       method: 'PUT',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.put(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        perMinute?: number | null;
+                        perHour?: number | null;
+                        perDay?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Reset a user's rate limits to the defaults.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X DELETE 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.delete(
+         *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user's id (or email). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user after the change. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of operator actions, newest first (optionally about one user).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/audit' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/audit', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/audit",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    userId?: string;
+                    limit: number;
+                    /** @description Entries older than this id (paging). */
+                    before?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Audit entries, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: components["schemas"]["AuditEntry"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations, newest first (never their tokens).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/invitations' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/invitations', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/invitations",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Invitations, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invitations: components["schemas"]["Invitation"][];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/operator/invitations' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/invitations', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/operator/invitations",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "email": "ada@example.com",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        credits?: number;
+                        role?: components["schemas"]["Role"];
+                    };
+                };
+            };
+            responses: {
+                /** @description The invitation and its one-time link. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedInvitation"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the data's invariants (balances, charges, stuck requests, queue, lock); ok=false on a breach.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/doctor' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/doctor', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/doctor",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The findings. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DoctorReport"];
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/setup' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/setup', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/setup",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            notes: {
+                                code: string;
+                                level: "info" | "warn";
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/operator/quota' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/operator/quota', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/operator/quota",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The source and each key's quota today. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: string;
+                            /** Format: date-time */
+                            resetsAt: string;
+                            keys: {
+                                /** @description "<index>:<8 hex of SHA-256>": never the key itself. */
+                                label: string;
+                                /** @description The Data API quota day (America/Los_Angeles date). */
+                                quotaDay: string;
+                                unitsUsed: number;
+                                budget: number;
+                                unitsRemaining: number;
+                                state: "active" | "exhausted" | "invalid";
+                                invalidReason?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid or expired credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an operator (customers, API keys and disabled accounts are refused). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such user. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How new users get an account here: off (an operator creates them), invite, or open.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/signup'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/signup', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/signup",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The sign-up mode. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignupInfo"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an account (SIGNUP=open) with the configured starting credits; returns a session.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/signup' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/signup', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "email": "ada@example.com",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/signup",
+         *         json={
+         *             "email": "ada@example.com",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account exists; signed in. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Sign-up is not open. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The invitation is unknown, used or expired. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An account with this email exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many sign-ups from this address. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: set the password, get the account and a session. The link works once.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/invitations/accept' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"token":"inv_4Yw8Qm2Zr7","password":"correct horse battery staple"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/invitations/accept', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "token": "inv_4Yw8Qm2Zr7",
+         *         "password": "correct horse battery staple"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/invitations/accept",
+         *         json={
+         *             "token": "inv_4Yw8Qm2Zr7",
+         *             "password": "correct horse battery staple",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account exists; signed in. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid input: the message names the field. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Sign-up is not open. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The invitation is unknown, used or expired. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An account with this email exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many sign-ups from this address. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The price of a request and the webhook timings, as configured here. No credential needed.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/pricing'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/pricing', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/pricing",
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The price and timings. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Pricing"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = {
+    "shorts.result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shorts.completed / shorts.failed: the result of a shorts request that carried webhookUrl.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<requestId>.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShortsWebhookPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BatchWebhookPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type components = {
+    schemas: {
+        /**
+         * DeliveryState
+         * @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.
+         */
+        "def-0": "pending" | "delivered" | "retrying" | "failed" | "gone";
+        /**
+         * @description The caller's account: credits, upstream quota, rate limits and usage.
+         * @example {
+         *       "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "email": "ada@example.com",
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "credits": {
+         *         "balance": 97,
+         *         "reserved": 0,
+         *         "available": 97
+         *       },
+         *       "upstreamQuota": {
+         *         "quotaDay": "2026-06-01",
+         *         "resetsAt": "2026-06-02T07:00:00.000Z",
+         *         "unitsToday": 6,
+         *         "allowance": {
+         *           "units": 50,
+         *           "used": 0,
+         *           "remaining": 50
+         *         }
+         *       },
+         *       "rateLimits": {
+         *         "perMinute": 60,
+         *         "perHour": 1000,
+         *         "perDay": 10000
+         *       },
+         *       "usage": {
+         *         "minute": 1,
+         *         "hour": 3,
+         *         "day": 3,
+         *         "totalRequests": 12,
+         *         "totalCreditsCharged": 31
+         *       },
+         *       "alerts": {
+         *         "lowBalanceThreshold": 50,
+         *         "eventsWebhookUrl": null,
+         *         "low": false
+         *       }
+         *     }
+         */
+        Account: {
+            id: string;
+            email: string;
+            /** Format: date-time */
+            createdAt: string;
+            credits: {
+                balance: number;
+                /** @description Held by requests in progress (a webhook request holds its minimum price from acceptance until it settles). */
+                reserved: number;
+                /** @description balance - reserved: what new requests may spend. */
+                available: number;
+            };
+            upstreamQuota: {
+                /** @description The video platform's quota day (America/Los_Angeles date). */
+                quotaDay: string;
+                /** Format: date-time */
+                resetsAt: string;
+                /** @description Upstream units spent on this account's behalf today, paid or not. */
+                unitsToday: number;
+                allowance: {
+                    /** @description Unpaid units allowed per quota day (failed lookups, refusals after a probe). */
+                    units: number;
+                    used: number;
+                    remaining: number;
+                };
+            };
+            rateLimits: components["schemas"]["RateLimits"];
+            usage: {
+                /** @description Requests counted in the current minute window. */
+                minute: number;
+                hour: number;
+                day: number;
+                totalRequests: number;
+                totalCreditsCharged: number;
+            };
+            alerts: components["schemas"]["CreditAlerts"];
+        };
+        /**
+         * @description An API key, without its secret.
+         * @example {
+         *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *       "name": "production backend",
+         *       "prefix": "csk_live_8Fq2",
+         *       "createdAt": "2026-05-01T09:05:00.000Z",
+         *       "lastUsedAt": "2026-06-01T12:00:00.000Z",
+         *       "revokedAt": null,
+         *       "expiresAt": null,
+         *       "scopes": [
+         *         "shorts:write",
+         *         "shorts:read",
+         *         "account:read"
+         *       ]
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            expiresAt: string | null;
+            /** @description What the key may do (see the scopes in POST /keys). */
+            scopes: string[];
+        };
+        /**
+         * @description One operator action.
+         * @example {
+         *       "id": 7,
+         *       "actor": "ops@example.com",
+         *       "actorAccountId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "action": "credits.grant",
+         *       "targetAccountId": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "target": "ada@example.com",
+         *       "reason": "welcome",
+         *       "before": {
+         *         "credits": 0
+         *       },
+         *       "after": {
+         *         "credits": 100
+         *       },
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
+        AuditEntry: {
+            id: number;
+            actor: string;
+            actorAccountId: string | null;
+            action: string;
+            targetAccountId: string | null;
+            target: string | null;
+            reason: string | null;
+            before: unknown;
+            after: unknown;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "date": "2026-06-01",
+         *       "balance": 97,
+         *       "added": 100,
+         *       "spent": 3
+         *     }
+         */
+        BalanceDay: {
+            /** @description UTC date, YYYY-MM-DD. */
+            date: string;
+            /** @description The balance at the end of the day. */
+            balance: number;
+            /** @description Credits granted that day. */
+            added: number;
+            /** @description Credits charged or deducted that day. */
+            spent: number;
+        };
+        /**
+         * @example {
+         *       "days": [
+         *         {
+         *           "date": "2026-05-31",
+         *           "balance": 0,
+         *           "added": 0,
+         *           "spent": 0
+         *         },
+         *         {
+         *           "date": "2026-06-01",
+         *           "balance": 97,
+         *           "added": 100,
+         *           "spent": 3
+         *         }
+         *       ]
+         *     }
+         */
+        BalanceHistory: {
+            days: components["schemas"]["BalanceDay"][];
+        };
+        /**
+         * @description The batch was accepted; every item is an ordinary webhook request.
+         * @example {
+         *       "success": true,
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "processing",
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo"
+         *         }
+         *       ],
+         *       "message": "Accepted 1 request."
+         *     }
+         */
+        BatchAccepted: {
+            /** @constant */
+            success: true;
+            batchId: string;
+            /** @constant */
+            status: "processing";
+            /** @description One requestId per item, in the order sent. */
+            items: {
+                requestId: string;
+                channelUrl: string;
+            }[];
+            message: string;
+        };
+        BatchItem: {
+            /**
+             * Format: uri
+             * @description Channel address, as for POST /api/youtube/shorts.
+             */
+            channelUrl: string;
+            /** @description Unix time in milliseconds; only shorts published at or after it. */
+            oldestDate?: number;
+            /** @description At most this many shorts (after sort and duration filters). */
+            limit?: number;
+            /**
+             * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+             * @enum {unknown}
+             */
+            sort?: "newest" | "oldest" | "popular";
+            /** @description Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. Filters apply after details are read: they never lower the price of the work read. */
+            minDurationSeconds?: number;
+            /** @description Only shorts at most this long (seconds, inclusive); not below minDurationSeconds. */
+            maxDurationSeconds?: number;
+        };
+        BatchItemStatus: {
+            requestId: string;
+            channelUrl: string;
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "sort": "popular",
+         *           "limit": 10
+         *         },
+         *         {
+         *           "channelUrl": "https://www.youtube.com/@sparse",
+         *           "oldestDate": 1735689600000
+         *         }
+         *       ],
+         *       "webhookUrl": "https://example.com/hooks/shorts"
+         *     }
+         */
+        BatchRequest: {
+            /** @description 1 to 50 requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook. */
+            items: components["schemas"]["BatchItem"][];
+            /**
+             * Format: uri
+             * @description Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.
+             */
+            webhookUrl: string;
+        };
+        /**
+         * @description Progress of a batch.
+         * @example {
+         *       "success": true,
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3,
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "status": "completed",
+         *           "itemCount": 120,
+         *           "creditsCharged": 3,
+         *           "error": null
+         *         },
+         *         {
+         *           "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *           "channelUrl": "https://www.youtube.com/@nobody",
+         *           "status": "failed",
+         *           "itemCount": null,
+         *           "creditsCharged": 0,
+         *           "error": "CHANNEL_NOT_FOUND"
+         *         }
+         *       ],
+         *       "deliveries": [
+         *         {
+         *           "id": 42,
+         *           "attempt": 1,
+         *           "webhookId": "msg_bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "startedAt": "2026-06-01T12:00:05.100Z",
+         *           "statusCode": 200,
+         *           "latencyMs": 61,
+         *           "outcome": "delivered",
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
+        BatchStatus: {
+            /** @constant */
+            success: true;
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
+            items: components["schemas"]["BatchItemStatus"][];
+            /** @description Delivery attempts of the batch.completed webhook. */
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        /**
+         * @example {
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3,
+         *       "items": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "status": "completed",
+         *           "itemCount": 120,
+         *           "creditsCharged": 3,
+         *           "error": null
+         *         },
+         *         {
+         *           "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *           "channelUrl": "https://www.youtube.com/@nobody",
+         *           "status": "failed",
+         *           "itemCount": null,
+         *           "creditsCharged": 0,
+         *           "error": "CHANNEL_NOT_FOUND"
+         *         }
+         *       ]
+         *     }
+         */
+        BatchSummary: {
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
+            items: components["schemas"]["BatchItemStatus"][];
+        };
+        /**
+         * @description Body of the batch.completed webhook.
+         * @example {
+         *       "type": "batch.completed",
+         *       "timestamp": "2026-06-01T12:00:05.000Z",
+         *       "data": {
+         *         "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "status": "completed",
+         *         "webhookUrl": "https://example.com/hooks/shorts",
+         *         "createdAt": "2026-06-01T12:00:00.000Z",
+         *         "completedAt": "2026-06-01T12:00:05.000Z",
+         *         "counts": {
+         *           "total": 2,
+         *           "processing": 0,
+         *           "completed": 1,
+         *           "failed": 1
+         *         },
+         *         "creditsCharged": 3,
+         *         "items": [
+         *           {
+         *             "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "status": "completed",
+         *             "itemCount": 120,
+         *             "creditsCharged": 3,
+         *             "error": null
+         *           },
+         *           {
+         *             "requestId": "req_m1x2y3z4f6e5d4c3b2a1f0e9d8c7",
+         *             "channelUrl": "https://www.youtube.com/@nobody",
+         *             "status": "failed",
+         *             "itemCount": null,
+         *             "creditsCharged": 0,
+         *             "error": "CHANNEL_NOT_FOUND"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        BatchWebhookPayload: {
+            /** @constant */
+            type: "batch.completed";
+            /**
+             * Format: date-time
+             * @description When the last item settled.
+             */
+            timestamp: string;
+            data: components["schemas"]["BatchSummary"];
+        };
+        /**
+         * @description The channel, as the spec's Channel table.
+         * @example {
+         *       "kind": "youtube#channel",
+         *       "etag": "Xj4pQbVnD1mR8rT2",
+         *       "id": "UCdemo0000000000000000aa",
+         *       "snippet": {
+         *         "title": "Demo Channel",
+         *         "description": "Shorts for the demo.",
+         *         "customUrl": "@demo",
+         *         "publishedAt": "2019-03-04T10:00:00Z",
+         *         "thumbnails": {
+         *           "default": {
+         *             "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *             "width": 120,
+         *             "height": 90
+         *           }
+         *         },
+         *         "country": "US"
+         *       },
+         *       "statistics": {
+         *         "viewCount": "1843000",
+         *         "subscriberCount": "12400",
+         *         "hiddenSubscriberCount": false,
+         *         "videoCount": "140"
+         *       },
+         *       "brandingSettings": {
+         *         "channel": {
+         *           "title": "Demo Channel",
+         *           "description": "Shorts for the demo."
+         *         },
+         *         "image": {
+         *           "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *         }
+         *       }
+         *     }
+         */
+        Channel: {
+            kind: string;
+            /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+            etag?: string;
+            id: string;
+            snippet: {
+                title?: string;
+                description?: string;
+                customUrl?: string;
+                publishedAt?: string;
+                thumbnails?: {
+                    default?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    medium?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    high?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    standard?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    maxres?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                };
+                defaultLanguage?: string;
+                localized?: {
+                    title?: string;
+                    description?: string;
+                };
+                country?: string;
+            };
+            statistics: {
+                viewCount?: string;
+                subscriberCount?: string;
+                hiddenSubscriberCount?: boolean;
+                videoCount?: string;
+            };
+            brandingSettings: {
+                channel: {
+                    title?: string;
+                    description?: string;
+                    keywords?: string;
+                    trackingAnalyticsAccountId?: string;
+                    moderateComments?: boolean;
+                    unsubscribedTrailer?: string;
+                    defaultLanguage?: string;
+                    country?: string;
+                };
+                image: {
+                    bannerExternalUrl?: string;
+                };
+            };
+        };
+        /**
+         * @description A new invitation with its one-time link (shown once).
+         * @example {
+         *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
+         *       "email": "grace@example.com",
+         *       "credits": 100,
+         *       "role": "customer",
+         *       "createdBy": "ops@example.com",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "expiresAt": "2026-06-04T12:00:00.000Z",
+         *       "acceptedAt": null,
+         *       "token": "inv_4Yw8Qm2Zr7",
+         *       "link": "http://localhost:3000/dashboard/#/invite/inv_4Yw8Qm2Zr7"
+         *     }
+         */
+        CreatedInvitation: {
+            id: string;
+            email: string;
+            credits: number;
+            role: components["schemas"]["Role"];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedAt: string | null;
+            token: string;
+            /** @description Send it to the person; it works once. */
+            link: string;
+        };
+        /**
+         * @description A new API key with its secret (shown once).
+         * @example {
+         *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *       "name": "production backend",
+         *       "prefix": "csk_live_8Fq2",
+         *       "createdAt": "2026-05-01T09:05:00.000Z",
+         *       "lastUsedAt": null,
+         *       "revokedAt": null,
+         *       "expiresAt": null,
+         *       "scopes": [
+         *         "shorts:write",
+         *         "shorts:read",
+         *         "account:read"
+         *       ],
+         *       "key": "csk_live_8Fq2xYc7Rk1mNp4sTv6wZa9bQe3dHj5L_0a1b2c"
+         *     }
+         */
+        CreatedKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            expiresAt: string | null;
+            /** @description What the key may do (see the scopes in POST /keys). */
+            scopes: string[];
+            /** @description The secret. Shown once. */
+            key: string;
+        };
+        /**
+         * @description The low-balance alert.
+         * @example {
+         *       "lowBalanceThreshold": 50,
+         *       "eventsWebhookUrl": "https://example.com/hooks/account",
+         *       "low": false
+         *     }
+         */
+        CreditAlerts: {
+            lowBalanceThreshold: number | null;
+            eventsWebhookUrl: string | null;
+            /** @description The balance is below the threshold now. */
+            low: boolean;
+        };
+        /**
+         * @example {
+         *       "lowBalanceThreshold": 50,
+         *       "eventsWebhookUrl": "https://example.com/hooks/account"
+         *     }
+         */
+        CreditAlertsChange: {
+            lowBalanceThreshold?: number | null;
+            eventsWebhookUrl?: string | null;
+        };
+        /** @description An account event. */
+        CreditEvent: {
+            id: number;
+            /** @constant */
+            type: "credits.low";
+            /** Format: date-time */
+            createdAt: string;
+            payload: components["schemas"]["CreditsLowPayload"];
+        };
+        /**
+         * @example {
+         *       "events": [
+         *         {
+         *           "id": 7,
+         *           "type": "credits.low",
+         *           "createdAt": "2026-06-01T12:00:00.000Z",
+         *           "payload": {
+         *             "type": "credits.low",
+         *             "timestamp": "2026-06-01T12:00:00.000Z",
+         *             "data": {
+         *               "accountId": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *               "balance": 49,
+         *               "threshold": 50,
+         *               "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *             }
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreditEvents: {
+            events: components["schemas"]["CreditEvent"][];
+        };
+        /**
+         * @description The credits.low event as it is delivered (Standard Webhooks signed).
+         * @example {
+         *       "type": "credits.low",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "accountId": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         "balance": 49,
+         *         "threshold": 50,
+         *         "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *       }
+         *     }
+         */
+        CreditsLowPayload: {
+            /** @constant */
+            type: "credits.low";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                accountId: string;
+                balance: number;
+                threshold: number;
+                requestId: string | null;
+            };
+        };
+        /**
+         * @description One attempt to deliver a webhook.
+         * @example {
+         *       "id": 41,
+         *       "attempt": 1,
+         *       "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "startedAt": "2026-06-01T12:00:01.300Z",
+         *       "statusCode": 200,
+         *       "latencyMs": 84,
+         *       "outcome": "delivered",
+         *       "error": null,
+         *       "requestHeaders": {
+         *         "content-type": "application/json",
+         *         "webhook-id": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "webhook-timestamp": "1780315201",
+         *         "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *       },
+         *       "responseExcerpt": "ok",
+         *       "nextAttemptAt": null
+         *     }
+         */
+        DeliveryAttempt: {
+            id: number;
+            /** @description 1 for the first delivery; manual redeliveries continue the count. */
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            /** @description gone: the receiver answered 410, no more retries. */
+            outcome: "delivered" | "failed" | "gone";
+            error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            responseExcerpt: string | null;
+            nextAttemptAt: string | null;
+        };
+        DeliveryLogEntry: {
+            id: number;
+            /** @description 1 for the first delivery; manual redeliveries continue the count. */
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            /** @description gone: the receiver answered 410, no more retries. */
+            outcome: "delivered" | "failed" | "gone";
+            error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            responseExcerpt: string | null;
+            nextAttemptAt: string | null;
+            requestId: string | null;
+            batchId: string | null;
+            /** @description The webhookUrl the attempt was sent to. */
+            url: string;
+            /** @description This failed attempt was the last the retry schedule allows (no retry was scheduled). */
+            gaveUp: boolean;
+        };
+        DeliveryLogPage: {
+            deliveries: components["schemas"]["DeliveryLogEntry"][];
+            nextCursor: string | null;
+        };
+        /** @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts. */
+        DeliveryState: "pending" | "delivered" | "retrying" | "failed" | "gone";
+        /**
+         * @example {
+         *       "check": "ledger",
+         *       "severity": "ok",
+         *       "summary": "Every balance equals the sum of its ledger entries.",
+         *       "details": []
+         *     }
+         */
+        DoctorFinding: {
+            check: string;
+            severity: "ok" | "warn" | "breach";
+            summary: string;
+            /** @description Offending rows, for the operator to look at. */
+            details: string[];
+        };
+        /** @description The invariants checked by doctor. */
+        DoctorReport: {
+            ok: boolean;
+            /** Format: date-time */
+            checkedAt: string;
+            findings: components["schemas"]["DoctorFinding"][];
+        };
+        /**
+         * @description Error body of every route except the shorts operations.
+         * @example {
+         *       "error": "UNAUTHORIZED",
+         *       "message": "A valid bearer token is required.",
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *     }
+         */
+        Error: {
+            /** @description Machine-readable code (UPPER_SNAKE_CASE) from the errors catalog, e.g. UNAUTHORIZED. */
+            error: string;
+            /** @description What went wrong and what to do about it. */
+            message: string;
+            /** @description Quote it to support; also in the X-Request-Id header. */
+            requestId: string;
+        };
+        /**
+         * @description The spec's failure body of the shorts operations.
+         * @example {
+         *       "success": false,
+         *       "error": "CHANNEL_NOT_FOUND",
+         *       "message": "No channel exists at that address.",
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0"
+         *     }
+         */
+        Failure: {
+            /** @constant */
+            success: false;
+            /** @description Machine-readable code from the errors catalog, e.g. CHANNEL_NOT_FOUND. */
+            error: string;
+            message: string;
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
+         *       "email": "grace@example.com",
+         *       "credits": 100,
+         *       "role": "customer",
+         *       "createdBy": "ops@example.com",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "expiresAt": "2026-06-04T12:00:00.000Z",
+         *       "acceptedAt": null
+         *     }
+         */
+        Invitation: {
+            id: string;
+            email: string;
+            credits: number;
+            role: components["schemas"]["Role"];
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedAt: string | null;
+        };
+        /**
+         * @description One page of a stored result.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "data": {
+         *         "channel": {
+         *           "kind": "youtube#channel",
+         *           "etag": "Xj4pQbVnD1mR8rT2",
+         *           "id": "UCdemo0000000000000000aa",
+         *           "snippet": {
+         *             "title": "Demo Channel",
+         *             "description": "Shorts for the demo.",
+         *             "customUrl": "@demo",
+         *             "publishedAt": "2019-03-04T10:00:00Z",
+         *             "thumbnails": {
+         *               "default": {
+         *                 "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                 "width": 120,
+         *                 "height": 90
+         *               }
+         *             },
+         *             "country": "US"
+         *           },
+         *           "statistics": {
+         *             "viewCount": "1843000",
+         *             "subscriberCount": "12400",
+         *             "hiddenSubscriberCount": false,
+         *             "videoCount": "140"
+         *           },
+         *           "brandingSettings": {
+         *             "channel": {
+         *               "title": "Demo Channel",
+         *               "description": "Shorts for the demo."
+         *             },
+         *             "image": {
+         *               "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *             }
+         *           }
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       },
+         *       "itemCount": 1,
+         *       "totalItems": 120,
+         *       "nextCursor": "eyJvIjoxfQ",
+         *       "retentionDays": 7,
+         *       "expiresAt": "2026-06-08T12:00:01.200Z"
+         *     }
+         */
+        ItemsPage: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            data: {
+                channel: components["schemas"]["Channel"];
+                /** @description This page of the result, in the result's order. */
+                shorts: components["schemas"]["Short"][];
+            };
+            /** @description Shorts on this page. */
+            itemCount: number;
+            /** @description Shorts in the whole result. */
+            totalItems: number;
+            nextCursor: string | null;
+            /** @description RESULT_RETENTION_DAYS: how long after completion a result can be read. */
+            retentionDays: number;
+            /**
+             * Format: date-time
+             * @description After this the result answers 410 RESULT_EXPIRED.
+             */
+            expiresAt: string;
+        };
+        /**
+         * @description Requests and credits per key over the last days, busiest first.
+         * @example {
+         *       "days": 30,
+         *       "keys": [
+         *         {
+         *           "keyId": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *           "requests": 12,
+         *           "credits": 31
+         *         },
+         *         {
+         *           "keyId": null,
+         *           "requests": 2,
+         *           "credits": 2
+         *         }
+         *       ]
+         *     }
+         */
+        KeyUsage: {
+            days: number;
+            keys: components["schemas"]["KeyUsageEntry"][];
+        };
+        KeyUsageEntry: {
+            keyId: string | null;
+            requests: number;
+            /** @description Credits charged for those requests. */
+            credits: number;
+        };
+        /**
+         * @description One change of the credit balance.
+         * @example {
+         *       "id": 318,
+         *       "kind": "charge",
+         *       "amount": -3,
+         *       "balanceAfter": 97,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "note": null,
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
+        LedgerEntry: {
+            id: number;
+            /** @description deduct: taken back by an operator (note says why). */
+            kind: "grant" | "charge" | "deduct";
+            /** @description Signed: charges and deductions are negative. */
+            amount: number;
+            balanceAfter: number;
+            requestId: string | null;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "entries": [
+         *         {
+         *           "id": 318,
+         *           "kind": "charge",
+         *           "amount": -3,
+         *           "balanceAfter": 97,
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "channelTitle": "Demo Channel",
+         *           "note": null,
+         *           "createdAt": "2026-06-01T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "nextCursor": "318"
+         *     }
+         */
+        LedgerPage: {
+            entries: components["schemas"]["StatementEntry"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description The configured price and webhook timings.
+         * @example {
+         *       "credits": {
+         *         "creditsPerBlock": 1,
+         *         "shortsPerBlock": 50,
+         *         "minimumPerRequest": 1,
+         *         "quotaUnitsPerCredit": 4,
+         *         "dailyAllowanceUnits": 50,
+         *         "formula": "max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure."
+         *       },
+         *       "limits": {
+         *         "maxShortsPerRequest": 5000,
+         *         "resultRetentionDays": 7
+         *       },
+         *       "webhooks": {
+         *         "timeoutSeconds": 15,
+         *         "retryScheduleSeconds": [
+         *           5,
+         *           300,
+         *           1800,
+         *           7200,
+         *           18000,
+         *           36000,
+         *           36000
+         *         ],
+         *         "maxAttempts": 8,
+         *         "retryWindowSeconds": 99305,
+         *         "secretOverlapSeconds": 86400
+         *       }
+         *     }
+         */
+        Pricing: {
+            credits: {
+                /** @description Credits per started block of shortsPerBlock shorts returned (CREDITS_PER_BLOCK). */
+                creditsPerBlock: number;
+                /** @description SHORTS_PER_CREDIT_BLOCK. */
+                shortsPerBlock: number;
+                /** @description Every successful request costs at least this (MIN_CREDITS_PER_REQUEST). */
+                minimumPerRequest: number;
+                /** @description Upstream units one credit pays for; a request never costs less than ceil(units / this) (QUOTA_UNITS_PER_CREDIT). */
+                quotaUnitsPerCredit: number;
+                /** @description Unpaid upstream units per account and quota day for failed lookups (QUOTA_ALLOWANCE_UNITS). */
+                dailyAllowanceUnits: number;
+                /** @description The price, in words. */
+                formula: string;
+            };
+            limits: {
+                /** @description MAX_SHORTS_PER_REQUEST: more matching shorts make the answer truncated:true. */
+                maxShortsPerRequest: number;
+                /** @description RESULT_RETENTION_DAYS: how long stored results can be read and redelivered. */
+                resultRetentionDays: number;
+            };
+            webhooks: {
+                /** @description A receiver must answer 2xx within this (WEBHOOK_TIMEOUT_MS / 1000). */
+                timeoutSeconds: number;
+                /** @description Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with jitter; Retry-After is honoured. */
+                retryScheduleSeconds: number[];
+                /** @description 1 + the retries. */
+                maxAttempts: number;
+                /** @description Sum of the schedule: how long after the first attempt the last retry is sent. */
+                retryWindowSeconds: number;
+                /** @description How long a replaced signing secret keeps signing after a rotation (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+                secretOverlapSeconds: number;
+            };
+        };
+        /**
+         * @example {
+         *       "perMinute": 60,
+         *       "perHour": 1000,
+         *       "perDay": 10000
+         *     }
+         */
+        RateLimits: {
+            perMinute: number;
+            perHour: number;
+            perDay: number;
+        };
+        /**
+         * @description A redelivery was queued.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "queued",
+         *       "attempt": 2
+         *     }
+         */
+        RedeliveryQueued: {
+            requestId: string;
+            /** @constant */
+            status: "queued";
+            /** @description The number the queued attempt will have. */
+            attempt: number;
+        };
+        RejectionDay: {
+            /** @description UTC day, YYYY-MM-DD. */
+            date: string;
+            total: number;
+            counts: {
+                httpStatus: number;
+                /** @description The error code answered, e.g. RATE_LIMITED. */
+                error: string;
+                apiKeyId: string | null;
+                count: number;
+                /** Format: date-time */
+                lastAt: string;
+            }[];
+        };
+        Rejections: {
+            /** @description Newest first; days without refusals are left out. */
+            days: components["schemas"]["RejectionDay"][];
+        };
+        /**
+         * @description One shorts request with its result and webhook delivery attempts.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:01.200Z",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "oldestDate": null,
+         *       "limit": null,
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "mode": "webhook",
+         *       "status": "completed",
+         *       "itemCount": 120,
+         *       "creditsCharged": 3,
+         *       "error": null,
+         *       "result": {
+         *         "itemCount": 120,
+         *         "creditsCharged": 3
+         *       },
+         *       "deliveries": [
+         *         {
+         *           "id": 41,
+         *           "attempt": 1,
+         *           "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "startedAt": "2026-06-01T12:00:01.300Z",
+         *           "statusCode": 200,
+         *           "latencyMs": 84,
+         *           "outcome": "delivered",
+         *           "error": null,
+         *           "requestHeaders": {
+         *             "content-type": "application/json",
+         *             "webhook-id": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *             "webhook-timestamp": "1780315201",
+         *             "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *           },
+         *           "responseExcerpt": "ok",
+         *           "nextAttemptAt": null
+         *         }
+         *       ]
+         *     }
+         */
+        RequestDetail: {
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            channelUrl: string;
+            oldestDate: number | null;
+            limit: number | null;
+            webhookUrl: string | null;
+            mode: "sync" | "webhook";
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+            /** @description Sort and duration filters, when the request asked for any. */
+            options?: {
+                /**
+                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+                 * @enum {unknown}
+                 */
+                sort?: "newest" | "oldest" | "popular";
+                minDurationSeconds?: number;
+                maxDurationSeconds?: number;
+            };
+            /** @description The batch this request belongs to. */
+            batchId?: string;
+            /** @description Webhook requests: the delivered body. Synchronous requests: a summary (results are not retained). */
+            result: unknown;
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        RequestLogEntry: {
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            channelUrl: string;
+            oldestDate: number | null;
+            limit: number | null;
+            webhookUrl: string | null;
+            mode: "sync" | "webhook";
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+            /** @description Sort and duration filters, when the request asked for any. */
+            options?: {
+                /**
+                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+                 * @enum {unknown}
+                 */
+                sort?: "newest" | "oldest" | "popular";
+                minDurationSeconds?: number;
+                maxDurationSeconds?: number;
+            };
+            /** @description The batch this request belongs to. */
+            batchId?: string;
+            apiKey: {
+                id: string;
+                name: string;
+                prefix: string;
+            } | null;
+            delivery: {
+                state: components["schemas"]["DeliveryState"];
+                /** @description Attempts made so far (redeliveries included). */
+                attempts: number;
+                lastAttemptAt: string | null;
+                lastStatusCode: number | null;
+                nextAttemptAt: string | null;
+                retryingUntil: string | null;
+            } | null;
+        };
+        RequestLogPage: {
+            requests: components["schemas"]["RequestLogEntry"][];
+            nextCursor: string | null;
+        };
+        RequestStatus: "processing" | "completed" | "failed";
+        /**
+         * @description One shorts request as recorded.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:01.200Z",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "oldestDate": null,
+         *       "limit": null,
+         *       "webhookUrl": null,
+         *       "mode": "sync",
+         *       "status": "completed",
+         *       "itemCount": 120,
+         *       "creditsCharged": 3,
+         *       "error": null
+         *     }
+         */
+        RequestSummary: {
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            channelUrl: string;
+            oldestDate: number | null;
+            limit: number | null;
+            webhookUrl: string | null;
+            mode: "sync" | "webhook";
+            status: components["schemas"]["RequestStatus"];
+            itemCount: number | null;
+            creditsCharged: number | null;
+            error: string | null;
+            /** @description Sort and duration filters, when the request asked for any. */
+            options?: {
+                /**
+                 * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+                 * @enum {unknown}
+                 */
+                sort?: "newest" | "oldest" | "popular";
+                minDurationSeconds?: number;
+                maxDurationSeconds?: number;
+            };
+            /** @description The batch this request belongs to. */
+            batchId?: string;
+        };
+        Role: "customer" | "operator";
+        /**
+         * @description The new signing secret.
+         * @example {
+         *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "previousExpiresAt": "2026-06-02T12:00:00.000Z"
+         *     }
+         */
+        RotatedSecret: {
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Until then the replaced secret signs too.
+             */
+            previousExpiresAt: string;
+        };
+        /**
+         * @description A dashboard session.
+         * @example {
+         *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI3ZDJmIn0.c2lnbmF0dXJl",
+         *       "user": {
+         *         "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *         "email": "ada@example.com"
+         *       },
+         *       "expiresAt": "2026-06-01T23:59:00.000Z"
+         *     }
+         */
+        Session: {
+            /** @description A session JWT: send it as Authorization: Bearer <token>. */
+            token: string;
+            user: {
+                id: string;
+                email: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
+         * @description One short, as the spec's Short table.
+         * @example {
+         *       "kind": "youtube#video",
+         *       "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *       "id": "dQw4w9WgXcQ",
+         *       "snippet": {
+         *         "publishedAt": "2026-05-30T18:00:00Z",
+         *         "channelId": "UCdemo0000000000000000aa",
+         *         "title": "A short in 58 seconds",
+         *         "description": "The demo short.",
+         *         "thumbnails": {
+         *           "default": {
+         *             "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *             "width": 120,
+         *             "height": 90
+         *           }
+         *         },
+         *         "channelTitle": "Demo Channel",
+         *         "channelHandle": "@demo",
+         *         "channelCustomUrl": "https://www.youtube.com/@demo",
+         *         "tags": [
+         *           "demo"
+         *         ],
+         *         "categoryId": "22",
+         *         "liveBroadcastContent": "none"
+         *       },
+         *       "statistics": {
+         *         "viewCount": "48211",
+         *         "likeCount": "3120",
+         *         "favoriteCount": "0",
+         *         "commentCount": "87"
+         *       },
+         *       "contentDetails": {
+         *         "duration": "PT58S"
+         *       },
+         *       "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *       "durationSeconds": 58
+         *     }
+         */
+        Short: {
+            kind: string;
+            /** @description The platform's ETag; absent in keyless (InnerTube) mode. */
+            etag?: string;
+            id: string;
+            snippet: {
+                publishedAt?: string;
+                channelId?: string;
+                title?: string;
+                description?: string;
+                thumbnails?: {
+                    default?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    medium?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    high?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    standard?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                    maxres?: {
+                        url: string;
+                        width?: number;
+                        height?: number;
+                    };
+                };
+                channelTitle?: string;
+                /** @description The channel's handle, e.g. "@name" (from the channel's customUrl). */
+                channelHandle?: string;
+                /** @description The channel's address built from its customUrl, e.g. https://www.youtube.com/@name. */
+                channelCustomUrl?: string;
+                tags?: string[];
+                categoryId?: string;
+                liveBroadcastContent?: string;
+                defaultLanguage?: string;
+                localized?: {
+                    title?: string;
+                    description?: string;
+                };
+                defaultAudioLanguage?: string;
+            };
+            statistics: {
+                viewCount?: string;
+                likeCount?: string;
+                dislikeCount?: string;
+                favoriteCount?: string;
+                commentCount?: string;
+            };
+            /** @description Absent when the platform sends no duration. */
+            contentDetails?: {
+                /** @description The video's duration as the platform gives it (ISO 8601, e.g. PT58S, PT1M5S, P0D). */
+                duration: string;
+            };
+            /** @description https://www.youtube.com/shorts/{id} */
+            shortUrl: string;
+            /** @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration. */
+            durationSeconds?: number;
+        };
+        /**
+         * @description A webhook request was accepted; the result is POSTed to webhookUrl.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "processing",
+         *       "message": "Accepted. The result will be POSTed to the webhookUrl with webhook-id msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0; poll GET /api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0 for status."
+         *     }
+         */
+        ShortsAccepted: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            /** @constant */
+            status: "processing";
+            message: string;
+        };
+        ShortsRequest: {
+            /**
+             * Format: uri
+             * @description Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
+             * @example https://www.youtube.com/@demo
+             */
+            channelUrl: string;
+            /** @description Unix time in milliseconds; only shorts published at or after it are returned. */
+            oldestDate?: number;
+            /** @description At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits. */
+            limit?: number;
+            /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
+            freshness?: "stale-ok" | "exact";
+            /**
+             * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
+             * @enum {unknown}
+             */
+            sort?: "newest" | "oldest" | "popular";
+            /** @description Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. Filters apply after details are read: they never lower the price of the work read. */
+            minDurationSeconds?: number;
+            /** @description Only shorts at most this long (seconds, inclusive); not below minDurationSeconds. */
+            maxDurationSeconds?: number;
+            /**
+             * Format: uri
+             * @description When present, answer 202 at once and POST the result here later (Standard Webhooks signed).
+             */
+            webhookUrl?: string;
+            /** @description Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept. */
+            store?: boolean;
+        };
+        /**
+         * @description The spec's success body: the channel and its shorts.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "data": {
+         *         "channel": {
+         *           "kind": "youtube#channel",
+         *           "etag": "Xj4pQbVnD1mR8rT2",
+         *           "id": "UCdemo0000000000000000aa",
+         *           "snippet": {
+         *             "title": "Demo Channel",
+         *             "description": "Shorts for the demo.",
+         *             "customUrl": "@demo",
+         *             "publishedAt": "2019-03-04T10:00:00Z",
+         *             "thumbnails": {
+         *               "default": {
+         *                 "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                 "width": 120,
+         *                 "height": 90
+         *               }
+         *             },
+         *             "country": "US"
+         *           },
+         *           "statistics": {
+         *             "viewCount": "1843000",
+         *             "subscriberCount": "12400",
+         *             "hiddenSubscriberCount": false,
+         *             "videoCount": "140"
+         *           },
+         *           "brandingSettings": {
+         *             "channel": {
+         *               "title": "Demo Channel",
+         *               "description": "Shorts for the demo."
+         *             },
+         *             "image": {
+         *               "bannerExternalUrl": "https://yt3.googleusercontent.com/demo-banner"
+         *             }
+         *           }
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       },
+         *       "itemCount": 1,
+         *       "creditsCharged": 1,
+         *       "truncated": false,
+         *       "fetchedAt": "2026-06-01T12:00:00.000Z",
+         *       "stale": false,
+         *       "source": "hybrid"
+         *     }
+         */
+        ShortsResult: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            data: {
+                channel: components["schemas"]["Channel"];
+                /** @description In the order asked for by sort (default newest first). */
+                shorts: components["schemas"]["Short"][];
+            };
+            itemCount: number;
+            creditsCharged: number;
+            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation. */
+            truncated: boolean;
+            /**
+             * Format: date-time
+             * @description When this data was read from the video platform (a cached result keeps its original time).
+             */
+            fetchedAt: string;
+            /** @description True when the platform quota is spent for today and this is an older copy (see fetchedAt). */
+            stale: boolean;
+            /** @description data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields. */
+            source: "data-api" | "hybrid" | "innertube";
+            /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
+            approximateFields?: string[];
+            /** @description Present when truncated or stale: explains what was left out or how old the data is. */
+            message?: string;
+        };
+        /** @description Body of the shorts.completed and shorts.failed webhooks: data is the synchronous answer's body. */
+        ShortsWebhookPayload: {
+            type: "shorts.completed" | "shorts.failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ShortsResult"] | components["schemas"]["Failure"];
+        };
+        /**
+         * @description How new users get an account here.
+         * @example {
+         *       "mode": "invite",
+         *       "startingCredits": 0
+         *     }
+         */
+        SignupInfo: {
+            mode: "off" | "invite" | "open";
+            startingCredits: number;
+        };
+        /**
+         * @description A ledger entry with the request and channel it paid for.
+         * @example {
+         *       "id": 318,
+         *       "kind": "charge",
+         *       "amount": -3,
+         *       "balanceAfter": 97,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "channelTitle": "Demo Channel",
+         *       "note": null,
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
+        StatementEntry: {
+            id: number;
+            /** @description deduct: taken back by an operator (note says why). */
+            kind: "grant" | "charge" | "deduct";
+            /** @description Signed: charges and deductions are negative. */
+            amount: number;
+            balanceAfter: number;
+            requestId: string | null;
+            note: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            channelUrl: string | null;
+            channelTitle: string | null;
+        };
+        /**
+         * @example {
+         *       "date": "2026-06-01",
+         *       "requests": 3,
+         *       "items": 360,
+         *       "credits": 9
+         *     }
+         */
+        UsageDay: {
+            /** @description UTC date, YYYY-MM-DD. */
+            date: string;
+            requests: number;
+            /** @description Shorts returned. */
+            items: number;
+            /** @description Credits charged. */
+            credits: number;
+        };
+        /**
+         * @description A user as operators see it.
+         * @example {
+         *       "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
+         *       "email": "ada@example.com",
+         *       "role": "customer",
+         *       "credits": 97,
+         *       "disabledAt": null,
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "limitOverrides": {
+         *         "perMinute": null,
+         *         "perHour": null,
+         *         "perDay": null
+         *       },
+         *       "rateLimits": {
+         *         "perMinute": 60,
+         *         "perHour": 1000,
+         *         "perDay": 10000
+         *       }
+         *     }
+         */
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            role: components["schemas"]["Role"];
+            credits: number;
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Per-account overrides; null = the default. */
+            limitOverrides: {
+                perMinute: number | null;
+                perHour: number | null;
+                perDay: number | null;
+            };
+            rateLimits: components["schemas"]["RateLimits"];
+        };
+        /**
+         * @description A webhook delivery attempt with the request it delivered.
+         * @example {
+         *       "id": 41,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "attempt": 1,
+         *       "startedAt": "2026-06-01T12:00:00.000Z",
+         *       "statusCode": 503,
+         *       "latencyMs": 120,
+         *       "outcome": "failed",
+         *       "error": "HTTP 503"
+         *     }
+         */
+        UserDelivery: {
+            id: number;
+            /** @description 1 for the first delivery; manual redeliveries continue the count. */
+            attempt: number;
+            webhookId: string;
+            /** Format: date-time */
+            startedAt: string;
+            statusCode: number | null;
+            latencyMs: number | null;
+            /** @description gone: the receiver answered 410, no more retries. */
+            outcome: "delivered" | "failed" | "gone";
+            error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            responseExcerpt: string | null;
+            nextAttemptAt: string | null;
+            requestId: string;
+        };
+        /**
+         * @example {
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+         *       "createdAt": "2026-05-01T09:00:00.000Z",
+         *       "expiresAt": null
+         *     }
+         */
+        WebhookSecret: {
+            /** @description whsec_… (base64 key after the prefix), as Standard Webhooks libraries take it. */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+        };
+        /**
+         * @example {
+         *       "url": "https://example.com/hooks/shorts"
+         *     }
+         */
+        WebhookTestRequest: {
+            /**
+             * Format: uri
+             * @description Where to POST the test event (the same address rules as webhookUrl).
+             */
+            url: string;
+        };
+        WebhookTestResult: {
+            /** @description msg_test_…: receivers that deduplicate see each test as new. */
+            webhookId: string;
+            url: string;
+            outcome: "delivered" | "failed" | "gone";
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            /** @description The exact bytes signed and sent. */
+            requestBody: string;
+            responseExcerpt: string | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
