@@ -57,7 +57,7 @@ export const BatchStatusSchema = Type.Object(
   {
     $id: 'BatchStatus',
     description: 'Progress of a batch.',
-    examples: [{ success: true, ...exampleSummary, deliveries: [{ id: 42, attempt: 1, webhookId: `msg_${EXAMPLE_BATCH_ID}`, startedAt: '2026-06-01T12:00:05.100Z', statusCode: 200, latencyMs: 61, outcome: 'delivered', error: null }] }],
+    examples: [{ success: true, ...exampleSummary, deliveries: [{ id: 42, attempt: 1, webhookId: `msg_${EXAMPLE_BATCH_ID}`, startedAt: '2026-06-01T12:00:05.100Z', statusCode: 200, latencyMs: 61, outcome: 'delivered', error: null, requestHeaders: null, responseExcerpt: null, nextAttemptAt: null }] }],
   },
 );
 

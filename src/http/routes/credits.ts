@@ -6,7 +6,7 @@ import { allLedgerEntries, balanceHistory, ledgerPage } from '../../domain/credi
 import { getCreditAlerts, listCreditEvents, setCreditAlerts } from '../../domain/credits/credit-alerts.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { authErrors, ErrorBody } from '../schemas/common.ts';
+import { authErrors, invalidInput, json } from '../schemas/common.ts';
 import { BalanceHistorySchema, CreditAlertsChangeSchema, CreditAlertsSchema, CreditEventsSchema, LedgerPageSchema, LedgerQuery } from '../schemas/credits.ts';
 import { csvRow } from '../csv.ts';
 
@@ -24,7 +24,7 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Credit ledger (grants, charges, deductions) with the request and channel each charge paid for, newest first, in pages (cursor).',
       security,
       querystring: LedgerQuery,
-      response: { 200: LedgerPageSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('One page of the statement, newest first.', LedgerPageSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => ledgerPage(db, callerOf(request).accountId, request.query.limit, request.query.cursor));
 
@@ -60,13 +60,13 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'The balance at the end of each UTC day, oldest first, every day present (from the ledger).',
       security,
       querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),
-      response: { 200: BalanceHistorySchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('The balance at the end of each day, oldest first.', BalanceHistorySchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => ({ days: await balanceHistory(db, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())) }));
 
   app.get('/accounts/alerts', {
     config: read,
-    schema: { tags: ['accounts'], summary: 'The low-balance threshold and the account\'s events webhook URL.', security, response: { 200: CreditAlertsSchema, ...authErrors() } },
+    schema: { tags: ['accounts'], summary: 'The low-balance threshold and the account\'s events webhook URL.', security, response: { 200: json('The alert settings.', CreditAlertsSchema), ...authErrors() } },
   }, async (request) => getCreditAlerts(db, callerOf(request).accountId));
 
   app.put('/accounts/alerts', {
@@ -77,7 +77,7 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is unchanged). Dashboard session only.',
       security,
       body: CreditAlertsChangeSchema,
-      response: { 200: CreditAlertsSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('The alert settings after the change.', CreditAlertsSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => {
     const { lowBalanceThreshold, eventsWebhookUrl } = request.body;
@@ -95,7 +95,7 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Account events (credits.low), newest first, with the body each is delivered with.',
       security,
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
-      response: { 200: CreditEventsSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('The account\'s events, newest first.', CreditEventsSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => ({ events: await listCreditEvents(db, callerOf(request).accountId, request.query.limit) }));
 };

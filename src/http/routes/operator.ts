@@ -195,7 +195,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags, security,
       summary: 'What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner.',
       response: {
-        200: Type.Object({ notes: Type.Array(Type.Object({ code: Type.String(), level: Type.Union([Type.Literal('info'), Type.Literal('warn')]), message: Type.String() })) }),
+        200: json('The start-up notes, warnings first.', Type.Object({ notes: Type.Array(Type.Object({ code: Type.String(), level: Type.Union([Type.Literal('info'), Type.Literal('warn')]), message: Type.String() })) }, { examples: [{ notes: [{ code: 'NO_DATA_API_KEY', level: 'warn', message: 'No YouTube Data API key is configured: the service reads YouTube without one (keyless InnerTube), with approximate dates and counts.' }] }] })),
         ...operatorErrors(),
       },
     },

@@ -6,7 +6,7 @@ import { rejectionsByDay } from '../../domain/requests/rejections.ts';
 import { listAccountDeliveries } from '../../domain/webhooks/delivery-log.ts';
 import { sendTestEvent } from '../../domain/webhooks/test-event.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { authErrors, ErrorBody } from '../schemas/common.ts';
+import { authErrors, errorResponse, invalidInput, json } from '../schemas/common.ts';
 import { DeliveryLogPageSchema, DeliveryLogQuerySchema, RejectionsQuerySchema, RejectionsSchema, WebhookTestBodySchema, WebhookTestResultSchema } from '../schemas/requests-log.ts';
 
 /** Test events an account may send per minute: enough to iterate on a receiver, too few to be a cannon. */
@@ -24,7 +24,7 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance\'s latest are included at once.',
       security,
       querystring: RejectionsQuerySchema,
-      response: { 200: RejectionsSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('Refused calls per UTC day, newest first.', RejectionsSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => ({ days: await rejectionsByDay(db, app.rejections, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())) }));
 
@@ -35,7 +35,7 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Every webhook delivery attempt of the account, newest first: headers sent, status, answer excerpt, duration, next retry.',
       security,
       querystring: DeliveryLogQuerySchema,
-      response: { 200: DeliveryLogPageSchema, 400: ErrorBody, ...authErrors() },
+      response: { 200: json('Delivery attempts, newest first, one page.', DeliveryLogPageSchema), 400: invalidInput(), ...authErrors() },
     },
   }, async (request) => {
     const { limit, cursor, outcome } = request.query;
@@ -50,7 +50,7 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to ${TEST_EVENTS_PER_MINUTE} per minute. The answer is 200 whatever the receiver did: see outcome.`,
       security,
       body: WebhookTestBodySchema,
-      response: { 200: WebhookTestResultSchema, 400: ErrorBody, 429: { ...ErrorBody, description: `More than ${TEST_EVENTS_PER_MINUTE} test events this minute; see Retry-After.` }, ...authErrors() },
+      response: { 200: json('The attempt\'s outcome (a failed delivery is still a 200: the test ran).', WebhookTestResultSchema), 400: invalidInput(), 429: errorResponse(`More than ${TEST_EVENTS_PER_MINUTE} test events this minute; see Retry-After.`, ['RATE_LIMITED']), ...authErrors() },
     },
   }, async (request) => {
     const accountId = callerOf(request).accountId;
