@@ -10,22 +10,14 @@
 // lost (e.g. a crash between a group-committed charge and its claim) is made up by the next charge.
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
+import type { CreditAlerts, CreditEvent, CreditsLowPayload } from '../../contract/credits.ts';
 
 export const CREDITS_LOW = 'credits.low';
 
-export interface CreditsLowEvent {
-  id: number;
-  type: typeof CREDITS_LOW;
-  createdAt: string;
-  payload: CreditsLowPayload;
-}
-
-/** The event as it is delivered (the Standard Webhooks body: type, timestamp, data). */
-export interface CreditsLowPayload {
-  type: typeof CREDITS_LOW;
-  timestamp: string;
-  data: { accountId: string; balance: number; threshold: number; requestId: string | null };
-}
+// The shapes are the contract's (src/contract/credits.ts, accounts.ts): the event as listed, the
+// event as it is delivered (the Standard Webhooks body: type, timestamp, data) and the settings.
+export type { CreditsLowPayload };
+export type CreditsLowEvent = CreditEvent;
 
 /** Whether a charge that left `balance` should try to claim the alert (cheap, no query). */
 export function mayBeLow(balance: number, threshold: number | null | undefined): boolean {
@@ -54,12 +46,7 @@ export async function emitCreditsLow(tx: Queryable, accountId: string, requestId
   return row ? { id: Number(row.id), type: CREDITS_LOW, createdAt: row.created_at.toISOString(), payload: row.payload } : null;
 }
 
-export interface CreditAlertSettings {
-  lowBalanceThreshold: number | null;
-  eventsWebhookUrl: string | null;
-  /** The balance is below the threshold (what the dashboard's banner shows). */
-  low: boolean;
-}
+export type CreditAlertSettings = CreditAlerts;
 
 interface AlertRow {
   credit_balance: number;

@@ -3,25 +3,11 @@
 // (each entry carries the balance after it, so a day's closing balance is its last entry's).
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
+import type { BalanceDay, LedgerPage, StatementEntry } from '../../contract/credits.ts';
 
-export interface StatementEntry {
-  id: number;
-  kind: 'grant' | 'charge' | 'deduct';
-  amount: number;
-  balanceAfter: number;
-  requestId: string | null;
-  /** The channel the request asked for (as sent) and its title (when the request resolved it). */
-  channelUrl: string | null;
-  channelTitle: string | null;
-  note: string | null;
-  createdAt: string;
-}
-
-export interface StatementPage {
-  entries: StatementEntry[];
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
-}
+// The shapes are the contract's (src/contract/credits.ts): a page of the statement is its LedgerPage.
+export type { BalanceDay, StatementEntry };
+export type StatementPage = LedgerPage;
 
 interface StatementRow {
   id: number | string;
@@ -72,15 +58,6 @@ export async function* allLedgerEntries(db: Queryable, accountId: string, pageSi
     if (!page.nextCursor) return;
     cursor = page.nextCursor;
   }
-}
-
-export interface BalanceDay {
-  date: string;
-  /** The balance at the end of the day (UTC). */
-  balance: number;
-  /** Credits added (grants) and taken (charges, deductions) that day. */
-  added: number;
-  spent: number;
 }
 
 /** The balance at the end of each of the last `days` UTC days, oldest first, every day present. */

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import { generateApiKey, hashApiKey } from './api-key-format.ts';
 import { ALL_SCOPES, normaliseScopes, type KeyScope } from './scopes.ts';
 import type { ApiKey } from '../../contract/accounts.ts';
+import type { KeyUsageEntry } from '../../contract/credits.ts';
 
 /** The API's ApiKey shape (contract/accounts.ts). */
 export type ApiKeyView = ApiKey;
@@ -99,12 +100,8 @@ export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {
   await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId]);
 }
 
-export interface KeyUsage {
-  /** null: requests made with a dashboard session. */
-  keyId: string | null;
-  requests: number;
-  credits: number;
-}
+/** Requests and credits of one key (null: a dashboard session): the contract's KeyUsageEntry. */
+export type KeyUsage = KeyUsageEntry;
 
 /** Requests and credits charged per key over the last `days` days (to `now`), busiest first. */
 export async function keyUsage(db: Queryable, accountId: string, days: number, now: Date): Promise<KeyUsage[]> {

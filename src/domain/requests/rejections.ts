@@ -5,6 +5,7 @@
 // next one); a process killed with SIGKILL loses at most one interval's counts, which is the price of
 // not writing per refusal. Reads add this process's unflushed counts, so one process sees its own
 // refusals at once.
+import type { RejectedCount, RejectionDay } from '../../contract/requests-log.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 
 export const FLUSH_INTERVAL_MS = 5_000;
@@ -29,20 +30,8 @@ interface Pending {
   lastAt: Date;
 }
 
-export interface RejectedCount {
-  httpStatus: number;
-  error: string;
-  /** The API key refused; null for a dashboard session. */
-  apiKeyId: string | null;
-  count: number;
-  lastAt: string;
-}
-
-export interface RejectionDay {
-  date: string;
-  total: number;
-  counts: RejectedCount[];
-}
+// The shapes the API sends are the contract's (src/contract/requests-log.ts).
+export type { RejectedCount, RejectionDay };
 
 export class RejectionCounter {
   #pending = new Map<string, Pending>();

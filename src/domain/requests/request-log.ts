@@ -3,35 +3,12 @@
 // scan on (account_id, created_at DESC, id DESC) plus, per row, the request's latest attempt.
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
-import { summarise, type RequestRow, type RequestStatus, type RequestSummary } from './request-store.ts';
+import type { DeliveryState, DeliveryStatus, RequestLogEntry } from '../../contract/requests-log.ts';
+import { summarise, type RequestRow, type RequestStatus } from './request-store.ts';
 
-export type DeliveryState = 'pending' | 'delivered' | 'retrying' | 'failed' | 'gone';
+// The shapes are the contract's (src/contract/requests-log.ts).
+export type { DeliveryState, DeliveryStatus, RequestLogEntry };
 export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'retrying', 'failed', 'gone'];
-
-export interface DeliveryStatus {
-  /**
-   * pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and the
-   * next attempt is scheduled (nextAttemptAt); failed: it failed and the schedule is spent (gave up);
-   * gone: the receiver answered 410 and no further attempts are made.
-   */
-  state: DeliveryState;
-  attempts: number;
-  lastAttemptAt: string | null;
-  lastStatusCode: number | null;
-  nextAttemptAt: string | null;
-  /**
-   * retrying: when the retry schedule runs out if every attempt fails — the next attempt plus the
-   * remaining delays at their longest (+20 % jitter). A receiver's Retry-After can push it later.
-   */
-  retryingUntil: string | null;
-}
-
-export interface RequestLogEntry extends RequestSummary {
-  /** The API key that made the request; null for a dashboard session. */
-  apiKey: { id: string; name: string; prefix: string } | null;
-  /** Webhook requests only; null for synchronous ones. */
-  delivery: DeliveryStatus | null;
-}
 
 export interface RequestLogFilter {
   status?: RequestStatus;

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import type { AttemptResult } from './deliver-once.ts';
 import type { DeliveryAttempt } from '../../contract/shorts.ts';
+import type { DeliveryLogEntry } from '../../contract/requests-log.ts';
 
 /** What a delivery is for: a request (its result) or a batch (its summary). */
 export type DeliveryTarget = { requestId: string } | { batchId: string };
@@ -74,12 +75,8 @@ export function attemptOf(d: DeliveryRow): DeliveryAttempt {
   };
 }
 
-export interface AccountDelivery extends DeliveryAttempt {
-  requestId: string | null;
-  batchId: string | null;
-  url: string;
-  gaveUp: boolean;
-}
+/** One attempt in the account-wide delivery log: the contract's DeliveryLogEntry. */
+export type AccountDelivery = DeliveryLogEntry;
 
 // Opaque cursor of the account-wide delivery log: base64url of "d.<attempt row id>".
 function encodeDeliveryCursor(id: number): string {

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Queryable } from '../../infra/db/database.ts';
-import { deliverOnce, type AttemptResult } from './deliver-once.ts';
+import type { WebhookTestResult } from '../../contract/requests-log.ts';
+import { deliverOnce } from './deliver-once.ts';
 import { activeWebhookSecrets } from './webhook-secrets.ts';
 import { assertAcceptableWebhookUrl } from './webhook-url.ts';
 
@@ -16,11 +17,8 @@ export interface TestEventDeps {
   timeoutMs: number;
 }
 
-export interface TestEventResult extends Omit<AttemptResult, 'detail' | 'retryAfterSeconds'> {
-  webhookId: string;
-  url: string;
-  requestBody: string;
-}
+/** What POST /webhooks/test answers: the contract's WebhookTestResult. */
+export type TestEventResult = WebhookTestResult;
 
 export async function sendTestEvent(deps: TestEventDeps, accountId: string, url: string, now = new Date()): Promise<TestEventResult> {
   assertAcceptableWebhookUrl(url, deps.allowPrivate);
