@@ -1089,7 +1089,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description One page of the credit statement, newest first. */
+                /** @description One page of the statement, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1098,7 +1098,7 @@ export type paths = {
                         "application/json": components["schemas"]["LedgerPage"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1315,7 +1315,7 @@ export type paths = {
                         "application/json": components["schemas"]["BalanceHistory"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1418,7 +1418,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description The low-balance alert. */
+                /** @description The alert settings. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1520,7 +1520,7 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description The low-balance alert. */
+                /** @description The alert settings after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1529,7 +1529,7 @@ export type paths = {
                         "application/json": components["schemas"]["CreditAlerts"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -1642,7 +1642,7 @@ export type paths = {
                         "application/json": components["schemas"]["CreditEvents"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2753,7 +2753,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Rejections */
+                /** @description Refused calls per UTC day, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2762,7 +2762,7 @@ export type paths = {
                         "application/json": components["schemas"]["Rejections"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2870,7 +2870,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description DeliveryLogPage */
+                /** @description Delivery attempts, newest first, one page. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2879,7 +2879,7 @@ export type paths = {
                         "application/json": components["schemas"]["DeliveryLogPage"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2998,7 +2998,7 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description WebhookTestResult */
+                /** @description The attempt's outcome (a failed delivery is still a 200: the test ran). */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3007,7 +3007,7 @@ export type paths = {
                         "application/json": components["schemas"]["WebhookTestResult"];
                     };
                 };
-                /** @description Error body of every route except the shorts operations. */
+                /** @description Invalid input: the message names the field. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5724,7 +5724,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The start-up notes, warnings first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6427,6 +6427,7 @@ export type components = {
         /**
          * DeliveryState
          * @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.
+         * @example retrying
          */
         "def-0": "pending" | "delivered" | "retrying" | "failed" | "gone";
         /**
@@ -6588,6 +6589,7 @@ export type components = {
             spent: number;
         };
         /**
+         * @description The balance at the end of each day, oldest first.
          * @example {
          *       "days": [
          *         {
@@ -6732,7 +6734,10 @@ export type components = {
          *           "statusCode": 200,
          *           "latencyMs": 61,
          *           "outcome": "delivered",
-         *           "error": null
+         *           "error": null,
+         *           "requestHeaders": null,
+         *           "responseExcerpt": null,
+         *           "nextAttemptAt": null
          *         }
          *       ]
          *     }
@@ -7061,6 +7066,7 @@ export type components = {
             payload: components["schemas"]["CreditsLowPayload"];
         };
         /**
+         * @description The account's events, newest first.
          * @example {
          *       "events": [
          *         {
@@ -7148,6 +7154,31 @@ export type components = {
             responseExcerpt: string | null;
             nextAttemptAt: string | null;
         };
+        /**
+         * @description One webhook delivery attempt of the account, with what it delivered and where.
+         * @example {
+         *       "id": 42,
+         *       "attempt": 2,
+         *       "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "startedAt": "2026-06-01T12:00:06.400Z",
+         *       "statusCode": 503,
+         *       "latencyMs": 120,
+         *       "outcome": "failed",
+         *       "error": "The receiver answered HTTP 503.",
+         *       "requestHeaders": {
+         *         "content-type": "application/json",
+         *         "webhook-id": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "webhook-timestamp": "1780315201",
+         *         "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *       },
+         *       "responseExcerpt": "Service Unavailable",
+         *       "nextAttemptAt": "2026-06-01T12:01:06.400Z",
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "batchId": null,
+         *       "url": "https://example.com/hooks/shorts",
+         *       "gaveUp": false
+         *     }
+         */
         DeliveryLogEntry: {
             id: number;
             /** @description 1 for the first delivery; manual redeliveries continue the count. */
@@ -7172,11 +7203,44 @@ export type components = {
             /** @description This failed attempt was the last the retry schedule allows (no retry was scheduled). */
             gaveUp: boolean;
         };
+        /**
+         * @description One page of the account's delivery attempts, newest first.
+         * @example {
+         *       "deliveries": [
+         *         {
+         *           "id": 42,
+         *           "attempt": 2,
+         *           "webhookId": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "startedAt": "2026-06-01T12:00:06.400Z",
+         *           "statusCode": 503,
+         *           "latencyMs": 120,
+         *           "outcome": "failed",
+         *           "error": "The receiver answered HTTP 503.",
+         *           "requestHeaders": {
+         *             "content-type": "application/json",
+         *             "webhook-id": "msg_req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *             "webhook-timestamp": "1780315201",
+         *             "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *           },
+         *           "responseExcerpt": "Service Unavailable",
+         *           "nextAttemptAt": "2026-06-01T12:01:06.400Z",
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "batchId": null,
+         *           "url": "https://example.com/hooks/shorts",
+         *           "gaveUp": false
+         *         }
+         *       ],
+         *       "nextCursor": "ZC40Mg"
+         *     }
+         */
         DeliveryLogPage: {
             deliveries: components["schemas"]["DeliveryLogEntry"][];
             nextCursor: string | null;
         };
-        /** @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts. */
+        /**
+         * @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.
+         * @example retrying
+         */
         DeliveryState: "pending" | "delivered" | "retrying" | "failed" | "gone";
         /**
          * @example {
@@ -7419,6 +7483,7 @@ export type components = {
             createdAt: string;
         };
         /**
+         * @description One page of the credit statement, newest first.
          * @example {
          *       "entries": [
          *         {
@@ -7533,6 +7598,29 @@ export type components = {
             /** @description The number the queued attempt will have. */
             attempt: number;
         };
+        /**
+         * @description Calls refused on one UTC day, by status, error code and key.
+         * @example {
+         *       "date": "2026-06-01",
+         *       "total": 14,
+         *       "counts": [
+         *         {
+         *           "httpStatus": 429,
+         *           "error": "RATE_LIMITED",
+         *           "apiKeyId": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *           "count": 12,
+         *           "lastAt": "2026-06-01T11:58:40.000Z"
+         *         },
+         *         {
+         *           "httpStatus": 400,
+         *           "error": "VALIDATION_FAILED",
+         *           "apiKeyId": null,
+         *           "count": 2,
+         *           "lastAt": "2026-06-01T09:12:03.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         RejectionDay: {
             /** @description UTC day, YYYY-MM-DD. */
             date: string;
@@ -7547,6 +7635,33 @@ export type components = {
                 lastAt: string;
             }[];
         };
+        /**
+         * @description Calls refused before a request was recorded, counted per UTC day.
+         * @example {
+         *       "days": [
+         *         {
+         *           "date": "2026-06-01",
+         *           "total": 14,
+         *           "counts": [
+         *             {
+         *               "httpStatus": 429,
+         *               "error": "RATE_LIMITED",
+         *               "apiKeyId": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *               "count": 12,
+         *               "lastAt": "2026-06-01T11:58:40.000Z"
+         *             },
+         *             {
+         *               "httpStatus": 400,
+         *               "error": "VALIDATION_FAILED",
+         *               "apiKeyId": null,
+         *               "count": 2,
+         *               "lastAt": "2026-06-01T09:12:03.000Z"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
         Rejections: {
             /** @description Newest first; days without refusals are left out. */
             days: components["schemas"]["RejectionDay"][];
@@ -7622,6 +7737,36 @@ export type components = {
             result: unknown;
             deliveries: components["schemas"]["DeliveryAttempt"][];
         };
+        /**
+         * @description One request of the requests log: the recorded request, the key that made it and the state of its webhook delivery.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:01.200Z",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "oldestDate": null,
+         *       "limit": null,
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "mode": "webhook",
+         *       "status": "completed",
+         *       "itemCount": 120,
+         *       "creditsCharged": 3,
+         *       "error": null,
+         *       "apiKey": {
+         *         "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *         "name": "production backend",
+         *         "prefix": "csk_live_8Fq2"
+         *       },
+         *       "delivery": {
+         *         "state": "retrying",
+         *         "attempts": 1,
+         *         "lastAttemptAt": "2026-06-01T12:00:01.300Z",
+         *         "lastStatusCode": 503,
+         *         "nextAttemptAt": "2026-06-01T12:00:06.300Z",
+         *         "retryingUntil": "2026-06-01T12:13:18.300Z"
+         *       }
+         *     }
+         */
         RequestLogEntry: {
             requestId: string;
             /** Format: date-time */
@@ -7663,6 +7808,41 @@ export type components = {
                 retryingUntil: string | null;
             } | null;
         };
+        /**
+         * @description One page of the requests log, newest first.
+         * @example {
+         *       "requests": [
+         *         {
+         *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "createdAt": "2026-06-01T12:00:00.000Z",
+         *           "completedAt": "2026-06-01T12:00:01.200Z",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "oldestDate": null,
+         *           "limit": null,
+         *           "webhookUrl": "https://example.com/hooks/shorts",
+         *           "mode": "webhook",
+         *           "status": "completed",
+         *           "itemCount": 120,
+         *           "creditsCharged": 3,
+         *           "error": null,
+         *           "apiKey": {
+         *             "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
+         *             "name": "production backend",
+         *             "prefix": "csk_live_8Fq2"
+         *           },
+         *           "delivery": {
+         *             "state": "retrying",
+         *             "attempts": 1,
+         *             "lastAttemptAt": "2026-06-01T12:00:01.300Z",
+         *             "lastStatusCode": 503,
+         *             "nextAttemptAt": "2026-06-01T12:00:06.300Z",
+         *             "retryingUntil": "2026-06-01T12:13:18.300Z"
+         *           }
+         *         }
+         *       ],
+         *       "nextCursor": "MTc4MDMxNTIwMDAwMDAwMC5yZXFfbTF4MnkzejRhMWIyYzNkNGU1ZjZhN2I4YzlkMA"
+         *     }
+         */
         RequestLogPage: {
             requests: components["schemas"]["RequestLogEntry"][];
             nextCursor: string | null;
@@ -8135,7 +8315,10 @@ export type components = {
          *       "statusCode": 503,
          *       "latencyMs": 120,
          *       "outcome": "failed",
-         *       "error": "HTTP 503"
+         *       "error": "HTTP 503",
+         *       "requestHeaders": null,
+         *       "responseExcerpt": null,
+         *       "nextAttemptAt": null
          *     }
          */
         UserDelivery: {
@@ -8183,6 +8366,25 @@ export type components = {
              */
             url: string;
         };
+        /**
+         * @description The outcome of one webhook.test attempt.
+         * @example {
+         *       "webhookId": "msg_test_5f0c2a9e7b1d4c3a8e6f2b10",
+         *       "url": "https://example.com/hooks/shorts",
+         *       "outcome": "delivered",
+         *       "statusCode": 200,
+         *       "latencyMs": 84,
+         *       "error": null,
+         *       "requestHeaders": {
+         *         "content-type": "application/json",
+         *         "webhook-id": "msg_test_5f0c2a9e7b1d4c3a8e6f2b10",
+         *         "webhook-timestamp": "1780315201",
+         *         "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+         *       },
+         *       "requestBody": "{\"type\":\"webhook.test\",\"timestamp\":\"2026-06-01T12:00:00.000Z\",\"data\":{\"message\":\"A test event from channel-shorts: verify its signature like any other event. It carries no result.\"}}",
+         *       "responseExcerpt": "ok"
+         *     }
+         */
         WebhookTestResult: {
             /** @description msg_test_…: receivers that deduplicate see each test as new. */
             webhookId: string;
