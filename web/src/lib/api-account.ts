@@ -1,65 +1,41 @@
 // Dashboard calls and types for the credit statement, the low-balance alert and key usage (issue #16).
-// Kept beside api.ts (whose `api` wrapper they use) so that file's generated types stay separate.
+// Kept beside api.ts (whose `api` wrapper they use); the types are generated (api-types.ts, npm run client:types).
 import { api, ApiError, type ApiKey } from './api.ts';
+import type { components } from './api-types.ts';
 import { session } from './session.svelte.ts';
 
-export interface StatementEntry {
-  id: number;
-  kind: 'grant' | 'charge' | 'deduct';
-  amount: number;
-  balanceAfter: number;
-  requestId: string | null;
-  channelUrl: string | null;
-  channelTitle: string | null;
-  note: string | null;
-  createdAt: string;
-}
+type Schemas = components['schemas'];
 
-export interface LedgerPage {
-  entries: StatementEntry[];
-  nextCursor: string | null;
-}
+export type StatementEntry = Schemas['StatementEntry'];
+export type LedgerPage = Schemas['LedgerPage'];
+export type BalanceDay = Schemas['BalanceDay'];
+export type BalanceHistory = Schemas['BalanceHistory'];
+export type CreditAlerts = Schemas['CreditAlerts'];
+export type CreditAlertsChange = Schemas['CreditAlertsChange'];
+/** Requests and credits of one key over the last days (keyId null: the dashboard session). */
+export type KeyUsage = Schemas['KeyUsageEntry'];
 
-export interface BalanceDay {
-  date: string;
-  balance: number;
-  added: number;
-  spent: number;
-}
-
-export interface CreditAlerts {
-  lowBalanceThreshold: number | null;
-  eventsWebhookUrl: string | null;
-  low: boolean;
-}
-
-export interface KeyUsage {
-  keyId: string | null;
-  requests: number;
-  credits: number;
-}
-
-/** An API key as listed, with its optional expiry. */
-export type ExpiringKey = ApiKey & { expiresAt?: string | null };
+/** An API key as listed (expiresAt is part of ApiKey now; the name stays for the components). */
+export type ExpiringKey = ApiKey;
 
 export function ledgerPage(limit: number, cursor?: string | null): Promise<LedgerPage> {
   return api<LedgerPage>(`/accounts/ledger?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
 }
 
 export async function balanceHistory(days: number): Promise<BalanceDay[]> {
-  return (await api<{ days: BalanceDay[] }>(`/accounts/balance-history?days=${days}`)).days;
+  return (await api<BalanceHistory>(`/accounts/balance-history?days=${days}`)).days;
 }
 
 export function creditAlerts(): Promise<CreditAlerts> {
   return api<CreditAlerts>('/accounts/alerts');
 }
 
-export function saveCreditAlerts(change: { lowBalanceThreshold?: number | null; eventsWebhookUrl?: string | null }): Promise<CreditAlerts> {
+export function saveCreditAlerts(change: CreditAlertsChange): Promise<CreditAlerts> {
   return api<CreditAlerts>('/accounts/alerts', { method: 'PUT', body: change });
 }
 
 export async function keyUsage(days = 30): Promise<Map<string | null, KeyUsage>> {
-  const { keys } = await api<{ keys: KeyUsage[] }>(`/keys/usage?days=${days}`);
+  const { keys } = await api<Schemas['KeyUsage']>(`/keys/usage?days=${days}`);
   return new Map(keys.map((k) => [k.keyId, k]));
 }
 

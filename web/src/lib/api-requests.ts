@@ -1,20 +1,23 @@
 // Dashboard calls of the requests log, the webhook tooling and the Run panel (#16 points 1–3).
-// Types mirror the server's schemas (src/http/schemas/requests-log.ts, shorts.ts; see /docs).
-import { api, type DeliveryAttempt, type RequestStatus, type RequestSummary } from './api.ts';
+// The response types are generated from the OpenAPI document (api-types.ts, npm run client:types).
+import { api, type Channel, type DeliveryAttempt, type RequestStatus, type Short } from './api.ts';
+import type { components } from './api-types.ts';
 
-export type DeliveryState = 'pending' | 'delivered' | 'retrying' | 'failed' | 'gone';
+type Schemas = components['schemas'];
 
-export interface RequestLogEntry extends RequestSummary {
-  apiKey: { id: string; name: string; prefix: string } | null;
-  delivery: {
-    state: DeliveryState;
-    attempts: number;
-    lastAttemptAt: string | null;
-    lastStatusCode: number | null;
-    nextAttemptAt: string | null;
-    retryingUntil: string | null;
-  } | null;
-}
+export type DeliveryState = Schemas['DeliveryState'];
+export type RequestLogEntry = Schemas['RequestLogEntry'];
+export type RequestLogPage = Schemas['RequestLogPage'];
+export type RejectionDay = Schemas['RejectionDay'];
+export type Rejections = Schemas['Rejections'];
+/** One delivery attempt with the headers sent, the answer's excerpt and the next retry. */
+export type DeliveryDetail = DeliveryAttempt;
+export type DeliveryLogEntry = Schemas['DeliveryLogEntry'];
+export type DeliveryLogPage = Schemas['DeliveryLogPage'];
+export type WebhookTestResult = Schemas['WebhookTestResult'];
+export type ShortsResult = Schemas['ShortsResult'];
+export type { Channel, Short };
+export type Thumbnail = NonNullable<NonNullable<Short['snippet']['thumbnails']>['default']>;
 
 export interface RequestLogFilter {
   status?: RequestStatus | '';
@@ -41,87 +44,21 @@ function query(params: Record<string, string | number | undefined>): string {
 
 export async function listRequestLog(filter: RequestLogFilter, cursor: string | null, limit = 50): Promise<Page<RequestLogEntry>> {
   const qs = query({ limit, cursor: cursor ?? undefined, ...filter });
-  const page = await api<{ requests: RequestLogEntry[]; nextCursor: string | null }>(`/api/youtube/shorts?${qs}`);
+  const page = await api<RequestLogPage>(`/api/youtube/shorts?${qs}`);
   return { items: page.requests, nextCursor: page.nextCursor };
 }
 
-export interface RejectionDay {
-  date: string;
-  total: number;
-  counts: Array<{ httpStatus: number; error: string; apiKeyId: string | null; count: number; lastAt: string }>;
-}
-
 export async function listRejections(days = 30): Promise<RejectionDay[]> {
-  return (await api<{ days: RejectionDay[] }>(`/api/youtube/shorts/rejections?days=${days}`)).days;
-}
-
-export interface DeliveryDetail extends DeliveryAttempt {
-  requestHeaders: Record<string, string> | null;
-  responseExcerpt: string | null;
-  nextAttemptAt: string | null;
-}
-
-export interface DeliveryLogEntry extends DeliveryDetail {
-  requestId: string | null;
-  batchId: string | null;
-  url: string;
-  gaveUp: boolean;
+  return (await api<Rejections>(`/api/youtube/shorts/rejections?days=${days}`)).days;
 }
 
 export async function listDeliveries(outcome: DeliveryAttempt['outcome'] | '', cursor: string | null, limit = 50): Promise<Page<DeliveryLogEntry>> {
-  const page = await api<{ deliveries: DeliveryLogEntry[]; nextCursor: string | null }>(`/webhooks/deliveries?${query({ limit, cursor: cursor ?? undefined, outcome })}`);
+  const page = await api<DeliveryLogPage>(`/webhooks/deliveries?${query({ limit, cursor: cursor ?? undefined, outcome })}`);
   return { items: page.deliveries, nextCursor: page.nextCursor };
-}
-
-export interface WebhookTestResult {
-  webhookId: string;
-  url: string;
-  outcome: DeliveryAttempt['outcome'];
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  requestHeaders: Record<string, string> | null;
-  requestBody: string;
-  responseExcerpt: string | null;
 }
 
 export function sendTestEvent(url: string): Promise<WebhookTestResult> {
   return api<WebhookTestResult>('/webhooks/test', { method: 'POST', body: { url } });
-}
-
-export interface Thumbnail {
-  url: string;
-  width?: number;
-  height?: number;
-}
-type Thumbnails = Partial<Record<'default' | 'medium' | 'high' | 'standard' | 'maxres', Thumbnail>>;
-
-export interface Channel {
-  id: string;
-  snippet: { title?: string; description?: string; customUrl?: string; thumbnails?: Thumbnails };
-  statistics: { viewCount?: string; subscriberCount?: string; hiddenSubscriberCount?: boolean; videoCount?: string };
-  brandingSettings: { image: { bannerExternalUrl?: string } };
-}
-
-export interface Short {
-  id: string;
-  snippet: { publishedAt?: string; title?: string; thumbnails?: Thumbnails };
-  statistics: { viewCount?: string; likeCount?: string };
-  shortUrl: string;
-  durationSeconds?: number;
-}
-
-export interface ShortsResult {
-  success: true;
-  requestId: string;
-  data: { channel: Channel; shorts: Short[] };
-  itemCount: number;
-  creditsCharged: number;
-  truncated: boolean;
-  stale: boolean;
-  fetchedAt: string;
-  source: string;
-  message?: string;
 }
 
 export interface RunInput {
