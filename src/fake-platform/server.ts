@@ -93,6 +93,12 @@ export interface FakePlatform {
   setLatency(ms: number): void;
   injectFault(fault: Fault | InnertubeFault): void;
   clearFaults(): void;
+  /**
+   * Publishes a new short on a channel now (as POST /__admin/channels/:handle/shorts does): it is
+   * the newest in the Shorts playlist and tab, and the fake WebSub hub notifies the channel's
+   * subscribers. Throws for an unknown handle.
+   */
+  publishShort(handle: string): Promise<{ videoId: string; channelId: string; publishedAt: string }>;
   close(): Promise<void>;
 }
 
@@ -198,9 +204,33 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     send(result.status, result.body);
   }
 
+  async function publishShort(handle: string) {
+    const published = registry.publish(handle, new Date());
+    if (!published) throw new RangeError(`no channel @${handle}`);
+    return { videoId: published.videoId, channelId: published.channel.id, publishedAt: published.publishedAt };
+  }
+
+  async function respondAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const publish = /^\/__admin\/channels\/([^/]+)\/shorts\/?$/.exec(url.pathname);
+    if (!publish) return false;
+    await readBody(req);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST') return json(405, { error: 'POST publishes a new short' }), true;
+    try {
+      json(201, await publishShort(decodeURIComponent(publish[1]!)));
+    } catch (error) {
+      json(404, { error: (error as Error).message });
+    }
+    return true;
+  }
+
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    if (url.pathname.startsWith('/__admin/') && (await respondAdmin(req, res, url))) return;
     const innertube = /^\/youtubei\/v1\/(.+?)\/?$/.exec(url.pathname);
     if (innertube) return respondInnertube(req, res, url, innertube[1]!);
     const params = url.searchParams;
@@ -300,6 +330,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       faults = [];
       innertubeFaults = [];
     },
+    publishShort,
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();

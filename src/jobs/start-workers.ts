@@ -5,11 +5,15 @@ import { QUEUES } from '../infra/queue.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
 import { runShortsFetchJob } from './shorts-fetch-job.ts';
+import { runWatchCheckJob } from './watch-check-job.ts';
+import type { WatchCheckDeps } from '../domain/watches/watch-check.ts';
+import type { WatchCheckJob } from '../domain/watches/scheduler.ts';
 
 export interface WorkerDeps {
   boss: PgBoss;
   shortsRequests: ShortsRequestDeps;
   delivery: DeliveryDeps;
+  watches: WatchCheckDeps;
   concurrency: number;
 }
 
@@ -29,6 +33,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
     ...deps.delivery,
     onRetryScheduled: (seconds) => setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref(),
   };
+  await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, async ([job]) => {
+    if (!job) return;
+    await runWatchCheckJob(deps.watches, job.data);
+  });
   const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
     if (!job) return;
     await runDeliveryJob(delivery, job.data);
