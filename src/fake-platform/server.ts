@@ -218,7 +218,10 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST') return json(405, { error: 'POST publishes a new short' }), true;
+    if (req.method !== 'POST') {
+      json(405, { error: 'POST publishes a new short' });
+      return true;
+    }
     try {
       json(201, await publishShort(decodeURIComponent(publish[1]!)));
     } catch (error) {

@@ -5702,6 +5702,977 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's watches, oldest first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            watches: components["schemas"]["Watch"][];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Watch a channel: its new Shorts are POSTed to webhookUrl as shorts.created events.
+         * @description Resolves the channel and records its current shorts as the baseline (they are never reported), then checks it every intervalSeconds (at least 900) and, with PUBLIC_BASE_URL set, as soon as YouTube's WebSub hub announces an upload. A check reads only the newest page of the channel's Shorts: about 1 upstream unit when nothing is new, 2 when something is. Price: units are paid in advance, 1 credit per 4 units; reported shorts cost 1 credit(s) per started block of 50. A watch whose account cannot pay is paused (watch.paused) and resumed when credits return (watch.resumed). At most 20 watches per account. See docs/watches.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "channelUrl": "https://www.youtube.com/@demo",
+                     *       "webhookUrl": "https://example.com/hooks/shorts",
+                     *       "intervalSeconds": 900
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Channel address in any form accepted by POST /api/youtube/shorts.
+                         */
+                        channelUrl: string;
+                        /**
+                         * Format: uri
+                         * @description Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.
+                         */
+                        webhookUrl: string;
+                        /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval). */
+                        intervalSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description wch_… */
+                            id: string;
+                            /** @description The address as given. */
+                            channelUrl: string;
+                            channel: {
+                                id: string;
+                                title: string;
+                                customUrl: string | null;
+                            };
+                            webhookUrl: string;
+                            intervalSeconds: number;
+                            status: "active" | "paused";
+                            pausedReason: ("user" | "credits") | null;
+                            nextCheckAt: string | null;
+                            lastCheckAt: string | null;
+                            lastSeenShort: {
+                                id: string;
+                                shortUrl: string;
+                                publishedAt: string | null;
+                            } | null;
+                            stats: {
+                                checks: number;
+                                /** @description Data API units spent by this watch's checks. */
+                                unitsSpent: number;
+                                shortsReported: number;
+                                /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
+                                prepaidUnits: number;
+                            };
+                            lastError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid body, unrecognised channel address, unsafe webhookUrl or an interval below the minimum. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The available credits cannot pay for creating the watch. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No channel at that address. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The account has its maximum number of watches. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Rate limit exceeded, or the daily allowance of unpaid upstream work is spent. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The video platform failed. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The video platform did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/watches/{watchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One watch, with its latest checks and events (and their delivery state). */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Checks and events to include. */
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            watch: components["schemas"]["Watch"];
+                            /** @description The newest checks, newest first. */
+                            checks: components["schemas"]["WatchCheck"][];
+                            /** @description The newest events, newest first. */
+                            events: components["schemas"]["WatchEvent"][];
+                        };
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Stop watching; answers the watch as it was. Events already recorded are still delivered. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description wch_… */
+                            id: string;
+                            /** @description The address as given. */
+                            channelUrl: string;
+                            channel: {
+                                id: string;
+                                title: string;
+                                customUrl: string | null;
+                            };
+                            webhookUrl: string;
+                            intervalSeconds: number;
+                            status: "active" | "paused";
+                            pausedReason: ("user" | "credits") | null;
+                            nextCheckAt: string | null;
+                            lastCheckAt: string | null;
+                            lastSeenShort: {
+                                id: string;
+                                shortUrl: string;
+                                publishedAt: string | null;
+                            } | null;
+                            stats: {
+                                checks: number;
+                                /** @description Data API units spent by this watch's checks. */
+                                unitsSpent: number;
+                                shortsReported: number;
+                                /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
+                                prepaidUnits: number;
+                            };
+                            lastError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a watch's webhookUrl or interval, pause it or resume it. */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The fields to change; an empty body changes nothing. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        webhookUrl?: string;
+                        /** @description At least WATCH_MIN_INTERVAL_SECONDS. */
+                        intervalSeconds?: number;
+                        /** @description paused: no checks until set to active again (then checked at once). */
+                        status?: "active" | "paused";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description wch_… */
+                            id: string;
+                            /** @description The address as given. */
+                            channelUrl: string;
+                            channel: {
+                                id: string;
+                                title: string;
+                                customUrl: string | null;
+                            };
+                            webhookUrl: string;
+                            intervalSeconds: number;
+                            status: "active" | "paused";
+                            pausedReason: ("user" | "credits") | null;
+                            nextCheckAt: string | null;
+                            lastCheckAt: string | null;
+                            lastSeenShort: {
+                                id: string;
+                                shortUrl: string;
+                                publishedAt: string | null;
+                            } | null;
+                            stats: {
+                                checks: number;
+                                /** @description Data API units spent by this watch's checks. */
+                                unitsSpent: number;
+                                shortsReported: number;
+                                /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
+                                prepaidUnits: number;
+                            };
+                            lastError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid body, unsafe webhookUrl or an interval below the minimum. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/youtube/watches/{watchId}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a watch now (priced like any check); the schedule is unchanged. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            watchId: string;
+                            checkId: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description The watch is paused. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            /** @description Machine-readable code, e.g. CHANNEL_NOT_FOUND. */
+                            error: string;
+                            message: string;
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "shorts.result": {
@@ -6257,6 +7228,65 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
+        };
+        Watch: {
+            /** @description wch_… */
+            id: string;
+            /** @description The address as given. */
+            channelUrl: string;
+            channel: {
+                id: string;
+                title: string;
+                customUrl: string | null;
+            };
+            webhookUrl: string;
+            intervalSeconds: number;
+            status: "active" | "paused";
+            pausedReason: ("user" | "credits") | null;
+            nextCheckAt: string | null;
+            lastCheckAt: string | null;
+            lastSeenShort: {
+                id: string;
+                shortUrl: string;
+                publishedAt: string | null;
+            } | null;
+            stats: {
+                checks: number;
+                /** @description Data API units spent by this watch's checks. */
+                unitsSpent: number;
+                shortsReported: number;
+                /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
+                prepaidUnits: number;
+            };
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WatchCheck: {
+            id: string;
+            trigger: "create" | "schedule" | "push" | "manual";
+            units: number;
+            newShorts: number;
+            creditsCharged: number;
+            outcome: "ok" | "failed" | "paused";
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WatchEvent: {
+            /** @description evt_…; the webhook-id is msg_<id>. */
+            id: string;
+            /** @description shorts.created, watch.paused or watch.resumed. */
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The event's data, as delivered. */
+            data: unknown;
+            delivery: {
+                attempts: number;
+                outcome: string | null;
+                statusCode: number | null;
+            };
         };
     };
     responses: never;

@@ -21,7 +21,7 @@ export const UpdateWatchBody = Type.Object(
     intervalSeconds: opt(Type.Integer({ minimum: 1, description: 'At least WATCH_MIN_INTERVAL_SECONDS.' })),
     status: opt(Type.Union([Type.Literal('active'), Type.Literal('paused')], { description: 'paused: no checks until set to active again (then checked at once).' })),
   },
-  { additionalProperties: false, minProperties: 1, $id: 'UpdateWatch' },
+  { additionalProperties: false, $id: 'UpdateWatch', description: 'The fields to change; an empty body changes nothing.' },
 );
 
 export const WatchSchema = Type.Object(
