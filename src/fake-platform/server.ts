@@ -87,6 +87,8 @@ export interface FakePlatform {
   quotaUsed(key?: string): number;
   /** Data API calls only. */
   calls(): FakeCall[];
+  /** Requests received so far, counted on arrival (before latency; calls() logs them when answered). */
+  received(): number;
   innertubeCalls(): InnertubeCall[];
   /** Clears quota counters and both call logs. */
   resetStats(): void;
@@ -230,7 +232,9 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     return true;
   }
 
+  let received = 0;
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    received++;
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     if (url.pathname.startsWith('/__admin/') && (await respondAdmin(req, res, url))) return;
@@ -316,6 +320,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     },
     quotaUsed: (key) => (key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : projects.get(key)?.used ?? 0),
     calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
+    received: () => received,
     innertubeCalls: () => innertubeLog.map((call) => ({ ...call, request: { ...call.request } })),
     resetStats() {
       for (const project of projects.values()) project.used = 0;
