@@ -40,6 +40,7 @@ import { purgeExpiredResults } from './domain/requests/stored-results.ts';
 import type { WatchDeps } from './domain/watches/watches.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from './domain/watches/scheduler.ts';
 import { enqueueWatchCheck, eventRecorder } from './jobs/watch-check-job.ts';
+import { subscribe, subscriptionsDue, type WebSubDeps } from './domain/watches/websub.ts';
 
 export interface Services {
   config: Config;
@@ -63,6 +64,8 @@ export interface Services {
   delivery: DeliveryDeps;
   /** Watches (#15): the use cases' dependencies, and the scheduler's. */
   watches: WatchDeps & SchedulerDeps;
+  /** WebSub push for watches; undefined without PUBLIC_BASE_URL (the hub could not reach us). */
+  websub: WebSubDeps | undefined;
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -200,6 +203,13 @@ export async function createServices(config: Config, options: ServiceOptions): P
       options.log.info({ webhook: { ...job, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
+  const websub: WebSubDeps | undefined = config.PUBLIC_BASE_URL
+    ? { db, now, settings: { publicBaseUrl: config.PUBLIC_BASE_URL, hubUrl: config.WEBSUB_HUB_URL, topicBaseUrl: config.WEBSUB_TOPIC_BASE_URL, leaseSeconds: config.WEBSUB_LEASE_SECONDS, timeoutMs: config.YOUTUBE_TIMEOUT_MS } }
+    : undefined;
+  const subscribeChannel = (channelId: string) => {
+    if (!websub) return Promise.resolve();
+    return subscribe(websub, channelId).catch((err: unknown) => options.log.error({ err, channelId }, 'WebSub subscription request failed; polling continues and the request is repeated'));
+  };
   const watches: WatchDeps & SchedulerDeps = {
     db,
     youtube,
@@ -217,6 +227,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       metrics.watchShorts.inc(check.newShorts);
       if (check.lagMs !== undefined) metrics.watchLag.observe({ trigger: check.trigger }, Math.max(0, check.lagMs) / 1000);
     },
+    onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
   if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY });
   // Worker processes sweep for due watches and resume those whose account can pay again (#15).
@@ -227,6 +238,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
         sweeping = true;
         void resumePaidWatches(watches)
           .then(() => sweepDueWatches(watches))
+          // Leases are renewed (and failed subscriptions retried) by the same sweep.
+          .then(async () => {
+            if (websub) for (const channelId of await subscriptionsDue(websub)) await subscribeChannel(channelId);
+          })
           .catch((err: unknown) => options.log.error({ err }, 'watch sweep failed'))
           .finally(() => { sweeping = false; });
       }, config.WATCH_SWEEP_SECONDS * 1000).unref()
@@ -237,7 +252,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     : undefined;
 
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, watches, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, watches, websub, metrics,
     async close() {
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);

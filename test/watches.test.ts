@@ -133,6 +133,7 @@ describe('watches', () => {
     const user = await createUser(t, 10);
     const other = await createUser(t, 10);
     const a = await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' });
+    clock.advance(1000); // listed oldest first
     const b = await create(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h', intervalSeconds: 3600 });
     assert.equal(a.statusCode, 201, a.body);
     assert.equal(b.statusCode, 201, b.body);

@@ -12,6 +12,7 @@ import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
 import { botCheck, handleInnertube, requestsShortsItems, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
+import { createFakeHub, type FakeHub } from './websub-hub.ts';
 
 export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
@@ -101,6 +102,8 @@ export interface FakePlatform {
    * subscribers. Throws for an unknown handle.
    */
   publishShort(handle: string): Promise<{ videoId: string; channelId: string; publishedAt: string }>;
+  /** The fake WebSub hub (hubUrl = <origin>/subscribe; topics <origin>/feeds/videos.xml?channel_id=…). */
+  hub: FakeHub;
   close(): Promise<void>;
 }
 
@@ -206,9 +209,13 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     send(result.status, result.body);
   }
 
+  let origin = '';
+  const hub = createFakeHub(registry, () => origin);
+
   async function publishShort(handle: string) {
     const published = registry.publish(handle, new Date());
     if (!published) throw new RangeError(`no channel @${handle}`);
+    hub.notify(published.channel);
     return { videoId: published.videoId, channelId: published.channel.id, publishedAt: published.publishedAt };
   }
 
@@ -238,6 +245,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     if (url.pathname.startsWith('/__admin/') && (await respondAdmin(req, res, url))) return;
+    if (url.pathname === '/subscribe') return hub.handleSubscribe(req, res, await readBody(req));
+    if (url.pathname === '/feeds/videos.xml') return hub.feed(res, url.searchParams.get('channel_id'));
     const innertube = /^\/youtubei\/v1\/(.+?)\/?$/.exec(url.pathname);
     if (innertube) return respondInnertube(req, res, url, innertube[1]!);
     const params = url.searchParams;
@@ -308,7 +317,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
 
   return {
@@ -339,6 +348,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       innertubeFaults = [];
     },
     publishShort,
+    hub,
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();

@@ -74,11 +74,19 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
   });
 }
 
-/** A push notification (WebSub) for a channel: its active watches are checked now. */
-export async function checkChannelNow(deps: SchedulerDeps, channelId: string): Promise<WatchCheckJob[]> {
+/**
+ * A push notification (WebSub) announced uploads on a channel: its active watches that have not
+ * seen every announced video are checked now (an update to an old video costs nothing).
+ */
+export async function checkChannelNow(deps: SchedulerDeps, channelId: string, videoIds: string[]): Promise<WatchCheckJob[]> {
+  if (videoIds.length === 0) return [];
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string }>("SELECT id FROM watches WHERE channel_id = $1 AND status = 'active'", [channelId]);
+    const rows = await tx.query<{ id: string }>(
+      `SELECT w.id FROM watches w WHERE w.channel_id = $1 AND w.status = 'active'
+         AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) < cardinality($2::text[])`,
+      [channelId, videoIds],
+    );
     const jobs = rows.map((row) => ({ watchId: row.id, checkId: newCheckId(now), trigger: 'push' as const }));
     for (const job of jobs) await deps.enqueueCheck(tx, job);
     return jobs;
