@@ -80,10 +80,13 @@ export async function watchesBench(report: Report): Promise<void> {
     fake.addChannel({ handle: 'bench-quiet', shortsCount: 20 });
     const receiver = await startReceiver();
     const { service: svc, key, dataDir } = await service(fake, { WATCH_MIN_INTERVAL_SECONDS: String(POLL_INTERVAL_S) });
-    await createWatch(svc.url, key, { channelUrl: 'https://www.youtube.com/@bench-poll', webhookUrl: receiver.url(), intervalSeconds: POLL_INTERVAL_S });
+    const polling = await createWatch(svc.url, key, { channelUrl: 'https://www.youtube.com/@bench-poll', webhookUrl: receiver.url(), intervalSeconds: POLL_INTERVAL_S });
     // Random publication times relative to the schedule.
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const polled = await lags(fake, 'bench-poll', receiver, () => Math.floor(random() * POLL_INTERVAL_S * 1000));
     report('watches', `polling every ${POLL_INTERVAL_S} s: publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`, stats(polled), `≤ interval + ~1 s`, polled.every((ms) => ms <= (POLL_INTERVAL_S + 2) * 1000) ? 'ok' : 'slow');
 
@@ -99,7 +102,7 @@ export async function watchesBench(report: Report): Promise<void> {
     report('watches', 'units to create a watch (resolve + newest page)', String(createUnits), '2', createUnits === 2 ? 'ok' : 'check');
     report('watches', `units per check, nothing new (${end.checks - start.checks} checks)`, perCheck.toFixed(2), '1', perCheck === 1 ? 'ok' : 'check');
     report('watches', 'units per watch per day at 15 min, quiet channel (96 checks)', (96 * perCheck).toFixed(0), '96', '');
-    const withNew = (await (await fetch(`${svc.url}/api/youtube/watches/${(await (await fetch(`${svc.url}/api/youtube/watches`, { headers: { authorization: `Bearer ${key}` } })).json() as { watches: Array<{ id: string; channel: { title: string } }> }).watches.find((w) => w.channel.title === 'bench-poll')!.id}?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { checks: Array<{ units: number; newShorts: number; trigger: string }> };
+    const withNew = (await (await fetch(`${svc.url}/api/youtube/watches/${polling.id}?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { checks: Array<{ units: number; newShorts: number }> };
     const found = withNew.checks.filter((c) => c.newShorts > 0);
     const unitsWhenNew = found.reduce((s, c) => s + c.units, 0) / Math.max(1, found.length);
     report('watches', `units per check that found new shorts (${found.length} checks)`, unitsWhenNew.toFixed(2), '2', unitsWhenNew === 2 ? 'ok' : 'check');
