@@ -240,3 +240,39 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
     }
   });
 });
+
+describe('watch checks on the InnerTube Shorts tab', () => {
+  for (const source of ['hybrid', 'innertube'] as const) {
+    it(`${source}: lists the tab's first page (0 units) and details only the new ids`, async () => {
+      const fake = await startFakePlatform();
+      const clock = manualClock();
+      const t = await startTestApp('pglite', { YOUTUBE_SOURCE: source, YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WATCH_SWEEP_SECONDS: '3600' }, { runWorker: true, now: clock.now });
+      const receiver = await startReceiver();
+      try {
+        const user = await createUser(t, 10);
+        fake.addChannel({ handle: `tab-${source}`, shortsCount: 60 });
+        fake.resetStats();
+        const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() } });
+        assert.equal(res.statusCode, 201, res.body);
+        const watch = res.json();
+        // hybrid resolves with channels.list (1 unit) and lists the tab; keyless spends nothing.
+        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+        assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
+        fake.resetStats();
+        assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), { outcome: 'ok', newShorts: 0, units: 0, credits: 0 });
+        const { videoId } = await fake.publishShort(`tab-${source}`);
+        const result = await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual');
+        assert.equal(result.outcome, 'ok');
+        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+        if (source === 'hybrid') assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+        await receiver.waitFor(1);
+        const body = JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string; shortUrl: string }> } };
+        assert.deepEqual(body.data.shorts.map((s) => s.id), [videoId]);
+      } finally {
+        await receiver.close();
+        await t.close();
+        await fake.close();
+      }
+    });
+  }
+});
