@@ -12,6 +12,7 @@ import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
+import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const WATCHES = '/api/youtube/watches';
 const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
@@ -126,6 +127,10 @@ describe('watches', () => {
     assert.equal(events.length, 1);
     assert.equal(events[0].type, 'shorts.created');
     assert.equal(receiver.deliveries.length, 1);
+    // The checks' charges are accounted for: the doctor finds every ledger charge's check.
+    const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    const ledger = report.findings.filter((f) => f.check.startsWith('ledger entry') || f.check.startsWith('balance'));
+    assert.deepEqual(ledger.map((f) => f.severity), ['ok', 'ok'], JSON.stringify(ledger));
     await receiver.close();
   });
 
@@ -164,6 +169,27 @@ describe('watches', () => {
     assert.equal(deleted.statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) })).statusCode, 404);
     assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
+  });
+
+  it('records a failed check (platform error) without charging it; the next check catches up', async () => {
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-f', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const before = await balance(user);
+    const { videoId } = await fake.publishShort('watched-f');
+    fake.injectFault({ endpoint: 'playlistItems', kind: 'backendError', times: 2 });
+    const failed = await check(watch.id);
+    assert.equal(failed.outcome, 'failed');
+    assert.equal(await balance(user), before);
+    const state = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.match(state.watch.lastError, /UPSTREAM_ERROR/);
+    assert.equal(state.checks[0].outcome, 'failed');
+    assert.equal(state.checks[0].creditsCharged, 0);
+    const next = await check(watch.id);
+    assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1]);
+    const after = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.equal(after.watch.lastError, null);
+    assert.equal(after.watch.lastSeenShort.id, videoId);
   });
 
   it('pauses a watch whose account cannot pay (watch.paused), and resumes it when credits return (watch.resumed)', async () => {
