@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
-import { runWatchCheck } from '../src/domain/watches/watch-check.ts';
+import { runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
@@ -169,6 +169,32 @@ describe('watches', () => {
     assert.equal(deleted.statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) })).statusCode, 404);
     assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
+  });
+
+  it('does not report older shorts that move into the page (a short above them deleted upstream)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-d', shortsCount: 70 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-d', webhookUrl: receiver.url() })).json();
+    // As if the baseline's page had ended one short earlier: after the publish below, the last short
+    // of the page shows up unseen below seen ones (it is the 49th now, the 50th then).
+    const page = await (await fetch(`${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`)).json() as { items: Array<{ contentDetails: { videoId: string } }> };
+    const oldest = { video_id: page.items.at(-2)!.contentDetails.videoId };
+    await t.services.db.query('DELETE FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id]);
+    const { videoId } = await fake.publishShort('watched-d');
+    fake.resetStats();
+    const result = await check(watch.id);
+    assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1]);
+    // Details only for the new short.
+    assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+    await receiver.waitFor(1);
+    assert.deepEqual((JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id), [videoId]);
+    // The moved-in short is seen now (a later page shift does not bring it back as new).
+    assert.equal((await t.services.db.query('SELECT 1 FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id])).length, 1);
+    // Unseen between seen ones may be a short videos.list did not return yet: new; below the last seen: old.
+    assert.deepEqual(splitUnseen(['n1', 'n2', 's1', 'o1', 's2', 'o2'], new Set(['s1', 's2'])), { fresh: ['n1', 'n2', 'o1'], older: ['o2'] });
+    assert.deepEqual(splitUnseen(['n1', 'n2'], new Set()), { fresh: ['n1', 'n2'], older: [] });
+    await receiver.close();
   });
 
   it('records a failed check (platform error) without charging it; the next check catches up', async () => {

@@ -109,6 +109,27 @@ export async function listNewest(deps: Pick<WatchCheckDeps, 'innertube' | 'sourc
   }
 }
 
+/**
+ * Which unseen ids of a newest-first listing are new. Only those listed above (newer than) the
+ * oldest-listed id the watch has already seen: an unseen id below it is older than shorts already
+ * seen — back-catalogue that moved into the page because a short above it was deleted, or a longer
+ * page than the baseline's. With no seen id in the page (a burst longer than a page, or a channel
+ * that had no shorts), every unseen id is new.
+ */
+export function splitUnseen(ids: string[], seen: Set<string>): { fresh: string[]; older: string[] } {
+  let lastSeen = -1;
+  ids.forEach((id, i) => {
+    if (seen.has(id)) lastSeen = i;
+  });
+  const fresh: string[] = [];
+  const older: string[] = [];
+  ids.forEach((id, i) => {
+    if (seen.has(id)) return;
+    (lastSeen < 0 || i < lastSeen ? fresh : older).push(id);
+  });
+  return { fresh, older };
+}
+
 /** The new shorts as the shorts endpoint shows them, oldest first. */
 async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], watch: Pick<WatchRow, 'channel_id' | 'channel_custom_url'>): Promise<Short[]> {
   if (ids.length === 0) return [];
@@ -155,13 +176,16 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   const meter = new QuotaMeter({ db, accountId: watch.account_id, requestId: checkId, settings: deps.quota, now: deps.now, reservationExpiresAt: expiresAt, reserved: reserve });
   let reported: Short[];
   let listing: Listing;
+  let backCatalogue: string[] = [];
   try {
     // The price is known before the first call: the meter starts in its paid phase.
     await meter.commit(reserve, 'A watch check costs up to');
     const calls = deps.youtube.metered(meter.take);
     listing = await listNewest(deps, calls, watch.channel_id);
     const seen = await seenAmong(db, watch.id, listing.ids);
-    reported = await detailsOf(calls, listing, listing.ids.filter((id) => !seen.has(id)), watch);
+    const { fresh, older } = splitUnseen(listing.ids, seen);
+    backCatalogue = older;
+    reported = await detailsOf(calls, listing, fresh, watch);
   } catch (error) {
     await releaseReservation(db, checkId);
     await meter.finishUnpaid();
@@ -185,6 +209,9 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     if (!locked) return undefined;
     // The baseline (the check made when the watch is created) reports nothing: it records what exists.
     const isNew = await markSeen(tx, watch.id, trigger === 'create' ? listing.ids : reported.map((s) => s.id), now);
+    // Older shorts the page shows for the first time (it shifted: a short above them was deleted,
+    // or the listing changed between tab and playlist) are back-catalogue: seen, never reported.
+    await markSeen(tx, watch.id, backCatalogue, now);
     const shorts = trigger === 'create' ? [] : reported.filter((s) => isNew.has(s.id));
     const price = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
     await releaseReservation(tx, checkId);
