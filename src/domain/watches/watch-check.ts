@@ -16,7 +16,7 @@ import type { Database, Transaction } from '../../infra/db/database.ts';
 import { isAppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
-import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
+import { BudgetExhausted, QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
 import { shortsPlaylistId } from '../shorts/shorts-collector.ts';
 import { PlaylistNotFound, type YoutubeCalls, type YoutubeClient } from '../shorts/youtube-client.ts';
@@ -189,8 +189,13 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   } catch (error) {
     await releaseReservation(db, checkId);
     await meter.finishUnpaid();
-    if (!isAppError(error) && !innertubeFailureKind(error)) throw error;
-    const message = isAppError(error) ? `${error.code}: ${error.message}` : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
+    const budget = error instanceof BudgetExhausted;
+    if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error; // infrastructure: the queue retries
+    const message = isAppError(error)
+      ? `${error.code}: ${error.message}`
+      : budget
+        ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
+        : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
     await db.transaction(async (tx) => {
       const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, meter.spent, 'failed', message, now]);
       if (fresh.length === 0) return;
@@ -213,7 +218,11 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     // or the listing changed between tab and playlist) are back-catalogue: seen, never reported.
     await markSeen(tx, watch.id, backCatalogue, now);
     const shorts = trigger === 'create' ? [] : reported.filter((s) => isNew.has(s.id));
-    const price = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
+    // Never more than the reservation: retried platform calls (5xx) can take a check past the
+    // units it reserved for; those units go unpaid, like every platform failure's (docs/quota.md).
+    const full = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
+    const credits = Math.min(full.credits, meter.reservedCredits);
+    const price = { credits, prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit) };
     await releaseReservation(tx, checkId);
     await chargeCredits(tx, watch.account_id, price.credits, checkId);
     if (shorts.length > 0) {
