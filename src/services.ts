@@ -229,7 +229,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
-  if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY });
+  if (options.runWorker) {
+    const wake = await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY });
+    watches.wakeChecks = wake.watchChecks;
+  }
   // Worker processes sweep for due watches and resume those whose account can pay again (#15).
   let sweeping = false;
   const sweepTimer = options.runWorker
@@ -237,7 +240,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
         if (sweeping) return;
         sweeping = true;
         void resumePaidWatches(watches)
-          .then(() => sweepDueWatches(watches))
+          .then(async () => {
+            if ((await sweepDueWatches(watches)).length > 0) watches.wakeChecks?.();
+          })
           // Leases are renewed (and failed subscriptions retried) by the same sweep.
           .then(async () => {
             if (websub) for (const channelId of await subscriptionsDue(websub)) await subscribeChannel(channelId);

@@ -17,7 +17,12 @@ export interface WorkerDeps {
   concurrency: number;
 }
 
-export async function startWorkers(deps: WorkerDeps): Promise<void> {
+/** Wakes this process's workers for work it just queued (instead of waiting for their next poll). */
+export interface WorkerWake {
+  watchChecks(): void;
+}
+
+export async function startWorkers(deps: WorkerDeps): Promise<WorkerWake> {
   // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
   // job a second when idle-polling; while the queue's backlog exceeds the bound they fetch
   // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
@@ -33,12 +38,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<void> {
     ...deps.delivery,
     onRetryScheduled: (seconds) => setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref(),
   };
-  await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, async ([job]) => {
+  // A check that recorded an event wakes the delivery worker: push notifications should not wait
+  // two polling intervals (check, then delivery) on their way to the customer.
+  const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, async ([job]) => {
     if (!job) return;
-    await runWatchCheckJob(deps.watches, job.data);
+    const result = await runWatchCheckJob(deps.watches, job.data);
+    if (result.outcome === 'ok' ? result.newShorts > 0 : result.outcome === 'paused') deps.boss.notifyWorker(deliveryWorker);
   });
   const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
     if (!job) return;
     await runDeliveryJob(delivery, job.data);
   });
+  return { watchChecks: () => deps.boss.notifyWorker(watchWorker) };
 }

@@ -5,7 +5,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Transaction } from '../infra/db/database.ts';
 import { QUEUES } from '../infra/queue.ts';
 import type { WatchCheckJob } from '../domain/watches/scheduler.ts';
-import { runWatchCheck, type WatchCheckDeps } from '../domain/watches/watch-check.ts';
+import { runWatchCheck, type CheckResult, type WatchCheckDeps } from '../domain/watches/watch-check.ts';
 import { recordEvent, type NewEvent } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
 
@@ -18,6 +18,6 @@ export function eventRecorder(boss: PgBoss) {
   return (tx: Transaction, event: NewEvent) => recordEvent(tx, event, (t, eventId) => enqueueDelivery(boss, t, { eventId, attempt: 1 }));
 }
 
-export async function runWatchCheckJob(deps: WatchCheckDeps, job: WatchCheckJob): Promise<void> {
-  await runWatchCheck(deps, job.watchId, job.checkId, job.trigger);
+export function runWatchCheckJob(deps: WatchCheckDeps, job: WatchCheckJob): Promise<CheckResult> {
+  return runWatchCheck(deps, job.watchId, job.checkId, job.trigger);
 }

@@ -33,6 +33,8 @@ export interface SchedulerDeps {
   /** Queues a check job inside the caller's transaction. */
   enqueueCheck(tx: Transaction, job: WatchCheckJob): Promise<void>;
   recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
+  /** Wakes this process's check worker after checks were queued (set when it runs one). */
+  wakeChecks?(): void;
 }
 
 /** Claims the watches that are due and queues their checks; returns the jobs queued. */

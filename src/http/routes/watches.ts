@@ -106,6 +106,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const checkId = newCheckId(watches.now());
     await watches.db.transaction((tx) => watches.enqueueCheck(tx, { watchId: row.id, checkId, trigger: 'manual' }));
+    watches.wakeChecks?.();
     reply.code(202);
     return { watchId: row.id, checkId, status: 'queued' as const };
   });

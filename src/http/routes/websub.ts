@@ -44,7 +44,7 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
     metrics.websubNotifications.inc({ outcome: read.outcome });
     if (read.outcome === 'unknown-topic') throw new AppError('NOT_FOUND', 'No subscription for this channel.');
     // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it).
-    if (read.outcome === 'accepted') await checkChannelNow(watches, request.params.channelId, read.videoIds);
+    if (read.outcome === 'accepted' && (await checkChannelNow(watches, request.params.channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
     return reply.code(202).send(null);
   });
 };
