@@ -10,6 +10,8 @@ const fake = await startFakePlatform({
 });
 console.log(`fake Data API at ${fake.baseUrl}`);
 console.log(`fake InnerTube at ${fake.innertubeBaseUrl}`);
+console.log(`fake WebSub hub at ${fake.hub.hubUrl()} (WEBSUB_HUB_URL; WEBSUB_TOPIC_BASE_URL=${fake.innertubeBaseUrl})`);
+console.log(`publish a short now: curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts`);
 
 let stopping = false;
 const stop = () => {
