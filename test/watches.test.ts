@@ -328,3 +328,39 @@ describe('watch checks on the InnerTube Shorts tab', () => {
     });
   }
 });
+
+describe('two instances running watches on one PostgreSQL', () => {
+  it('report every new short exactly once while both sweep and check', async () => {
+    const database = await createPostgresDatabase();
+    const fake = await startFakePlatform();
+    fake.addChannel({ handle: 'two-instances', shortsCount: 5 });
+    const receiver = await startReceiver();
+    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '0.2', WATCH_MIN_INTERVAL_SECONDS: '1' };
+    const one = await startTestApp('pglite', env, { runWorker: true });
+    const two = await startTestApp('pglite', env, { runWorker: true });
+    try {
+      const user = await createUser(one, 100);
+      const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@two-instances', webhookUrl: receiver.url(), intervalSeconds: 1 } });
+      assert.equal(res.statusCode, 201, res.body);
+      const published: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        published.push((await fake.publishShort('two-instances')).videoId);
+        await until(async () => receiver.deliveries.some((d) => d.body.includes(published.at(-1)!)), 30_000, 50);
+      }
+      const watchId = res.json().id as string;
+      const checks = async () => (await one.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1', [watchId]))[0]!.n;
+      const seen = await checks();
+      await until(async () => (await checks()) >= seen + 3, 30_000, 100);
+      const events = new Map<string, string[]>();
+      for (const d of receiver.deliveries) events.set(String(d.headers['webhook-id']), (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id));
+      const reported = [...events.values()].flat();
+      assert.deepEqual([...reported].sort(), [...published].sort());
+    } finally {
+      await one.close();
+      await two.close();
+      await receiver.close();
+      await fake.close();
+      await database.drop();
+    }
+  });
+});
