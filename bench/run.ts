@@ -16,6 +16,7 @@ import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
 import { measureMemory } from './memory-probe.ts';
 import { appendHistory } from './history.ts';
+import { watchesBench } from './watches.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -335,13 +336,14 @@ async function webhooks() {
 
 console.log(`channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`);
 // BENCH_ONLY=hot,cold,memory,async runs a subset (the results file then holds only those rows).
-const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,sources,memory,async,quota').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,sources,memory,async,quota,watches').split(','));
 if (only.has('hot')) await hotPath();
 if (only.has('cold')) await coldPathAndEarlyStop();
 if (only.has('sources')) await sources();
 if (only.has('memory')) await memory();
 if (only.has('async')) await webhooks();
 if (only.has('quota')) await quotaEconomy();
+if (only.has('watches')) await watchesBench(report); // #15, bench/watches.ts
 
 notes.push(
   '',
@@ -371,7 +373,7 @@ notes.push(
 const ran = new Set(rows.map((r) => r[0]));
 let previous: string[] = [];
 try {
-  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8').split('\n').filter((line) => /^\| (hot|cold|early|sources|memory|async|quota) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()));
+  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8').split('\n').filter((line) => /^\| (hot|cold|early|sources|memory|async|quota|watches) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()));
 } catch {
   previous = []; // no earlier results
 }

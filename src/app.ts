@@ -30,6 +30,8 @@ import { healthRoutes } from './http/routes/health.ts';
 import { operatorRoutes } from './http/routes/operator.ts';
 import { signupRoutes } from './http/routes/signup.ts';
 import { pricingRoutes } from './http/routes/pricing.ts';
+import { watchRoutes } from './http/routes/watches.ts';
+import { websubRoutes } from './http/routes/websub.ts';
 
 const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
@@ -67,6 +69,8 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(operatorRoutes);
   await app.register(signupRoutes);
   await app.register(pricingRoutes);
+  await app.register(watchRoutes);
+  await app.register(websubRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (existsSync(DASHBOARD_DIR)) {
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });

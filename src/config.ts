@@ -69,6 +69,13 @@ export const ConfigSchema = Type.Object({
   INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 72, description: 'How long an invitation link stays valid.' }),
   // features (#14)
   RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),
+  // watches (#15, docs/watches.md)
+  WATCHES_PER_ACCOUNT: Type.Integer({ minimum: 0, default: 20, description: 'Watches one account may have.' }),
+  WATCH_MIN_INTERVAL_SECONDS: Type.Integer({ minimum: 1, default: 900, description: 'Shortest check interval of a watch (also the default interval).' }),
+  WATCH_SWEEP_SECONDS: Type.Number({ minimum: 0.1, default: 5, description: 'How often each worker looks for watches that are due (and paused watches whose account can pay again).' }),
+  WEBSUB_HUB_URL: Type.String({ default: 'https://pubsubhubbub.appspot.com/subscribe', description: 'The WebSub hub watched channels\' upload feeds are subscribed at (needs PUBLIC_BASE_URL).' }),
+  WEBSUB_TOPIC_BASE_URL: Type.String({ default: 'https://www.youtube.com', description: 'Origin of the feeds subscribed to (topic <origin>/feeds/videos.xml?channel_id=…); the fake platform in tests and the demo.' }),
+  WEBSUB_LEASE_SECONDS: Type.Integer({ minimum: 60, default: 432000, description: 'Lease asked of the hub; subscriptions are renewed when a tenth of it is left.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -37,6 +37,10 @@ import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrott
 import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 import { purgeExpiredResults } from './domain/requests/stored-results.ts';
+import type { WatchDeps } from './domain/watches/watches.ts';
+import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from './domain/watches/scheduler.ts';
+import { enqueueWatchCheck, eventRecorder } from './jobs/watch-check-job.ts';
+import { subscribe, subscriptionsDue, type WebSubDeps } from './domain/watches/websub.ts';
 
 export interface Services {
   config: Config;
@@ -58,6 +62,10 @@ export interface Services {
   /** The queue as routes see it (enqueue a fetch, redeliver). */
   jobs: JobQueue;
   delivery: DeliveryDeps;
+  /** Watches (#15): the use cases' dependencies, and the scheduler's. */
+  watches: WatchDeps & SchedulerDeps;
+  /** WebSub push for watches; undefined without PUBLIC_BASE_URL (the hub could not reach us). */
+  websub: WebSubDeps | undefined;
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -192,19 +200,67 @@ export async function createServices(config: Config, options: ServiceOptions): P
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
-      options.log.info({ webhook: { ...('batchId' in job ? { batchId: job.batchId } : { requestId: job.requestId }), attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
+      options.log.info({ webhook: { ...job, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
-  if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
+  const websub: WebSubDeps | undefined = config.PUBLIC_BASE_URL
+    ? { db, now, settings: { publicBaseUrl: config.PUBLIC_BASE_URL, hubUrl: config.WEBSUB_HUB_URL, topicBaseUrl: config.WEBSUB_TOPIC_BASE_URL, leaseSeconds: config.WEBSUB_LEASE_SECONDS, timeoutMs: config.YOUTUBE_TIMEOUT_MS } }
+    : undefined;
+  const subscribeChannel = (channelId: string) => {
+    if (!websub) return Promise.resolve();
+    return subscribe(websub, channelId).catch((err: unknown) => options.log.error({ err, channelId }, 'WebSub subscription request failed; polling continues and the request is repeated'));
+  };
+  const watches: WatchDeps & SchedulerDeps = {
+    db,
+    youtube,
+    innertube,
+    source,
+    quota: shortsRequests.quota,
+    pricing,
+    now,
+    recordEvent: eventRecorder(boss),
+    enqueueCheck: (tx, job) => enqueueWatchCheck(boss, tx, job),
+    settings: { maxPerAccount: config.WATCHES_PER_ACCOUNT, minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS, allowPrivateWebhooks: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    onCheck: (check) => {
+      metrics.watchChecks.inc({ trigger: check.trigger, outcome: check.outcome });
+      metrics.watchUnits.inc(check.units);
+      metrics.watchShorts.inc(check.newShorts);
+      if (check.lagMs !== undefined) metrics.watchLag.observe({ trigger: check.trigger }, Math.max(0, check.lagMs) / 1000);
+    },
+    onChannelWatched: (channelId) => void subscribeChannel(channelId),
+  };
+  if (options.runWorker) {
+    const wake = await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY });
+    watches.wakeChecks = wake.watchChecks;
+  }
+  // Worker processes sweep for due watches and resume those whose account can pay again (#15).
+  let sweeping = false;
+  const sweepTimer = options.runWorker
+    ? setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        void resumePaidWatches(watches)
+          .then(async () => {
+            if ((await sweepDueWatches(watches)).length > 0) watches.wakeChecks?.();
+          })
+          // Leases are renewed (and failed subscriptions retried) by the same sweep.
+          .then(async () => {
+            if (websub) for (const channelId of await subscriptionsDue(websub)) await subscribeChannel(channelId);
+          })
+          .catch((err: unknown) => options.log.error({ err }, 'watch sweep failed'))
+          .finally(() => { sweeping = false; });
+      }, config.WATCH_SWEEP_SECONDS * 1000).unref()
+    : undefined;
   // Worker processes drop stored results past RESULT_RETENTION_DAYS every hour (#14).
   const purgeTimer = options.runWorker
     ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
     : undefined;
 
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, watches, websub, metrics,
     async close() {
       clearInterval(purgeTimer);
+      clearInterval(sweepTimer);
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       subscriber?.disconnect();

@@ -21,6 +21,12 @@ export interface ChannelSpec {
   newestPublishedAt?: string;
   /** Minutes between consecutive shorts; default 60. */
   spacingMinutes?: number;
+  /**
+   * Publication times (ISO 8601, oldest first) of the newest shorts, published after the generated
+   * series (POST /__admin/channels/:handle/shorts); they count in shortsCount. Ids stay put: a
+   * video's id depends on its ordinal from the oldest.
+   */
+  publishedLater?: string[];
   /** A closed or suspended channel: channels.list and playlistItems.list answer 403 with that reason. */
   status?: 'closed' | 'suspended';
   /**
@@ -210,13 +216,16 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
   const number = (what: string) => seededNumber(`${id}:${what}`);
   // Videos and playlist items are a pure function of the spec and their index, so their etags hash
   // that instead of the serialized resource (which would cost a JSON pass per item served).
-  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs]));
+  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs, spec.publishedLater ?? []]));
 
   const videoId = (index: number) => videoIdForKey(key, shortsCount - 1 - index);
   // Google prints most times to the second, but some with a fraction: every 7th short here carries
   // one. The fraction stays below the spacing, so the newest-first order survives.
+  const later = spec.publishedLater ?? [];
+  if (later.length > shortsCount) throw new RangeError('publishedLater lists more shorts than shortsCount');
   const publishedAt = (index: number) => {
-    const ms = newest - index * spacingMs;
+    if (index < later.length) return later[later.length - 1 - index]!;
+    const ms = newest - (index - later.length) * spacingMs;
     if (ms % 1000 !== 0) return new Date(ms).toISOString();
     if (index % 7 !== 6) return withoutMilliseconds(ms);
     const room = Math.min(spacingMs, 1000);

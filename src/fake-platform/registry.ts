@@ -49,6 +49,15 @@ export class ChannelRegistry {
     return channel;
   }
 
+  /** Publishes a new short on a channel now (it becomes the newest); undefined for an unknown handle. */
+  publish(handle: string, at: Date): { channel: GeneratedChannel; videoId: string; publishedAt: string } | undefined {
+    const current = this.byHandle(handle);
+    if (!current) return undefined;
+    const publishedAt = at.toISOString().slice(0, 19) + 'Z';
+    const channel = this.add({ ...current.spec, id: current.id, shortsCount: current.shortsCount + 1, publishedLater: [...(current.spec.publishedLater ?? []), publishedAt] });
+    return { channel, videoId: channel.videoId(0), publishedAt };
+  }
+
   #remove(channel: GeneratedChannel): void {
     this.#byId.delete(channel.id);
     this.#byHandle.delete(normalizeHandle(channel.handle));

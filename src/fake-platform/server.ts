@@ -12,6 +12,7 @@ import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
 import { botCheck, handleInnertube, requestsShortsItems, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
+import { createFakeHub, type FakeHub } from './websub-hub.ts';
 
 export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
@@ -87,12 +88,22 @@ export interface FakePlatform {
   quotaUsed(key?: string): number;
   /** Data API calls only. */
   calls(): FakeCall[];
+  /** Requests received so far, counted on arrival (before latency; calls() logs them when answered). */
+  received(): number;
   innertubeCalls(): InnertubeCall[];
   /** Clears quota counters and both call logs. */
   resetStats(): void;
   setLatency(ms: number): void;
   injectFault(fault: Fault | InnertubeFault): void;
   clearFaults(): void;
+  /**
+   * Publishes a new short on a channel now (as POST /__admin/channels/:handle/shorts does): it is
+   * the newest in the Shorts playlist and tab, and the fake WebSub hub notifies the channel's
+   * subscribers. Throws for an unknown handle.
+   */
+  publishShort(handle: string): Promise<{ videoId: string; channelId: string; publishedAt: string }>;
+  /** The fake WebSub hub (hubUrl = <origin>/subscribe; topics <origin>/feeds/videos.xml?channel_id=…). */
+  hub: FakeHub;
   close(): Promise<void>;
 }
 
@@ -198,9 +209,44 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     send(result.status, result.body);
   }
 
+  let origin = '';
+  const hub = createFakeHub(registry, () => origin);
+
+  async function publishShort(handle: string) {
+    const published = registry.publish(handle, new Date());
+    if (!published) throw new RangeError(`no channel @${handle}`);
+    hub.notify(published.channel);
+    return { videoId: published.videoId, channelId: published.channel.id, publishedAt: published.publishedAt };
+  }
+
+  async function respondAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const publish = /^\/__admin\/channels\/([^/]+)\/shorts\/?$/.exec(url.pathname);
+    if (!publish) return false;
+    await readBody(req);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST') {
+      json(405, { error: 'POST publishes a new short' });
+      return true;
+    }
+    try {
+      json(201, await publishShort(decodeURIComponent(publish[1]!)));
+    } catch (error) {
+      json(404, { error: (error as Error).message });
+    }
+    return true;
+  }
+
+  let received = 0;
   async function respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    received++;
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    if (url.pathname.startsWith('/__admin/') && (await respondAdmin(req, res, url))) return;
+    if (url.pathname === '/subscribe') return hub.handleSubscribe(req, res, await readBody(req));
+    if (url.pathname === '/feeds/videos.xml') return hub.feed(res, url.searchParams.get('channel_id'));
     const innertube = /^\/youtubei\/v1\/(.+?)\/?$/.exec(url.pathname);
     if (innertube) return respondInnertube(req, res, url, innertube[1]!);
     const params = url.searchParams;
@@ -271,7 +317,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closed: Promise<void> | undefined;
 
   return {
@@ -283,6 +329,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     },
     quotaUsed: (key) => (key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : projects.get(key)?.used ?? 0),
     calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
+    received: () => received,
     innertubeCalls: () => innertubeLog.map((call) => ({ ...call, request: { ...call.request } })),
     resetStats() {
       for (const project of projects.values()) project.used = 0;
@@ -300,6 +347,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       faults = [];
       innertubeFaults = [];
     },
+    publishShort,
+    hub,
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();

@@ -15,6 +15,12 @@ export function createMetrics() {
     innertubeFailures: new Counter({ name: 'innertube_failures_total', help: 'InnerTube failures by kind (bot-check, rate-limited, parse, unavailable, timeout)', labelNames: ['kind'], registers: [registry] }),
     creditsCharged: new Counter({ name: 'credits_charged_total', help: 'Credits charged to accounts', registers: [registry] }),
     webhookAttempts: new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+    // watches (#15)
+    watchChecks: new Counter({ name: 'watch_checks_total', help: 'Watch checks by trigger (create, schedule, push, manual) and outcome (ok, failed, paused)', labelNames: ['trigger', 'outcome'], registers: [registry] }),
+    watchUnits: new Counter({ name: 'watch_quota_units_total', help: 'Data API units spent by watch checks', registers: [registry] }),
+    watchShorts: new Counter({ name: 'watch_shorts_reported_total', help: 'New shorts reported by watches (shorts.created)', registers: [registry] }),
+    watchLag: new Histogram({ name: 'watch_notification_lag_seconds', help: 'From a reported short\'s publication to its shorts.created event being recorded', labelNames: ['trigger'], buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 86400], registers: [registry] }),
+    websubNotifications: new Counter({ name: 'websub_notifications_total', help: 'WebSub notifications received by outcome (accepted, bad-signature, unknown-topic)', labelNames: ['outcome'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'queue_depth', help: 'Queued jobs waiting per queue', labelNames: ['queue'], registers: [registry] }),
   };
 }

@@ -8,6 +8,7 @@ import type { Database } from './db/database.ts';
 export const QUEUES = {
   shortsFetch: 'shorts-fetch',
   webhookDelivery: 'webhook-delivery',
+  watchCheck: 'watch-check',
 } as const;
 
 export interface QueueSettings {
@@ -38,7 +39,7 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
     retentionSeconds: 14 * 86_400,
     deleteAfterSeconds: 7 * 86_400,
   };
-  for (const [name, policy] of [[QUEUES.shortsFetch, 'standard'], [QUEUES.webhookDelivery, 'singleton']] as const) {
+  for (const [name, policy] of [[QUEUES.shortsFetch, 'standard'], [QUEUES.webhookDelivery, 'singleton'], [QUEUES.watchCheck, 'singleton']] as const) {
     if (!(await boss.getQueue(name))) {
       try {
         await boss.createQueue(name, { ...queueOptions, policy });

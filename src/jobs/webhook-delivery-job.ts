@@ -2,7 +2,8 @@
 // queues the next attempt (with the schedule's delay) in the same transaction, so a crash can
 // neither lose the retry nor record an attempt twice. The singleton queue policy keyed by request
 // keeps two attempts for the same webhook from running at the same time. A batch's batch.completed
-// summary (#14) is delivered by the same job, keyed by its batchId instead of a requestId.
+// summary (#14) is delivered by the same job, keyed by its batchId instead of a requestId, and so is
+// a stored event (#15: shorts.created, watch.paused…), keyed by its eventId.
 import type { PgBoss } from 'pg-boss';
 import type { Dispatcher } from 'undici';
 import type { Database, Queryable, Transaction } from '../infra/db/database.ts';
@@ -13,9 +14,15 @@ import { batchWebhookPayload, findBatch } from '../domain/requests/batches.ts';
 import { activeWebhookSecrets } from '../domain/webhooks/webhook-secrets.ts';
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
+import { findEvent } from '../domain/webhooks/events.ts';
 import { attemptRecorded, nextAttemptNumber, recordAttempt, webhookIdFor } from '../domain/webhooks/delivery-log.ts';
 
-export type DeliveryJob = { requestId: string; attempt: number } | { batchId: string; attempt: number };
+export type DeliveryJob = { requestId: string; attempt: number } | { batchId: string; attempt: number } | { eventId: string; attempt: number };
+
+/** The key that keeps two attempts of one webhook from running at once (singleton queue policy). */
+function deliveryKey(job: DeliveryJob): string {
+  return 'eventId' in job ? job.eventId : 'batchId' in job ? job.batchId : job.requestId;
+}
 
 export interface DeliveryDeps {
   db: Database;
@@ -40,7 +47,7 @@ export function webhookPayload(row: RequestRow): string {
 
 export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job: DeliveryJob, delaySeconds = 0): Promise<void> {
   await boss.send(QUEUES.webhookDelivery, { ...job }, {
-    singletonKey: 'batchId' in job ? job.batchId : job.requestId,
+    singletonKey: deliveryKey(job),
     ...(delaySeconds > 0 ? { startAfter: Math.ceil(delaySeconds) } : {}),
     ...(tx ? { db: tx.jobDb } : {}),
   });
@@ -48,6 +55,11 @@ export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job:
 
 /** Where and what to deliver, once it is ready (a settled request, a completed batch). */
 async function deliveryOf(db: Queryable, job: DeliveryJob): Promise<{ id: string; url: string; accountId: string; body: string } | undefined> {
+  if ('eventId' in job) {
+    // A stored event (#15): its body was fixed when it was recorded.
+    const event = await findEvent(db, job.eventId);
+    return event && { id: event.id, url: event.webhookUrl, accountId: event.accountId, body: event.payload };
+  }
   if ('batchId' in job) {
     const batch = await findBatch(db, job.batchId);
     if (!batch?.completed_at) return undefined;

@@ -15,6 +15,7 @@ import { startTestApp, createUser, bearer, type TestApp, type TestUser } from '.
 import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
 import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
+import { newWatchId } from '../../src/domain/watches/watch-store.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 const OPERATOR = 'operator-token-for-the-security-suite-0123456789';
@@ -131,8 +132,18 @@ describe('security suite: generated from the route table', () => {
       if (res.statusCode !== 202) throw new Error(`batch fixture: ${res.body}`);
       return res.json().batchId as string;
     };
-    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id, batchId: await batchOf(alice) };
-    fixtures.others = { id: bob.keyId, requestId: bobRequest.id, batchId: await batchOf(bob) };
+    // A watch each (#15), written directly: creating one through the API reads the platform.
+    const watchOf = async (user: TestUser) => {
+      const id = newWatchId();
+      await t.services.db.query(
+        `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, webhook_url, interval_seconds, status, next_check_at)
+         VALUES ($1, $2, 'https://www.youtube.com/@demo', 'UCdemo0000000000000000', 'Demo', 'http://127.0.0.1:9/hook', 900, 'active', now() + interval '1 hour')`,
+        [id, user.id],
+      );
+      return id;
+    };
+    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id, batchId: await batchOf(alice), watchId: await watchOf(alice), channelId: 'UCdemo0000000000000000' };
+    fixtures.others = { id: bob.keyId, requestId: bobRequest.id, batchId: await batchOf(bob), watchId: await watchOf(bob), channelId: 'UCdemo0000000000000001' };
     routes = routesOf(t.app.routeTable);
   });
   after(() => t.close());

@@ -6323,6 +6323,766 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's watches, oldest first.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/watches' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/watches",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description WatchList */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WatchList"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Watch a channel: its new Shorts are POSTed to webhookUrl as shorts.created events.
+         * @description Resolves the channel and records its current shorts as the baseline (they are never reported), then checks it every intervalSeconds (at least 900) and, with PUBLIC_BASE_URL set, as soon as YouTube's WebSub hub announces an upload. A check reads only the newest page of the channel's Shorts: about 1 upstream unit when nothing is new, 2 when something is. Price: units are paid in advance, 1 credit per 4 units; reported shorts cost 1 credit(s) per started block of 50. A watch whose account cannot pay is paused (watch.paused) and resumed when credits return (watch.resumed). At most 20 watches per account. See docs/watches.md.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/watches' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"channelUrl":"https://www.youtube.com/@demo","webhookUrl":"https://example.com/hooks/shorts","intervalSeconds":900}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "channelUrl": "https://www.youtube.com/@demo",
+         *         "webhookUrl": "https://example.com/hooks/shorts",
+         *         "intervalSeconds": 900
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/watches",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={
+         *             "channelUrl": "https://www.youtube.com/@demo",
+         *             "webhookUrl": "https://example.com/hooks/shorts",
+         *             "intervalSeconds": 900,
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateWatch"];
+                };
+            };
+            responses: {
+                /** @description Watch */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watch"];
+                    };
+                };
+                /** @description Invalid body, unrecognised channel address, unsafe webhookUrl or an interval below the minimum. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The available credits cannot pay for creating the watch. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No channel at that address. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The account has its maximum number of watches. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Rate limit exceeded, or the daily allowance of unpaid upstream work is spent. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The video platform failed. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The video platform did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/watches/{watchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One watch, with its latest checks and events (and their delivery state).
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/watches/watchId' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Checks and events to include. */
+                    limit: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description WatchDetail */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WatchDetail"];
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Stop watching; answers the watch as it was. Events already recorded are still delivered.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X DELETE 'http://localhost:3000/api/youtube/watches/watchId' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.delete(
+         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Watch */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watch"];
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a watch's webhookUrl or interval, pause it or resume it.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X PATCH 'http://localhost:3000/api/youtube/watches/watchId' \
+         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *       method: 'PATCH',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({}),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.patch(
+         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         json={},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWatch"];
+                };
+            };
+            responses: {
+                /** @description Watch */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watch"];
+                    };
+                };
+                /** @description Invalid body, unsafe webhookUrl or an interval below the minimum. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/youtube/watches/{watchId}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a watch now (priced like any check); the schedule is unchanged.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/watches/watchId/check' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId/check', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/watches/watchId/check",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The id of a watch. */
+                    watchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            watchId: string;
+                            checkId: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description Malformed watch id. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such watch. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The watch is paused. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "shorts.result": {
@@ -7031,6 +7791,27 @@ export type components = {
             scopes: string[];
             /** @description The secret. Shown once. */
             key: string;
+        };
+        /**
+         * @example {
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "intervalSeconds": 900
+         *     }
+         */
+        CreateWatch: {
+            /**
+             * Format: uri
+             * @description Channel address in any form accepted by POST /api/youtube/shorts.
+             */
+            channelUrl: string;
+            /**
+             * Format: uri
+             * @description Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.
+             */
+            webhookUrl: string;
+            /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval). */
+            intervalSeconds?: number;
         };
         /**
          * @description The low-balance alert.
@@ -8249,6 +9030,15 @@ export type components = {
             channelUrl: string | null;
             channelTitle: string | null;
         };
+        /** @description The fields to change; an empty body changes nothing. */
+        UpdateWatch: {
+            /** Format: uri */
+            webhookUrl?: string;
+            /** @description At least WATCH_MIN_INTERVAL_SECONDS. */
+            intervalSeconds?: number;
+            /** @description paused: no checks until set to active again (then checked at once). */
+            status?: "active" | "paused";
+        };
         /**
          * @example {
          *       "date": "2026-06-01",
@@ -8339,6 +9129,75 @@ export type components = {
             responseExcerpt: string | null;
             nextAttemptAt: string | null;
             requestId: string;
+        };
+        Watch: {
+            /** @description wch_… */
+            id: string;
+            /** @description The address as given. */
+            channelUrl: string;
+            channel: {
+                id: string;
+                title: string;
+                customUrl: string | null;
+            };
+            webhookUrl: string;
+            intervalSeconds: number;
+            status: "active" | "paused";
+            pausedReason: ("user" | "credits") | null;
+            nextCheckAt: string | null;
+            lastCheckAt: string | null;
+            lastSeenShort: {
+                id: string;
+                shortUrl: string;
+                publishedAt: string | null;
+            } | null;
+            stats: {
+                checks: number;
+                /** @description Data API units spent by this watch's checks. */
+                unitsSpent: number;
+                shortsReported: number;
+                /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
+                prepaidUnits: number;
+            };
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WatchCheck: {
+            id: string;
+            trigger: "create" | "schedule" | "push" | "manual";
+            units: number;
+            newShorts: number;
+            creditsCharged: number;
+            outcome: "ok" | "failed" | "paused";
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WatchDetail: {
+            watch: components["schemas"]["Watch"];
+            /** @description The newest checks, newest first. */
+            checks: components["schemas"]["WatchCheck"][];
+            /** @description The newest events, newest first. */
+            events: components["schemas"]["WatchEvent"][];
+        };
+        WatchEvent: {
+            /** @description evt_…; the webhook-id is msg_<id>. */
+            id: string;
+            /** @description shorts.created, watch.paused or watch.resumed. */
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The event's data, as delivered. */
+            data: unknown;
+            delivery: {
+                attempts: number;
+                outcome: string | null;
+                statusCode: number | null;
+            };
+        };
+        WatchList: {
+            watches: components["schemas"]["Watch"][];
         };
         /**
          * @example {

@@ -64,9 +64,12 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       'every charged request has its ledger entry', (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`));
 
     const orphanCharges = await tx.query<{ id: number | string; request_id: string | null; amount: number; status: string | null; credits_charged: number | null }>(
-      `SELECT l.id, l.request_id, l.amount, r.status, r.credits_charged FROM credit_ledger l
+      // A watch check (#15) is charged under its check id, recorded in watch_checks.
+      `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status, coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
        LEFT JOIN shorts_requests r ON r.id = l.request_id
+       LEFT JOIN watch_checks c ON c.id = l.request_id
        WHERE l.kind = 'charge' AND l.amount <> 0 AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
+         AND (c.id IS NULL OR c.credits_charged <> -l.amount)
        ORDER BY l.id`,
     );
     out.push(finding('ledger entry → charged request', orphanCharges.map((r) => `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`),

@@ -162,7 +162,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   async function resolveByInnertube(ref: Ref): Promise<string | undefined | null> {
     if (!usesInnertube()) return undefined;
     try {
-      const id = await innertube!.resolve(urlOf(ref));
+      const id = await innertube!.resolve(channelAddress(ref));
       options.breaker?.success();
       return id ?? null; // null: YouTube says there is no such channel
     } catch (error) {
@@ -398,7 +398,7 @@ class InnertubeDown extends Error {
 }
 
 /** A channel reference as the address InnerTube's resolver understands. */
-function urlOf(ref: Ref): string {
+export function channelAddress(ref: Ref): string {
   const value = encodeURIComponent(ref.value);
   switch (ref.type) {
     case 'id':

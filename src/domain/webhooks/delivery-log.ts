@@ -6,8 +6,8 @@ import type { AttemptResult } from './deliver-once.ts';
 import type { DeliveryAttempt } from '../../contract/shorts.ts';
 import type { DeliveryLogEntry } from '../../contract/requests-log.ts';
 
-/** What a delivery is for: a request (its result) or a batch (its summary). */
-export type DeliveryTarget = { requestId: string } | { batchId: string };
+/** What a delivery is for: a request (its result), a batch (its summary) or a stored event (#15). */
+export type DeliveryTarget = { requestId: string } | { batchId: string } | { eventId: string };
 
 export type { DeliveryAttempt };
 
@@ -22,7 +22,8 @@ export function webhookIdFor(id: string): string {
   return `msg_${id}`;
 }
 
-function where(target: DeliveryTarget): { column: 'request_id' | 'batch_id'; id: string } {
+function where(target: DeliveryTarget): { column: 'request_id' | 'batch_id' | 'event_id'; id: string } {
+  if ('eventId' in target) return { column: 'event_id', id: target.eventId };
   return 'batchId' in target ? { column: 'batch_id', id: target.batchId } : { column: 'request_id', id: target.requestId };
 }
 

@@ -1,0 +1,96 @@
+// When watches are checked (#15). The watches table is the schedule: next_check_at says when each
+// active watch is due. Every worker sweeps every WATCH_SWEEP_SECONDS; a sweep claims due rows with
+// FOR UPDATE SKIP LOCKED, moves their next_check_at one interval on, and queues one durable
+// watch-check job per row — all in one transaction.
+//
+// Why a sweep rather than one delayed job per watch (singletonKey + startAfter): the row stays the
+// single truth that PATCH (interval, pause, resume), a push notification and the credit-based resume
+// all change with one UPDATE, without finding, cancelling and re-sending queued jobs; and nothing is
+// lost if a job is: the row comes due again one interval later and the seen-set catches up.
+// Exactly once: two sweepers never claim the same row (row lock + SKIP LOCKED, and the claim moves
+// the row out of the due set before it commits); the queued job survives restarts and kill -9
+// (pg-boss retries a job whose worker stopped sending heartbeats); a retried job whose check was
+// recorded does nothing (watch_checks.id), and the watch-check queue's singleton policy keeps two
+// checks of one watch from running at the same time.
+import type { Database, Transaction } from '../../infra/db/database.ts';
+import type { QuotaSettings } from '../quota/quota-meter.ts';
+import type { PriceSettings } from '../shorts/pricing.ts';
+import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
+import { checkReservation, type CheckTrigger } from './watch-check.ts';
+import { newCheckId, type WatchRow } from './watch-store.ts';
+
+export interface WatchCheckJob {
+  watchId: string;
+  checkId: string;
+  trigger: CheckTrigger;
+}
+
+export interface SchedulerDeps {
+  db: Database;
+  now: () => number;
+  quota: QuotaSettings;
+  pricing: PriceSettings;
+  /** Queues a check job inside the caller's transaction. */
+  enqueueCheck(tx: Transaction, job: WatchCheckJob): Promise<void>;
+  recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
+  /** Wakes this process's check worker after checks were queued (set when it runs one). */
+  wakeChecks?(): void;
+}
+
+/** Claims the watches that are due and queues their checks; returns the jobs queued. */
+export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise<WatchCheckJob[]> {
+  const now = new Date(deps.now());
+  return deps.db.transaction(async (tx) => {
+    const claimed = await tx.query<{ id: string }>(
+      `WITH due AS (
+         SELECT id FROM watches WHERE status = 'active' AND next_check_at <= $1
+         ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE watches w SET next_check_at = $1::timestamptz + make_interval(secs => w.interval_seconds)
+       FROM due WHERE w.id = due.id RETURNING w.id`,
+      [now, limit],
+    );
+    const jobs = claimed.map((row) => ({ watchId: row.id, checkId: newCheckId(now.getTime()), trigger: 'schedule' as const }));
+    for (const job of jobs) await deps.enqueueCheck(tx, job);
+    return jobs;
+  });
+}
+
+/** Watches paused for credits whose account can pay a check again are resumed (and due at once). */
+export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> {
+  const now = new Date(deps.now());
+  // What a check of a watch without prepaid units reserves: the most any check needs.
+  const needed = checkReservation(0, deps.quota, deps.pricing);
+  return deps.db.transaction(async (tx) => {
+    const resumed = await tx.query<WatchRow>(
+      `UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
+       FROM accounts a
+       WHERE a.id = w.account_id AND w.status = 'paused' AND w.paused_reason = 'credits' AND a.credit_balance - a.credits_reserved >= $2
+       RETURNING w.*`,
+      [now, needed],
+    );
+    for (const w of resumed) {
+      await deps.recordEvent(tx, { accountId: w.account_id, type: 'watch.resumed', webhookUrl: w.webhook_url, subjectId: w.id, at: now, data: { watchId: w.id, channel: { id: w.channel_id, title: w.channel_title }, reason: 'credits' } });
+    }
+    return resumed.map((w) => w.id);
+  });
+}
+
+/**
+ * A push notification (WebSub) announced uploads on a channel: its active watches that have not
+ * seen every announced video are checked now (an update to an old video costs nothing).
+ */
+export async function checkChannelNow(deps: SchedulerDeps, channelId: string, videoIds: string[]): Promise<WatchCheckJob[]> {
+  if (videoIds.length === 0) return [];
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(
+      `SELECT w.id FROM watches w WHERE w.channel_id = $1 AND w.status = 'active'
+         AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) < cardinality($2::text[])`,
+      [channelId, videoIds],
+    );
+    const jobs = rows.map((row) => ({ watchId: row.id, checkId: newCheckId(now), trigger: 'push' as const }));
+    for (const job of jobs) await deps.enqueueCheck(tx, job);
+    return jobs;
+  });
+}

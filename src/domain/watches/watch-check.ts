@@ -1,0 +1,273 @@
+// One check of a watch (#15): read only the newest listing page of the channel's Shorts, fetch
+// details only for ids this watch has not seen, report them as one shorts.created event (oldest
+// first), and charge for it — all recorded in one transaction.
+//
+// Cost: the UUSH playlist's first page (1 unit) plus, when something is new, one videos.list call
+// for up to 50 ids (1 unit): 1 unit when nothing is new, 2 when something is. With the InnerTube
+// Shorts tab (hybrid) the listing is free: 0 or 1 unit; keyless (innertube) checks spend no units.
+//
+// Price (docs/watches.md): units are paid in advance in whole credits (1 credit buys
+// QUOTA_UNITS_PER_CREDIT units, kept on the watch as prepaid_units), and reported shorts cost what the
+// shorts endpoint charges for them (CREDITS_PER_BLOCK per started block of SHORTS_PER_CREDIT_BLOCK).
+// Before any upstream call the check reserves what it may cost (src/domain/credits/reservations.ts);
+// every call goes through its quota meter (src/domain/quota/quota-meter.ts), so no unit is spent
+// that credits do not pay for. An account that cannot reserve gets its watch paused (watch.paused).
+import type { Database, Transaction } from '../../infra/db/database.ts';
+import { isAppError } from '../../errors.ts';
+import { chargeCredits } from '../credits/ledger.ts';
+import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
+import { BudgetExhausted, QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
+import type { PriceSettings } from '../shorts/pricing.ts';
+import { shortsPlaylistId } from '../shorts/shorts-collector.ts';
+import { PlaylistNotFound, type YoutubeCalls, type YoutubeClient } from '../shorts/youtube-client.ts';
+import { innertubeFailureKind, keylessChannel, keylessVideo, type InnertubeClient, type InnertubeShortItem } from '../shorts/innertube-source.ts';
+import type { SourceMode } from '../shorts/shorts-service.ts';
+import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
+import type { Channel, Short } from '../../contract/shorts.ts';
+import type { YtChannel } from '../shorts/youtube-types.ts';
+import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
+import { findWatch, markSeen, seenAmong, type WatchRow } from './watch-store.ts';
+
+/** The most units one check can spend: a listing page and one details batch. */
+export const MAX_CHECK_UNITS = 2;
+/** A check's reservation lapses after this if its process died (the next check reserves anew). */
+const CHECK_RESERVATION_MS = 15 * 60_000;
+/** One listing page holds at most this many ids (playlistItems maxResults; a tab page holds 48). */
+const PAGE_SIZE = 50;
+
+export type CheckTrigger = 'create' | 'schedule' | 'push' | 'manual';
+
+export interface WatchCheckDeps {
+  db: Database;
+  youtube: YoutubeClient;
+  innertube: InnertubeClient | undefined;
+  source: SourceMode;
+  quota: QuotaSettings;
+  pricing: PriceSettings;
+  now: () => number;
+  /** Records an event and queues its delivery in the caller's transaction (events.ts + the delivery job). */
+  recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
+  /** Metrics: a finished check; lagMs = from the newest new short's publication to its event. */
+  onCheck?(check: { trigger: CheckTrigger; outcome: 'ok' | 'failed' | 'paused'; units: number; newShorts: number; lagMs?: number }): void;
+}
+
+/** What one listing read: ids newest first, with publish times when the listing has them. */
+export interface Listing {
+  ids: string[];
+  publishedAt: Map<string, string>;
+  source: 'data-api' | 'hybrid' | 'innertube';
+  /** Keyless mode: the tab's items (the only details there are) and the channel they belong to. */
+  tabItems?: Map<string, InnertubeShortItem>;
+  tabChannel?: YtChannel;
+}
+
+/** Credits a check reserves before it starts: the units its prepaid units do not cover, and one new page of shorts. */
+export function checkReservation(prepaidUnits: number, quota: QuotaSettings, pricing: PriceSettings): number {
+  const unitCredits = Math.ceil(Math.max(0, MAX_CHECK_UNITS - prepaidUnits) / quota.unitsPerCredit);
+  return unitCredits + Math.ceil(PAGE_SIZE / pricing.shortsPerBlock) * pricing.creditsPerBlock;
+}
+
+/** What a check that spent `units` and reported `reported` shorts costs, and the watch's prepaid units after it. */
+export function checkPrice(prepaidUnits: number, units: number, reported: number, quota: QuotaSettings, pricing: PriceSettings): { credits: number; prepaidAfter: number } {
+  const unitCredits = Math.ceil(Math.max(0, units - prepaidUnits) / quota.unitsPerCredit);
+  const shortCredits = reported > 0 ? Math.ceil(reported / pricing.shortsPerBlock) * pricing.creditsPerBlock : 0;
+  return { credits: unitCredits + shortCredits, prepaidAfter: prepaidUnits + unitCredits * quota.unitsPerCredit - units };
+}
+
+/** The newest listing page: the Shorts tab where InnerTube is the source, else the UUSH playlist. */
+export async function listNewest(deps: Pick<WatchCheckDeps, 'innertube' | 'source'>, calls: YoutubeCalls, channelId: string): Promise<Listing> {
+  if (deps.innertube && deps.source !== 'data-api') {
+    try {
+      const page = await deps.innertube.shorts(channelId);
+      const items = page.items.slice(0, PAGE_SIZE);
+      return {
+        ids: items.map((i) => i.id),
+        publishedAt: new Map(),
+        source: deps.source,
+        ...(deps.source === 'innertube' ? { tabItems: new Map(items.map((i) => [i.id, i])), tabChannel: page.channel ? keylessChannel(page.channel) : ({ kind: 'youtube#channel', id: channelId } as YtChannel) } : {}),
+      };
+    } catch (error) {
+      // hybrid falls back to the playlist, as the shorts endpoint does; keyless has nothing else.
+      if (deps.source === 'innertube' || !innertubeFailureKind(error)) throw error;
+    }
+  }
+  try {
+    const page = await calls.playlistItems(shortsPlaylistId(channelId));
+    const ids: string[] = [];
+    const publishedAt = new Map<string, string>();
+    for (const item of page.items ?? []) {
+      const id = item.contentDetails?.videoId;
+      if (!id) continue;
+      ids.push(id);
+      if (item.contentDetails?.videoPublishedAt) publishedAt.set(id, item.contentDetails.videoPublishedAt);
+    }
+    return { ids, publishedAt, source: 'data-api' };
+  } catch (error) {
+    // A channel that has never posted a Short has no Shorts playlist.
+    if (error instanceof PlaylistNotFound) return { ids: [], publishedAt: new Map(), source: 'data-api' };
+    throw error;
+  }
+}
+
+/**
+ * Which unseen ids of a newest-first listing are new. Only those listed above (newer than) the
+ * oldest-listed id the watch has already seen: an unseen id below it is older than shorts already
+ * seen — back-catalogue that moved into the page because a short above it was deleted, or a longer
+ * page than the baseline's. With no seen id in the page (a burst longer than a page, or a channel
+ * that had no shorts), every unseen id is new.
+ */
+export function splitUnseen(ids: string[], seen: Set<string>): { fresh: string[]; older: string[] } {
+  let lastSeen = -1;
+  ids.forEach((id, i) => {
+    if (seen.has(id)) lastSeen = i;
+  });
+  const fresh: string[] = [];
+  const older: string[] = [];
+  ids.forEach((id, i) => {
+    if (seen.has(id)) return;
+    (lastSeen < 0 || i < lastSeen ? fresh : older).push(id);
+  });
+  return { fresh, older };
+}
+
+/** The new shorts as the shorts endpoint shows them, oldest first. */
+async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], watch: Pick<WatchRow, 'channel_id' | 'channel_custom_url'>): Promise<Short[]> {
+  if (ids.length === 0) return [];
+  const identity = channelIdentity({ snippet: { ...(watch.channel_custom_url ? { customUrl: watch.channel_custom_url } : {}) } } as Channel);
+  let shorts: Short[];
+  if (listing.tabItems) {
+    shorts = ids.map((id) => toShort(keylessVideo(listing.tabItems!.get(id)!, listing.tabChannel!), identity));
+  } else {
+    const found = (await calls.videos(ids)).items ?? [];
+    // A listed id videos.list does not return (private, processing, removed) is not reported yet.
+    shorts = found.filter((v) => v.snippet?.channelId === undefined || v.snippet.channelId === watch.channel_id).map((v) => toShort(v, identity));
+  }
+  // Oldest first: by publish time where known, else the listing's order reversed (it is newest first).
+  const position = new Map(ids.map((id, i) => [id, i]));
+  return shorts.sort((a, b) => {
+    const ta = parseTimestamp(a.snippet.publishedAt);
+    const tb = parseTimestamp(b.snippet.publishedAt);
+    if (ta !== undefined && tb !== undefined && ta !== tb) return ta - tb;
+    return position.get(b.id)! - position.get(a.id)!;
+  });
+}
+
+export type CheckResult = { outcome: 'ok'; newShorts: number; units: number; credits: number } | { outcome: 'failed'; error: string; units: number } | { outcome: 'paused' } | { outcome: 'skipped'; why: string };
+
+/**
+ * Runs check `checkId` of a watch. Idempotent: a retried job (the process died) whose check was
+ * recorded does nothing; one that died before recording runs again, and the seen-set makes sure
+ * nothing is reported twice. Throws only for infrastructure trouble (the queue retries the job).
+ */
+export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, checkId: string, trigger: CheckTrigger): Promise<CheckResult> {
+  const { db } = deps;
+  if ((await db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length > 0) return { outcome: 'skipped', why: 'already recorded' };
+  const watch = await findWatch(db, watchId);
+  if (!watch) return { outcome: 'skipped', why: 'deleted' };
+  if (watch.status !== 'active') return { outcome: 'skipped', why: 'paused' };
+  const now = new Date(deps.now());
+  const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing);
+  const expiresAt = new Date(deps.now() + CHECK_RESERVATION_MS);
+  if (!(await reserveCredits(db, { accountId: watch.account_id, requestId: checkId, credits: reserve, expiresAt, now }))) {
+    await pauseForCredits(deps, watch, checkId, trigger, reserve);
+    deps.onCheck?.({ trigger, outcome: 'paused', units: 0, newShorts: 0 });
+    return { outcome: 'paused' };
+  }
+  const meter = new QuotaMeter({ db, accountId: watch.account_id, requestId: checkId, settings: deps.quota, now: deps.now, reservationExpiresAt: expiresAt, reserved: reserve });
+  let reported: Short[];
+  let listing: Listing;
+  let backCatalogue: string[] = [];
+  try {
+    // The price is known before the first call: the meter starts in its paid phase.
+    await meter.commit(reserve, 'A watch check costs up to');
+    const calls = deps.youtube.metered(meter.take);
+    listing = await listNewest(deps, calls, watch.channel_id);
+    const seen = await seenAmong(db, watch.id, listing.ids);
+    const { fresh, older } = splitUnseen(listing.ids, seen);
+    backCatalogue = older;
+    reported = await detailsOf(calls, listing, fresh, watch);
+  } catch (error) {
+    await releaseReservation(db, checkId);
+    await meter.finishUnpaid();
+    const budget = error instanceof BudgetExhausted;
+    if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error; // infrastructure: the queue retries
+    const message = isAppError(error)
+      ? `${error.code}: ${error.message}`
+      : budget
+        ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
+        : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
+    await db.transaction(async (tx) => {
+      const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, meter.spent, 'failed', message, now]);
+      if (fresh.length === 0) return;
+      await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1', [watch.id, now, meter.spent, message]);
+    });
+    deps.onCheck?.({ trigger, outcome: 'failed', units: meter.spent, newShorts: 0 });
+    return { outcome: 'failed', error: message, units: meter.spent };
+  }
+  const units = meter.spent;
+  const outcome = await db.transaction(async (tx) => {
+    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'ok', now]);
+    if (fresh.length === 0) return undefined;
+    // The row lock orders concurrent checks of one watch (a push and the schedule): what one
+    // reported, the other finds seen. Prepaid units are read under the lock too.
+    const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
+    if (!locked) return undefined;
+    // The baseline (the check made when the watch is created) reports nothing: it records what exists.
+    const isNew = await markSeen(tx, watch.id, trigger === 'create' ? listing.ids : reported.map((s) => s.id), now);
+    // Older shorts the page shows for the first time (it shifted: a short above them was deleted,
+    // or the listing changed between tab and playlist) are back-catalogue: seen, never reported.
+    await markSeen(tx, watch.id, backCatalogue, now);
+    const shorts = trigger === 'create' ? [] : reported.filter((s) => isNew.has(s.id));
+    // Never more than the reservation: retried platform calls (5xx) can take a check past the
+    // units it reserved for; those units go unpaid, like every platform failure's (docs/quota.md).
+    const full = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
+    const credits = Math.min(full.credits, meter.reservedCredits);
+    const price = { credits, prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit) };
+    await releaseReservation(tx, checkId);
+    await chargeCredits(tx, watch.account_id, price.credits, checkId);
+    if (shorts.length > 0) {
+      await deps.recordEvent(tx, {
+        accountId: watch.account_id,
+        type: 'shorts.created',
+        webhookUrl: watch.webhook_url,
+        subjectId: watch.id,
+        at: now,
+        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: watch.channel_title }, shorts },
+      });
+    }
+    const newest = listing.ids[0];
+    const newestPublished = newest ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt) : undefined;
+    const newestReported = shorts.reduce<number | undefined>((max, s) => {
+      const t = parseTimestamp(s.snippet.publishedAt);
+      return t !== undefined && (max === undefined || t > max) ? t : max;
+    }, undefined);
+    await tx.query('UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1', [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)]);
+    await tx.query(
+      `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
+         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE $7::timestamptz END
+       WHERE id = $1`,
+      [watch.id, now, units, price.prepaidAfter, shorts.length, newest ?? null, newestPublished ? new Date(parseTimestamp(newestPublished)!) : null],
+    );
+    return { shorts: shorts.length, credits: price.credits, lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported };
+  });
+  if (!outcome) {
+    await releaseReservation(db, checkId);
+    return { outcome: 'skipped', why: 'already recorded' };
+  }
+  await meter.finishPaid();
+  deps.onCheck?.({ trigger, outcome: 'ok', units, newShorts: outcome.shorts, ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}) });
+  return { outcome: 'ok', newShorts: outcome.shorts, units, credits: outcome.credits };
+}
+
+/** The account cannot pay for the next check: pause the watch and tell its webhook (once). */
+async function pauseForCredits(deps: WatchCheckDeps, watch: WatchRow, checkId: string, trigger: CheckTrigger, needed: number): Promise<void> {
+  const now = new Date(deps.now());
+  await deps.db.transaction(async (tx) => {
+    const paused = await tx.query('UPDATE watches SET status = $2, paused_reason = $3 WHERE id = $1 AND status = $4 RETURNING id', [watch.id, 'paused', 'credits', 'active']);
+    if (paused.length === 0) return;
+    const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
+    await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, 0, 0, 0, $5, $6, $7) ON CONFLICT (id) DO NOTHING', [checkId, watch.id, watch.account_id, trigger, 'paused', message, now]);
+    await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } });
+  });
+}
+

@@ -1,0 +1,151 @@
+// The watch use cases behind /api/youtube/watches (#15): create (resolve the channel and take the
+// baseline: what exists now is never reported), change, pause/resume, delete.
+import type { Transaction } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+import { chargeCredits } from '../credits/ledger.ts';
+import { releaseReservation } from '../credits/reservations.ts';
+import { QuotaMeter } from '../quota/quota-meter.ts';
+import { parseChannelUrl, type ChannelRef } from '../shorts/channel-url.ts';
+import { resolveChannel } from '../shorts/channel-resolver.ts';
+import { innertubeFailureKind } from '../shorts/innertube-source.ts';
+import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
+import { channelAddress } from '../shorts/shorts-service.ts';
+import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
+import { countWatches, findWatch, markSeen, newCheckId, newWatchId, toWatch, type Watch, type WatchRow } from './watch-store.ts';
+
+export interface WatchSettings {
+  maxPerAccount: number;
+  minIntervalSeconds: number;
+  allowPrivateWebhooks: boolean;
+}
+
+export interface WatchDeps extends WatchCheckDeps {
+  settings: WatchSettings;
+  /** A new watch's channel feed is subscribed at the WebSub hub (when PUBLIC_BASE_URL is set). */
+  onChannelWatched?(channelId: string): void;
+}
+
+export interface CreateWatchInput {
+  accountId: string;
+  channelUrl: string;
+  webhookUrl: string;
+  intervalSeconds?: number;
+}
+
+function checkInterval(settings: WatchSettings, seconds: number): void {
+  if (!Number.isSafeInteger(seconds) || seconds < settings.minIntervalSeconds) {
+    throw new AppError('VALIDATION_FAILED', `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} (WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`);
+  }
+  if (seconds > 30 * 86_400) throw new AppError('VALIDATION_FAILED', `intervalSeconds must be at most ${30 * 86_400} (30 days); got ${seconds}.`);
+}
+
+function tooMany(settings: WatchSettings): AppError {
+  return new AppError('CONFLICT', `This account has its maximum of ${settings.maxPerAccount} watches (WATCHES_PER_ACCOUNT); delete one first.`);
+}
+
+/** Serialises an account's watch creations, so the maximum holds under concurrency. */
+async function lockAccountWatches(tx: Transaction, accountId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`watches:${accountId}`]);
+}
+
+export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Promise<Watch> {
+  const ref = parseChannelUrl(input.channelUrl);
+  assertAcceptableWebhookUrl(input.webhookUrl, deps.settings.allowPrivateWebhooks);
+  const interval = input.intervalSeconds ?? deps.settings.minIntervalSeconds;
+  checkInterval(deps.settings, interval);
+  // Cheap refusal before any upstream work; the transaction below checks again under a lock.
+  if ((await countWatches(deps.db, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
+
+  const nowMs = deps.now();
+  const now = new Date(nowMs);
+  const id = newWatchId(nowMs);
+  const checkId = newCheckId(nowMs);
+  // Like a shorts request: reserve the minimum, resolve as a probe (unpaid until it succeeds), then
+  // commit to the baseline's price.
+  const meter = await QuotaMeter.open({ db: deps.db, accountId: input.accountId, requestId: checkId, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(nowMs + 5 * 60_000) });
+  try {
+    const calls = deps.youtube.metered(meter.take);
+    const channel = await resolve(deps, ref, calls, meter);
+    await meter.commit(Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit), 'Creating a watch reads the channel and its newest shorts, which costs');
+    const listing = await listNewest(deps, calls, channel.id);
+    const units = meter.spent;
+    const watch = await deps.db.transaction(async (tx) => {
+      await lockAccountWatches(tx, input.accountId);
+      if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
+      const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
+      const newest = listing.ids[0];
+      const newestPublished = newest ? listing.publishedAt.get(newest) : undefined;
+      const [row] = await tx.query<WatchRow>(
+        `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
+           last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
+        [id, input.accountId, input.channelUrl, channel.id, channel.title, channel.customUrl ?? null, input.webhookUrl, interval, new Date(nowMs + interval * 1000), now, newest ?? null, newestPublished ? new Date(newestPublished) : null, price.prepaidAfter, units],
+      );
+      // The baseline: everything listed now counts as seen and is never reported.
+      await markSeen(tx, id, listing.ids, now);
+      await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8)', [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now]);
+      await releaseReservation(tx, checkId);
+      await chargeCredits(tx, input.accountId, price.credits, checkId);
+      return row!;
+    });
+    await meter.finishPaid();
+    deps.onCheck?.({ trigger: 'create', outcome: 'ok', units, newShorts: 0 });
+    deps.onChannelWatched?.(watch.channel_id);
+    return toWatch(watch);
+  } catch (error) {
+    await releaseReservation(deps.db, checkId).catch(() => {});
+    await meter.finishUnpaid().catch(() => {});
+    if (innertubeFailureKind(error)) throw new AppError('UPSTREAM_RATE_LIMITED', 'The video platform\'s web API is unavailable; try again shortly.', { headers: { 'retry-after': '60' }, cause: error });
+    throw error;
+  }
+}
+
+async function resolve(deps: WatchDeps, ref: ChannelRef, calls: ReturnType<WatchDeps['youtube']['metered']>, meter: QuotaMeter): Promise<{ id: string; title: string; customUrl?: string }> {
+  if (deps.innertube && deps.source === 'innertube') {
+    // Keyless: InnerTube resolves and describes the channel at 0 units.
+    const channelId = ref.type === 'id' ? ref.value : await deps.innertube.resolve(channelAddress(ref));
+    const channel = channelId ? await deps.innertube.channel(channelId) : undefined;
+    if (!channel) throw new AppError('CHANNEL_NOT_FOUND', 'No channel exists at that address.');
+    return { id: channel.id, title: channel.title ?? channel.id, ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}) };
+  }
+  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
+  return { id: channel.id, title: channel.snippet?.title ?? channel.id, ...(channel.snippet?.customUrl ? { customUrl: channel.snippet.customUrl } : {}) };
+}
+
+export async function ownWatch(deps: Pick<WatchDeps, 'db'>, accountId: string, id: string): Promise<WatchRow> {
+  const row = await findWatch(deps.db, id);
+  // Someone else's watch is indistinguishable from one that does not exist.
+  if (!row || row.account_id !== accountId) throw new AppError('NOT_FOUND', `No watch ${id}.`);
+  return row;
+}
+
+export interface WatchChanges {
+  webhookUrl?: string;
+  intervalSeconds?: number;
+  status?: 'active' | 'paused';
+}
+
+export async function updateWatch(deps: WatchDeps, accountId: string, id: string, changes: WatchChanges): Promise<Watch> {
+  if (changes.webhookUrl !== undefined) assertAcceptableWebhookUrl(changes.webhookUrl, deps.settings.allowPrivateWebhooks);
+  if (changes.intervalSeconds !== undefined) checkInterval(deps.settings, changes.intervalSeconds);
+  const current = await ownWatch(deps, accountId, id);
+  const now = new Date(deps.now());
+  const interval = changes.intervalSeconds ?? current.interval_seconds;
+  const resuming = changes.status === 'active' && current.status === 'paused';
+  // Resumed: checked at once. A shorter interval: the next check moves closer, never later.
+  const next = resuming ? now : new Date(Math.min(current.next_check_at.getTime(), now.getTime() + interval * 1000));
+  const [row] = await deps.db.query<WatchRow>(
+    `UPDATE watches SET webhook_url = $3, interval_seconds = $4, status = $5, paused_reason = $6, next_check_at = $7
+     WHERE id = $1 AND account_id = $2 RETURNING *`,
+    [id, accountId, changes.webhookUrl ?? current.webhook_url, interval, changes.status ?? current.status,
+      (changes.status ?? current.status) === 'active' ? null : changes.status === 'paused' ? 'user' : current.paused_reason, next],
+  );
+  if (!row) throw new AppError('NOT_FOUND', `No watch ${id}.`);
+  return toWatch(row);
+}
+
+export async function deleteWatch(deps: Pick<WatchDeps, 'db'>, accountId: string, id: string): Promise<Watch> {
+  const [deleted] = await deps.db.query<WatchRow>('DELETE FROM watches WHERE id = $1 AND account_id = $2 RETURNING *', [id, accountId]);
+  if (!deleted) throw new AppError('NOT_FOUND', `No watch ${id}.`);
+  return toWatch(deleted);
+}

@@ -1,0 +1,176 @@
+// Push for watches (#15): each watched channel's upload feed is subscribed at YouTube's WebSub
+// (PubSubHubbub) hub, so an upload is announced within seconds instead of waiting for the schedule.
+// Polling stays the safety net: a lost notification, an expired lease or an unreachable
+// PUBLIC_BASE_URL only delay a short until the next scheduled check.
+//
+// Protocol (W3C WebSub, as Google's hub speaks it): a form POST to the hub (hub.mode=subscribe,
+// hub.topic=<feed URL>, hub.callback=<our URL>, hub.secret, hub.lease_seconds) → 202; the hub then
+// GETs the callback with hub.challenge, which we echo only for a subscription we asked for (verified
+// intent); notifications are Atom documents POSTed to the callback, signed X-Hub-Signature:
+// sha1=<HMAC of the body with hub.secret>; leases are renewed when a tenth of them is left.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../../infra/db/database.ts';
+import { AppError } from '../../errors.ts';
+
+export interface WebSubSettings {
+  /** PUBLIC_BASE_URL: where the hub reaches this service. */
+  publicBaseUrl: string;
+  hubUrl: string;
+  /** Origin of the feeds (https://www.youtube.com; the fake platform in tests). */
+  topicBaseUrl: string;
+  leaseSeconds: number;
+  timeoutMs: number;
+}
+
+export interface WebSubDeps {
+  db: Queryable;
+  now: () => number;
+  settings: WebSubSettings;
+}
+
+interface SubscriptionRow {
+  channel_id: string;
+  secret: string;
+  state: 'requested' | 'verified' | 'failed';
+  requested_at: Date;
+  verified_at: Date | null;
+  lease_expires_at: Date | null;
+  last_error: string | null;
+}
+
+/** A failed subscription request is tried again after this long. */
+const RETRY_FAILED_MS = 5 * 60_000;
+/** A request the hub never verified is repeated after this long. */
+const RETRY_UNVERIFIED_MS = 60 * 60_000;
+
+export function topicFor(settings: WebSubSettings, channelId: string): string {
+  return `${settings.topicBaseUrl.replace(/\/+$/, '')}/feeds/videos.xml?channel_id=${channelId}`;
+}
+
+export function callbackFor(settings: WebSubSettings, channelId: string): string {
+  return `${settings.publicBaseUrl.replace(/\/+$/, '')}/websub/youtube/${channelId}`;
+}
+
+/** Asks the hub for (or to renew) the subscription of a channel's feed; the hub verifies it asynchronously. */
+export async function subscribe(deps: WebSubDeps, channelId: string): Promise<void> {
+  const now = new Date(deps.now());
+  // One secret per subscription, kept across renewals (notifications in flight stay verifiable).
+  const [row] = await deps.db.query<SubscriptionRow>(
+    `INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at) VALUES ($1, $2, 'requested', $3)
+     ON CONFLICT (channel_id) DO UPDATE SET state = CASE WHEN websub_subscriptions.state = 'verified' THEN 'verified' ELSE 'requested' END, requested_at = $3, last_error = NULL
+     RETURNING *`,
+    [channelId, randomBytes(24).toString('base64url'), now],
+  );
+  const form = new URLSearchParams({
+    'hub.callback': callbackFor(deps.settings, channelId),
+    'hub.mode': 'subscribe',
+    'hub.topic': topicFor(deps.settings, channelId),
+    'hub.verify': 'async',
+    'hub.secret': row!.secret,
+    'hub.lease_seconds': String(deps.settings.leaseSeconds),
+  });
+  let problem: string | undefined;
+  try {
+    const res = await fetch(deps.settings.hubUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(deps.settings.timeoutMs), redirect: 'manual' });
+    const text = await res.text();
+    if (res.status !== 202 && res.status !== 204) problem = `The hub answered HTTP ${res.status}: ${text.slice(0, 200)}`;
+  } catch (error) {
+    problem = `The hub could not be reached: ${(error as Error).message}`;
+  }
+  if (problem) {
+    await deps.db.query("UPDATE websub_subscriptions SET state = CASE WHEN state = 'verified' THEN state ELSE 'failed' END, last_error = $2 WHERE channel_id = $1", [channelId, problem]);
+    throw new AppError('UPSTREAM_ERROR', problem);
+  }
+}
+
+export interface VerificationQuery {
+  'hub.mode': string;
+  'hub.topic': string;
+  'hub.challenge'?: string | undefined;
+  'hub.lease_seconds'?: number | undefined;
+  'hub.reason'?: string | undefined;
+}
+
+/**
+ * The hub's verification of intent. Returns the challenge to echo when we asked for this; throws
+ * NOT_FOUND otherwise (the hub then gives up), so nobody can subscribe us to anything.
+ */
+export async function verifyIntent(deps: WebSubDeps, channelId: string, query: VerificationQuery): Promise<string> {
+  if (query['hub.topic'] !== topicFor(deps.settings, channelId)) throw new AppError('NOT_FOUND', 'Not a topic this callback subscribes to.');
+  const watched = (await deps.db.query('SELECT 1 FROM watches WHERE channel_id = $1 LIMIT 1', [channelId])).length > 0;
+  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+  const mode = query['hub.mode'];
+  if (mode === 'denied') {
+    if (row) await deps.db.query("UPDATE websub_subscriptions SET state = 'failed', last_error = $2 WHERE channel_id = $1", [channelId, `The hub denied the subscription${query['hub.reason'] ? `: ${query['hub.reason']}` : ''}.`]);
+    return query['hub.challenge'] ?? '';
+  }
+  const challenge = query['hub.challenge'];
+  if (!challenge) throw new AppError('VALIDATION_FAILED', 'hub.challenge is required.');
+  if (mode === 'subscribe') {
+    if (!row || !watched) throw new AppError('NOT_FOUND', 'No subscription of this channel was requested.');
+    const lease = query['hub.lease_seconds'] ?? deps.settings.leaseSeconds;
+    const now = deps.now();
+    await deps.db.query("UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, last_error = NULL WHERE channel_id = $1", [channelId, new Date(now), new Date(now + lease * 1000)]);
+    return challenge;
+  }
+  if (mode === 'unsubscribe') {
+    // Only a channel nobody watches any more is let go.
+    if (watched) throw new AppError('NOT_FOUND', 'This channel is still watched.');
+    await deps.db.query('DELETE FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+    return challenge;
+  }
+  throw new AppError('VALIDATION_FAILED', 'hub.mode must be subscribe, unsubscribe or denied.');
+}
+
+/** X-Hub-Signature: <sha1|sha256|sha384|sha512>=<hex HMAC of the raw body with hub.secret>. */
+export function signatureValid(secret: string, header: string | undefined, body: Buffer): boolean {
+  const match = /^(sha1|sha256|sha384|sha512)=([0-9a-f]+)$/i.exec(header?.trim() ?? '');
+  if (!match) return false;
+  const expected = createHmac(match[1]!.toLowerCase(), secret).update(body).digest();
+  const given = Buffer.from(match[2]!, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The entries of a YouTube upload feed notification: video and channel ids. The documents are
+ * small and fixed in shape (Atom with the yt: namespace), and these two elements are all a check
+ * needs, so they are read with a strict pattern instead of a general XML parser. Deleted entries
+ * (at:deleted-entry) carry neither and are ignored.
+ */
+export function parseNotification(xml: string): Array<{ videoId: string; channelId: string }> {
+  const entries: Array<{ videoId: string; channelId: string }> = [];
+  for (const [entry] of xml.matchAll(/<entry[\s>][\s\S]*?<\/entry>/g)) {
+    const videoId = /<yt:videoId>\s*([A-Za-z0-9_-]{11})\s*<\/yt:videoId>/.exec(entry)?.[1];
+    const channelId = /<yt:channelId>\s*(UC[A-Za-z0-9_-]{22})\s*<\/yt:channelId>/.exec(entry)?.[1];
+    if (videoId && channelId) entries.push({ videoId, channelId });
+  }
+  return entries;
+}
+
+export type NotificationOutcome = { outcome: 'accepted'; videoIds: string[] } | { outcome: 'bad-signature' } | { outcome: 'unknown-topic' };
+
+/** Checks a notification's signature and reads it; the caller then checks the channel's watches. */
+export async function readNotification(deps: WebSubDeps, channelId: string, signature: string | undefined, body: Buffer): Promise<NotificationOutcome> {
+  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+  if (!row) return { outcome: 'unknown-topic' };
+  if (!signatureValid(row.secret, signature, body)) return { outcome: 'bad-signature' };
+  const videoIds = parseNotification(body.toString('utf8')).filter((e) => e.channelId === channelId).map((e) => e.videoId);
+  return { outcome: 'accepted', videoIds };
+}
+
+/**
+ * Channels whose subscription needs asking for: watched but never subscribed, failed a while ago,
+ * requested but never verified, or with a tenth of the lease left.
+ */
+export async function subscriptionsDue(deps: WebSubDeps): Promise<string[]> {
+  const now = deps.now();
+  const rows = await deps.db.query<{ channel_id: string }>(
+    `SELECT DISTINCT w.channel_id FROM watches w LEFT JOIN websub_subscriptions s ON s.channel_id = w.channel_id
+      WHERE s.channel_id IS NULL
+         OR (s.state = 'failed' AND s.requested_at < $1)
+         OR (s.state = 'requested' AND s.requested_at < $2)
+         OR (s.state = 'verified' AND s.lease_expires_at < $3 AND s.requested_at < $4)`,
+    [new Date(now - RETRY_FAILED_MS), new Date(now - RETRY_UNVERIFIED_MS), new Date(now + (deps.settings.leaseSeconds * 1000) / 10), new Date(now - RETRY_FAILED_MS)],
+  );
+  return rows.map((r) => r.channel_id);
+}

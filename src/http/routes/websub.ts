@@ -1,0 +1,50 @@
+// The WebSub callback of watched channels' upload feeds (#15, domain/watches/websub.ts): the hub's
+// verification of intent (GET) and its notifications (POST, Atom). Public: the hub authenticates
+// itself by knowing the challenge flow and by the HMAC signature made with our hub.secret.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
+import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
+import { checkChannelNow } from '../../domain/watches/scheduler.ts';
+import { ErrorBody } from '../schemas/common.ts';
+
+const ChannelParams = Type.Object({ channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }) });
+
+export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { websub, watches, metrics } = app.services;
+  // Atom arrives as application/atom+xml; the raw bytes are needed for the signature.
+  app.addContentTypeParser(['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+
+  app.get('/websub/youtube/:channelId', {
+    schema: {
+      hide: true,
+      params: ChannelParams,
+      querystring: Type.Object({
+        'hub.mode': Type.String({ maxLength: 20 }),
+        'hub.topic': Type.String({ maxLength: 2048 }),
+        'hub.challenge': Type.Optional(Type.String({ maxLength: 1024 })),
+        'hub.lease_seconds': Type.Optional(Type.Integer({ minimum: 1 })),
+        'hub.reason': Type.Optional(Type.String({ maxLength: 1024 })),
+      }),
+      response: { 200: Type.String(), 400: ErrorBody, 404: ErrorBody },
+    },
+  }, async (request, reply) => {
+    if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
+    const challenge = await verifyIntent(websub, request.params.channelId, request.query);
+    return reply.type('text/plain; charset=utf-8').send(challenge);
+  });
+
+  app.post('/websub/youtube/:channelId', {
+    schema: { hide: true, params: ChannelParams, response: { 202: Type.Null(), 404: ErrorBody } },
+  }, async (request, reply) => {
+    if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const signature = request.headers['x-hub-signature'];
+    const read = await readNotification(websub, request.params.channelId, Array.isArray(signature) ? signature[0] : signature, body);
+    metrics.websubNotifications.inc({ outcome: read.outcome });
+    if (read.outcome === 'unknown-topic') throw new AppError('NOT_FOUND', 'No subscription for this channel.');
+    // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it).
+    if (read.outcome === 'accepted' && (await checkChannelNow(watches, request.params.channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
+    return reply.code(202).send(null);
+  });
+};

@@ -1,0 +1,93 @@
+// Watches survive kill -9 (#15): the real service (embedded mode) is killed while a check is in
+// flight; after a restart the schedule goes on from the database, the interrupted check's job is
+// retried, and every short published before, during and after the outage is reported exactly once.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { startChild, freePort, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { PASSWORD } from './helpers/test-app.ts';
+
+describe('watches across kill -9 and restart (embedded mode, real child process)', () => {
+  let fake: FakePlatform;
+  let dataDir: string;
+  let service: ChildService | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  before(async () => {
+    fake = await startFakePlatform();
+    fake.addChannel({ handle: 'crash-watch', shortsCount: 10 });
+    dataDir = await mkdtemp(join(tmpdir(), 'cs-watch-crash-'));
+    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
+    await createAccount(db, { email: 'watch-crash@example.com', password: PASSWORD, credits: 1000 });
+    await db.close();
+  });
+  after(async () => {
+    await service?.kill();
+    await receiver?.close();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('reports every short exactly once across a crash mid-check', async () => {
+    receiver = await startReceiver();
+    const env = {
+      DATA_DIR: dataDir,
+      YOUTUBE_API_KEY: 'fake-api-key',
+      YOUTUBE_SOURCE: 'data-api',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      JOB_HEARTBEAT_SECONDS: '10',
+      WATCH_MIN_INTERVAL_SECONDS: '1',
+      WATCH_SWEEP_SECONDS: '0.5',
+    };
+    const port = await freePort();
+    const first = await startChild('src/server.ts', env, { port });
+    service = first;
+    const login = await (await fetch(`${first.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'watch-crash@example.com', password: PASSWORD }) })).json();
+    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${first.url}/api/youtube/watches`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@crash-watch', webhookUrl: receiver.url(), intervalSeconds: 1 }) });
+    assert.equal(created.status, 201, await created.clone().text());
+    const watch = await created.json();
+
+    const published: string[] = [];
+    published.push((await fake.publishShort('crash-watch')).videoId);
+    await receiver.waitFor(1, 30_000);
+
+    // The next check hangs in the platform's answer: kill -9 while it is in flight.
+    published.push((await fake.publishShort('crash-watch')).videoId);
+    fake.setLatency(60_000);
+    const before = fake.received();
+    await until(async () => fake.received() > before, 10_000, 20);
+    await first.kill('SIGKILL');
+    fake.setLatency(0);
+    published.push((await fake.publishShort('crash-watch')).videoId);
+
+    const second = await startChild('src/server.ts', env, { port });
+    service = second;
+    published.push((await fake.publishShort('crash-watch')).videoId);
+
+    const reported = () => {
+      // Retried deliveries share their webhook-id: count each event once.
+      const events = new Map<string, string[]>();
+      for (const d of receiver!.deliveries) {
+        const body = JSON.parse(d.body) as { type: string; data: { shorts?: Array<{ id: string }> } };
+        if (body.type === 'shorts.created') events.set(String(d.headers['webhook-id']), body.data.shorts!.map((s) => s.id));
+      }
+      return [...events.values()].flat();
+    };
+    await until(async () => published.every((id) => reported().includes(id)), 60_000, 250);
+    // A few more checks after everything was reported: nothing is reported again.
+    const checks = async () => ((await (await fetch(`${second.url}/api/youtube/watches/${watch.id}`, { headers })).json()) as { watch: { stats: { checks: number } } }).watch.stats.checks;
+    const after = await checks();
+    await until(async () => (await checks()) >= after + 3, 30_000, 250);
+    const all = reported();
+    assert.deepEqual([...all].sort(), [...published].sort(), 'each published short reported exactly once');
+    assert.equal(new Set(all).size, all.length);
+  });
+});

@@ -1,0 +1,366 @@
+// Watches (#15): creation and validation, the baseline, checks (units, seen-set, shorts.created
+// oldest first, never twice), price and pausing/resuming for credits, the sweep's exactly-once
+// claim across two instances on one PostgreSQL.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
+import { runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
+import { newCheckId } from '../src/domain/watches/watch-store.ts';
+import { resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
+import { grantCredits } from '../src/domain/credits/ledger.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
+import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
+
+const WATCHES = '/api/youtube/watches';
+const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => { now += ms; } };
+}
+
+describe('watches', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  const clock = manualClock();
+  before(async () => {
+    fake = await startFakePlatform();
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600', WATCHES_PER_ACCOUNT: '2', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' }, { runWorker: true, now: clock.now });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+  const create = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload });
+  const balance = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance as number;
+  const secretOf = async (user: TestUser) => ((await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets[0] as { secret: string }).secret;
+  const check = (id: string) => runWatchCheck(t.services.watches, id, newCheckId(), 'manual');
+
+  it('refuses bad input with the failure body, before any upstream work', async () => {
+    const user = await createUser(t, 10);
+    fake.resetStats();
+    const cases: Array<[object, number, string]> = [
+      [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', intervalSeconds: 60 }, 400, 'VALIDATION_FAILED'],
+      [{ channelUrl: 'https://example.com/not-a-channel', webhookUrl: 'https://example.com/h' }, 400, 'INVALID_CHANNEL_URL'],
+      [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'ftp://example.com/h' }, 400, 'UNSAFE_WEBHOOK_URL'],
+      [{ channelUrl: 'https://www.youtube.com/@demo' }, 400, 'VALIDATION_FAILED'],
+      [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', extra: 1 }, 400, 'VALIDATION_FAILED'],
+    ];
+    for (const [payload, status, code] of cases) {
+      const res = await create(user, payload);
+      assert.equal(res.statusCode, status, res.body);
+      const body = res.json();
+      assert.equal(body.success, false);
+      assert.equal(body.error, code, res.body);
+      assert.ok(body.message.length > 10);
+      assert.equal(body.requestId, res.headers['x-request-id']);
+    }
+    assert.equal(fake.calls().length, 0);
+    const unknown = await t.app.inject({ method: 'GET', url: `${WATCHES}/wch_nope`, headers: bearer(user.key) });
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.json().error, 'NOT_FOUND');
+  });
+
+  it('creates a watch with a baseline (nothing reported), then reports each new short once, oldest first', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-a', shortsCount: 30 });
+    fake.resetStats();
+    const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-a', webhookUrl: receiver.url() });
+    assert.equal(res.statusCode, 201, res.body);
+    const watch = res.json();
+    assert.match(watch.id, /^wch_/);
+    assert.equal(watch.channel.title, 'watched-a');
+    assert.match(watch.channel.id, /^UC/);
+    assert.equal(watch.intervalSeconds, 900);
+    assert.equal(watch.status, 'active');
+    assert.equal(watch.nextCheckAt, new Date(clock.now() + 900_000).toISOString());
+    assert.ok(watch.lastSeenShort?.id);
+    // channels.list (resolution) + the newest playlist page: 2 units, paid with 1 credit (4 units).
+    assert.equal(fake.quotaUsed(), 2);
+    assert.deepEqual(fake.calls().map((c) => c.endpoint), ['channels', 'playlistItems']);
+    assert.equal(await balance(user), 9);
+    assert.equal(watch.stats.prepaidUnits, 2);
+
+    // Nothing new: one unit (the newest page), no event, no credit (prepaid).
+    fake.resetStats();
+    assert.deepEqual(await check(watch.id), { outcome: 'ok', newShorts: 0, units: 1, credits: 0 });
+    assert.equal(fake.quotaUsed(), 1);
+
+    // Two new shorts: page + details of only the new ids = 2 units; one shorts.created, oldest first.
+    const first = await fake.publishShort('watched-a');
+    clock.advance(1000);
+    const second = await fake.publishShort('watched-a');
+    fake.resetStats();
+    const result = await check(watch.id);
+    assert.equal(result.outcome, 'ok');
+    assert.equal(fake.quotaUsed(), 2);
+    const videosCall = fake.calls().find((c) => c.endpoint === 'videos');
+    assert.deepEqual(videosCall?.params.id?.split(',').sort(), [first.videoId, second.videoId].sort());
+    await receiver.waitFor(1);
+    const payload = verify(await secretOf(user), receiver.deliveries[0]!);
+    assert.equal(payload.type, 'shorts.created');
+    const shorts = payload.data.shorts as Array<{ id: string; shortUrl: string; snippet: { channelId: string; channelHandle: string } }>;
+    assert.deepEqual(shorts.map((s) => s.id), [first.videoId, second.videoId]);
+    assert.equal(shorts[0]!.shortUrl, `https://www.youtube.com/shorts/${first.videoId}`);
+    assert.equal(shorts[0]!.snippet.channelHandle, '@watched-a');
+    assert.equal(payload.data.watchId, watch.id);
+    assert.match(receiver.deliveries[0]!.headers['webhook-id'] as string, /^msg_evt_/);
+    // Units 1 (prepaid 1 left after the empty check) + 2 = 1 more credit; 2 shorts = 1 block = 1 credit.
+    assert.deepEqual(result, { outcome: 'ok', newShorts: 2, units: 2, credits: 2 });
+    assert.equal(await balance(user), 7);
+
+    // Never the same short twice.
+    assert.equal((await check(watch.id)).outcome, 'ok');
+    const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.equal(detail.watch.stats.shortsReported, 2);
+    assert.equal(detail.watch.lastSeenShort.id, second.videoId);
+    assert.deepEqual(detail.checks.map((c: { trigger: string; newShorts: number }) => [c.trigger, c.newShorts]), [['manual', 0], ['manual', 2], ['manual', 0], ['create', 0]]);
+    const events = await until(async () => {
+      const d = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+      return d.events[0]?.delivery.outcome === 'delivered' && d.events;
+    });
+    assert.equal(events.length, 1);
+    assert.equal(events[0].type, 'shorts.created');
+    assert.equal(receiver.deliveries.length, 1);
+    // The checks' charges are accounted for: the doctor finds every ledger charge's check.
+    const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    const ledger = report.findings.filter((f) => f.check.startsWith('ledger entry') || f.check.startsWith('balance'));
+    assert.deepEqual(ledger.map((f) => f.severity), ['ok', 'ok'], JSON.stringify(ledger));
+    await receiver.close();
+  });
+
+  it('keeps to the per-account maximum, lists, changes, pauses and deletes watches', async () => {
+    const user = await createUser(t, 10);
+    const other = await createUser(t, 10);
+    const a = await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' });
+    clock.advance(1000); // listed oldest first
+    const b = await create(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h', intervalSeconds: 3600 });
+    assert.equal(a.statusCode, 201, a.body);
+    assert.equal(b.statusCode, 201, b.body);
+    const third = await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' });
+    assert.equal(third.statusCode, 409);
+    assert.match(third.json().message, /maximum of 2 watches/);
+    const list = (await t.app.inject({ method: 'GET', url: WATCHES, headers: bearer(user.key) })).json();
+    assert.deepEqual(list.watches.map((w: { id: string }) => w.id), [a.json().id, b.json().id]);
+    // Someone else's watch does not exist for this caller.
+    assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) })).statusCode, 404);
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) })).statusCode, 404);
+
+    const low = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { intervalSeconds: 5 } });
+    assert.equal(low.statusCode, 400);
+    const paused = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { status: 'paused', intervalSeconds: 1800 } });
+    assert.equal(paused.statusCode, 200, paused.body);
+    assert.equal(paused.json().status, 'paused');
+    assert.equal(paused.json().pausedReason, 'user');
+    assert.equal(paused.json().nextCheckAt, null);
+    assert.equal(paused.json().intervalSeconds, 1800);
+    // A paused watch is not checked, by the schedule or otherwise.
+    assert.deepEqual(await check(b.json().id), { outcome: 'skipped', why: 'paused' });
+    const resumed = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { status: 'active' } });
+    assert.equal(resumed.json().status, 'active');
+    assert.equal(resumed.json().nextCheckAt, new Date(clock.now()).toISOString());
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) });
+    assert.equal(deleted.statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) })).statusCode, 404);
+    assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
+  });
+
+  it('does not report older shorts that move into the page (a short above them deleted upstream)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-d', shortsCount: 70 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-d', webhookUrl: receiver.url() })).json();
+    // As if the baseline's page had ended one short earlier: after the publish below, the last short
+    // of the page shows up unseen below seen ones (it is the 49th now, the 50th then).
+    const page = await (await fetch(`${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`)).json() as { items: Array<{ contentDetails: { videoId: string } }> };
+    const oldest = { video_id: page.items.at(-2)!.contentDetails.videoId };
+    await t.services.db.query('DELETE FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id]);
+    const { videoId } = await fake.publishShort('watched-d');
+    fake.resetStats();
+    const result = await check(watch.id);
+    assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1]);
+    // Details only for the new short.
+    assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+    await receiver.waitFor(1);
+    assert.deepEqual((JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id), [videoId]);
+    // The moved-in short is seen now (a later page shift does not bring it back as new).
+    assert.equal((await t.services.db.query('SELECT 1 FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id])).length, 1);
+    // Unseen between seen ones may be a short videos.list did not return yet: new; below the last seen: old.
+    assert.deepEqual(splitUnseen(['n1', 'n2', 's1', 'o1', 's2', 'o2'], new Set(['s1', 's2'])), { fresh: ['n1', 'n2', 'o1'], older: ['o2'] });
+    assert.deepEqual(splitUnseen(['n1', 'n2'], new Set()), { fresh: ['n1', 'n2'], older: [] });
+    await receiver.close();
+  });
+
+  it('records a failed check (platform error) without charging it; the next check catches up', async () => {
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-f', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const before = await balance(user);
+    const { videoId } = await fake.publishShort('watched-f');
+    fake.injectFault({ endpoint: 'playlistItems', kind: 'backendError', times: 2 });
+    const failed = await check(watch.id);
+    assert.equal(failed.outcome, 'failed');
+    assert.equal(await balance(user), before);
+    const state = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.match(state.watch.lastError, /UPSTREAM_ERROR/);
+    assert.equal(state.checks[0].outcome, 'failed');
+    assert.equal(state.checks[0].creditsCharged, 0);
+    const next = await check(watch.id);
+    assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1]);
+    const after = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.equal(after.watch.lastError, null);
+    assert.equal(after.watch.lastSeenShort.id, videoId);
+  });
+
+  it('pauses a watch whose account cannot pay (watch.paused), and resumes it when credits return (watch.resumed)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 1);
+    fake.addChannel({ handle: 'watched-b', shortsCount: 3 });
+    const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-b', webhookUrl: receiver.url() });
+    assert.equal(res.statusCode, 201, res.body);
+    const watch = res.json();
+    assert.equal(await balance(user), 0);
+    await fake.publishShort('watched-b');
+    fake.resetStats();
+    // A check may need a credit for the new shorts it finds: none is available, so nothing is spent.
+    assert.deepEqual(await check(watch.id), { outcome: 'paused' });
+    assert.equal(fake.quotaUsed(), 0);
+    await receiver.waitFor(1);
+    const paused = verify(await secretOf(user), receiver.deliveries[0]!);
+    assert.equal(paused.type, 'watch.paused');
+    assert.equal(paused.data.reason, 'credits');
+    const state = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json().watch;
+    assert.equal(state.status, 'paused');
+    assert.equal(state.pausedReason, 'credits');
+    // No credits yet: the sweep leaves it paused.
+    assert.ok(!(await resumePaidWatches(t.services.watches)).includes(watch.id));
+    await t.services.db.transaction((tx) => grantCredits(tx, user.id, 5, 'test'));
+    assert.ok((await resumePaidWatches(t.services.watches)).includes(watch.id));
+    await receiver.waitFor(2);
+    assert.equal(verify(await secretOf(user), receiver.deliveries[1]!).type, 'watch.resumed');
+    // Due at once: the sweep queues its check, which reports the short published meanwhile.
+    const jobs = await sweepDueWatches(t.services.watches);
+    assert.ok(jobs.some((j) => j.watchId === watch.id));
+    await receiver.waitFor(3);
+    const created = verify(await secretOf(user), receiver.deliveries[2]!);
+    assert.equal(created.type, 'shorts.created');
+    assert.equal((created.data.shorts as unknown[]).length, 1);
+    await receiver.close();
+  });
+});
+
+describe('watch scheduling across two instances on one PostgreSQL', () => {
+  it('claims every due watch exactly once however many sweeps race', async () => {
+    const database = await createPostgresDatabase();
+    const clock = manualClock();
+    const fake = await startFakePlatform();
+    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600', WATCH_MIN_INTERVAL_SECONDS: '60' };
+    // Two instances, sharing only the database (no workers: the jobs stay queued to be counted).
+    const one = await startTestApp('pglite', env, { now: clock.now });
+    const two = await startTestApp('pglite', env, { now: clock.now });
+    try {
+      const user = await createUser(one, 100);
+      const ids: string[] = [];
+      for (const handle of ['demo', 'sparse', 'democustom', 'empty']) {
+        const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: 'http://127.0.0.1:9/h', intervalSeconds: 60 } });
+        assert.equal(res.statusCode, 201, res.body);
+        ids.push(res.json().id);
+      }
+      // Nothing is due yet.
+      assert.deepEqual(await sweepDueWatches(two.services.watches), []);
+      clock.advance(60_000);
+      const sweeps = await Promise.all([one, two, one, two, one, two].map((app) => sweepDueWatches(app.services.watches)));
+      const claimed = sweeps.flat().map((j) => j.watchId).sort();
+      assert.deepEqual(claimed, [...ids].sort());
+      const queued = await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'watch-check'");
+      assert.equal(queued[0]!.n, 4);
+      // Each came due again one interval later, not before.
+      assert.deepEqual(await sweepDueWatches(one.services.watches), []);
+      clock.advance(60_000);
+      assert.equal((await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat().length, 4);
+    } finally {
+      await one.close();
+      await two.close();
+      await fake.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('watch checks on the InnerTube Shorts tab', () => {
+  for (const source of ['hybrid', 'innertube'] as const) {
+    it(`${source}: lists the tab's first page (0 units) and details only the new ids`, async () => {
+      const fake = await startFakePlatform();
+      const clock = manualClock();
+      const t = await startTestApp('pglite', { YOUTUBE_SOURCE: source, YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WATCH_SWEEP_SECONDS: '3600' }, { runWorker: true, now: clock.now });
+      const receiver = await startReceiver();
+      try {
+        const user = await createUser(t, 10);
+        fake.addChannel({ handle: `tab-${source}`, shortsCount: 60 });
+        fake.resetStats();
+        const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() } });
+        assert.equal(res.statusCode, 201, res.body);
+        const watch = res.json();
+        // hybrid resolves with channels.list (1 unit) and lists the tab; keyless spends nothing.
+        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+        assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
+        fake.resetStats();
+        assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), { outcome: 'ok', newShorts: 0, units: 0, credits: 0 });
+        const { videoId } = await fake.publishShort(`tab-${source}`);
+        const result = await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual');
+        assert.equal(result.outcome, 'ok');
+        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+        if (source === 'hybrid') assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+        await receiver.waitFor(1);
+        const body = JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string; shortUrl: string }> } };
+        assert.deepEqual(body.data.shorts.map((s) => s.id), [videoId]);
+      } finally {
+        await receiver.close();
+        await t.close();
+        await fake.close();
+      }
+    });
+  }
+});
+
+describe('two instances running watches on one PostgreSQL', () => {
+  it('report every new short exactly once while both sweep and check', async () => {
+    const database = await createPostgresDatabase();
+    const fake = await startFakePlatform();
+    fake.addChannel({ handle: 'two-instances', shortsCount: 5 });
+    const receiver = await startReceiver();
+    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '0.2', WATCH_MIN_INTERVAL_SECONDS: '1' };
+    const one = await startTestApp('pglite', env, { runWorker: true });
+    const two = await startTestApp('pglite', env, { runWorker: true });
+    try {
+      const user = await createUser(one, 100);
+      const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@two-instances', webhookUrl: receiver.url(), intervalSeconds: 1 } });
+      assert.equal(res.statusCode, 201, res.body);
+      const published: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        published.push((await fake.publishShort('two-instances')).videoId);
+        await until(async () => receiver.deliveries.some((d) => d.body.includes(published.at(-1)!)), 30_000, 50);
+      }
+      const watchId = res.json().id as string;
+      const checks = async () => (await one.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1', [watchId]))[0]!.n;
+      const seen = await checks();
+      await until(async () => (await checks()) >= seen + 3, 30_000, 100);
+      const events = new Map<string, string[]>();
+      for (const d of receiver.deliveries) events.set(String(d.headers['webhook-id']), (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id));
+      const reported = [...events.values()].flat();
+      assert.deepEqual([...reported].sort(), [...published].sort());
+    } finally {
+      await one.close();
+      await two.close();
+      await receiver.close();
+      await fake.close();
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+// WebSub push for watches (#15) against the fake hub: subscription with verification of intent,
+// signed Atom notifications that trigger a check at once, HMAC failures ignored, lease renewal.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { freePort } from '../support/child-service.ts';
+import { subscribe, subscriptionsDue, parseNotification, topicFor } from '../src/domain/watches/websub.ts';
+import { feedTopic } from '../src/fake-platform/websub-hub.ts';
+
+const WATCHES = '/api/youtube/watches';
+
+describe('WebSub push for watches', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  let user: TestUser;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let watch: { id: string; channel: { id: string } };
+  let now = Date.parse('2026-07-01T12:00:00Z');
+  const clock = () => now;
+  const LEASE = 3600;
+  const subscription = async (channelId: string) => (await t.services.db.query<{ state: string; secret: string; lease_expires_at: Date | null; verified_at: Date | null }>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]))[0];
+  const checksOf = async (id: string) => (await t.services.db.query<{ trigger: string }>('SELECT trigger FROM watch_checks WHERE watch_id = $1 ORDER BY created_at', [id])).map((r) => r.trigger);
+
+  before(async () => {
+    fake = await startFakePlatform();
+    fake.addChannel({ handle: 'pushed', shortsCount: 4 });
+    const port = await freePort();
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`,
+      WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl,
+      WEBSUB_LEASE_SECONDS: String(LEASE),
+      WATCH_SWEEP_SECONDS: '3600',
+    }, { runWorker: true, now: clock });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    user = await createUser(t, 50);
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+    await t.close();
+    await fake.close();
+  });
+
+  it('subscribes a new watch\'s channel feed and answers the hub\'s verification of intent', async () => {
+    const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@pushed', webhookUrl: receiver.url() } });
+    assert.equal(res.statusCode, 201, res.body);
+    watch = res.json();
+    const topic = feedTopic(fake.innertubeBaseUrl, watch.channel.id);
+    assert.equal(topicFor(t.services.websub!.settings, watch.channel.id), topic);
+    const sub = await until(async () => fake.hub.subscriptions().find((s) => s.topic === topic));
+    assert.equal(sub.callback, `${t.config.PUBLIC_BASE_URL}/websub/youtube/${watch.channel.id}`);
+    assert.equal(sub.leaseSeconds, LEASE);
+    const row = await until(async () => { const r = await subscription(watch.channel.id); return r?.state === 'verified' && r; });
+    assert.equal(sub.secret, row.secret);
+    assert.equal(row.lease_expires_at?.getTime(), now + LEASE * 1000);
+  });
+
+  it('refuses to verify a subscription it did not ask for', async () => {
+    const stranger = fake.addChannel({ handle: 'not-watched', shortsCount: 1 });
+    const form = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': feedTopic(fake.innertubeBaseUrl, stranger.id), 'hub.callback': `${t.config.PUBLIC_BASE_URL}/websub/youtube/${stranger.id}` });
+    assert.equal((await fetch(`${fake.innertubeBaseUrl}/subscribe`, { method: 'POST', body: form })).status, 202);
+    await fake.hub.settled();
+    const attempt = fake.hub.verifications().find((v) => v.topic.endsWith(stranger.id));
+    assert.deepEqual([attempt?.status, attempt?.confirmed], [404, false]);
+    // A topic that is not the channel's feed is refused too.
+    const wrong = await t.app.inject({ method: 'GET', url: `/websub/youtube/${watch.channel.id}?hub.mode=subscribe&hub.topic=${encodeURIComponent('https://evil.example/feed')}&hub.challenge=abc` });
+    assert.equal(wrong.statusCode, 404);
+    assert.equal(wrong.json().error, 'NOT_FOUND');
+  });
+
+  it('checks at once on a signed notification and reports the new short', async () => {
+    const published = await fake.publishShort('pushed');
+    await receiver.waitFor(1);
+    const body = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
+    assert.equal(body.type, 'shorts.created');
+    assert.deepEqual(body.data.shorts.map((s) => s.id), [published.videoId]);
+    assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
+    const notified = fake.hub.notifications().find((n) => n.videoId === published.videoId);
+    assert.equal(notified?.status, 202);
+  });
+
+  it('ignores a notification whose HMAC does not match (and one about a video already seen)', async () => {
+    const row = (await subscription(watch.channel.id))!;
+    const atom = `<?xml version='1.0' encoding='UTF-8'?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom"><entry><id>yt:video:AAAAAAAAAAA</id><yt:videoId>AAAAAAAAAAA</yt:videoId><yt:channelId>${watch.channel.id}</yt:channelId></entry></feed>`;
+    assert.deepEqual(parseNotification(atom), [{ videoId: 'AAAAAAAAAAA', channelId: watch.channel.id }]);
+    const post = (signature: string) => t.app.inject({ method: 'POST', url: `/websub/youtube/${watch.channel.id}`, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': signature }, payload: atom });
+    const wrongKey = `sha1=${createHmac('sha1', 'not-the-secret').update(atom).digest('hex')}`;
+    for (const signature of [wrongKey, 'sha1=', 'md5=abcd', '']) {
+      const res = await post(signature);
+      assert.equal(res.statusCode, 202, signature);
+    }
+    assert.deepEqual(await checksOf(watch.id), ['create', 'push'], 'no check for a forged notification');
+    const metrics = await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total');
+    assert.match(metrics, /outcome="bad-signature"} 4/);
+    // Correctly signed, about a video every watch has already seen: no check either.
+    const seenId = receiver.deliveries.length > 0 ? (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts[0]!.id : '';
+    const again = atom.replaceAll('AAAAAAAAAAA', seenId);
+    const res = await t.app.inject({ method: 'POST', url: `/websub/youtube/${watch.channel.id}`, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': `sha256=${createHmac('sha256', row.secret).update(again).digest('hex')}` }, payload: again });
+    assert.equal(res.statusCode, 202);
+    assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
+  });
+
+  it('renews the lease when a tenth of it is left', async () => {
+    const websub = t.services.websub!;
+    const before = (await subscription(watch.channel.id))!.lease_expires_at!.getTime();
+    assert.deepEqual(await subscriptionsDue(websub), []);
+    now += LEASE * 1000 * 0.85; // 15 % of the lease left: not yet
+    assert.deepEqual(await subscriptionsDue(websub), []);
+    now += LEASE * 1000 * 0.1; // 5 % left
+    assert.deepEqual(await subscriptionsDue(websub), [watch.channel.id]);
+    const verificationsBefore = fake.hub.verifications().length;
+    await subscribe(websub, watch.channel.id);
+    const renewed = await until(async () => { const r = await subscription(watch.channel.id); return r!.lease_expires_at!.getTime() > before && r; });
+    assert.equal(renewed.lease_expires_at!.getTime(), now + LEASE * 1000);
+    assert.equal(renewed.state, 'verified');
+    assert.equal(fake.hub.verifications().length, verificationsBefore + 1);
+    assert.deepEqual(await subscriptionsDue(websub), []);
+  });
+});
