@@ -1,7 +1,9 @@
-// npm run bench:profile: CPU profile of the service on the hot path (100 shorts cached, c=50) and
-// the top frames by self time. PROFILE_MODE=scale-out runs it on PostgreSQL + Redis. The profile
-// (a .cpuprofile file, for Chrome DevTools) stays in the printed directory.
+// CPU profile of the service and its top frames by self time: on the hot path (100 shorts cached,
+// c=50), or with PROFILE_SCENARIO=async while 1,000 webhook requests are accepted and delivered.
+// PROFILE_MODE=scale-out runs it on PostgreSQL + Redis. The profile (a .cpuprofile file, for Chrome
+// DevTools) stays in the printed directory. Run: node bench/profile-hot.ts
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -10,11 +12,13 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 const scaleOut = process.env.PROFILE_MODE === 'scale-out';
+const scenario = process.env.PROFILE_SCENARIO === 'async' ? 'async' : 'hot';
 
 interface ProfileNode {
   id: number;
@@ -35,6 +39,12 @@ export function topFrames(profile: Profile, top: number): Array<{ share: number;
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([frame, t]) => ({ share: t / total, frame }));
+}
+
+/** utime + stime of a process, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Self time grouped by where the code lives: PGlite's WASM, a package, our source, Node internals. */
@@ -67,8 +77,8 @@ try {
   const big = String(1_000_000_000);
   const service = await startChild('src/server.ts', {
     DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big,
-    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}`,
+    RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '20',
+    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
     ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}),
   }, { logFile: join(dataDir, 'service.log') });
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
@@ -76,12 +86,30 @@ try {
   const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body });
   if (!warm.ok) throw new Error(`warm-up answered ${warm.status}: ${await warm.text()}`);
   await warm.arrayBuffer();
-  const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS });
+  // CPU time of the service process: robust against other load on a shared machine, unlike wall time.
+  const cpuStart = cpuSeconds(service.process.pid!);
+  let summary: string;
+  if (scenario === 'hot') {
+    const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS });
+    summary = `${result.requests.average.toFixed(0)} req/s, p50/p99 ${result.latency.p50}/${result.latency.p99} ms, ${result.errors + result.non2xx} errors`;
+  } else {
+    // The same load as the async section of bench/run.ts.
+    const receiver = await startReceiver();
+    const started = performance.now();
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, j) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${(i + j) % 10 + 1}`, webhookUrl: receiver.url(`/h/${i + j}`) }) }).then((r) => r.arrayBuffer())));
+    }
+    const accepted = performance.now() - started;
+    await until(async () => new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size >= 1000, 600_000, 50);
+    summary = `1000 webhooks: accepted after ${accepted.toFixed(0)} ms, delivered after ${(performance.now() - started).toFixed(0)} ms`;
+    await receiver.close();
+  }
+  summary += `; service CPU ${(cpuSeconds(service.process.pid!) - cpuStart).toFixed(2)} s`;
   await service.kill('SIGTERM');
   const file = (await readdir(profDir)).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const profile = JSON.parse(await readFile(join(profDir, file), 'utf8')) as Profile;
-  console.log(`${scaleOut ? 'scale-out' : 'embedded'}: ${result.requests.average.toFixed(0)} req/s, p50/p99 ${result.latency.p50}/${result.latency.p99} ms, ${result.errors + result.non2xx} errors; profile ${join(profDir, file)}`);
+  console.log(`${scenario}, ${scaleOut ? 'scale-out' : 'embedded'}: ${summary}; profile ${join(profDir, file)}`);
   console.log('by area (self time):');
   for (const { share, frame } of byArea(profile)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
   console.log('top frames (self time):');

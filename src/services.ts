@@ -195,14 +195,14 @@ export async function createServices(config: Config, options: ServiceOptions): P
       options.log.info({ webhook: { ...('batchId' in job ? { batchId: job.batchId } : { requestId: job.requestId }), attempt: job.attempt, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
     },
   };
-  if (options.runWorker) await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY });
+  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, concurrency: config.WORKER_CONCURRENCY }) : undefined;
   // Worker processes drop stored results past RESULT_RETENTION_DAYS every hour (#14).
   const purgeTimer = options.runWorker
     ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
     : undefined;
 
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss, () => workers?.fetchesQueued()), delivery, metrics,
     async close() {
       clearInterval(purgeTimer);
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));

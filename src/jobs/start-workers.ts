@@ -1,6 +1,6 @@
 // Registers the job handlers on this process's queue connection. API processes run them too unless
 // RUN_WORKER=false; `npm run worker` runs a process that does nothing else.
-import type { PgBoss } from 'pg-boss';
+import type { Job, JobResult, PgBoss } from 'pg-boss';
 import { QUEUES } from '../infra/queue.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
@@ -13,24 +13,57 @@ export interface WorkerDeps {
   concurrency: number;
 }
 
-export async function startWorkers(deps: WorkerDeps): Promise<void> {
+/**
+ * Jobs fetched (and completed) by one statement (#13). On embedded PGlite every statement runs on
+ * the one database thread and a fetch or completion costs about as much as the job's own work, so
+ * 1,000 webhook requests spent most of their time fetching and completing jobs one at a time
+ * (bench/profile-hot.ts, PROFILE_SCENARIO=async). Small, so that one slow webhook receiver (its
+ * batch is completed when all its jobs are) holds back few others.
+ */
+export const JOBS_PER_FETCH = 5;
+
+/** At most `concurrency` jobs of a queue run at once in this process, fetched JOBS_PER_FETCH at a time. */
+export function workOptions(concurrency: number) {
+  const batchSize = Math.min(JOBS_PER_FETCH, concurrency);
   // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
-  // job a second when idle-polling; while the queue's backlog exceeds the bound they fetch
+  // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
   // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
-  // database thread milliseconds), hence 1 s rather than the 0.5 s minimum. Retries this process
-  // schedules wake a worker when they fall due (below). NOTIFY-based waking was tried and dropped:
-  // pg-boss wakes every worker of a queue per job, a thundering herd on PGlite.
-  const options = { localConcurrency: deps.concurrency, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, batchSize: 1 } as const;
-  await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, async ([job]) => {
-    if (!job) return;
-    await runShortsFetchJob(deps, job.data.requestId);
-  });
+  // database thread milliseconds), hence 1 s rather than the 0.5 s minimum.
+  return { localConcurrency: Math.ceil(concurrency / batchSize), batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } as const;
+}
+
+/** Runs a batch's jobs side by side; each one completes or fails (and is retried) on its own. */
+export async function runEach<T>(jobs: Job<T>[], run: (data: T) => Promise<void>): Promise<JobResult[]> {
+  const outcomes = await Promise.allSettled(jobs.map((job) => run(job.data)));
+  return outcomes.map((outcome, i) => (outcome.status === 'fulfilled' ? { id: jobs[i]!.id, status: 'completed' } : { id: jobs[i]!.id, status: 'failed', output: outcome.reason }));
+}
+
+/** Wakes this process's workers when it has just queued work for them (instead of their next poll). */
+export interface WorkerWakers {
+  fetchesQueued(): void;
+}
+
+export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
+  // Work this process queues wakes the first worker of the queue at once (pg-boss notifyWorker; a
+  // busy worker skips its next poll delay instead): accepted requests, a settled request's delivery
+  // and retries when they fall due. NOTIFY-based waking was tried and dropped: pg-boss wakes every
+  // worker of a queue per job, a thundering herd on PGlite. Work queued by other processes is
+  // found by polling.
+  const options = workOptions(deps.concurrency);
+  // Jobs may run before both workers are registered: until then there is no delivery worker to wake.
+  let deliveryWorker: string | undefined;
+  const wakeDelivery = () => {
+    if (deliveryWorker) deps.boss.notifyWorker(deliveryWorker);
+  };
+  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
+    runEach(jobs, async (data) => {
+      if ((await runShortsFetchJob(deps, data.requestId)) === 'settled') wakeDelivery();
+    }),
+  );
   const delivery: DeliveryDeps = {
     ...deps.delivery,
-    onRetryScheduled: (seconds) => setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref(),
+    onRetryScheduled: (seconds) => setTimeout(wakeDelivery, seconds * 1000 + 100).unref(),
   };
-  const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
-    if (!job) return;
-    await runDeliveryJob(delivery, job.data);
-  });
+  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => runEach(jobs, (data) => runDeliveryJob(delivery, data)));
+  return { fetchesQueued: () => deps.boss.notifyWorker(fetchWorker) };
 }

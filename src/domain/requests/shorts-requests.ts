@@ -137,8 +137,8 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
  * settled and only makes sure the delivery is queued. `afterSettle` runs in the settling
  * transaction (it enqueues the webhook delivery), so "settled" and "delivery queued" are one fact.
  */
-export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction) => Promise<void>): Promise<'settled' | 'already-settled' | 'missing'> {
-  const row = await findRequest(deps.db, requestId);
+export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<'settled' | 'already-settled' | 'missing'> {
+  const row = await findRequest(deps.db, requestId, { withResult: false });
   if (!row) return 'missing';
   if (row.status !== 'processing') return 'already-settled';
   const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url, options: row.options, batchId: row.batch_id };
@@ -174,7 +174,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
       }
     }
     const changed = await settleRequest(tx, request.id, outcome);
-    if (changed) await afterSettle(tx);
+    if (changed) await afterSettle(tx, request);
     return changed;
   });
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
