@@ -3,7 +3,6 @@
 // PROFILE_MODE=scale-out runs it on PostgreSQL + Redis. The profile (a .cpuprofile file, for Chrome
 // DevTools) stays in the printed directory. Run: node bench/profile-hot.ts
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +12,7 @@ import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { cpuSeconds } from './process-stats.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
@@ -39,12 +39,6 @@ export function topFrames(profile: Profile, top: number): Array<{ share: number;
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([frame, t]) => ({ share: t / total, frame }));
-}
-
-/** utime + stime of a process, from /proc (Linux). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Self time grouped by where the code lives: PGlite's WASM, a package, our source, Node internals. */
