@@ -2,7 +2,7 @@
 // early stop, memory and webhook throughput. Prints a table and writes bench/results.md.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -396,6 +396,8 @@ async function scaledOutWebhooks(baseUrl: string) {
   }
 }
 
+// Other work on the machine moves every wall-clock figure: the load average is recorded with the results.
+const loadAtStart = loadavg()[0]!;
 console.log(`channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`);
 // BENCH_ONLY=hot,cold,memory,async runs a subset (the results file then holds only those rows).
 const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,sources,memory,async,quota').split(','));
@@ -444,7 +446,7 @@ try {
 const table = ['| section | metric | value | target | verdict |', '|---|---|---|---|---|', ...previous, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 await writeFile(
   new URL('./results.md', import.meta.url),
-  `# Benchmark results\n\nRun with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; service in a child process (embedded PGlite, in-memory limiter and cache), load generator (autocannon, ${DURATION} s, 50 connections) and fake platform in the benchmark process. Upstream latency for the cold path: ${LATENCY_MS} ms per call.\n\n${table}\n\n${notes.join('\n')}\n`,
+  `# Benchmark results\n\nRun with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; service in a child process (embedded PGlite, in-memory limiter and cache), load generator (autocannon, ${DURATION} s, 50 connections) and fake platform in the benchmark process. Upstream latency for the cold path: ${LATENCY_MS} ms per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (other processes on the machine count in it).\n\n${table}\n\n${notes.join('\n')}\n`,
 );
 console.log('\nwrote bench/results.md');
 await appendHistory(HEADLINES, headline);
