@@ -59,6 +59,28 @@ export function byArea(profile: Profile): Array<{ share: number; frame: string }
   return [...area.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([frame, t]) => ({ share: t / total, frame }));
 }
 
+/** Total time (self + callees) of the functions named in PROFILE_INCLUSIVE (comma-separated), as shares of all samples. */
+export function inclusive(profile: Profile, names: string[]): Array<{ share: number; frame: string }> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const totals = new Map(names.map((n) => [n, 0]));
+  let all = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    all += delta;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const name = byId.get(at)!.callFrame.functionName;
+      if (totals.has(name) && !seen.has(name)) {
+        seen.add(name);
+        totals.set(name, totals.get(name)! + delta);
+      }
+    }
+  });
+  return [...totals].map(([frame, t]) => ({ share: t / all, frame }));
+}
+
 const fake = await startFakePlatform();
 const dataDir = await mkdtemp(join(tmpdir(), 'cs-profile-'));
 const profDir = await mkdtemp(join(tmpdir(), 'cs-cpuprof-'));
@@ -106,6 +128,11 @@ try {
   console.log(`${scenario}, ${scaleOut ? 'scale-out' : 'embedded'}: ${summary}; profile ${join(profDir, file)}`);
   console.log('by area (self time):');
   for (const { share, frame } of byArea(profile)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
+  if (process.env.PROFILE_INCLUSIVE) {
+    console.log('inclusive time:');
+    const names = process.env.PROFILE_INCLUSIVE === 'all' ? [...new Set(profile.nodes.map((n) => n.callFrame.functionName).filter((n) => n && !n.startsWith('('))) ] : process.env.PROFILE_INCLUSIVE.split(',');
+    for (const { share, frame } of inclusive(profile, names).sort((a, b) => b.share - a.share).slice(0, TOP)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
+  }
   console.log('top frames (self time):');
   for (const { share, frame } of topFrames(profile, TOP)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
 } finally {
