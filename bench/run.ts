@@ -224,26 +224,28 @@ async function quotaEconomy() {
     const spent = fake.quotaUsed();
     const byStatus = Object.entries(answers.reduce<Record<number, number>>((acc, a) => { acc[a.status] = (acc[a.status] ?? 0) + 1; return acc; }, {})).map(([k, v]) => `${v}×${k}`).join(', ');
     report('quota', `1-credit account: 100 sync + 200 webhook calls at large channels (${byStatus}): units`, String(spent), `≤ 3 + ${allowance}`, spent <= 3 + allowance ? 'met' : 'NOT met');
-
+  } finally {
+    await receiver.close();
+    await service.kill('SIGTERM');
+  }
+  // (b) and (c) from an account that can pay, with its own daily allowance: since queued work runs
+  // at once, (a) can spend the first account's whole allowance on webhook probes.
+  const paid = await prepareDataDir(1_000_000);
+  const payer = await startChild('src/server.ts', serviceEnv(paid.dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
+  try {
+    const call = (payload: object) => fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    // (c) units per 50 shorts served cold.
+    fake.resetStats();
+    const res = await fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }) });
+    const body = await res.json();
+    const per50 = fake.quotaUsed() / (body.itemCount / 50);
+    report('quota', `units per 50 shorts served cold, data-api mode (3,000 shorts: ${fake.quotaUsed()} units, ${body.creditsCharged} credits)`, per50.toFixed(2), '2.0 (data-api)', per50 <= 2.05 ? 'met' : 'NOT met');
     // (b) unknown /c/ names from an account with credits: each costs forHandle + forUsername until the allowance is spent.
     fake.resetStats();
     const lookups = [];
     for (let i = 0; i < 50; i++) lookups.push(await call({ channelUrl: `https://www.youtube.com/c/NoSuchVanityName${i}` }));
     const refused = lookups.filter((l) => l.status === 429).length;
     report('quota', `50 lookups of unknown /c/ names (${lookups.length - refused}×404, ${refused}×429 allowance spent): units`, String(fake.quotaUsed()), `≤ ${allowance}`, fake.quotaUsed() <= allowance ? 'met' : 'NOT met');
-  } finally {
-    await receiver.close();
-    await service.kill('SIGTERM');
-  }
-  // (c) units per 50 shorts served cold, from an account that can pay.
-  const paid = await prepareDataDir(1_000_000);
-  const payer = await startChild('src/server.ts', serviceEnv(paid.dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
-  try {
-    fake.resetStats();
-    const res = await fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }) });
-    const body = await res.json();
-    const per50 = fake.quotaUsed() / (body.itemCount / 50);
-    report('quota', `units per 50 shorts served cold, data-api mode (3,000 shorts: ${fake.quotaUsed()} units, ${body.creditsCharged} credits)`, per50.toFixed(2), '2.0 (data-api)', per50 <= 2.05 ? 'met' : 'NOT met');
   } finally {
     await payer.kill('SIGTERM');
     await fake.close();
