@@ -27,7 +27,7 @@ export async function appendHistory(columns: readonly string[], values: Partial<
   const header = ['date', 'commit', ...columns].join(',');
   const row = [new Date().toISOString(), commit(), ...columns.map((c) => values[c] ?? '')].join(',');
   if (!existsSync(CSV)) await writeFile(CSV, `${header}\n`);
-  else if (readFileSync(CSV, 'utf8').split('\n')[0] !== header) await appendFile(CSV, `${header}\n`); // columns changed: a new header starts a new block
+  else if (readFileSync(CSV, 'utf8').split('\n').findLast((line) => line.startsWith('date,')) !== header) await appendFile(CSV, `${header}\n`); // columns changed: a new header starts a new block
   await appendFile(CSV, `${row}\n`);
   await updateReadme();
 }

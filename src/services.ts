@@ -229,10 +229,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
-  if (options.runWorker) {
-    const wake = await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY });
-    watches.wakeChecks = wake.watchChecks;
-  }
+  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY }) : undefined;
+  if (workers) watches.wakeChecks = workers.watchChecks;
   // Worker processes sweep for due watches and resume those whose account can pay again (#15).
   let sweeping = false;
   const sweepTimer = options.runWorker
@@ -257,7 +255,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     : undefined;
 
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss), delivery, watches, websub, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss, () => workers?.fetchesQueued()), delivery, watches, websub, metrics,
     async close() {
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);

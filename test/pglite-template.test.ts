@@ -7,7 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTemplate, templateFor, templatePath } from '../src/infra/db/pglite-template.ts';
-import { PGLITE_OPTIONS } from '../src/infra/db/pglite.ts';
+import { PGLITE_OPTIONS, openPglite, pgliteDatabase } from '../src/infra/db/pglite.ts';
+import { migrate } from '../src/infra/db/migrate.ts';
+import { createBoss } from '../src/infra/queue.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 
 describe('PGlite data directory template', () => {
@@ -31,5 +33,26 @@ describe('PGlite data directory template', () => {
     const rows = await reopened.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', ['template-test']);
     assert.deepEqual(rows.map((r) => r.value), ['kept']);
     await reopened.close();
+  });
+
+  it('the migrated template is preferred and current: a new directory needs no migration', async () => {
+    await buildTemplate(PGLITE_OPTIONS, async (pglite) => {
+      const db = pgliteDatabase(pglite, null);
+      await migrate(db);
+      const boss = createBoss(db, { databaseUrl: undefined, onError: () => {} });
+      await boss.start();
+      await boss.stop({ close: false, graceful: false });
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'cs-template-'));
+    dirs.push(dir);
+    assert.equal(templateFor(dir, PGLITE_OPTIONS.initDbStartParams), templatePath(PGLITE_OPTIONS.initDbStartParams, 'migrated'));
+    const db = await openPglite(dir);
+    try {
+      assert.deepEqual(await migrate(db), [], 'every migration is already applied');
+      const [boss] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'");
+      assert.ok(boss!.n > 0, "pg-boss's schema is there");
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -18,7 +18,8 @@ export interface QueueSettings {
   onError: (error: Error) => void;
 }
 
-export async function startQueue(db: Database, settings: QueueSettings): Promise<PgBoss> {
+/** A pg-boss instance on this database, not started (starting it creates or upgrades its schema). */
+export function createBoss(db: Database, settings: Pick<QueueSettings, 'databaseUrl' | 'onError'>): PgBoss {
   // queueCacheIntervalSeconds: workers switch to continuous fetching while the cached backlog
   // count says there is work (see start-workers.ts), so the count must be fresh.
   const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2 } as const;
@@ -27,6 +28,11 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
       ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGlite }).pglite), backend: 'pglite', ...common })
       : new PgBoss({ connectionString: settings.databaseUrl!, max: 4, ...common });
   boss.on('error', settings.onError);
+  return boss;
+}
+
+export async function startQueue(db: Database, settings: QueueSettings): Promise<PgBoss> {
+  const boss = createBoss(db, settings);
   await boss.start();
   const queueOptions = {
     // pg-boss's own retries are for crashes and infrastructure errors; webhook retry timing is ours.

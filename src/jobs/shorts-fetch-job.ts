@@ -6,9 +6,10 @@ import { processQueuedRequest, type ShortsRequestDeps } from '../domain/requests
 import { settleBatchItem } from '../domain/requests/batches.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
 
-export async function runShortsFetchJob(deps: { boss: PgBoss; shortsRequests: ShortsRequestDeps }, requestId: string): Promise<void> {
-  await processQueuedRequest(deps.shortsRequests, requestId, async (tx) => {
+/** 'settled': this run settled the request and queued its delivery. */
+export async function runShortsFetchJob(deps: { boss: PgBoss; shortsRequests: ShortsRequestDeps }, requestId: string): Promise<'settled' | 'already-settled' | 'missing'> {
+  return processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
     await enqueueDelivery(deps.boss, tx, { requestId, attempt: 1 });
-    await settleBatchItem(tx, requestId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
+    await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
   });
 }

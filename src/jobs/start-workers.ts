@@ -1,6 +1,6 @@
 // Registers the job handlers on this process's queue connection. API processes run them too unless
 // RUN_WORKER=false; `npm run worker` runs a process that does nothing else.
-import type { PgBoss } from 'pg-boss';
+import type { Job, JobResult, PgBoss } from 'pg-boss';
 import { QUEUES } from '../infra/queue.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
@@ -17,37 +17,66 @@ export interface WorkerDeps {
   concurrency: number;
 }
 
-/** Wakes this process's workers for work it just queued (instead of waiting for their next poll). */
-export interface WorkerWake {
+/**
+ * Jobs fetched (and completed) by one statement (#13). On embedded PGlite every statement runs on
+ * the one database thread and a fetch or completion costs about as much as the job's own work, so
+ * 1,000 webhook requests spent most of their time fetching and completing jobs one at a time
+ * (bench/profile-hot.ts, PROFILE_SCENARIO=async). Small, so that one slow webhook receiver (its
+ * batch is completed when all its jobs are) holds back few others.
+ */
+export const JOBS_PER_FETCH = 5;
+
+/** At most `concurrency` jobs of a queue run at once in this process, fetched JOBS_PER_FETCH at a time. */
+export function workOptions(concurrency: number) {
+  const batchSize = Math.min(JOBS_PER_FETCH, concurrency);
+  // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
+  // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
+  // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
+  // database thread milliseconds), hence 1 s rather than the 0.5 s minimum.
+  return { localConcurrency: Math.ceil(concurrency / batchSize), batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } as const;
+}
+
+/** Runs a batch's jobs side by side; each one completes or fails (and is retried) on its own. */
+export async function runEach<T>(jobs: Job<T>[], run: (data: T) => Promise<void>): Promise<JobResult[]> {
+  const outcomes = await Promise.allSettled(jobs.map((job) => run(job.data)));
+  return outcomes.map((outcome, i) => (outcome.status === 'fulfilled' ? { id: jobs[i]!.id, status: 'completed' } : { id: jobs[i]!.id, status: 'failed', output: outcome.reason }));
+}
+
+/** Wakes this process's workers when it has just queued work for them (instead of their next poll). */
+export interface WorkerWakers {
+  fetchesQueued(): void;
   watchChecks(): void;
 }
 
-export async function startWorkers(deps: WorkerDeps): Promise<WorkerWake> {
-  // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
-  // job a second when idle-polling; while the queue's backlog exceeds the bound they fetch
-  // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
-  // database thread milliseconds), hence 1 s rather than the 0.5 s minimum. Retries this process
-  // schedules wake a worker when they fall due (below). NOTIFY-based waking was tried and dropped:
-  // pg-boss wakes every worker of a queue per job, a thundering herd on PGlite.
-  const options = { localConcurrency: deps.concurrency, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, batchSize: 1 } as const;
-  await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, async ([job]) => {
-    if (!job) return;
-    await runShortsFetchJob(deps, job.data.requestId);
-  });
+export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
+  // Work this process queues wakes the first worker of the queue at once (pg-boss notifyWorker; a
+  // busy worker skips its next poll delay instead): accepted requests, a settled request's delivery
+  // and retries when they fall due. NOTIFY-based waking was tried and dropped: pg-boss wakes every
+  // worker of a queue per job, a thundering herd on PGlite. Work queued by other processes is
+  // found by polling.
+  const options = workOptions(deps.concurrency);
+  // Jobs may run before both workers are registered: until then there is no delivery worker to wake.
+  let deliveryWorker: string | undefined;
+  const wakeDelivery = () => {
+    if (deliveryWorker) deps.boss.notifyWorker(deliveryWorker);
+  };
+  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
+    runEach(jobs, async (data) => {
+      if ((await runShortsFetchJob(deps, data.requestId)) === 'settled') wakeDelivery();
+    }),
+  );
   const delivery: DeliveryDeps = {
     ...deps.delivery,
-    onRetryScheduled: (seconds) => setTimeout(() => deps.boss.notifyWorker(deliveryWorker), seconds * 1000 + 100).unref(),
+    onRetryScheduled: (seconds) => setTimeout(wakeDelivery, seconds * 1000 + 100).unref(),
   };
   // A check that recorded an event wakes the delivery worker: push notifications should not wait
   // two polling intervals (check, then delivery) on their way to the customer.
-  const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, async ([job]) => {
-    if (!job) return;
-    const result = await runWatchCheckJob(deps.watches, job.data);
-    if (result.outcome === 'ok' ? result.newShorts > 0 : result.outcome === 'paused') deps.boss.notifyWorker(deliveryWorker);
-  });
-  const deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, async ([job]) => {
-    if (!job) return;
-    await runDeliveryJob(delivery, job.data);
-  });
-  return { watchChecks: () => deps.boss.notifyWorker(watchWorker) };
+  const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, (jobs) =>
+    runEach(jobs, async (data) => {
+      const result = await runWatchCheckJob(deps.watches, data);
+      if (result.outcome === 'ok' ? result.newShorts > 0 : result.outcome === 'paused') wakeDelivery();
+    }),
+  );
+  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => runEach(jobs, (data) => runDeliveryJob(delivery, data)));
+  return { fetchesQueued: () => deps.boss.notifyWorker(fetchWorker), watchChecks: () => deps.boss.notifyWorker(watchWorker) };
 }

@@ -25,6 +25,62 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
   return row.credit_balance;
 }
 
+// Every statement that takes credits from a balance is written here, once per form: one request
+// (`chargeCredits`, and `chargeOneSql` for a statement that also records the request), a group of
+// requests settled together (`CHARGE_GROUP_SQL`, group commit in requests/charge-and-record.ts), and
+// an operator's deduction (`deductCredits`). All of them lower the balance with one conditional
+// UPDATE under the row lock, never below what reservations hold, and write the ledger entry in the
+// same statement.
+
+/**
+ * The charge of one request as two CTEs, for a statement that does more in the same breath:
+ * `charged` holds the balance after the charge and is empty when the available credits cannot
+ * cover it (then nothing is written); `ledger` writes the entry (none for a free request). The
+ * arguments name the statement's parameters holding the account, the amount and the request id.
+ */
+export function chargeOneSql(param: { account: string; amount: string; requestId: string }): string {
+  return debitSql(param.account, param.amount, { kind: 'charge', requestId: `${param.requestId}::text`, note: 'NULL' });
+}
+
+/** The conditional UPDATE and its ledger entry (the expressions for the entry's request id and note). */
+function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'deduct'; requestId: string; note: string }): string {
+  return `charged AS (
+    -- Credits reserved for requests in progress are not for spending.
+    UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer
+    WHERE id = ${account}::uuid AND credit_balance - credits_reserved >= ${amount}::integer RETURNING credit_balance, low_balance_threshold
+  ), ledger AS (
+    INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+    SELECT ${account}::uuid, '${entry.kind}', -${amount}::integer, credit_balance, ${entry.requestId}, ${entry.note} FROM charged WHERE ${amount}::integer > 0
+  )`;
+}
+
+/**
+ * The charge of a group of requests as CTEs over a CTE named `input` (columns `i` = the request's
+ * place in the group, `account_id`, `amount`, `request_id`). The accounts are locked in id order, so
+ * two instances' groups cannot deadlock; per account a running total is charged and the requests
+ * the available credits cover are accepted. `accepted` holds their input rows with `balance_after`;
+ * the others are not charged (the caller retries them one by one for an exact answer). Each account
+ * is updated once with its total and each accepted request gets its ledger entry.
+ */
+export const CHARGE_GROUP_SQL = `locked AS (
+    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
+  ), running AS (
+    SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
+           locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
+    FROM input JOIN locked ON locked.id = input.account_id
+    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+  ), accepted AS (
+    -- Credits reserved for requests in progress are not for spending.
+    SELECT * FROM running WHERE available_after >= 0
+  ), charged AS (
+    UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
+    FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
+    WHERE accounts.id = t.account_id
+  ), ledger AS (
+    INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+    SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
+  )`;
+
 /**
  * Take `amount` credits for a request. Throws INSUFFICIENT_CREDITS (nothing changed) when the balance
  * cannot cover it. Must run inside the transaction that records the request's outcome.
@@ -32,16 +88,26 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
 export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
   if (amount === 0) return getBalance(tx, accountId);
   const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
-    // Credits reserved for requests in progress are not for spending.
-    'UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance, low_balance_threshold',
-    [accountId, amount],
+    `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })} SELECT credit_balance, low_balance_threshold FROM charged`,
+    [accountId, amount, requestId],
   );
   if (!row) throw await insufficientCredits(tx, accountId, amount);
-  await tx.query(
-    `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', $2, $3, $4)`,
-    [accountId, -amount, row.credit_balance, requestId],
-  );
   if (mayBeLow(row.credit_balance, row.low_balance_threshold)) await emitCreditsLow(tx, accountId, requestId);
+  return row.credit_balance;
+}
+
+/**
+ * An operator's deduction (kind 'deduct', with the reason as its note): the same conditional UPDATE
+ * as a charge. Returns the balance after it, or null (nothing changed) when the available credits
+ * cannot cover it.
+ */
+export async function deductCredits(tx: Queryable, accountId: string, amount: number, note: string): Promise<number | null> {
+  const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
+    `WITH ${debitSql('$1', '$2', { kind: 'deduct', requestId: 'NULL', note: '$3::text' })} SELECT credit_balance, low_balance_threshold FROM charged`,
+    [accountId, amount, note],
+  );
+  if (!row) return null;
+  if (mayBeLow(row.credit_balance, row.low_balance_threshold)) await emitCreditsLow(tx, accountId, null);
   return row.credit_balance;
 }
 

@@ -4,8 +4,7 @@
 import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow, type NewAccount, type RateLimits } from '../accounts/accounts.ts';
-import { grantCredits } from '../credits/ledger.ts';
-import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
+import { deductCredits, grantCredits } from '../credits/ledger.ts';
 import { writeAudit, type Actor } from './audit.ts';
 import type { User } from '../../contract/operator.ts';
 import type { UserDelivery } from '../../contract/operator.ts';
@@ -121,14 +120,9 @@ export async function adjustCredits(db: Database, actor: Actor, user: string, ad
     if (available < amount) {
       throw new AppError('CONFLICT', `Cannot deduct ${amount} credit${amount === 1 ? '' : 's'} from ${row.email}: the balance is ${row.credit_balance}${row.credits_reserved > 0 ? `, ${row.credits_reserved} of them reserved by requests in progress` : ''}, and a balance never goes below 0. Nothing was changed.`);
     }
-    const [updated] = await tx.query<AccountRow>('UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING *', [row.id, amount]);
-    if (!updated) throw new AppError('CONFLICT', `Cannot deduct ${amount} credits from ${row.email} now: requests in progress hold them. Nothing was changed.`);
-    await tx.query(
-      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'deduct', $2, $3, $4)`,
-      [row.id, -amount, updated!.credit_balance, reason],
-    );
-    if (mayBeLow(updated.credit_balance, updated.low_balance_threshold)) await emitCreditsLow(tx, row.id, null);
-    return updated!;
+    const balance = await deductCredits(tx, row.id, amount, reason);
+    if (balance === null) throw new AppError('CONFLICT', `Cannot deduct ${amount} credits from ${row.email} now: requests in progress hold them. Nothing was changed.`);
+    return { ...row, credit_balance: balance };
   });
 }
 

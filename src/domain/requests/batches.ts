@@ -57,15 +57,14 @@ export async function submitBatch(deps: ShortsRequestDeps, batch: NewBatch, enqu
  * summary webhook) in the same transaction. The batch row is locked first, so of two items settling
  * at once the second sees the first's settlement and exactly one completes the batch.
  */
-export async function settleBatchItem(tx: Queryable, requestId: string, onCompleted: (batchId: string) => Promise<void>): Promise<boolean> {
-  const [request] = await tx.query<{ batch_id: string | null }>('SELECT batch_id FROM shorts_requests WHERE id = $1', [requestId]);
-  if (!request?.batch_id) return false;
-  const [open] = await tx.query('SELECT id FROM shorts_batches WHERE id = $1 AND completed_at IS NULL FOR UPDATE', [request.batch_id]);
+export async function settleBatchItem(tx: Queryable, batchId: string | null | undefined, onCompleted: (batchId: string) => Promise<void>): Promise<boolean> {
+  if (!batchId) return false;
+  const [open] = await tx.query('SELECT id FROM shorts_batches WHERE id = $1 AND completed_at IS NULL FOR UPDATE', [batchId]);
   if (!open) return false;
-  const [pending] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM shorts_requests WHERE batch_id = $1 AND status = 'processing'", [request.batch_id]);
+  const [pending] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM shorts_requests WHERE batch_id = $1 AND status = 'processing'", [batchId]);
   if ((pending?.n ?? 0) > 0) return false;
-  await tx.query('UPDATE shorts_batches SET completed_at = now() WHERE id = $1', [request.batch_id]);
-  await onCompleted(request.batch_id);
+  await tx.query('UPDATE shorts_batches SET completed_at = now() WHERE id = $1', [batchId]);
+  await onCompleted(batchId);
   return true;
 }
 

@@ -6,13 +6,14 @@
 // queue up and go together in the next one (measured on PGlite: 0.08 ms per request in batches of
 // 25). Each statement is atomic by itself, so no BEGIN/COMMIT round trips either.
 //
-// Exactness: the batch locks the accounts it touches (in id order, so two instances' batches cannot
-// deadlock), charges a running total per account and accepts the prefix of requests the balance
+// Exactness: the charging SQL (both forms) lives in credits/ledger.ts; this module adds the request
+// record to it. The batch locks the accounts it touches (in id order, so two instances' batches
+// cannot deadlock), charges a running total per account and accepts the requests the balance
 // covers. The requests it refuses are retried one by one, in order, with the single-request
 // statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Queryable } from '../../infra/db/database.ts';
-import { insufficientCredits } from '../credits/ledger.ts';
+import { CHARGE_GROUP_SQL, chargeOneSql, insufficientCredits } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 
@@ -25,12 +26,7 @@ export interface Settlement {
 /** Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing written). */
 export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement): Promise<number> {
   const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
-    `WITH charged AS (
-       UPDATE accounts SET credit_balance = credit_balance - $2 WHERE id = $1 AND credit_balance - credits_reserved >= $2 RETURNING credit_balance, low_balance_threshold
-     ), ledger AS (
-       INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-       SELECT $1, 'charge', -$2::integer, credit_balance, $3 FROM charged WHERE $2::integer > 0
-     ), recorded AS (
+    `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })}, recorded AS (
        INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
        SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
      )
@@ -53,24 +49,7 @@ WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
     status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb)
-), locked AS (
-  SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
-), running AS (
-  SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
-         locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
-  FROM input JOIN locked ON locked.id = input.account_id
-  WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
-), accepted AS (
-  -- Credits reserved for requests in progress are not for spending.
-  SELECT * FROM running WHERE available_after >= 0
-), charged AS (
-  UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
-  FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
-  WHERE accounts.id = t.account_id
-), ledger AS (
-  INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-  SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
-), recorded AS (
+), ${CHARGE_GROUP_SQL}, recorded AS (
   INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
   SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, options, now()
   FROM accepted

@@ -100,10 +100,16 @@ export async function settleRequest(db: Queryable, id: string, outcome: Outcome)
   return rows.length === 1;
 }
 
-export async function findRequest(db: Queryable, id: string): Promise<RequestRow | undefined> {
-  const [row] = await db.query<RequestRow>('SELECT * FROM shorts_requests WHERE id = $1', [id]);
+/**
+ * `withResult: false` leaves the stored result out (null): a webhook result holds the whole body
+ * (125 KB for 100 shorts), and reading and parsing it where it is not needed was the largest single
+ * cost of the queued fetch on embedded PGlite (#13).
+ */
+export async function findRequest(db: Queryable, id: string, { withResult = true } = {}): Promise<RequestRow | undefined> {
+  const [row] = await db.query<RequestRow>(withResult ? 'SELECT * FROM shorts_requests WHERE id = $1' : `SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = $1`, [id]);
   return row;
 }
+const COLUMNS_BUT_RESULT = 'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
 
 export type { RequestSummary };
 

@@ -58,6 +58,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await submitBatch(shortsRequests, { id: batchId, accountId: caller.accountId, webhookUrl, items: records }, async (tx, requestId) => {
       await jobs.enqueueShortsFetch(tx, requestId);
     });
+    jobs.fetchesQueued();
     reply.code(202);
     return {
       success: true as const,

@@ -73,6 +73,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await submitWebhookRequest(shortsRequests, record, async (tx) => {
       await jobs.enqueueShortsFetch(tx, record.id);
     });
+    jobs.fetchesQueued();
     reply.code(202);
     return { success: true as const, requestId: record.id, status: 'processing' as const, message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.` };
   });

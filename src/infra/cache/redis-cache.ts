@@ -41,10 +41,23 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
     if (near.size >= NEAR_MAX_ENTRIES) near.delete(near.keys().next().value!); // oldest first
     near.set(key, { value, until: Math.min(expiresAt, Date.now() + NEAR_TTL_MS) });
   };
-  const get = async <T>(key: string): Promise<T | undefined> => {
+  // Reads of a key the near cache lacks, shared by the callers that arrive meanwhile (#13): when a
+  // hot entry's near copy lapsed, all 50 concurrent requests of the benchmark fetched and parsed the
+  // same value (and rendered their own copy of its JSON) instead of one.
+  const reading = new Map<string, Promise<unknown>>();
+  const get = <T>(key: string): Promise<T | undefined> => {
     const kept = near.get(key);
-    if (kept && kept.until > Date.now()) return kept.value as T;
+    if (kept && kept.until > Date.now()) return Promise.resolve(kept.value as T);
     near.delete(key);
+    let pending = reading.get(key);
+    if (!pending) {
+      pending = readShared(key).finally(() => reading.delete(key));
+      reading.set(key, pending);
+    }
+    return pending as Promise<T | undefined>;
+  };
+  /** The value in Redis now (kept near). */
+  const readShared = async <T>(key: string): Promise<T | undefined> => {
     // Stored as "<expiry ms>:<json>", so the near copy never outlives the shared one.
     const raw = await redis.get(prefix + key);
     if (raw === null) return undefined;
@@ -75,7 +88,7 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
       if ((await redis.set(lockKey, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') {
         try {
           // Another instance may have finished between our cache miss and taking the lock.
-          const ready = ttlMs > 0 ? await get<T>(key) : undefined;
+          const ready = ttlMs > 0 ? await readShared<T>(key) : undefined;
           if (ready !== undefined) return ready;
           const value = await work();
           await set(key, value, ttlMs);
@@ -86,7 +99,7 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
         }
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      const value = ttlMs > 0 ? await get<T>(key) : undefined;
+      const value = ttlMs > 0 ? await readShared<T>(key) : undefined;
       if (value !== undefined) return value;
       // With caching off nothing is shared; once the holder has finished, do our own work.
       if (ttlMs <= 0 && (await redis.exists(lockKey)) === 0) return work();

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Transaction } from './database.ts';
-import { templateFor } from './pglite-template.ts';
+import { seedFromTemplate } from './pglite-template.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
 // PGlite's 9 MB WASM module is compiled by V8's baseline compiler (Liftoff) only. With the default
@@ -37,12 +37,17 @@ export async function openPglite(dataDir: string | null, lockOptions: LockOption
   let pglite: PGlite;
   try {
     // A new directory is filled from the pre-built template when there is one (pglite-template.ts).
-    const loadDataDir = dataDir ? templateFor(dataDir, PGLITE_OPTIONS.initDbStartParams) : undefined;
-    pglite = dataDir ? await PGlite.create(dataDir, { ...PGLITE_OPTIONS, ...(loadDataDir ? { loadDataDir } : {}) }) : await PGlite.create(PGLITE_OPTIONS);
+    if (dataDir) await seedFromTemplate(dataDir, PGLITE_OPTIONS.initDbStartParams);
+    pglite = dataDir ? await PGlite.create(dataDir, PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
   } catch (error) {
     lock?.release();
     throw error;
   }
+  return pgliteDatabase(pglite, lock);
+}
+
+/** The Database interface over an open PGlite (its lock, if any, released on close). */
+export function pgliteDatabase(pglite: PGlite, lock: DataDirLock | null): Database & { pglite: PGlite } {
   const query = async <T>(runner: Queryable | PGlite, sql: string, params?: unknown[]): Promise<T[]> => {
     const result = await (runner as PGlite).query<T>(sql, params ?? []);
     return result.rows;
