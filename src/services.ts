@@ -25,6 +25,7 @@ import { createShortsService } from './domain/shorts/shorts-service.ts';
 import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
+import { dispatchPendingEvents } from './domain/webhooks/events.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
@@ -35,7 +36,7 @@ import { createInnertubeClient } from './infra/innertube/innertube-client.ts';
 import { createCircuitBreaker } from './infra/circuit-breaker.ts';
 import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
-import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
+import { enqueueDelivery, type DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 import { purgeExpiredResults } from './domain/requests/stored-results.ts';
 import type { WatchDeps } from './domain/watches/watches.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from './domain/watches/scheduler.ts';
@@ -231,7 +232,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
   };
   const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY }) : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;
-  // Worker processes sweep for due watches and resume those whose account can pay again (#15).
+  // Worker processes sweep for due watches and resume those whose account can pay again (#15), and
+  // queue the delivery of account events recorded without one (credits.low).
   let sweeping = false;
   const sweepTimer = options.runWorker
     ? setInterval(() => {
@@ -244,6 +246,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
           // Leases are renewed (and failed subscriptions retried) by the same sweep.
           .then(async () => {
             if (websub) for (const channelId of await subscriptionsDue(websub)) await subscribeChannel(channelId);
+          })
+          // Account events written by charges (credits.low) get their delivery queued here (the outbox).
+          .then(async () => {
+            if ((await dispatchPendingEvents(db, (tx, eventId) => enqueueDelivery(boss, tx, { eventId, attempt: 1 }))) > 0) workers?.deliveriesQueued();
           })
           .catch((err: unknown) => options.log.error({ err }, 'watch sweep failed'))
           .finally(() => { sweeping = false; });

@@ -7,6 +7,9 @@ import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { chargeAndRecord, createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
 import { adjustCredits } from '../src/domain/operators/users.ts';
 import { csvCell, csvRow } from '../src/http/csv.ts';
+import { dispatchPendingEvents } from '../src/domain/webhooks/events.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+import { Webhook } from 'standardwebhooks';
 
 let serial = 0;
 function settlement(accountId: string, credits: number, channel = { url: 'https://www.youtube.com/@fake-1', title: 'Fake One' }): Settlement {
@@ -255,3 +258,65 @@ for (const mode of STORAGE_MODES) {
     });
   });
 }
+
+describe('credits.low delivery (outbox)', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  before(async () => {
+    receiver = await startReceiver();
+    // A worker process: its sweep queues the delivery of events the charges wrote to the outbox.
+    t = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_SWEEP_SECONDS: '0.1' }, { runWorker: true });
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('delivers credits.low once, signed like every webhook, to the account\'s events URL; accounts without one get no delivery', async () => {
+    const user = await createUser(t, 30);
+    const silent = await createUser(t, 30);
+    const put = await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 10, eventsWebhookUrl: receiver.url('/account-events') } });
+    assert.equal(put.statusCode, 200, put.body);
+    await t.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(silent.token), payload: { lowBalanceThreshold: 10 } });
+    // Twenty-five concurrent charges take 30 to 5, across the threshold; one event is recorded and delivered.
+    await Promise.all(Array.from({ length: 25 }, () => chargeAndRecord(t.services.db, settlement(user.id, 1))));
+    await chargeAndRecord(t.services.db, settlement(silent.id, 25));
+    await receiver.waitFor(1);
+    const [delivery] = receiver.deliveries;
+    assert.equal(delivery!.path, '/account-events');
+    const secret = (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets[0].secret as string;
+    const payload = new Webhook(secret.replace(/^whsec_/, '')).verify(delivery!.body, delivery!.headers as Record<string, string>) as { type: string; data: { accountId: string; threshold: number; balance: number } };
+    assert.equal(payload.type, 'credits.low');
+    assert.equal(payload.data.accountId, user.id);
+    assert.equal(payload.data.threshold, 10);
+    assert.ok(payload.data.balance < 10);
+    const [history] = (await t.app.inject({ method: 'GET', url: '/accounts/events', headers: bearer(user.key) })).json().events as Array<{ payload: unknown }>;
+    assert.deepEqual(payload, history!.payload, 'the delivered body is the event in the account\'s history');
+    // Every event in the outbox has been dispatched, once: the silent account wrote none.
+    const outbox = await t.services.db.query<{ account_id: string; dispatched: boolean }>('SELECT account_id, dispatched_at IS NOT NULL AS dispatched FROM webhook_events WHERE type = $1', ['credits.low']);
+    assert.deepEqual(outbox, [{ account_id: user.id, dispatched: true }]);
+    const attempts = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.account_id = $1', [user.id]);
+    assert.equal(attempts[0]!.n, 1);
+    assert.equal(receiver.deliveries.length, 1);
+  });
+
+  it('queues each pending event exactly once when sweeps race', async () => {
+    // No worker here: nothing but the three racing dispatchers queues the event.
+    const quiet = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    try {
+      const user = await createUser(quiet, 15);
+      await quiet.app.inject({ method: 'PUT', url: '/accounts/alerts', headers: bearer(user.token), payload: { lowBalanceThreshold: 10, eventsWebhookUrl: receiver.url('/race') } });
+      await quiet.services.db.transaction((tx) => chargeCredits(tx, user.id, 6, `req_race_${user.id}`)); // 9: crossed
+      const queued: string[] = [];
+      const enqueue = async (_tx: unknown, id: string) => { queued.push(id); };
+      const counts = await Promise.all([1, 2, 3].map(() => dispatchPendingEvents(quiet.services.db, enqueue)));
+      const ids = (await quiet.services.db.query<{ id: string }>('SELECT id FROM webhook_events WHERE account_id = $1 AND dispatched_at IS NOT NULL', [user.id])).map((r) => r.id);
+      assert.equal(ids.length, 1);
+      assert.deepEqual(queued, ids);
+      assert.equal(counts.reduce((a, b) => a + b, 0), 1);
+      assert.equal(await dispatchPendingEvents(quiet.services.db, enqueue), 0, 'nothing left to queue');
+    } finally {
+      await quiet.close();
+    }
+  });
+});

@@ -46,6 +46,7 @@ export async function runEach<T>(jobs: Job<T>[], run: (data: T) => Promise<void>
 export interface WorkerWakers {
   fetchesQueued(): void;
   watchChecks(): void;
+  deliveriesQueued(): void;
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
@@ -78,5 +79,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     }),
   );
   deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => runEach(jobs, (data) => runDeliveryJob(delivery, data)));
-  return { fetchesQueued: () => deps.boss.notifyWorker(fetchWorker), watchChecks: () => deps.boss.notifyWorker(watchWorker) };
+  return { fetchesQueued: () => deps.boss.notifyWorker(fetchWorker), watchChecks: () => deps.boss.notifyWorker(watchWorker), deliveriesQueued: wakeDelivery };
 }

@@ -10,6 +10,7 @@
 // lost (e.g. a crash between a group-committed charge and its claim) is made up by the next charge.
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
+import { newEventId } from '../webhooks/events.ts';
 import type { CreditAlerts, CreditEvent, CreditsLowPayload } from '../../contract/credits.ts';
 
 export const CREDITS_LOW = 'credits.low';
@@ -30,18 +31,26 @@ export function mayBeLow(balance: number, threshold: number | null | undefined):
  * charge's transaction where there is one. The one place credits.low is emitted.
  */
 export async function emitCreditsLow(tx: Queryable, accountId: string, requestId: string | null): Promise<CreditsLowEvent | null> {
+  // One statement claims the alert, keeps the event in the account's history (credit_events) and,
+  // when the account has an events URL, writes it to the webhook outbox (webhook_events, delivered
+  // by the worker's sweep: webhooks/events.ts dispatchPendingEvents) with the same body.
   const [row] = await tx.query<{ id: number | string; payload: CreditsLowPayload; created_at: Date }>(
     `WITH claimed AS (
        UPDATE accounts SET credits_low_sent = true
        WHERE id = $1 AND NOT credits_low_sent AND low_balance_threshold IS NOT NULL AND credit_balance < low_balance_threshold
-       RETURNING id, credit_balance, low_balance_threshold
+       RETURNING id, credit_balance, low_balance_threshold, events_webhook_url
+     ), body AS (
+       SELECT id, events_webhook_url, jsonb_build_object('type', $3::text, 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+         'data', jsonb_build_object('accountId', id, 'balance', credit_balance, 'threshold', low_balance_threshold, 'requestId', $2::text)) AS payload
+       FROM claimed
+     ), outbox AS (
+       INSERT INTO webhook_events (id, account_id, type, webhook_url, payload, created_at)
+       SELECT $4, id, $3, events_webhook_url, payload::text, now() FROM body WHERE events_webhook_url IS NOT NULL
      )
      INSERT INTO credit_events (account_id, type, payload)
-     SELECT id, $3, jsonb_build_object('type', $3::text, 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-       'data', jsonb_build_object('accountId', id, 'balance', credit_balance, 'threshold', low_balance_threshold, 'requestId', $2::text))
-     FROM claimed
+     SELECT id, $3, payload FROM body
      RETURNING id, payload, created_at`,
-    [accountId, requestId, CREDITS_LOW],
+    [accountId, requestId, CREDITS_LOW, newEventId()],
   );
   return row ? { id: Number(row.id), type: CREDITS_LOW, createdAt: row.created_at.toISOString(), payload: row.payload } : null;
 }

@@ -5,7 +5,7 @@
 // purpose: shorts.created, watch.paused, watch.resumed today; other account events (credits.low)
 // plug in with a type and a data object.
 import { randomBytes } from 'node:crypto';
-import type { Queryable, Transaction } from '../../infra/db/database.ts';
+import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
 
 export interface NewEvent {
   accountId: string;
@@ -41,7 +41,7 @@ export async function recordEvent(tx: Transaction, input: NewEvent, enqueue: Enq
   const id = newEventId(at.getTime());
   const payload = JSON.stringify({ type: input.type, timestamp: at.toISOString(), data: input.data });
   await tx.query(
-    'INSERT INTO webhook_events (id, account_id, type, webhook_url, subject_id, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    'INSERT INTO webhook_events (id, account_id, type, webhook_url, subject_id, payload, created_at, dispatched_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',
     [id, input.accountId, input.type, input.webhookUrl, input.subjectId ?? null, payload, at],
   );
   await enqueue(tx, id);
@@ -60,6 +60,25 @@ interface EventRow {
 
 function toEvent(row: EventRow): StoredEvent {
   return { id: row.id, accountId: row.account_id, type: row.type, webhookUrl: row.webhook_url, subjectId: row.subject_id, payload: row.payload, createdAt: row.created_at };
+}
+
+/**
+ * The outbox side: events recorded without their delivery queued (credits.low, written by the
+ * charge statements, see credits/credit-alerts.ts) get their first attempt queued here, in the
+ * transaction that marks them dispatched, so each is queued exactly once across instances. Run by
+ * every worker's periodic sweep; returns how many were queued.
+ */
+export async function dispatchPendingEvents(db: Database, enqueue: EnqueueEvent, limit = 100): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE webhook_events SET dispatched_at = now()
+       WHERE id IN (SELECT id FROM webhook_events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [limit],
+    );
+    for (const row of rows) await enqueue(tx, row.id);
+    return rows.length;
+  });
 }
 
 export async function findEvent(db: Queryable, id: string): Promise<StoredEvent | undefined> {

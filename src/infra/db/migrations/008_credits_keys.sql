@@ -21,3 +21,11 @@ CREATE TABLE credit_events (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX credit_events_account_idx ON credit_events (account_id, id DESC);
+
+-- Account events recorded inside a charge (credits.low) cannot queue their delivery there: the
+-- charge statements run where no queue connection is at hand. They are written with
+-- dispatched_at NULL, and the worker's sweep queues their first delivery attempt and sets it, in one
+-- transaction (an outbox). Events recorded with their job already queued (watches) set it at once.
+ALTER TABLE webhook_events ADD COLUMN dispatched_at timestamptz;
+UPDATE webhook_events SET dispatched_at = created_at;
+CREATE INDEX webhook_events_undispatched_idx ON webhook_events (created_at) WHERE dispatched_at IS NULL;
