@@ -7,6 +7,7 @@ import { assertAcceptableWebhookUrl } from '../src/domain/webhooks/webhook-url.t
 import { parseTimestamp, toChannel } from '../src/domain/shorts/mapping.ts';
 import { generateApiKey, isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 import { loadConfig } from '../src/config.ts';
+import { JOBS_PER_FETCH, runEach, workOptions } from '../src/jobs/start-workers.ts';
 
 describe('pricing', () => {
   const settings = { creditsPerBlock: 1, shortsPerBlock: 50, minimumCredits: 1 };
@@ -93,5 +94,26 @@ describe('request ids', () => {
     for (const id of ids) assert.match(id, /^req_[a-z0-9]{8,9}[0-9a-f]{20}$/);
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(new Set(ids.map((id) => id.slice(-20))).size, ids.length, 'the random parts never repeat');
+  });
+});
+
+describe('job workers (#13)', () => {
+  it('fetch jobs in batches, never running more than WORKER_CONCURRENCY at once', () => {
+    for (let concurrency = 1; concurrency <= 40; concurrency++) {
+      const { localConcurrency, batchSize } = workOptions(concurrency);
+      assert.ok(localConcurrency * batchSize <= concurrency, `${concurrency}: ${localConcurrency} × ${batchSize}`);
+      assert.ok(batchSize >= 1 && batchSize <= JOBS_PER_FETCH);
+      assert.ok(localConcurrency * batchSize > concurrency - localConcurrency, `${concurrency}: ${localConcurrency} × ${batchSize} leaves too much unused`);
+    }
+    assert.deepEqual([workOptions(10).localConcurrency, workOptions(10).batchSize], [2, 5]);
+  });
+
+  it('settles each job of a batch on its own: one failure fails only its job', async () => {
+    const jobs = ['a', 'b', 'c'].map((id) => ({ id, data: id })) as unknown as Parameters<typeof runEach<string>>[0];
+    const boom = new Error('b failed');
+    const results = await runEach(jobs, async (data) => {
+      if (data === 'b') throw boom;
+    });
+    assert.deepEqual(results, [{ id: 'a', status: 'completed' }, { id: 'b', status: 'failed', output: boom }, { id: 'c', status: 'completed' }]);
   });
 });

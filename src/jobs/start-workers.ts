@@ -28,12 +28,14 @@ export const JOBS_PER_FETCH = 5;
 
 /** At most `concurrency` jobs of a queue run at once in this process, fetched JOBS_PER_FETCH at a time. */
 export function workOptions(concurrency: number) {
-  const batchSize = Math.min(JOBS_PER_FETCH, concurrency);
+  // Never more than `concurrency` at once: 7 → 2 workers of 3, 10 → 2 of 5, 12 → 3 of 4.
+  const workers = Math.ceil(concurrency / JOBS_PER_FETCH);
+  const batchSize = Math.floor(concurrency / workers);
   // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
   // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
   // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
   // database thread milliseconds), hence 1 s rather than the 0.5 s minimum.
-  return { localConcurrency: Math.ceil(concurrency / batchSize), batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } as const;
+  return { localConcurrency: workers, batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } as const;
 }
 
 /** Runs a batch's jobs side by side; each one completes or fails (and is retried) on its own. */
