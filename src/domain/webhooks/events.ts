@@ -6,6 +6,7 @@
 // plug in with a type and a data object.
 import { randomBytes } from 'node:crypto';
 import type { Queryable, Transaction } from '../../infra/db/database.ts';
+import type { WatchEvent } from '../../contract/watches.ts';
 
 export interface NewEvent {
   accountId: string;
@@ -67,8 +68,8 @@ export async function findEvent(db: Queryable, id: string): Promise<StoredEvent 
   return row ? toEvent(row) : undefined;
 }
 
-/** The newest events about one subject, with their delivery state. */
-export async function listEvents(db: Queryable, accountId: string, subjectId: string, limit: number): Promise<Array<{ id: string; type: string; createdAt: string; data: unknown; delivery: { attempts: number; outcome: string | null; statusCode: number | null } }>> {
+/** The newest events about one subject, with their delivery state (as a watch's events show them). */
+export async function listEvents(db: Queryable, accountId: string, subjectId: string, limit: number): Promise<WatchEvent[]> {
   const rows = await db.query<EventRow & { attempts: number; outcome: string | null; status_code: number | null }>(
     `SELECT e.*, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS attempts,
             l.outcome, l.status_code
