@@ -2,12 +2,14 @@
 // this service sends (OpenAPI `webhooks`), the guides (docs/guides/, in info.description) and
 // curl/JavaScript/Python snippets per operation.
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { TSchema } from 'typebox';
 import type { Config } from '../config.ts';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME } from '../contract/common.ts';
 import { EXAMPLE_ACCOUNT_ID } from '../contract/accounts.ts';
 import { EXAMPLE_BATCH_ID } from '../contract/batches.ts';
 import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
+import { ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
 import { renderGuides } from './openapi-guides.ts';
@@ -28,6 +30,20 @@ const signedDelivery =
   'webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; ' +
   '410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above.';
 const deliveryResponses = { '200': { description: 'Any 2xx: delivered.' }, '410': { description: 'Gone: stop sending this webhook.' } };
+
+/** A webhook a watch sends to its webhookUrl (#15): one event type, its body and an example. */
+function watchWebhook(type: string, schema: TSchema, summary: string, exampleSummary: string) {
+  return {
+    [type]: {
+      post: {
+        summary,
+        description: `${signedDelivery} webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).`,
+        requestBody: { required: true, content: { 'application/json': { schema, examples: { [type]: { summary: exampleSummary, value: exampleOf(schema) } } } } },
+        responses: deliveryResponses,
+      },
+    },
+  };
+}
 
 export function openApiDocument(config: Config): SwaggerOptions {
   const collector = new ComponentCollector();
@@ -111,6 +127,9 @@ export function openApiDocument(config: Config): SwaggerOptions {
             responses: deliveryResponses,
           },
         },
+        ...watchWebhook('shorts.created', ShortsCreatedPayloadSchema, 'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.', 'One new short.'),
+        ...watchWebhook('watch.paused', WatchPausedPayloadSchema, 'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.', 'The account ran out of credits.'),
+        ...watchWebhook('watch.resumed', WatchResumedPayloadSchema, 'Sent when a watch paused for credits is resumed (checked at once).', 'Credits are available again.'),
       } as never,
     },
   };

@@ -16,6 +16,7 @@ import type { Database, Transaction } from '../../infra/db/database.ts';
 import type { QuotaSettings } from '../quota/quota-meter.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
+import type { WatchResumedPayload } from '../../contract/watches.ts';
 import { checkReservation, type CheckTrigger } from './watch-check.ts';
 import { newCheckId, type WatchRow } from './watch-store.ts';
 
@@ -70,7 +71,7 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
       [now, needed],
     );
     for (const w of resumed) {
-      await deps.recordEvent(tx, { accountId: w.account_id, type: 'watch.resumed', webhookUrl: w.webhook_url, subjectId: w.id, at: now, data: { watchId: w.id, channel: { id: w.channel_id, title: w.channel_title }, reason: 'credits' } });
+      await deps.recordEvent(tx, { accountId: w.account_id, type: 'watch.resumed', webhookUrl: w.webhook_url, subjectId: w.id, at: now, data: { watchId: w.id, channel: { id: w.channel_id, title: w.channel_title }, reason: 'credits' } satisfies WatchResumedPayload['data'] });
     }
     return resumed.map((w) => w.id);
   });

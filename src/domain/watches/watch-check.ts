@@ -24,6 +24,7 @@ import { innertubeFailureKind, keylessChannel, keylessVideo, type InnertubeClien
 import type { SourceMode } from '../shorts/shorts-service.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
+import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../../contract/watches.ts';
 import type { YtChannel } from '../shorts/youtube-types.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
 import { findWatch, markSeen, seenAmong, type WatchRow } from './watch-store.ts';
@@ -35,7 +36,7 @@ const CHECK_RESERVATION_MS = 15 * 60_000;
 /** One listing page holds at most this many ids (playlistItems maxResults; a tab page holds 48). */
 const PAGE_SIZE = 50;
 
-export type CheckTrigger = 'create' | 'schedule' | 'push' | 'manual';
+export type CheckTrigger = WatchCheck['trigger'];
 
 export interface WatchCheckDeps {
   db: Database;
@@ -232,7 +233,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         webhookUrl: watch.webhook_url,
         subjectId: watch.id,
         at: now,
-        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: watch.channel_title }, shorts },
+        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: watch.channel_title }, shorts } satisfies ShortsCreatedPayload['data'],
       });
     }
     const newest = listing.ids[0];
@@ -267,7 +268,7 @@ async function pauseForCredits(deps: WatchCheckDeps, watch: WatchRow, checkId: s
     if (paused.length === 0) return;
     const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
     await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, 0, 0, 0, $5, $6, $7) ON CONFLICT (id) DO NOTHING', [checkId, watch.id, watch.account_id, trigger, 'paused', message, now]);
-    await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } });
+    await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } satisfies WatchPausedPayload['data'] });
   });
 }
 

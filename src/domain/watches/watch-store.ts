@@ -1,6 +1,7 @@
 // The watches table and its companions (seen shorts, checks): rows in, resources out.
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.ts';
+import type { Watch, WatchCheck } from '../../contract/watches.ts';
 
 export interface WatchRow {
   id: string;
@@ -25,22 +26,8 @@ export interface WatchRow {
   created_at: Date;
 }
 
-/** The watch as the API shows it (schema: src/http/schemas/watches.ts). */
-export interface Watch {
-  id: string;
-  channelUrl: string;
-  channel: { id: string; title: string; customUrl: string | null };
-  webhookUrl: string;
-  intervalSeconds: number;
-  status: 'active' | 'paused';
-  pausedReason: 'user' | 'credits' | null;
-  nextCheckAt: string | null;
-  lastCheckAt: string | null;
-  lastSeenShort: { id: string; shortUrl: string; publishedAt: string | null } | null;
-  stats: { checks: number; unitsSpent: number; shortsReported: number; prepaidUnits: number };
-  lastError: string | null;
-  createdAt: string;
-}
+/** The watch as the API shows it: the contract's shape (src/contract/watches.ts). */
+export type { Watch };
 
 export function newWatchId(now = Date.now()): string {
   return `wch_${now.toString(36)}${randomBytes(8).toString('hex')}`;
@@ -102,16 +89,8 @@ export async function seenAmong(db: Queryable, watchId: string, ids: string[]): 
   return new Set(rows.map((r) => r.video_id));
 }
 
-export interface CheckSummary {
-  id: string;
-  trigger: 'create' | 'schedule' | 'push' | 'manual';
-  units: number;
-  newShorts: number;
-  creditsCharged: number;
-  outcome: 'ok' | 'failed' | 'paused';
-  error: string | null;
-  createdAt: string;
-}
+/** One check as the API shows it. */
+export type CheckSummary = WatchCheck;
 
 export async function listChecks(db: Queryable, watchId: string, limit: number): Promise<CheckSummary[]> {
   const rows = await db.query<{ id: string; trigger: CheckSummary['trigger']; units: number; new_shorts: number; credits_charged: number; outcome: CheckSummary['outcome']; error: string | null; created_at: Date }>(

@@ -2,10 +2,11 @@
 // the delivery job (jobs/webhook-delivery-job.ts, kind {eventId, attempt}) sends it signed and
 // retried like every other webhook. Recording the event and queuing its first attempt happen in the
 // caller's transaction, so "it happened" and "it will be delivered" are one fact. Generic on
-// purpose: shorts.created, watch.paused, watch.resumed today; other account events (credits.low)
-// plug in with a type and a data object.
+// purpose: shorts.created, watch.paused, watch.resumed, and credits.low (written by the charge
+// statements into the same table as an outbox, see dispatchPendingEvents).
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
+import type { WatchEvent } from '../../contract/watches.ts';
 
 export interface NewEvent {
   accountId: string;
@@ -86,8 +87,8 @@ export async function findEvent(db: Queryable, id: string): Promise<StoredEvent 
   return row ? toEvent(row) : undefined;
 }
 
-/** The newest events about one subject, with their delivery state. */
-export async function listEvents(db: Queryable, accountId: string, subjectId: string, limit: number): Promise<Array<{ id: string; type: string; createdAt: string; data: unknown; delivery: { attempts: number; outcome: string | null; statusCode: number | null } }>> {
+/** The newest events about one subject, with their delivery state (as a watch's events show them). */
+export async function listEvents(db: Queryable, accountId: string, subjectId: string, limit: number): Promise<WatchEvent[]> {
   const rows = await db.query<EventRow & { attempts: number; outcome: string | null; status_code: number | null }>(
     `SELECT e.*, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS attempts,
             l.outcome, l.status_code

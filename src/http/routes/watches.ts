@@ -7,16 +7,13 @@ import { createWatch, deleteWatch, ownWatch, updateWatch } from '../../domain/wa
 import { listChecks, listWatches, newCheckId, toWatch } from '../../domain/watches/watch-store.ts';
 import { listEvents } from '../../domain/webhooks/events.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { FailureBody } from '../schemas/common.ts';
-import { CreateWatchBody, UpdateWatchBody, WatchDetailSchema, WatchListSchema, WatchParams, WatchSchema } from '../schemas/watches.ts';
+import { authErrors, FailureBody, failureResponse as failure, json } from '../schemas/common.ts';
+import { CreateWatchBody, UpdateWatchBody, WatchCheckQueuedSchema, WatchDetailSchema, WatchListSchema, WatchParams, WatchSchema } from '../schemas/watches.ts';
 
-const failure = (description: string) => ({ ...FailureBody, description });
-const common = {
-  401: failure('Missing, invalid, expired or revoked credential.'),
-  403: failure('The credential may not use this resource.'),
-  500: failure('Unexpected server error.'),
-  503: failure('A backing store is unavailable.'),
-};
+// Every watch route answers errors in the failure body ({success: false, …}), like the shorts routes.
+const common = authErrors(FailureBody);
+const malformedId = failure('Malformed watch id.', ['VALIDATION_FAILED']);
+const noSuchWatch = failure('No such watch on this account.', ['NOT_FOUND']);
 
 export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { watches, config } = app.services;
@@ -36,15 +33,16 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security,
       body: CreateWatchBody,
       response: {
-        201: WatchSchema,
-        400: failure('Invalid body, unrecognised channel address, unsafe webhookUrl or an interval below the minimum.'),
-        402: failure('The available credits cannot pay for creating the watch.'),
-        404: failure('No channel at that address.'),
-        409: failure('The account has its maximum number of watches.'),
-        429: failure('Rate limit exceeded, or the daily allowance of unpaid upstream work is spent.'),
-        502: failure('The video platform failed.'),
-        504: failure('The video platform did not answer in time.'),
+        201: json('The watch, with its baseline recorded (Location: /api/youtube/watches/{watchId}).', WatchSchema),
+        400: failure('Invalid body, unrecognised channel address, unsafe webhookUrl or an interval below the minimum.', ['VALIDATION_FAILED', 'INVALID_CHANNEL_URL', 'UNSAFE_WEBHOOK_URL', 'INVALID_JSON']),
+        402: failure('The available credits cannot pay for creating the watch.', ['INSUFFICIENT_CREDITS']),
+        404: failure('No channel at that address.', ['CHANNEL_NOT_FOUND']),
+        409: failure('The account has its maximum number of watches.', ['CONFLICT']),
+        429: failure('Rate limit exceeded, or the daily allowance of unpaid upstream work is spent.', ['RATE_LIMITED', 'QUOTA_ALLOWANCE_EXHAUSTED']),
+        502: failure('The video platform failed.', ['UPSTREAM_ERROR']),
+        504: failure('The video platform did not answer in time.', ['UPSTREAM_TIMEOUT']),
         ...common,
+        503: failure('Every platform key is out of quota, the platform throttles, or a backing store is unavailable.', ['UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED', 'SERVICE_UNAVAILABLE']),
       },
     },
   }, async (request, reply) => {
@@ -55,7 +53,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/api/youtube/watches', {
     config: { auth: true, scope: 'shorts:read', failureBody: true },
-    schema: { tags: ['watches'], summary: 'The caller\'s watches, oldest first.', security, response: { 200: WatchListSchema, ...common } },
+    schema: { tags: ['watches'], summary: 'The caller\'s watches, oldest first.', security, response: { 200: json('The caller\'s watches, oldest first.', WatchListSchema), ...common } },
   }, async (request) => ({ watches: (await listWatches(watches.db, callerOf(request).accountId)).map(toWatch) }));
 
   app.get('/api/youtube/watches/:watchId', {
@@ -66,7 +64,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security,
       params: WatchParams,
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Checks and events to include.' }) }),
-      response: { 200: WatchDetailSchema, 400: failure('Malformed watch id.'), 404: failure('No such watch.'), ...common },
+      response: { 200: json('The watch with its latest checks and events, newest first.', WatchDetailSchema), 400: failure('Malformed watch id or limit.', ['VALIDATION_FAILED']), 404: noSuchWatch, ...common },
     },
   }, async (request) => {
     const row = await ownWatch(watches, callerOf(request).accountId, request.params.watchId);
@@ -81,13 +79,13 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       security,
       params: WatchParams,
       body: UpdateWatchBody,
-      response: { 200: WatchSchema, 400: failure('Invalid body, unsafe webhookUrl or an interval below the minimum.'), 404: failure('No such watch.'), ...common },
+      response: { 200: json('The watch after the change.', WatchSchema), 400: failure('Malformed watch id, invalid body, unsafe webhookUrl or an interval below the minimum.', ['VALIDATION_FAILED', 'UNSAFE_WEBHOOK_URL', 'INVALID_JSON']), 404: noSuchWatch, ...common },
     },
   }, async (request) => updateWatch(watches, callerOf(request).accountId, request.params.watchId, request.body));
 
   app.delete('/api/youtube/watches/:watchId', {
     config: { auth: true, scope: 'shorts:write', failureBody: true },
-    schema: { tags: ['watches'], summary: 'Stop watching; answers the watch as it was. Events already recorded are still delivered.', security, params: WatchParams, response: { 200: WatchSchema, 400: failure('Malformed watch id.'), 404: failure('No such watch.'), ...common } },
+    schema: { tags: ['watches'], summary: 'Stop watching; answers the watch as it was. Events already recorded are still delivered.', security, params: WatchParams, response: { 200: json('The watch as it was before it was deleted.', WatchSchema), 400: malformedId, 404: noSuchWatch, ...common } },
   }, async (request) => deleteWatch(watches, callerOf(request).accountId, request.params.watchId));
 
   app.post('/api/youtube/watches/:watchId/check', {
@@ -97,7 +95,7 @@ export const watchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Check a watch now (priced like any check); the schedule is unchanged.',
       security,
       params: WatchParams,
-      response: { 202: Type.Object({ watchId: Type.String(), checkId: Type.String(), status: Type.Literal('queued') }), 400: failure('Malformed watch id.'), 404: failure('No such watch.'), 409: failure('The watch is paused.'), ...common },
+      response: { 202: json('The check is queued; it appears in the watch\'s checks once it has run.', WatchCheckQueuedSchema), 400: malformedId, 404: noSuchWatch, 409: failure('The watch is paused.', ['CONFLICT']), 429: failure('Rate limit exceeded.', ['RATE_LIMITED']), ...common },
     },
   }, async (request, reply) => {
     const row = await ownWatch(watches, callerOf(request).accountId, request.params.watchId);

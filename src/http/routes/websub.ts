@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
 import { checkChannelNow } from '../../domain/watches/scheduler.ts';
-import { ErrorBody } from '../schemas/common.ts';
+import { errorResponse } from '../schemas/common.ts';
 
 const ChannelParams = Type.Object({ channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }) });
 
@@ -26,7 +26,11 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'hub.lease_seconds': Type.Optional(Type.Integer({ minimum: 1 })),
         'hub.reason': Type.Optional(Type.String({ maxLength: 1024 })),
       }),
-      response: { 200: Type.String(), 400: ErrorBody, 404: ErrorBody },
+      response: {
+        200: Type.String({ description: 'The intent is verified: the body is hub.challenge, as text/plain.' }),
+        400: errorResponse('hub.mode is not subscribe, unsubscribe or denied, or hub.challenge is missing.', ['VALIDATION_FAILED']),
+        404: errorResponse('Push is off, or not a subscription this service requested (or a channel it still watches, for unsubscribe).', ['NOT_FOUND']),
+      },
     },
   }, async (request, reply) => {
     if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
@@ -35,7 +39,14 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/websub/youtube/:channelId', {
-    schema: { hide: true, params: ChannelParams, response: { 202: Type.Null(), 404: ErrorBody } },
+    schema: {
+      hide: true,
+      params: ChannelParams,
+      response: {
+        202: Type.Null({ description: 'Acknowledged, with an empty body; a notification with a bad signature is acknowledged too, and ignored.' }),
+        404: errorResponse('Push is off, or no subscription for this channel.', ['NOT_FOUND']),
+      },
+    },
   }, async (request, reply) => {
     if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

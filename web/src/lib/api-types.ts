@@ -6371,7 +6371,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description WatchList */
+                /** @description The caller's watches, oldest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6389,7 +6389,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6407,7 +6407,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description A backing store (database, Redis) is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6478,7 +6478,7 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Watch */
+                /** @description The watch, with its baseline recorded (Location: /api/youtube/watches/{watchId}). */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -6514,7 +6514,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6568,7 +6568,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description Every platform key is out of quota, the platform throttles, or a backing store is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6648,7 +6648,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description WatchDetail */
+                /** @description The watch with its latest checks and events, newest first. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6657,7 +6657,7 @@ export type paths = {
                         "application/json": components["schemas"]["WatchDetail"];
                     };
                 };
-                /** @description Malformed watch id. */
+                /** @description Malformed watch id or limit. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6675,7 +6675,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6684,7 +6684,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description No such watch. */
+                /** @description No such watch on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6702,7 +6702,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description A backing store (database, Redis) is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6759,7 +6759,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Watch */
+                /** @description The watch as it was before it was deleted. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6786,7 +6786,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6795,7 +6795,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description No such watch. */
+                /** @description No such watch on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6813,7 +6813,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description A backing store (database, Redis) is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6878,7 +6878,7 @@ export type paths = {
                 };
             };
             responses: {
-                /** @description Watch */
+                /** @description The watch after the change. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6887,7 +6887,7 @@ export type paths = {
                         "application/json": components["schemas"]["Watch"];
                     };
                 };
-                /** @description Invalid body, unsafe webhookUrl or an interval below the minimum. */
+                /** @description Malformed watch id, invalid body, unsafe webhookUrl or an interval below the minimum. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6905,7 +6905,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6914,7 +6914,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description No such watch. */
+                /** @description No such watch on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6932,7 +6932,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description A backing store (database, Redis) is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6998,18 +6998,13 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The check is queued; it appears in the watch's checks once it has run. */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            watchId: string;
-                            checkId: string;
-                            /** @enum {string} */
-                            status: "queued";
-                        };
+                        "application/json": components["schemas"]["WatchCheckQueued"];
                     };
                 };
                 /** @description Malformed watch id. */
@@ -7030,7 +7025,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description The credential may not use this resource. */
+                /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7039,7 +7034,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description No such watch. */
+                /** @description No such watch on this account. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7057,6 +7052,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Rate limit exceeded. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -7066,7 +7070,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description A backing store is unavailable. */
+                /** @description A backing store (database, Redis) is unavailable. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7156,6 +7160,150 @@ export type webhooks = {
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["BatchWebhookPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shorts.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ShortsCreatedPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "watch.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WatchPausedPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "watch.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a watch paused for credits is resumed (checked at once).
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WatchResumedPayload"];
                 };
             };
             responses: {
@@ -8839,6 +8987,78 @@ export type components = {
             status: "processing";
             message: string;
         };
+        /**
+         * @description Body of the shorts.created webhook: new shorts of a watched channel.
+         * @example {
+         *       "type": "shorts.created",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        ShortsCreatedPayload: {
+            /** @constant */
+            type: "shorts.created";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                watchId: string;
+                /** @description The check that found them. */
+                checkId: string;
+                channel: {
+                    /** @description UC… */
+                    id: string;
+                    title: string;
+                };
+                /** @description The new shorts, oldest first, as POST /api/youtube/shorts shows them. */
+                shorts: components["schemas"]["Short"][];
+            };
+        };
         ShortsRequest: {
             /**
              * Format: uri
@@ -9130,6 +9350,37 @@ export type components = {
             nextAttemptAt: string | null;
             requestId: string;
         };
+        /**
+         * @description A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.
+         * @example {
+         *       "id": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "channel": {
+         *         "id": "UCdemo0000000000000000aa",
+         *         "title": "Demo Channel",
+         *         "customUrl": "@demo"
+         *       },
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "intervalSeconds": 900,
+         *       "status": "active",
+         *       "pausedReason": null,
+         *       "nextCheckAt": "2026-06-01T12:15:00.000Z",
+         *       "lastCheckAt": "2026-06-01T12:00:00.000Z",
+         *       "lastSeenShort": {
+         *         "id": "dQw4w9WgXcQ",
+         *         "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *         "publishedAt": "2026-05-30T18:00:00Z"
+         *       },
+         *       "stats": {
+         *         "checks": 12,
+         *         "unitsSpent": 13,
+         *         "shortsReported": 1,
+         *         "prepaidUnits": 87
+         *       },
+         *       "lastError": null,
+         *       "createdAt": "2026-05-31T09:00:00.000Z"
+         *     }
+         */
         Watch: {
             /** @description wch_… */
             id: string;
@@ -9163,10 +9414,27 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description One check of a watch.
+         * @example {
+         *       "id": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "trigger": "schedule",
+         *       "units": 2,
+         *       "newShorts": 1,
+         *       "creditsCharged": 1,
+         *       "outcome": "ok",
+         *       "error": null,
+         *       "createdAt": "2026-06-01T12:00:00.000Z"
+         *     }
+         */
         WatchCheck: {
+            /** @description wck_… */
             id: string;
+            /** @description create: the baseline made when the watch was created (reports nothing); schedule; push: a WebSub notification; manual: POST …/check. */
             trigger: "create" | "schedule" | "push" | "manual";
+            /** @description Data API units the check spent. */
             units: number;
+            /** @description Shorts it reported (one shorts.created event). */
             newShorts: number;
             creditsCharged: number;
             outcome: "ok" | "failed" | "paused";
@@ -9174,6 +9442,125 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description A manual check is queued.
+         * @example {
+         *       "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *       "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "queued"
+         *     }
+         */
+        WatchCheckQueued: {
+            watchId: string;
+            /** @description The check's id: it appears in the watch's checks once it has run. */
+            checkId: string;
+            /** @constant */
+            status: "queued";
+        };
+        /**
+         * @description A watch with its latest checks and events.
+         * @example {
+         *       "watch": {
+         *         "id": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "channelUrl": "https://www.youtube.com/@demo",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel",
+         *           "customUrl": "@demo"
+         *         },
+         *         "webhookUrl": "https://example.com/hooks/shorts",
+         *         "intervalSeconds": 900,
+         *         "status": "active",
+         *         "pausedReason": null,
+         *         "nextCheckAt": "2026-06-01T12:15:00.000Z",
+         *         "lastCheckAt": "2026-06-01T12:00:00.000Z",
+         *         "lastSeenShort": {
+         *           "id": "dQw4w9WgXcQ",
+         *           "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *           "publishedAt": "2026-05-30T18:00:00Z"
+         *         },
+         *         "stats": {
+         *           "checks": 12,
+         *           "unitsSpent": 13,
+         *           "shortsReported": 1,
+         *           "prepaidUnits": 87
+         *         },
+         *         "lastError": null,
+         *         "createdAt": "2026-05-31T09:00:00.000Z"
+         *       },
+         *       "checks": [
+         *         {
+         *           "id": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "trigger": "schedule",
+         *           "units": 2,
+         *           "newShorts": 1,
+         *           "creditsCharged": 1,
+         *           "outcome": "ok",
+         *           "error": null,
+         *           "createdAt": "2026-06-01T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "id": "evt_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "type": "shorts.created",
+         *           "createdAt": "2026-06-01T12:00:00.000Z",
+         *           "data": {
+         *             "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *             "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *             "channel": {
+         *               "id": "UCdemo0000000000000000aa",
+         *               "title": "Demo Channel"
+         *             },
+         *             "shorts": [
+         *               {
+         *                 "kind": "youtube#video",
+         *                 "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *                 "id": "dQw4w9WgXcQ",
+         *                 "snippet": {
+         *                   "publishedAt": "2026-05-30T18:00:00Z",
+         *                   "channelId": "UCdemo0000000000000000aa",
+         *                   "title": "A short in 58 seconds",
+         *                   "description": "The demo short.",
+         *                   "thumbnails": {
+         *                     "default": {
+         *                       "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                       "width": 120,
+         *                       "height": 90
+         *                     }
+         *                   },
+         *                   "channelTitle": "Demo Channel",
+         *                   "channelHandle": "@demo",
+         *                   "channelCustomUrl": "https://www.youtube.com/@demo",
+         *                   "tags": [
+         *                     "demo"
+         *                   ],
+         *                   "categoryId": "22",
+         *                   "liveBroadcastContent": "none"
+         *                 },
+         *                 "statistics": {
+         *                   "viewCount": "48211",
+         *                   "likeCount": "3120",
+         *                   "favoriteCount": "0",
+         *                   "commentCount": "87"
+         *                 },
+         *                 "contentDetails": {
+         *                   "duration": "PT58S"
+         *                 },
+         *                 "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *                 "durationSeconds": 58
+         *               }
+         *             ]
+         *           },
+         *           "delivery": {
+         *             "attempts": 1,
+         *             "outcome": "delivered",
+         *             "statusCode": 200
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         WatchDetail: {
             watch: components["schemas"]["Watch"];
             /** @description The newest checks, newest first. */
@@ -9181,6 +9568,66 @@ export type components = {
             /** @description The newest events, newest first. */
             events: components["schemas"]["WatchEvent"][];
         };
+        /**
+         * @description An event of a watch, with the state of its delivery.
+         * @example {
+         *       "id": "evt_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "type": "shorts.created",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "shorts": [
+         *           {
+         *             "kind": "youtube#video",
+         *             "etag": "Pq9sLm2Kx7Vb4Nc1",
+         *             "id": "dQw4w9WgXcQ",
+         *             "snippet": {
+         *               "publishedAt": "2026-05-30T18:00:00Z",
+         *               "channelId": "UCdemo0000000000000000aa",
+         *               "title": "A short in 58 seconds",
+         *               "description": "The demo short.",
+         *               "thumbnails": {
+         *                 "default": {
+         *                   "url": "https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg",
+         *                   "width": 120,
+         *                   "height": 90
+         *                 }
+         *               },
+         *               "channelTitle": "Demo Channel",
+         *               "channelHandle": "@demo",
+         *               "channelCustomUrl": "https://www.youtube.com/@demo",
+         *               "tags": [
+         *                 "demo"
+         *               ],
+         *               "categoryId": "22",
+         *               "liveBroadcastContent": "none"
+         *             },
+         *             "statistics": {
+         *               "viewCount": "48211",
+         *               "likeCount": "3120",
+         *               "favoriteCount": "0",
+         *               "commentCount": "87"
+         *             },
+         *             "contentDetails": {
+         *               "duration": "PT58S"
+         *             },
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "durationSeconds": 58
+         *           }
+         *         ]
+         *       },
+         *       "delivery": {
+         *         "attempts": 1,
+         *         "outcome": "delivered",
+         *         "statusCode": 200
+         *       }
+         *     }
+         */
         WatchEvent: {
             /** @description evt_…; the webhook-id is msg_<id>. */
             id: string;
@@ -9188,7 +9635,7 @@ export type components = {
             type: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description The event's data, as delivered. */
+            /** @description The event's data, as delivered: the data of ShortsCreatedPayload, WatchPausedPayload or WatchResumedPayload. */
             data: unknown;
             delivery: {
                 attempts: number;
@@ -9196,8 +9643,107 @@ export type components = {
                 statusCode: number | null;
             };
         };
+        /**
+         * @description The caller's watches, oldest first.
+         * @example {
+         *       "watches": [
+         *         {
+         *           "id": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *           "channelUrl": "https://www.youtube.com/@demo",
+         *           "channel": {
+         *             "id": "UCdemo0000000000000000aa",
+         *             "title": "Demo Channel",
+         *             "customUrl": "@demo"
+         *           },
+         *           "webhookUrl": "https://example.com/hooks/shorts",
+         *           "intervalSeconds": 900,
+         *           "status": "active",
+         *           "pausedReason": null,
+         *           "nextCheckAt": "2026-06-01T12:15:00.000Z",
+         *           "lastCheckAt": "2026-06-01T12:00:00.000Z",
+         *           "lastSeenShort": {
+         *             "id": "dQw4w9WgXcQ",
+         *             "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *             "publishedAt": "2026-05-30T18:00:00Z"
+         *           },
+         *           "stats": {
+         *             "checks": 12,
+         *             "unitsSpent": 13,
+         *             "shortsReported": 1,
+         *             "prepaidUnits": 87
+         *           },
+         *           "lastError": null,
+         *           "createdAt": "2026-05-31T09:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         WatchList: {
             watches: components["schemas"]["Watch"][];
+        };
+        /**
+         * @description Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can.
+         * @example {
+         *       "type": "watch.paused",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "reason": "credits",
+         *         "message": "Not enough credits for this watch's next check."
+         *       }
+         *     }
+         */
+        WatchPausedPayload: {
+            /** @constant */
+            type: "watch.paused";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                watchId: string;
+                channel: {
+                    /** @description UC… */
+                    id: string;
+                    title: string;
+                };
+                /** @constant */
+                reason: "credits";
+                message: string;
+            };
+        };
+        /**
+         * @description Body of the watch.resumed webhook: a watch paused for credits is checked again.
+         * @example {
+         *       "type": "watch.resumed",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "reason": "credits"
+         *       }
+         *     }
+         */
+        WatchResumedPayload: {
+            /** @constant */
+            type: "watch.resumed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                watchId: string;
+                channel: {
+                    /** @description UC… */
+                    id: string;
+                    title: string;
+                };
+                /** @constant */
+                reason: "credits";
+            };
         };
         /**
          * @example {
