@@ -148,7 +148,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     }
     for (const [name, webhook] of Object.entries(doc.webhooks)) checkMedia(`webhook ${name}`, webhook.post.requestBody!.content['application/json']!);
     const events = Object.values(doc.webhooks).flatMap((w) => Object.keys(w.post.requestBody!.content['application/json']!.examples ?? {}));
-    assert.deepEqual(events.sort(), ['batch.completed', 'shorts.completed', 'shorts.created', 'shorts.failed', 'watch.paused', 'watch.resumed']);
+    assert.deepEqual(events.sort(), ['batch.completed', 'credits.low', 'shorts.completed', 'shorts.created', 'shorts.failed', 'watch.paused', 'watch.resumed']);
     // Error examples come from the catalog: each 4xx/5xx example carries a code of the right status.
     const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
     assert.deepEqual(Object.keys(failed).sort(), ['SERVICE_UNAVAILABLE', 'UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED']);

@@ -9,6 +9,7 @@ import { EXAMPLE_ACCOUNT_ID } from '../contract/accounts.ts';
 import { EXAMPLE_BATCH_ID } from '../contract/batches.ts';
 import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
+import { CreditsLowPayloadSchema } from '../contract/credits.ts';
 import { ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
@@ -130,6 +131,14 @@ export function openApiDocument(config: Config): SwaggerOptions {
         ...watchWebhook('shorts.created', ShortsCreatedPayloadSchema, 'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.', 'One new short.'),
         ...watchWebhook('watch.paused', WatchPausedPayloadSchema, 'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.', 'The account ran out of credits.'),
         ...watchWebhook('watch.resumed', WatchResumedPayloadSchema, 'Sent when a watch paused for credits is resumed (checked at once).', 'Credits are available again.'),
+        'credits.low': {
+          post: {
+            summary: 'Sent once when the balance falls below the account\'s low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.',
+            description: `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of the charge that crossed the threshold; listed with GET /accounts/events.`,
+            requestBody: { required: true, content: { 'application/json': { schema: CreditsLowPayloadSchema, examples: { 'credits.low': { summary: 'A charge took the balance from 51 to 49 (threshold 50).', value: exampleOf(CreditsLowPayloadSchema) } } } } },
+            responses: deliveryResponses,
+          },
+        },
       } as never,
     },
   };

@@ -7329,6 +7329,54 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "credits.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent once when the balance falls below the account's low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of the charge that crossed the threshold; listed with GET /accounts/events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreditsLowPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
