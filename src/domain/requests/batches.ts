@@ -77,7 +77,6 @@ export interface BatchRow {
   completed_at: Date | null;
 }
 
-export type BatchItemSummary = BatchItemStatus;
 
 export type { BatchSummary };
 

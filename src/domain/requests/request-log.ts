@@ -8,7 +8,6 @@ import { summarise, type RequestRow, type RequestStatus } from './request-store.
 
 // The shapes are the contract's (src/contract/requests-log.ts).
 export type { DeliveryState, DeliveryStatus, RequestLogEntry };
-export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'retrying', 'failed', 'gone'];
 
 export interface RequestLogFilter {
   status?: RequestStatus;

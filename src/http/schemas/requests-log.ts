@@ -1,6 +1,6 @@
 // Request schemas of the requests log and the webhook tooling (#16 points 2 and 3); the response
 // shapes live in src/contract/requests-log.ts (re-exported here for the routes).
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { DeliveryStateSchema } from '../../contract/requests-log.ts';
 
 export {
@@ -37,4 +37,3 @@ export const WebhookTestBodySchema = Type.Object({
   url: Type.String({ format: 'uri', maxLength: 2048, description: 'Where to POST the test event (the same address rules as webhookUrl).' }),
 }, { additionalProperties: false, $id: 'WebhookTestRequest', examples: [{ url: 'https://example.com/hooks/shorts' }] });
 
-export type RequestLogQuery = Static<typeof RequestLogQuerySchema>;

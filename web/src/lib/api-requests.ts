@@ -17,7 +17,6 @@ export type DeliveryLogPage = Schemas['DeliveryLogPage'];
 export type WebhookTestResult = Schemas['WebhookTestResult'];
 export type ShortsResult = Schemas['ShortsResult'];
 export type { Channel, Short };
-export type Thumbnail = NonNullable<NonNullable<Short['snippet']['thumbnails']>['default']>;
 
 export interface RequestLogFilter {
   status?: RequestStatus | '';
