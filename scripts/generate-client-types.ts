@@ -1,6 +1,6 @@
 // Regenerates the types made from the service's own OpenAPI document (built with the default
-// configuration): clients/typescript/src/openapi.ts (the typed client) and web/src/lib/api-types.ts
-// (the dashboard). test/client.test.ts and test/web-types.test.ts fail when a committed file differs
+// configuration): clients/typescript/src/openapi.ts, used by the typed client and by the dashboard
+// (web/src/lib/api-types.ts re-exports it). test/client.test.ts fails when the committed file differs
 // from what this prints, so run `npm run client:types` after changing a route schema.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +10,6 @@ import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/services.ts';
 
 export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../clients/typescript/src/openapi.ts', import.meta.url));
-
-export const WEB_TYPES_PATH = fileURLToPath(new URL('../web/src/lib/api-types.ts', import.meta.url));
 
 const HEADER = '// Generated from the service\'s /openapi.json by openapi-typescript (npm run client:types at the repository root). Do not edit.\n';
 
@@ -36,8 +34,6 @@ export async function renderClientTypes(doc: Record<string, unknown>): Promise<s
 
 if (import.meta.main) {
   const types = await renderClientTypes(await serviceOpenApiDocument());
-  for (const path of [CLIENT_TYPES_PATH, WEB_TYPES_PATH]) {
-    await writeFile(path, types);
-    console.log(`wrote ${path}`);
-  }
+  await writeFile(CLIENT_TYPES_PATH, types);
+  console.log(`wrote ${CLIENT_TYPES_PATH}`);
 }
