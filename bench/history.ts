@@ -1,6 +1,6 @@
 // bench/history.csv: one row per `npm run bench` (date, commit, each headline figure), so a
-// regression shows at a glance; README.md's Benchmarks section shows the latest row between the
-// `bench:latest` markers. `node bench/history.ts` redraws that block from the CSV's last row.
+// regression shows at a glance; README.md's Benchmarks section shows each figure's latest value
+// between the `bench:latest` markers. `node bench/history.ts` redraws that block from the CSV.
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
@@ -32,12 +32,22 @@ export async function appendHistory(columns: readonly string[], values: Partial<
   await updateReadme();
 }
 
-/** Redraws README's latest-row block from the last row of bench/history.csv. */
+/**
+ * Redraws README's block from bench/history.csv: each figure's latest measured value (rows of the
+ * current column set, newest first), with the commit it was measured at, so a subset run
+ * (BENCH_ONLY) does not blank the figures it did not measure.
+ */
 export async function updateReadme(): Promise<void> {
   const lines = (await readFile(CSV, 'utf8')).trim().split('\n');
-  const last = lines.at(-1)!.split(',');
-  const header = lines.findLast((line) => line.startsWith('date,'))!.split(',');
-  const table = ['| figure | latest |', '|---|---|', ...header.map((name, i) => `| ${name} | ${last[i] || '(not run)'} |`)].join('\n');
+  const headerAt = lines.findLastIndex((line) => line.startsWith('date,'));
+  const header = lines[headerAt]!.split(',');
+  const rows = lines.slice(headerAt + 1).map((line) => line.split(',')).reverse();
+  const latest = rows[0] ?? [];
+  const figures = header.slice(2).map((name, i) => {
+    const row = rows.find((r) => r[i + 2]);
+    return row ? `| ${name} | ${row[i + 2]} | ${row[1]} (${row[0]!.slice(0, 10)}) |` : `| ${name} | (not run) | |`;
+  });
+  const table = ['| figure | latest | measured at |', '|---|---|---|', `| last run | ${latest[0] ?? ''} | ${latest[1] ?? ''} |`, ...figures].join('\n');
   const readme = await readFile(README, 'utf8');
   const from = readme.indexOf(START);
   const to = readme.indexOf(END);
