@@ -740,8 +740,14 @@ describe('fake YouTube: shorts taken down and restored', () => {
     assert.deepEqual(await fake.takeDownShort('takedown', newest!), { videoId: newest, channelId, visible: false });
     assert.deepEqual((await visible(fake, channelId)).ids.length, 2);
     assert.deepEqual(await listed(fake, newest!), []);
+    const player = async () => {
+      const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/player?prettyPrint=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: CONTEXT, videoId: newest }) });
+      return ((await res.json()) as Json).playabilityStatus.status;
+    };
+    assert.equal(await player(), 'ERROR', 'the player calls it unavailable');
     assert.deepEqual(await fake.restoreShort('@takedown', newest!), { videoId: newest, channelId, visible: true });
     assert.deepEqual((await visible(fake, channelId)).ids.slice(0, 2), [newest, middle]);
+    assert.equal(await player(), 'OK');
 
     await assert.rejects(fake.takeDownShort('nobody-here', newest!), /no channel/);
     await assert.rejects(fake.takeDownShort('demo', newest!), /not a short of @demo/);
