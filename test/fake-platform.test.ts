@@ -683,3 +683,78 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
     assert.equal(gone.body.playabilityStatus.status, 'ERROR');
   });
 });
+
+describe('fake YouTube: shorts taken down and restored', () => {
+  const CONTEXT = { client: { clientName: 'WEB', clientVersion: '2.20260101.00.00', hl: 'en', gl: 'US' } };
+  const admin = (fake: FakePlatform, path: string, method: string) => fetch(`${fake.innertubeBaseUrl}/__admin/channels/${path}`, { method });
+
+  async function visible(fake: FakePlatform, channelId: string) {
+    const pages = await allPages(fake, shortsPlaylist(channelId), 2, 'snippet,contentDetails');
+    const items = pages.flatMap((page) => page.items);
+    assert.ok(pages.every((page) => page.pageInfo.totalResults === items.length), 'totalResults counts the visible shorts');
+    assert.deepEqual(items.map((item: Json) => item.snippet.position), items.map((_: Json, i: number) => i));
+    const tab = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/browse?prettyPrint=false`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ context: CONTEXT, browseId: channelId, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' }),
+    });
+    const tabIds = [...new Set([...(await tab.text()).matchAll(/"reelWatchEndpoint":\{"videoId":"([A-Za-z0-9_-]{11})"/g)].map((m) => m[1]))];
+    const playlistIds = items.map((item: Json) => item.contentDetails.videoId);
+    assert.deepEqual(tabIds, playlistIds, 'the Shorts tab shows what the playlist shows');
+    return { ids: playlistIds, videoCount: Number((await channelByHandle(fake, 'takedown')).statistics.videoCount) };
+  }
+
+  // Google leaves the items key out of an empty list.
+  const listed = async (fake: FakePlatform, id: string) => ((await call(fake, 'videos', { part: 'snippet', id })).body.items ?? []).map((v: Json) => v.id);
+
+  it('DELETE takes a short out of the playlist, the tab, videos.list and the counts; restore puts it back in place', async (t) => {
+    const fake = await start(t);
+    const { id: channelId } = fake.addChannel({ handle: 'takedown', shortsCount: 5 });
+    const before = await visible(fake, channelId);
+    assert.equal(before.ids.length, 5);
+    const gone = before.ids[1]!;
+
+    const down = await admin(fake, `takedown/shorts/${gone}`, 'DELETE');
+    assert.equal(down.status, 200);
+    assert.deepEqual(await down.json(), { videoId: gone, channelId, visible: false });
+    assert.equal((await admin(fake, `takedown/shorts/${gone}`, 'DELETE')).status, 200, 'idempotent');
+    const during = await visible(fake, channelId);
+    assert.deepEqual(during, { ids: before.ids.filter((id) => id !== gone), videoCount: 4 });
+    assert.deepEqual(await listed(fake, `${gone},${before.ids[0]}`), [before.ids[0]], 'videos.list returns no item for it');
+
+    // A short published meanwhile is the newest; the one taken down stays down.
+    const { videoId: fresh } = await fake.publishShort('takedown');
+    assert.deepEqual((await visible(fake, channelId)).ids, [fresh, ...before.ids.filter((id) => id !== gone)]);
+
+    const up = await admin(fake, `takedown/shorts/${gone}/restore`, 'POST');
+    assert.equal(up.status, 200);
+    assert.deepEqual(await up.json(), { videoId: gone, channelId, visible: true });
+    assert.deepEqual(await visible(fake, channelId), { ids: [fresh, ...before.ids], videoCount: 6 });
+    assert.deepEqual(await listed(fake, gone), [gone]);
+  });
+
+  it('has programmatic twins, and refuses unknown channels, foreign ids and other methods', async (t) => {
+    const fake = await start(t);
+    const { id: channelId } = fake.addChannel({ handle: 'takedown', shortsCount: 3 });
+    const [newest, middle] = (await visible(fake, channelId)).ids;
+    assert.deepEqual(await fake.takeDownShort('takedown', newest!), { videoId: newest, channelId, visible: false });
+    assert.deepEqual((await visible(fake, channelId)).ids.length, 2);
+    assert.deepEqual(await listed(fake, newest!), []);
+    const player = async () => {
+      const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/player?prettyPrint=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: CONTEXT, videoId: newest }) });
+      return ((await res.json()) as Json).playabilityStatus.status;
+    };
+    assert.equal(await player(), 'ERROR', 'the player calls it unavailable');
+    assert.deepEqual(await fake.restoreShort('@takedown', newest!), { videoId: newest, channelId, visible: true });
+    assert.deepEqual((await visible(fake, channelId)).ids.slice(0, 2), [newest, middle]);
+    assert.equal(await player(), 'OK');
+
+    await assert.rejects(fake.takeDownShort('nobody-here', newest!), /no channel/);
+    await assert.rejects(fake.takeDownShort('demo', newest!), /not a short of @demo/);
+    assert.equal((await admin(fake, `nobody-here/shorts/${newest}`, 'DELETE')).status, 404);
+    assert.equal((await admin(fake, `demo/shorts/${newest}/restore`, 'POST')).status, 404);
+    assert.equal((await admin(fake, `takedown/shorts/AAAAAAAAAAA`, 'DELETE')).status, 404);
+    assert.equal((await admin(fake, `takedown/shorts/${newest}`, 'GET')).status, 405);
+    assert.equal((await admin(fake, `takedown/shorts/${newest}/restore`, 'DELETE')).status, 405);
+  });
+});

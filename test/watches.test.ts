@@ -23,6 +23,53 @@ function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
   return { now: () => now, advance: (ms: number) => { now += ms; } };
 }
 
+/**
+ * A short the watch has reported is taken down upstream, then restored: the check while it is down
+ * reports nothing, and the check after it is back reports only the short published meanwhile, once.
+ */
+async function takenDownAndRestored(t: TestApp, fake: FakePlatform, user: TestUser, handle: string): Promise<void> {
+  const receiver = await startReceiver();
+  try {
+    fake.addChannel({ handle, shortsCount: 8 });
+    const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: receiver.url() } });
+    assert.equal(res.statusCode, 201, res.body);
+    const watchId = res.json().id as string;
+    const check = async () => {
+      const result = await runWatchCheck(t.services.watches, watchId, newCheckId(), 'manual');
+      if (result.outcome !== 'ok') assert.fail(`check failed: ${JSON.stringify(result)}`);
+      return result;
+    };
+    const reported = async (n: number) => {
+      await receiver.waitFor(n);
+      return receiver.deliveries.map((d) => (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id));
+    };
+
+    // The watch sees a short: it is reported.
+    const { videoId: comeback } = await fake.publishShort(handle);
+    assert.equal((await check()).newShorts, 1);
+    assert.deepEqual(await reported(1), [[comeback]]);
+
+    // Taken down upstream: gone from the listing; the check reports nothing.
+    await fake.takeDownShort(handle, comeback);
+    assert.equal((await check()).newShorts, 0);
+
+    // Restored, and a new short published meanwhile: only the new one is reported, once.
+    await fake.restoreShort(handle, comeback);
+    const { videoId: fresh } = await fake.publishShort(handle);
+    assert.equal((await check()).newShorts, 1);
+    assert.deepEqual(await reported(2), [[comeback], [fresh]]);
+    assert.equal((await check()).newShorts, 0, 'nothing new the next time either');
+
+    const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watchId}`, headers: bearer(user.key) })).json();
+    assert.equal(detail.watch.stats.shortsReported, 2);
+    assert.equal(detail.events.length, 2);
+    assert.deepEqual(detail.checks.map((c: { newShorts: number }) => c.newShorts), [0, 1, 0, 1, 0]);
+    assert.equal(receiver.deliveries.length, 2);
+  } finally {
+    await receiver.close();
+  }
+}
+
 describe('watches', () => {
   let fake: FakePlatform;
   let t: TestApp;
@@ -197,6 +244,10 @@ describe('watches', () => {
     await receiver.close();
   });
 
+  it('does not report a short again when it reappears after being taken down upstream', async () => {
+    await takenDownAndRestored(t, fake, await createUser(t, 10), 'watched-reappear');
+  });
+
   it('records a failed check (platform error) without charging it; the next check catches up', async () => {
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
@@ -322,6 +373,17 @@ describe('watch checks on the InnerTube Shorts tab', () => {
         assert.deepEqual(body.data.shorts.map((s) => s.id), [videoId]);
       } finally {
         await receiver.close();
+        await t.close();
+        await fake.close();
+      }
+    });
+
+    it(`${source}: does not report a short again when it reappears after being taken down`, async () => {
+      const fake = await startFakePlatform();
+      const t = await startTestApp('pglite', { YOUTUBE_SOURCE: source, YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WATCH_SWEEP_SECONDS: '3600' }, { runWorker: true, now: manualClock().now });
+      try {
+        await takenDownAndRestored(t, fake, await createUser(t, 10), `reappear-${source}`);
+      } finally {
         await t.close();
         await fake.close();
       }

@@ -27,6 +27,13 @@ export interface ChannelSpec {
    * video's id depends on its ordinal from the oldest.
    */
   publishedLater?: string[];
+  /**
+   * Ordinals (0 = oldest) of shorts taken down (made private or removed; DELETE
+   * /__admin/channels/:handle/shorts/:videoId): they keep their ids and their place in shortsCount
+   * here, but are left out of the Shorts playlist and tab, videos.list, the player and every count
+   * the channel shows, as YouTube leaves them out until they are restored.
+   */
+  takenDown?: number[];
   /** A closed or suspended channel: channels.list and playlistItems.list answer 403 with that reason. */
   status?: 'closed' | 'suspended';
   /**
@@ -133,6 +140,7 @@ export interface GeneratedChannel {
   readonly handle: string;
   /** The channel's number inside its video ids (see ids.ts). */
   readonly key: number;
+  /** The shorts visible now: spec.shortsCount less the ones taken down. */
   readonly shortsCount: number;
   readonly resource: ChannelResource;
   /** Index 0 is the newest short. */
@@ -197,10 +205,26 @@ export function sealEtag<T extends { etag: string }>(resource: T): T {
 export function generateChannel(spec: ChannelSpec): GeneratedChannel {
   const handle = spec.handle.replace(/^@/, '');
   if (!handle) throw new RangeError('a channel needs a handle');
-  const shortsCount = spec.shortsCount;
-  if (!Number.isInteger(shortsCount) || shortsCount < 0 || shortsCount > MAX_VIDEOS_PER_CHANNEL) {
+  // Every short ever uploaded, taken down or not: ids and publication times are laid out over it.
+  const uploaded = spec.shortsCount;
+  if (!Number.isInteger(uploaded) || uploaded < 0 || uploaded > MAX_VIDEOS_PER_CHANNEL) {
     throw new RangeError(`shortsCount must be an integer from 0 to ${MAX_VIDEOS_PER_CHANNEL}`);
   }
+  const takenDown = [...new Set(spec.takenDown ?? [])].sort((a, b) => b - a);
+  if (takenDown.some((o) => !Number.isInteger(o) || o < 0 || o >= uploaded)) throw new RangeError('takenDown lists an ordinal outside the channel');
+  const takenDownSet = new Set(takenDown);
+  // Raw indexes (0 = newest upload) of the shorts taken down, ascending.
+  const hiddenRaw = takenDown.map((o) => uploaded - 1 - o);
+  const shortsCount = uploaded - takenDown.length;
+  /** The raw index of the index-th newest visible short. */
+  const rawIndex = (index: number) => {
+    let raw = index;
+    for (const hidden of hiddenRaw) {
+      if (hidden <= raw) raw++;
+      else break;
+    }
+    return raw;
+  };
   const newest = Date.parse(spec.newestPublishedAt ?? DEFAULT_NEWEST);
   if (Number.isNaN(newest)) throw new RangeError(`newestPublishedAt is not a date: ${spec.newestPublishedAt}`);
   const spacingMs = (spec.spacingMinutes ?? 60) * 60_000;
@@ -216,13 +240,14 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
   const number = (what: string) => seededNumber(`${id}:${what}`);
   // Videos and playlist items are a pure function of the spec and their index, so their etags hash
   // that instead of the serialized resource (which would cost a JSON pass per item served).
-  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs, spec.publishedLater ?? []]));
+  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs, spec.publishedLater ?? [], takenDown]));
 
-  const videoId = (index: number) => videoIdForKey(key, shortsCount - 1 - index);
+  // Below, index means a raw index (uploaded - 1 - ordinal) until the returned object maps visible ones.
+  const videoId = (index: number) => videoIdForKey(key, uploaded - 1 - index);
   // Google prints most times to the second, but some with a fraction: every 7th short here carries
   // one. The fraction stays below the spacing, so the newest-first order survives.
   const later = spec.publishedLater ?? [];
-  if (later.length > shortsCount) throw new RangeError('publishedLater lists more shorts than shortsCount');
+  if (later.length > uploaded) throw new RangeError('publishedLater lists more shorts than shortsCount');
   const publishedAt = (index: number) => {
     if (index < later.length) return later[later.length - 1 - index]!;
     const ms = newest - (index - later.length) * spacingMs;
@@ -257,7 +282,7 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
         keywords: `shorts "behind the scenes" ${handle.toLowerCase()}`,
         trackingAnalyticsAccountId: `UA-${10_000_000 + (number('analytics') % 89_999_999)}-1`,
         moderateComments: true,
-        ...(shortsCount > 0 ? { unsubscribedTrailer: videoId(0) } : {}),
+        ...(shortsCount > 0 ? { unsubscribedTrailer: videoId(rawIndex(0)) } : {}),
         defaultLanguage: 'en',
         country,
       }
@@ -280,7 +305,7 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
 
   const video = (index: number): VideoResource => {
     const vid = videoId(index);
-    const ordinal = shortsCount - 1 - index;
+    const ordinal = uploaded - 1 - index;
     const n = (salt: number) => mixNumbers(key, ordinal, salt);
     const views = 200 + (n(1) % 2_000_000);
     const localized = { title: videoTitle(ordinal), description: videoDescription(ordinal) };
@@ -319,9 +344,9 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
     };
   };
 
-  const playlistItem = (playlistId: string, index: number): PlaylistItemResource => {
+  const playlistItem = (playlistId: string, index: number, position: number): PlaylistItemResource => {
     const vid = videoId(index);
-    const ordinal = shortsCount - 1 - index;
+    const ordinal = uploaded - 1 - index;
     const published = publishedAt(index);
     return {
       kind: 'youtube#playlistItem',
@@ -336,7 +361,7 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
         thumbnails: videoThumbnails(vid, full),
         channelTitle: title,
         playlistId,
-        position: index,
+        position,
         resourceId: { kind: 'youtube#video', videoId: vid },
         videoOwnerChannelTitle: title,
         videoOwnerChannelId: id,
@@ -354,10 +379,14 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
     key,
     shortsCount,
     resource,
-    videoId,
-    indexOfOrdinal: (ordinal) => (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < shortsCount ? shortsCount - 1 - ordinal : undefined),
-    publishedAt,
-    video,
-    playlistItem,
+    videoId: (index) => videoId(rawIndex(index)),
+    indexOfOrdinal: (ordinal) => {
+      if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= uploaded || takenDownSet.has(ordinal)) return undefined;
+      const raw = uploaded - 1 - ordinal;
+      return raw - hiddenRaw.filter((hidden) => hidden < raw).length;
+    },
+    publishedAt: (index) => publishedAt(rawIndex(index)),
+    video: (index) => video(rawIndex(index)),
+    playlistItem: (playlistId, index) => playlistItem(playlistId, rawIndex(index), index),
   };
 }

@@ -2,7 +2,7 @@
 // video id. Unknown handles of the form fake-<N> become generated channels with N shorts, so tests
 // and benchmarks can ask for any size without setting anything up.
 import { generateChannel, type ChannelSpec, type GeneratedChannel } from './channel-generator.ts';
-import { parseVideoId } from './ids.ts';
+import { parseVideoId, videoIdForKey } from './ids.ts';
 
 export const MAX_AUTO_SHORTS = 100_000;
 const AUTO_HANDLE = /^fake-(\d{1,6})$/;
@@ -54,8 +54,28 @@ export class ChannelRegistry {
     const current = this.byHandle(handle);
     if (!current) return undefined;
     const publishedAt = at.toISOString().slice(0, 19) + 'Z';
-    const channel = this.add({ ...current.spec, id: current.id, shortsCount: current.shortsCount + 1, publishedLater: [...(current.spec.publishedLater ?? []), publishedAt] });
+    const channel = this.add({ ...current.spec, id: current.id, shortsCount: current.spec.shortsCount + 1, publishedLater: [...(current.spec.publishedLater ?? []), publishedAt] });
     return { channel, videoId: channel.videoId(0), publishedAt };
+  }
+
+  /**
+   * Takes a channel's short down (visible: false), as when it is made private or removed, or puts
+   * it back (visible: true) at its old place. Undefined for an unknown handle; a RangeError for a
+   * video id that is not one of the channel's shorts. Idempotent.
+   */
+  setShortVisible(handle: string, videoId: string, visible: boolean): { channel: GeneratedChannel; videoId: string; changed: boolean } | undefined {
+    const current = this.byHandle(handle);
+    if (!current) return undefined;
+    const parsed = parseVideoId(videoId);
+    if (!parsed || parsed.key !== current.key || parsed.ordinal >= current.spec.shortsCount || videoIdForKey(current.key, parsed.ordinal) !== videoId) {
+      throw new RangeError(`${videoId} is not a short of @${current.handle}`);
+    }
+    const takenDown = new Set(current.spec.takenDown ?? []);
+    if (takenDown.has(parsed.ordinal) !== visible) return { channel: current, videoId, changed: false };
+    if (visible) takenDown.delete(parsed.ordinal);
+    else takenDown.add(parsed.ordinal);
+    const channel = this.add({ ...current.spec, id: current.id, takenDown: [...takenDown].sort((x, y) => x - y) });
+    return { channel, videoId, changed: true };
   }
 
   #remove(channel: GeneratedChannel): void {

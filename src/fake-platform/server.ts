@@ -102,6 +102,18 @@ export interface FakePlatform {
    * subscribers. Throws for an unknown handle.
    */
   publishShort(handle: string): Promise<{ videoId: string; channelId: string; publishedAt: string }>;
+  /**
+   * Takes a short down, as when it is made private or removed (DELETE
+   * /__admin/channels/:handle/shorts/:videoId): it leaves the Shorts playlist and tab, videos.list
+   * returns no item for it, the player calls it unavailable, and the channel's counts drop by one.
+   * Idempotent. Throws for an unknown handle or a video id that is not one of the channel's shorts.
+   */
+  takeDownShort(handle: string, videoId: string): Promise<{ videoId: string; channelId: string; visible: false }>;
+  /**
+   * Puts a short taken down back (POST /__admin/channels/:handle/shorts/:videoId/restore), at its old
+   * place with its old publication time; no WebSub notification. Idempotent; throws as takeDownShort.
+   */
+  restoreShort(handle: string, videoId: string): Promise<{ videoId: string; channelId: string; visible: true }>;
   /** The fake WebSub hub (hubUrl = <origin>/subscribe; topics <origin>/feeds/videos.xml?channel_id=…). */
   hub: FakeHub;
   close(): Promise<void>;
@@ -219,14 +231,43 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     return { videoId: published.videoId, channelId: published.channel.id, publishedAt: published.publishedAt };
   }
 
+  function setShortVisible<V extends boolean>(handle: string, videoId: string, visible: V) {
+    const result = registry.setShortVisible(handle, videoId, visible);
+    if (!result) throw new RangeError(`no channel @${handle}`);
+    return { videoId: result.videoId, channelId: result.channel.id, visible };
+  }
+  async function takeDownShort(handle: string, videoId: string) {
+    return setShortVisible(handle, videoId, false);
+  }
+  async function restoreShort(handle: string, videoId: string) {
+    return setShortVisible(handle, videoId, true);
+  }
+
   async function respondAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const publish = /^\/__admin\/channels\/([^/]+)\/shorts\/?$/.exec(url.pathname);
-    if (!publish) return false;
+    const short = /^\/__admin\/channels\/([^/]+)\/shorts\/([^/]+?)(\/restore)?\/?$/.exec(url.pathname);
+    if (!publish && !short) return false;
     await readBody(req);
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));
     };
+    if (!publish) {
+      if (!short) return false;
+      const restore = short[3] !== undefined;
+      if (req.method !== (restore ? 'POST' : 'DELETE')) {
+        json(405, { error: restore ? 'POST restores a short taken down' : 'DELETE takes a short down' });
+        return true;
+      }
+      try {
+        const handle = decodeURIComponent(short[1]!);
+        const videoId = decodeURIComponent(short[2]!);
+        json(200, restore ? await restoreShort(handle, videoId) : await takeDownShort(handle, videoId));
+      } catch (error) {
+        json(404, { error: (error as Error).message });
+      }
+      return true;
+    }
     if (req.method !== 'POST') {
       json(405, { error: 'POST publishes a new short' });
       return true;
@@ -348,6 +389,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       innertubeFaults = [];
     },
     publishShort,
+    takeDownShort,
+    restoreShort,
     hub,
     close() {
       closed ??= new Promise<void>((resolve) => {
