@@ -1,7 +1,8 @@
 // End-to-end (issue #16.4, #16.5): the keys page (30-day usage per key, expiry, revoked keys hidden
 // by default) and the account's credits (balance chart, paged statement with channels, CSV export,
 // low-balance alert and banner) in headless Chromium against the real server and the fake platform.
-// Screenshots at desktop and phone width, light and dark, go to test-output/screenshots/.
+// Every screen is checked with axe (0 violations, light and dark) and photographed at desktop and
+// phone width (test-output/screenshots/credits-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,14 +15,11 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { startChild, type ChildService } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'credits-e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 const run = promisify(execFile);
 
 describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
@@ -35,20 +33,8 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
   let usedKey = '';
   let revokedKey = '';
 
-  /** The page at desktop and phone width, in light and dark. */
-  async function screenshot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize(DESKTOP);
-      await page.waitForTimeout(150); // charts re-measure their width
-      await page.screenshot({ path: join(SCREENSHOTS, `credits-${name}-desktop-${scheme}.png`), fullPage: true });
-      await page.setViewportSize(PHONE);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: join(SCREENSHOTS, `credits-${name}-phone-${scheme}.png`), fullPage: true });
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(DESKTOP);
-  }
+  /** axe (0 violations) in light and dark, and screenshots at desktop and phone width. */
+  const screenshot = (name: string) => checkScreen(page, `credits-${name}`);
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
   const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const shorts = (key: string, channelUrl: string) =>
@@ -104,6 +90,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     const row = page.getByRole('row').filter({ hasText: 'contractor' });
     await row.getByText('expires').waitFor();
     assert.match((await row.textContent()) ?? '', new RegExp(`Jun 30, ${nextYear}`));
+    await screenshot('keys-expiry');
   });
 
   it('shows each key\'s requests and credits of the last 30 days', async () => {
@@ -117,6 +104,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     assert.equal(await backend.getByTestId('key-credits').textContent(), '22');
     const old = page.getByRole('row').filter({ hasText: 'old script' });
     assert.equal(await old.getByTestId('key-credits').textContent(), '3');
+    await screenshot('keys-usage');
   });
 
   it('hides revoked keys by default, shows them on request', async () => {
@@ -128,6 +116,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await screenshot('keys');
     await toggle.check();
     await page.getByRole('row').filter({ hasText: 'old script' }).getByText('Revoked', { exact: true }).waitFor();
+    await screenshot('keys-revoked-shown');
     await toggle.uncheck();
     assert.equal(await page.getByRole('row').filter({ hasText: 'old script' }).count(), 0);
   });
@@ -145,6 +134,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await page.getByTestId('ledger-count').filter({ hasText: '24 entries shown, that is all' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Show older entries' }).count(), 0);
     await statement.getByRole('row').filter({ hasText: 'Grant' }).waitFor();
+    await screenshot('account-statement');
   });
 
   it('exports the whole ledger as CSV', async () => {
@@ -170,6 +160,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await screenshot('account-low-balance');
     await nav('Requests').click();
     await page.getByTestId('low-balance-banner').waitFor();
+    await screenshot('requests-low-balance');
     const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token);
     const events = (await (await fetch(`${server.url}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
     assert.deepEqual(events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]), [['credits.low', 74, 75]]);

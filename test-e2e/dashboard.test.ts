@@ -4,7 +4,8 @@
 //
 //   node --test test-e2e/dashboard.test.ts        (npm run test:e2e)
 //
-// Screenshots of every view at 1280×800 and 375×812 go to test-output/screenshots/.
+// Every view is checked with axe (0 violations, light and dark) and photographed at 1280×800 and
+// 375×812 (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -18,16 +19,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 import { startReceiver, type Delivery } from '../support/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
 const CHANNEL_URL = 'https://www.youtube.com/@demo';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 
 const skip = skipWithoutBrowser();
 const run = promisify(execFile);
@@ -67,15 +65,8 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   let syncRequestId = '';
   let webhookRequestId = '';
 
-  /** The current view at desktop and phone width, full page. */
-  async function screenshot(name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(PHONE);
-    await page.waitForTimeout(150); // let the chart re-measure its width
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-    await page.setViewportSize(DESKTOP);
-    await page.waitForTimeout(100);
-  }
+  /** The current view: axe (0 violations) in light and dark, screenshots at desktop and phone width. */
+  const screenshot = (name: string) => checkScreen(page, name);
 
   const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });

@@ -5,17 +5,20 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, PHONE, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 
-const SCREENSHOTS = join(fileURLToPath(new URL('..', import.meta.url)), 'test-output', 'screenshots');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 const skip = skipWithoutBrowser();
+// axe checks what we own on /docs: our header, and the information container (title, version,
+// spec link and the guides rendered from docs/guides/), whose contrast and landmark we fix in
+// src/http/docs-ui.ts. The operations below are Swagger UI's own markup, with violations we cannot
+// fix from our CSS or header script (nested-interactive summary buttons, unlabelled selects and
+// request-body textarea, unfocusable scrollable examples, the Schemas h4 heading order), so they
+// are left out.
+const DOCS_AXE_SCOPE = { include: ['header.cs-header', '.swagger-ui .information-container'] };
 
 describe('API reference at /docs (browser)', { skip }, () => {
   let t: TestApp;
@@ -68,6 +71,7 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-guides-phone.png') });
     await page.setViewportSize(DESKTOP);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at phone width`);
+    await checkScreen(page, 'docs-reference', DOCS_AXE_SCOPE);
   });
 
   it('shows the shorts operation with the demo channel in its example and its snippets', async () => {
@@ -94,11 +98,13 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await price.waitFor();
     assert.equal(await price.textContent(), '3 credits per started block of 25 shorts, at least 1 per call.');
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-price-desktop.png') });
+    await checkScreen(page, 'docs-dashboard-account', { screenshots: false });
     await page.goto(`${base}/dashboard/#/webhooks`);
     const timeout = page.getByTestId('webhook-timeout');
     await timeout.waitFor();
     assert.equal(await timeout.textContent(), '9 s');
     await page.getByText('3 times with backoff (5 s, 1 min, 1 hour)').waitFor();
+    await checkScreen(page, 'docs-dashboard-webhooks', { screenshots: false });
     await page.setViewportSize(PHONE);
     await page.getByTestId('webhook-timeout').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-webhook-timings-phone.png') });

@@ -1,6 +1,6 @@
 // End-to-end (issue #16.7): an operator sees what the configuration needs as a banner (here: the
-// Data API source without a key); a customer does not. Screenshots at desktop and phone width,
-// light and dark, go to test-output/screenshots/.
+// Data API source without a key); a customer does not. Each screen is checked with axe (0 violations, light and dark) and
+// photographed at desktop and phone width (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -12,10 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startChild, type ChildService } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
 const run = promisify(execFile);
 
@@ -67,18 +66,10 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
     const banner = page.getByRole('region', { name: 'Configuration needs attention' });
     await banner.waitFor();
     assert.match((await banner.locator('li[data-code="NO_DATA_API_KEY"]').textContent()) ?? '', /YOUTUBE_SOURCE=data-api but no YouTube Data API key is set .* 502/);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 375, height: 812 }]] as const) {
-        await page.setViewportSize(viewport);
-        await page.waitForTimeout(150);
-        await page.screenshot({ path: join(SCREENSHOTS, `operator-setup-banner-${name}-${scheme}.png`), fullPage: true });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await checkScreen(page, 'operator-setup-banner');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Operator', exact: true }).click();
     await banner.waitFor();
+    await checkScreen(page, 'operator-setup-banner-operator-area');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await banner.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Log out' }).click();

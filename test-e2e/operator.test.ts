@@ -1,7 +1,8 @@
 // End-to-end: the operator area of the dashboard in headless Chromium against the real server.
 // Only operators see it; an operator finds a user, grants credits with a reason, is refused a
 // deduction below zero, reads the audit trail, and invites someone whose link sets a password.
-// Also at phone width without horizontal scrolling.
+// Also at phone width without horizontal scrolling. Every screen is checked with axe (0 violations,
+// light and dark) and photographed at desktop and phone width (test-output/screenshots/operator-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -13,15 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, PHONE, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
 const OPERATOR = 'boss@example.com';
 const CUSTOMER = 'client@example.com';
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 800 };
 const skip = skipWithoutBrowser();
 const run = promisify(execFile);
 
@@ -104,6 +102,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     assert.equal(await nav(customer, 'Operator').count(), 0);
     await customer.goto(`${base}/dashboard/#/operator`);
     await heading(customer, 'Account').waitFor(); // falls back to the account view
+    await checkScreen(customer, 'operator-customer-account', { screenshots: false });
     await context.close();
   });
 
@@ -114,6 +113,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await page.getByLabel('Search by email or id').fill('client@');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('1 user', { exact: true }).waitFor();
+    await checkScreen(page, 'operator-search');
     await page.getByRole('region', { name: 'Users' }).getByRole('link', { name: CUSTOMER }).click();
     await heading(page, CUSTOMER).waitFor();
     await page.getByLabel('Amount').fill('25');
@@ -132,6 +132,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await page.getByRole('button', { name: 'Deduct credits' }).click();
     await page.getByRole('alert').filter({ hasText: 'Nothing was changed' }).waitFor();
     await page.getByRole('heading', { name: 'Credits: 125' }).waitFor();
+    await checkScreen(page, 'operator-user-refused', { screenshots: false });
 
     await page.getByRole('button', { name: 'Disable user' }).click();
     await page.getByRole('status').filter({ hasText: 'is disabled' }).waitFor();
@@ -140,11 +141,10 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await page.getByRole('button', { name: 'Enable user' }).click();
     await page.getByRole('status').filter({ hasText: 'enabled again' }).waitFor();
 
-    await page.screenshot({ path: join(SCREENSHOTS, 'operator-user-desktop.png'), fullPage: true });
+    await checkScreen(page, 'operator-user');
     await page.setViewportSize(PHONE);
     await page.waitForTimeout(150); // the usage chart re-measures its width
     await noHorizontalScroll(page, 'user page at phone width');
-    await page.screenshot({ path: join(SCREENSHOTS, 'operator-user-phone.png'), fullPage: true });
     await page.setViewportSize(DESKTOP);
   });
 
@@ -156,9 +156,9 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await page.getByRole('button', { name: 'Create invitation link' }).click();
     const link = await page.getByLabel(/^Invitation link/).inputValue();
     assert.match(link, /\/dashboard\/#\/invite\/csinv_/);
+    await checkScreen(page, 'operator-invitation');
     await page.setViewportSize(PHONE);
     await noHorizontalScroll(page, 'operator page at phone width');
-    await page.screenshot({ path: join(SCREENSHOTS, 'operator-phone.png'), fullPage: true });
     await page.setViewportSize(DESKTOP);
 
     const context = await browser.newContext({ viewport: PHONE });
@@ -166,6 +166,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     invited.on('pageerror', (error) => pageErrors.push(error.message));
     await invited.goto(link);
     await heading(invited, 'Accept your invitation').waitFor();
+    await checkScreen(invited, 'operator-invite-accept');
     await invited.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await invited.getByLabel('Repeat the password').fill(PASSWORD);
     await invited.getByRole('button', { name: 'Set password and sign in' }).click();

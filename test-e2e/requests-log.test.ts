@@ -6,9 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +15,12 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'e2e-log@example.com';
 const PASSWORD = 'correct horse battery staple';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const IMAGE_HOSTS = /^https:\/\/(i\.ytimg\.com|yt3\.ggpht\.com|yt3\.googleusercontent\.com)\//;
 
 const skip = skipWithoutBrowser();
@@ -68,26 +63,7 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   /** axe on the current page, light and dark; then screenshots at both widths in both schemes. */
-  async function check(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize(DESKTOP);
-      await page.waitForTimeout(100);
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-        const result = await axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`);
-      });
-      assert.deepEqual(violations, [], `axe on ${name} (${scheme})`);
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}-desktop.png`), fullPage: true });
-      await page.setViewportSize(PHONE);
-      await page.waitForTimeout(150);
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}-phone.png`), fullPage: true });
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(DESKTOP);
-  }
+  const check = (name: string) => checkScreen(page, name);
 
   async function api(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
     const res = await fetch(`${base}${path}`, {

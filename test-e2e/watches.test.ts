@@ -1,7 +1,7 @@
 // End-to-end: the dashboard's Watches page (#15) in headless Chromium against the real server and
 // the fake platform: create a watch, publish a short on the fake, check now, see the delivered
-// shorts.created event, pause and delete. Screenshots (1280×800 and 375×812) go to
-// test-output/screenshots/watches-*.png.
+// shorts.created event, pause and delete. Every screen is checked with axe (0 violations, light
+// and dark) and photographed at 1280×800 and 375×812 (test-output/screenshots/watches-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -14,15 +14,12 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, skipWithoutBrowser } from '../support/browser.ts';
+import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 const EMAIL = 'watches-e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
 const run = promisify(execFile);
 
 describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
@@ -36,13 +33,8 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
   let page: Page;
   const pageErrors: string[] = [];
 
-  async function screenshot(name: string) {
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(PHONE);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-    await page.setViewportSize(DESKTOP);
-  }
+  /** axe (0 violations) in light and dark, and screenshots at desktop and phone width. */
+  const screenshot = (name: string) => checkScreen(page, name);
 
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -95,12 +87,14 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Watches', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Watches' }).waitFor();
     await page.getByText('No watches yet').waitFor();
+    await screenshot('watches-00-empty');
 
     // A bad address is refused with the API's message.
     await page.getByLabel('Channel address').fill('https://example.com/nope');
     await page.getByLabel('Webhook URL').fill(receiver.url('/hooks/watch'));
     await page.getByRole('button', { name: 'Create watch' }).click();
     await page.getByText(/not a recognised channel address|channel address/i).first().waitFor();
+    await checkScreen(page, 'watches-00-refused', { screenshots: false });
 
     await page.getByLabel('Channel address').fill('https://www.youtube.com/@demo');
     await page.getByLabel('Check every (minutes)').fill('5');
@@ -131,6 +125,8 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
 
     await row.getByRole('button', { name: /Delete/ }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await checkScreen(page, 'watches-03-delete-dialog', { screenshots: false });
     await dialog.getByRole('button', { name: 'Delete watch' }).click();
     await page.getByText(/Stopped watching “Demo Channel”/).waitFor();
     assert.equal(await page.getByRole('row', { name: /Demo Channel/ }).count(), 0);

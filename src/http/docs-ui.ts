@@ -46,6 +46,8 @@ const headerScript = (guides: readonly string[]) => `(() => {
   }
   document.addEventListener('DOMContentLoaded', () => {
     document.body.prepend(header());
+    // Swagger UI's root is the page's main content: a landmark for screen readers (axe: region).
+    document.getElementById('swagger-ui')?.setAttribute('role', 'main');
     const observer = new MutationObserver(() => { if (anchorGuides()) observer.disconnect(); });
     observer.observe(document.body, { childList: true, subtree: true });
   });
@@ -61,6 +63,10 @@ const theme = `
 .cs-title { color: #d1d5db; }
 .cs-header nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; flex: 1; }
 .cs-dashboard { border: 1px solid #9ca3af; border-radius: 6px; padding: 0.25rem 0.75rem; }
+/* Swagger UI's version badges and spec link, darkened to 4.5:1 contrast (WCAG AA) */
+.swagger-ui .info .title small { background: #4b5563; }
+.swagger-ui .info .title small.version-stamp { background-color: #3f6212; }
+.swagger-ui .info a { color: #1d5fb4; }
 .swagger-ui .information-container .markdown h2, .swagger-ui .information-container .renderedMarkdown h2 { margin-top: 2rem; border-top: 1px solid #e5e7eb; padding-top: 1rem; }
 .swagger-ui .information-container table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; }
 .swagger-ui .information-container pre { max-width: 100%; overflow-x: auto; }

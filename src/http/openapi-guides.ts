@@ -30,7 +30,7 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
   const { credits, webhooks } = pricing;
   const values: Record<string, string> = {
     errors: errorsTable(),
-    pricing: table(['', 'value'], [
+    pricing: table(['setting', 'value'], [
       ['price of a request', credits.formula],
       ['credits per started block', `${credits.creditsPerBlock} per ${credits.shortsPerBlock} shorts`],
       ['minimum per successful request', credits.minimumPerRequest],
@@ -45,7 +45,7 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
     ].join('\n'),
     maxShorts: String(pricing.limits.maxShortsPerRequest),
     retentionDays: String(pricing.limits.resultRetentionDays),
-    webhooks: table(['', 'value'], [
+    webhooks: table(['setting', 'value'], [
       ['answer within', `${webhooks.timeoutSeconds} s`],
       ['retries after the first attempt', webhooks.retryScheduleSeconds.map(duration).join(', ')],
       ['attempts at most', webhooks.maxAttempts],
