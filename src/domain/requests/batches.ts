@@ -9,7 +9,7 @@ import type { Queryable, Transaction } from '../../infra/db/database.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { acceptWebhookRequest, checkRequest, type ShortsRequestDeps } from './shorts-requests.ts';
 import type { NewRequest, RequestStatus } from './request-store.ts';
-import type { BatchItemStatus, BatchSummary } from '../../contract/batches.ts';
+import type { BatchSummary } from '../../contract/batches.ts';
 
 export const MAX_BATCH_ITEMS = 50;
 
