@@ -165,6 +165,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+    await checkScreen(page, '01-login-refused', { screenshots: false });
   });
 
   it('signs in and shows the account', async () => {
