@@ -5,31 +5,23 @@
 // phone width (test-output/screenshots/credits-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { startChild, type ChildService } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
+import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL = 'credits-e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
-const run = promisify(execFile);
 
 describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
   let fake: Awaited<ReturnType<typeof startFakePlatform>>;
-  let dataDir: string;
-  let server: ChildService;
-  let browser: Browser;
+  let server: DashboardService;
+  let opened: E2eBrowser | undefined;
   let page: Page;
   let downloads: string;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   let usedKey = '';
   let revokedKey = '';
 
@@ -38,37 +30,30 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
   const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const shorts = (key: string, channelUrl: string) =>
-    fetch(`${server.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl }) });
+    fetch(`${server.base}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl }) });
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
+    await ensureDashboardBuilt();
     fake = await startFakePlatform();
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-credits-e2e-'));
-    downloads = join(dataDir, 'downloads');
-    const env = { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env: { ...process.env, ...env } });
-    server = await startChild('src/server.ts', {
-      ...env, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    server = await startDashboardService({
+      prefix: 'channel-shorts-credits-e2e-',
+      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The CSV export is saved here; it goes with the data dir.
+    downloads = join(server.dataDir, 'downloads');
+    opened = await openBrowser({ acceptDownloads: true });
+    ({ page, pageErrors } = opened);
   }, { timeout: 180_000 });
 
   after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.kill('SIGTERM');
+    await opened?.browser.close().catch(() => {});
+    await server?.stop();
     await fake?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('signs in; creates keys, one with an expiry date', async () => {
-    await page.goto(`${server.url}/dashboard/`);
+    await page.goto(`${server.base}/dashboard/`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -162,7 +147,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await page.getByTestId('low-balance-banner').waitFor();
     await screenshot('requests-low-balance');
     const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token);
-    const events = (await (await fetch(`${server.url}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
+    const events = (await (await fetch(`${server.base}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
     assert.deepEqual(events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]), [['credits.low', 74, 75]]);
   });
 

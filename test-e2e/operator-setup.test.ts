@@ -3,30 +3,20 @@
 // photographed at desktop and phone width (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startChild, type ChildService } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
+import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'correct horse battery staple';
-const run = promisify(execFile);
 
 describe('operator configuration banner (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
-  let dataDir: string;
-  let server: ChildService;
-  let browser: Browser;
+  let server: DashboardService | undefined;
+  let opened: E2eBrowser | undefined;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   async function signIn(email: string) {
-    await page.goto(`${server.url}/dashboard/`);
+    await page.goto(`${server!.base}/dashboard/`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -34,30 +24,27 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
   }
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-setup-e2e-'));
-    const env = { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: '', YOUTUBE_SOURCE: 'data-api' };
-    for (const [email, role] of [['ops@example.com', 'operator'], ['customer@example.com', 'customer']]) {
-      await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', email!, '--password', PASSWORD, '--credits', '10', '--role', role!], { cwd: ROOT, env: { ...process.env, ...env } });
-    }
-    server = await startChild('src/server.ts', env);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' })).newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await ensureDashboardBuilt();
+    server = await startDashboardService({
+      prefix: 'channel-shorts-setup-e2e-',
+      users: [
+        { email: 'ops@example.com', password: PASSWORD, credits: 10, role: 'operator' },
+        { email: 'customer@example.com', password: PASSWORD, credits: 10, role: 'customer' },
+      ],
+      // The Data API source without any key: the configuration problem the banner reports.
+      env: { YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: '', YOUTUBE_SOURCE: 'data-api' },
+    });
+    opened = await openBrowser();
+    ({ page, pageErrors } = opened);
   }, { timeout: 180_000 });
 
   after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.kill('SIGTERM');
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await opened?.browser.close().catch(() => {});
+    await server?.stop();
   });
 
   it('/readyz lists the problem as a code', async () => {
-    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { setup?: { warnings: string[] } };
+    const ready = (await (await fetch(`${server!.base}/readyz`)).json()) as { setup?: { warnings: string[] } };
     assert.deepEqual(ready.setup, { warnings: ['NO_DATA_API_KEY'] });
   });
 

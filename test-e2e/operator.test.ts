@@ -5,36 +5,22 @@
 // light and dark) and photographed at desktop and phone width (test-output/screenshots/operator-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, DESKTOP, PHONE, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { checkScreen, DESKTOP, PHONE, skipWithoutBrowser } from '../support/browser.ts';
+import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'correct horse battery staple';
 const OPERATOR = 'boss@example.com';
 const CUSTOMER = 'client@example.com';
 const skip = skipWithoutBrowser();
-const run = promisify(execFile);
-
-function newestSource(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-}
 
 describe('operator dashboard (browser end-to-end)', { skip }, () => {
-  let dataDir: string;
-  let server: ChildProcess | undefined;
-  let output = '';
+  let service: DashboardService | undefined;
   let base: string;
+  let opened: E2eBrowser | undefined;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { level: 1, name });
@@ -53,45 +39,25 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
   }
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    const index = join(ROOT, 'web', 'dist', 'index.html');
-    if (!existsSync(index) || statSync(index).mtimeMs < newestSource(join(ROOT, 'web', 'src'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-e2e-op-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    delete env.OPERATOR_TOKEN;
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', OPERATOR, '--password', PASSWORD, '--role', 'operator'], { cwd: ROOT, env });
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', CUSTOMER, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1', SIGNUP: 'invite' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    server.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-    server.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`server exited:\n${output}`);
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-      if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // This suite also rebuilds a stale web/dist, so it never tests an old dashboard.
+    await ensureDashboardBuilt({ ifStale: true });
+    service = await startDashboardService({
+      prefix: 'channel-shorts-e2e-op-',
+      unset: ['OPERATOR_TOKEN'],
+      users: [
+        { email: OPERATOR, password: PASSWORD, role: 'operator' },
+        { email: CUSTOMER, password: PASSWORD, credits: 100 },
+      ],
+      env: { SIGNUP: 'invite' },
+    });
+    base = service.base;
+    opened = await openBrowser();
+    ({ browser, page, pageErrors } = opened);
   }, { timeout: 180_000 });
 
   after(async () => {
-    await browser?.close().catch(() => {});
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const gone = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await gone;
-    }
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await opened?.browser.close().catch(() => {});
+    await service?.stop();
   });
 
   it('a customer sees no operator area', async () => {

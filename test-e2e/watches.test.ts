@@ -4,79 +4,46 @@
 // and dark) and photographed at 1280×800 and 375×812 (test-output/screenshots/watches-*.png).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
+import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL = 'watches-e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
-const run = promisify(execFile);
 
 describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrowser() }, () => {
   let fake: Awaited<ReturnType<typeof startFakePlatform>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let dataDir: string;
-  let server: ChildProcess | undefined;
-  let output = '';
+  let service: DashboardService | undefined;
   let base: string;
-  let browser: Browser;
+  let opened: E2eBrowser | undefined;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   /** axe (0 violations) in light and dark, and screenshots at desktop and phone width. */
   const screenshot = (name: string) => checkScreen(page, name);
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
+    await ensureDashboardBuilt();
     fake = await startFakePlatform();
     receiver = await startReceiver(() => ({ status: 204 }));
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-e2e-watches-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['src/server.ts'], {
-      cwd: ROOT,
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1', YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'data-api', YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_MIN_INTERVAL_SECONDS: '60' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    service = await startDashboardService({
+      prefix: 'channel-shorts-e2e-watches-',
+      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'data-api', YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_MIN_INTERVAL_SECONDS: '60' },
     });
-    server.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-    server.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    await until(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000, 200).catch(() => {
-      throw new Error(`server did not start:\n${output}`);
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    base = service.base;
+    opened = await openBrowser();
+    ({ page, pageErrors } = opened);
   }, { timeout: 180_000 });
 
   after(async () => {
-    await browser?.close().catch(() => {});
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const gone = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await gone;
-    }
+    await opened?.browser.close().catch(() => {});
+    await service?.stop();
     await receiver?.close();
     await fake?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('creates a watch, shows its delivered shorts.created event, pauses and deletes it', async () => {
