@@ -26,14 +26,19 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `logFile`: the child writes its output straight to this file (for chatty runs such as benchmarks). */
-export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number; logFile?: string } = {}): Promise<ChildService> {
+/**
+ * `logFile`: the child writes its output straight to this file (for chatty runs such as benchmarks).
+ * `unset`: variables of this process's environment the child must not inherit (e.g. DATABASE_URL).
+ */
+export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number; logFile?: string; unset?: readonly string[] } = {}): Promise<ChildService> {
   const port = options.port ?? (await freePort());
   let captured = '';
   const fd = options.logFile ? openSync(options.logFile, 'a') : null;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env };
+  for (const name of options.unset ?? []) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, [script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: childEnv,
     stdio: fd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
   child.stdout?.on('data', (c: Buffer) => (captured += c.toString()));

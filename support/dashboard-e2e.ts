@@ -49,9 +49,9 @@ export interface DashboardService {
 /**
  * The real server over the embedded store in a temp DATA_DIR (DATABASE_URL/REDIS_URL are dropped so
  * a developer's environment cannot leak in). Users are created with the CLI first: the embedded
- * data dir is locked while a server runs.
+ * data dir is locked while a server runs. `unset`: further variables of this process's environment
+ * the service and CLI must not see.
  */
-/** `unset`: further variables of this process's environment the service and CLI must not see. */
 export async function startDashboardService(options: { env?: Record<string, string>; users?: E2eUser[]; prefix?: string; unset?: string[] } = {}): Promise<DashboardService> {
   const dropped = ['DATABASE_URL', 'REDIS_URL', ...(options.unset ?? [])];
   const dataDir = await mkdtemp(join(tmpdir(), options.prefix ?? 'channel-shorts-e2e-'));
@@ -64,17 +64,12 @@ export async function startDashboardService(options: { env?: Record<string, stri
     if (user.role !== undefined) args.push('--role', user.role);
     await run(process.execPath, args, { cwd: ROOT, env });
   }
-  // startChild spreads process.env under env; the deletions must hold there too.
-  const saved = Object.fromEntries(dropped.map((k) => [k, process.env[k]]));
-  for (const k of dropped) delete process.env[k];
   let child: Awaited<ReturnType<typeof startChild>>;
   try {
-    child = await startChild('src/server.ts', { ...env, ...options.env });
+    child = await startChild('src/server.ts', { ...env, ...options.env }, { unset: dropped });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
-  } finally {
-    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   }
   return {
     base: child.url,
