@@ -17,13 +17,16 @@ import { createRedisRateLimiter } from './infra/ratelimit/redis-rate-limiter.ts'
 import { createSqlRateLimiter } from './infra/ratelimit/sql-rate-limiter.ts';
 import { connectRedis } from './infra/redis.ts';
 import { createMetrics, type Metrics } from './infra/metrics.ts';
-import { startQueue } from './infra/queue.ts';
+import { insertDeferredJobs, startQueue } from './infra/queue.ts';
 import { createJwtService, type JwtService } from './domain/auth/jwt.ts';
 import { createAuthenticator, localRevocationBus, type Authenticator, type RevocationBus } from './domain/auth/authenticator.ts';
 import { createYoutubeClient, type YoutubeClient } from './domain/shorts/youtube-client.ts';
 import { createShortsService } from './domain/shorts/shorts-service.ts';
 import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
+import { createQueuedSettlementBatcher } from './domain/requests/queued-settlements.ts';
+import { createAttemptRecorder } from './domain/webhooks/delivery-log.ts';
+import { createAcceptanceBatcher, type AcceptanceBatcher } from './domain/requests/acceptances.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { dispatchPendingEvents } from './domain/webhooks/events.ts';
 import { startWorkers } from './jobs/start-workers.ts';
@@ -32,7 +35,6 @@ import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-po
 import type { ShortsResult } from './domain/shorts/shorts-result.ts';
 import type { SourceMode } from './domain/shorts/shorts-service.ts';
 import type { InnertubeClient } from './domain/shorts/innertube-source.ts';
-import { createInnertubeClient } from './infra/innertube/innertube-client.ts';
 import { createCircuitBreaker } from './infra/circuit-breaker.ts';
 import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
@@ -62,6 +64,8 @@ export interface Services {
   boss: PgBoss;
   /** The queue as routes see it (enqueue a fetch, redeliver). */
   jobs: JobQueue;
+  /** Webhook requests are accepted in groups (#13). */
+  acceptances: AcceptanceBatcher;
   delivery: DeliveryDeps;
   /** Watches (#15): the use cases' dependencies, and the scheduler's. */
   watches: WatchDeps & SchedulerDeps;
@@ -133,7 +137,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const apiKeys = parseKeyList(config.YOUTUBE_API_KEYS, config.YOUTUBE_API_KEY);
   // auto: hybrid (InnerTube lists, the Data API details) with a key; keyless InnerTube without one.
   const source: SourceMode = config.YOUTUBE_SOURCE === 'auto' ? (apiKeys.length > 0 ? 'hybrid' : 'innertube') : config.YOUTUBE_SOURCE;
-  const innertube = source === 'data-api' ? undefined : await createInnertubeClient({
+  // youtubei.js is loaded only by the modes that read InnerTube: it is ~40 MiB of the process at import (#13).
+  const innertube = source === 'data-api' ? undefined : await (await import('./infra/innertube/innertube-client.ts')).createInnertubeClient({
     baseUrl: config.YOUTUBE_INNERTUBE_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     onCall: (call) => metrics.innertubeCalls.inc({ endpoint: call.endpoint, status: String(call.status) }),
@@ -176,21 +181,25 @@ export async function createServices(config: Config, options: ServiceOptions): P
       options.log.error({ err: error, kind }, 'InnerTube call failed');
     },
   });
+  const boss = await startQueue(db, {
+    databaseUrl: config.DATABASE_URL,
+    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+    onError: (error) => options.log.error({ err: error }, 'queue error'),
+  });
   const shortsRequests: ShortsRequestDeps = {
     db,
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
     now,
     settlements: createSettlementBatcher(db, { onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one') }),
+    queuedSettlements: createQueuedSettlementBatcher(db, {
+      insertJobs: (tx, jobs) => insertDeferredJobs(boss, tx, jobs),
+      onGroupError: (err, size) => options.log.error({ err, size }, 'settling a group of webhook requests failed; settled one by one'),
+    }),
     pricing,
     quota: { unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT, allowanceUnits: config.QUOTA_ALLOWANCE_UNITS, pricing },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
   };
-  const boss = await startQueue(db, {
-    databaseUrl: config.DATABASE_URL,
-    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
-    onError: (error) => options.log.error({ err: error }, 'queue error'),
-  });
   const webhookAgent: Agent = createWebhookAgent({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   const delivery: DeliveryDeps = {
     db,
@@ -199,6 +208,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    recordAttempt: createAttemptRecorder(db),
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
       options.log.info({ webhook: { ...job, outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, detail: result.detail } }, 'webhook attempt');
@@ -260,8 +270,13 @@ export async function createServices(config: Config, options: ServiceOptions): P
     ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
     : undefined;
 
+  const jobs = createJobQueue(db, boss, () => workers?.fetchesQueued());
+  const acceptances = createAcceptanceBatcher(shortsRequests, {
+    enqueueFetches: (tx, ids) => jobs.enqueueShortsFetches(tx, ids),
+    onGroupError: (err, size) => options.log.error({ err, size }, 'accepting a group of webhook requests failed; accepted one by one'),
+  });
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, boss, jobs: createJobQueue(db, boss, () => workers?.fetchesQueued()), delivery, watches, websub, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, acceptances, boss, jobs, delivery, watches, websub, metrics,
     async close() {
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);

@@ -8,27 +8,18 @@
 // 375×812 (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
+import { ensureDashboardBuilt, openBrowser, startDashboardService, type DashboardService } from '../support/dashboard-e2e.ts';
 import { startReceiver, type Delivery } from '../support/webhook-receiver.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL = 'e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
 const CHANNEL_URL = 'https://www.youtube.com/@demo';
 
 const skip = skipWithoutBrowser();
-const run = promisify(execFile);
 
 type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
@@ -48,9 +39,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
 
 describe('dashboard (browser end-to-end)', { skip }, () => {
   let fake: FakePlatform;
-  let dataDir: string;
-  let server: ChildProcess | undefined;
-  let serverOutput = '';
+  let service: DashboardService | undefined;
   let base: string;
   let browser: Browser;
   let context: BrowserContext;
@@ -58,7 +47,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   let receiverUrl: string;
   let deliveries: Delivery[] = [];
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const cspViolations: string[] = [];
 
   let apiKey = '';
@@ -80,57 +69,20 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   }
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
-
+    await ensureDashboardBuilt();
     fake = await startFakePlatform();
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-e2e-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL; // the embedded database, whatever the shell says
-    delete env.REDIS_URL;
-
-    // The user first: an embedded (PGlite) database has one owner process at a time.
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '100'], { cwd: ROOT, env });
-
     // A webhook receiver that records what it gets and answers 204.
     receiver = await startReceiver(() => ({ status: 204 }));
     deliveries = receiver.deliveries;
     receiverUrl = receiver.url('/hooks/shorts');
+    service = await startDashboardService({
+      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    });
+    base = service.base;
 
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        YOUTUBE_API_KEY: 'fake-api-key',
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-    server.stderr?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-    const exited = new Promise<never>((_, reject) => {
-      server!.once('exit', (code, signal) => reject(new Error(`the server exited early (code ${code}, signal ${signal}):\n${serverOutput}`)));
-    });
-    exited.catch(() => {}); // only awaited while starting
-    await Promise.race([waitFor('GET /healthz', async () => (await fetch(`${base}/healthz`)).ok, 60_000), exited]);
-
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
+    ({ browser, context, page, pageErrors } = await openBrowser());
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     // The dashboard runs under the Content-Security-Policy (#12): every violation is reported here.
     await context.exposeBinding('reportCspViolation', (_source, text: string) => cspViolations.push(text));
     await context.addInitScript(() => {
@@ -143,16 +95,9 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
 
   after(async () => {
     await browser?.close().catch(() => {});
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const gone = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      const timer = setTimeout(() => server!.kill('SIGKILL'), 10_000);
-      await gone;
-      clearTimeout(timer);
-    }
+    await service?.stop();
     await receiver?.close();
     await fake?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('redirects / to the dashboard and refuses a wrong password', async () => {

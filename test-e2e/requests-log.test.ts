@@ -4,27 +4,18 @@
 // light and dark mode (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort } from '../support/child-service.ts';
-import { CHROMIUM, checkScreen, DESKTOP, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
+import { ensureDashboardBuilt, openBrowser, startDashboardService, type DashboardService } from '../support/dashboard-e2e.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EMAIL = 'e2e-log@example.com';
 const PASSWORD = 'correct horse battery staple';
 const IMAGE_HOSTS = /^https:\/\/(i\.ytimg\.com|yt3\.ggpht\.com|yt3\.googleusercontent\.com)\//;
 
 const skip = skipWithoutBrowser();
-const run = promisify(execFile);
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -46,16 +37,14 @@ function placeholderSvg(url: string): string {
 
 describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip }, () => {
   let fake: Awaited<ReturnType<typeof startFakePlatform>>;
-  let dataDir: string;
-  let server: ChildProcess | undefined;
-  let serverOutput = '';
+  let service: DashboardService | undefined;
   let base: string;
   let browser: Browser;
   let page: Page;
   let ok: Awaited<ReturnType<typeof startReceiver>>;
   let failing: Awaited<ReturnType<typeof startReceiver>>;
   let apiKey = '';
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const cspViolations: string[] = [];
   const imagesServed: string[] = [];
 
@@ -75,51 +64,31 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
   }
 
   before(async () => {
-    await mkdir(SCREENSHOTS, { recursive: true });
-    if (!existsSync(join(ROOT, 'web', 'dist', 'index.html'))) {
-      await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
-    }
+    await ensureDashboardBuilt();
     fake = await startFakePlatform();
-    dataDir = await mkdtemp(join(tmpdir(), 'channel-shorts-e2e-log-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    await run(process.execPath, ['src/cli.ts', 'users', 'create', '--email', EMAIL, '--password', PASSWORD, '--credits', '500'], { cwd: ROOT, env });
     ok = await startReceiver(() => ({ status: 204 }));
     failing = await startReceiver(() => ({ status: 500, headers: { 'content-type': 'text/plain' } }));
-
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['src/server.ts'], {
-      cwd: ROOT,
+    service = await startDashboardService({
+      prefix: 'channel-shorts-e2e-log-',
+      users: [{ email: EMAIL, password: PASSWORD, credits: 500 }],
       env: {
-        ...env, PORT: String(port), HOST: '127.0.0.1',
         YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         // One quick retry, then the schedule is spent: "retrying" becomes "failed" within seconds.
         WEBHOOK_RETRY_SCHEDULE: '1',
         RATE_LIMIT_PER_MINUTE: '200',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    server.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-    server.stderr?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-    await waitFor('GET /healthz', async () => (await fetch(`${base}/healthz`)).ok, 60_000);
+    base = service.base;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
+    let context: BrowserContext;
+    ({ browser, context, page, pageErrors } = await openBrowser());
     // The platform's image hosts, served locally: the machine is offline. A request reaches this
     // handler only when the page's CSP allowed it.
     await context.route(IMAGE_HOSTS, (route) => {
       imagesServed.push(route.request().url());
       return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: placeholderSvg(route.request().url()) });
     });
-    page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
     });
@@ -146,17 +115,10 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
 
   after(async () => {
     await browser?.close().catch(() => {});
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const gone = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      const timer = setTimeout(() => server!.kill('SIGKILL'), 10_000);
-      await gone;
-      clearTimeout(timer);
-    }
+    await service?.stop();
     await ok?.close();
     await failing?.close();
     await fake?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('signs in', async () => {

@@ -1,6 +1,6 @@
 // Logging and server options shared by every process: the API server (app.ts, server.ts), the
 // worker (which logs but serves no HTTP, so it must not load app.ts), the demo and the tests.
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { newRequestId } from './request-id.ts';
 import { clientErrorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { parseTrustedProxies, type Config } from '../config.ts';
@@ -20,6 +20,21 @@ export function redactUrl(url: string): string {
   return q === -1 ? url : `${url.slice(0, q)}?[redacted]`;
 }
 
+/**
+ * One log line per request, written when the response is done, with what Fastify's two default
+ * lines ('incoming request', 'request completed') carried between them. Each line is a synchronous
+ * write on the request's thread; the second one was ~3 % of the hot path's CPU (#13).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 type SecurityConfig = Pick<Config, 'TRUSTED_PROXIES' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
 const SECURITY_DEFAULTS: SecurityConfig = { TRUSTED_PROXIES: '', HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_REQUEST_TIMEOUT_MS: 30_000 };
 
@@ -31,6 +46,7 @@ export function fastifyOptions(logger: FastifyServerOptions['logger'], config: S
   return {
     logger: withSerializers,
     genReqId: () => newRequestId(),
+    logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
     // Slow clients (docs/spec.md, security commitments): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
     // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these

@@ -1,9 +1,8 @@
 // Durable jobs with pg-boss: on PGlite in embedded mode (same database file as everything else, so
 // a job and the request it belongs to are written in one transaction), on PostgreSQL when scaled out
 // (SKIP LOCKED lets many workers share the queue).
-import { PgBoss, fromPglite } from 'pg-boss';
-import type { PGlite } from '@electric-sql/pglite';
-import type { Database } from './db/database.ts';
+import { PgBoss, fromPglite, type PGliteLike } from 'pg-boss';
+import type { Database, DeferredJob, Transaction } from './db/database.ts';
 
 export const QUEUES = {
   shortsFetch: 'shorts-fetch',
@@ -25,7 +24,7 @@ export function createBoss(db: Database, settings: Pick<QueueSettings, 'database
   const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2 } as const;
   const boss =
     db.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGlite }).pglite), backend: 'pglite', ...common })
+      ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGliteLike }).pglite), backend: 'pglite', ...common })
       : new PgBoss({ connectionString: settings.databaseUrl!, max: 4, ...common });
   boss.on('error', settings.onError);
   return boss;
@@ -56,4 +55,21 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
     }
   }
   return boss;
+}
+
+/**
+ * Inserts the jobs a grouped transaction deferred (requests/queued-settlements.ts): one statement
+ * per queue, in that transaction. pg-boss's `insert` fills in the queue's retry and
+ * retention settings as `send` does and skips a job whose singleton key is taken, as `send` does.
+ */
+export async function insertDeferredJobs(boss: PgBoss, tx: Transaction, jobs: DeferredJob[]): Promise<void> {
+  const byQueue = new Map<string, DeferredJob[]>();
+  for (const job of jobs) {
+    const queued = byQueue.get(job.queue);
+    if (queued) queued.push(job);
+    else byQueue.set(job.queue, [job]);
+  }
+  for (const [queue, queued] of byQueue) {
+    await boss.insert(queue, queued.map(({ data, singletonKey }) => ({ data, ...(singletonKey ? { singletonKey } : {}) })), { db: tx.jobDb });
+  }
 }

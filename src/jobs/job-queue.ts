@@ -6,8 +6,8 @@ import { QUEUES } from '../infra/queue.ts';
 import { redeliver } from './webhook-delivery-job.ts';
 
 export interface JobQueue {
-  /** Queues the fetch of an accepted webhook request, atomically with the caller's writes. */
-  enqueueShortsFetch(tx: Transaction, requestId: string): Promise<void>;
+  /** Queues the fetches of accepted webhook requests, atomically with the caller's writes (one statement). */
+  enqueueShortsFetches(tx: Transaction, requestIds: string[]): Promise<void>;
   /**
    * The transaction that queued fetches has committed: this process's fetch worker (if it runs one)
    * looks now instead of at its next poll, up to a second later (#13).
@@ -19,8 +19,8 @@ export interface JobQueue {
 
 export function createJobQueue(db: Database, boss: PgBoss, wakeFetchWorker: () => void = () => {}): JobQueue {
   return {
-    async enqueueShortsFetch(tx, requestId) {
-      await boss.send(QUEUES.shortsFetch, { requestId }, { db: tx.jobDb });
+    async enqueueShortsFetches(tx, requestIds) {
+      if (requestIds.length > 0) await boss.insert(QUEUES.shortsFetch, requestIds.map((requestId) => ({ data: { requestId } })), { db: tx.jobDb });
     },
     fetchesQueued: wakeFetchWorker,
     redeliver: (requestId) => redeliver(db, boss, requestId),

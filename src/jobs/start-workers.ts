@@ -35,7 +35,7 @@ export function workOptions(concurrency: number) {
   // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
   // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
   // database thread milliseconds), hence 1 s rather than the 0.5 s minimum.
-  return { localConcurrency: workers, batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } as const;
+  return { localConcurrency: workers, batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, burstWhenBatchFull: true } as const;
 }
 
 /** Runs a batch's jobs side by side; each one completes or fails (and is retried) on its own. */

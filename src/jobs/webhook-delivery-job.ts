@@ -9,13 +9,13 @@ import type { Dispatcher } from 'undici';
 import type { Database, Queryable, Transaction } from '../infra/db/database.ts';
 import { QUEUES } from '../infra/queue.ts';
 import { AppError } from '../errors.ts';
-import { findRequest, type RequestRow } from '../domain/requests/request-store.ts';
+import type { RequestRow } from '../domain/requests/request-store.ts';
 import { batchWebhookPayload, findBatch } from '../domain/requests/batches.ts';
-import { activeWebhookSecrets } from '../domain/webhooks/webhook-secrets.ts';
+import { activeWebhookSecrets, signingSecretsSql } from '../domain/webhooks/webhook-secrets.ts';
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import { findEvent } from '../domain/webhooks/events.ts';
-import { attemptRecorded, nextAttemptNumber, recordAttempt, webhookIdFor } from '../domain/webhooks/delivery-log.ts';
+import { attemptRecorded, nextAttemptNumber, recordAttempt, webhookIdFor, type AttemptRecord } from '../domain/webhooks/delivery-log.ts';
 
 export type DeliveryJob = { requestId: string; attempt: number } | { batchId: string; attempt: number } | { eventId: string; attempt: number };
 
@@ -32,6 +32,8 @@ export interface DeliveryDeps {
   allowPrivate: boolean;
   timeoutMs: number;
   onAttempt?: (result: AttemptResult, job: DeliveryJob) => void;
+  /** Records an attempt that queues no retry, grouped with others finishing together (delivery-log.ts). */
+  recordAttempt?: (record: AttemptRecord) => Promise<void>;
   /** A retry was queued to start in `delaySeconds` (committed). */
   onRetryScheduled?: (delaySeconds: number) => void;
 }
@@ -46,6 +48,8 @@ export function webhookPayload(row: RequestRow): string {
 }
 
 export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job: DeliveryJob, delaySeconds = 0): Promise<void> {
+  // In a grouped transaction, the first attempt is inserted with the group's other jobs (#13).
+  if (tx?.deferJob && delaySeconds <= 0) return tx.deferJob({ queue: QUEUES.webhookDelivery, data: { ...job }, singletonKey: deliveryKey(job) });
   await boss.send(QUEUES.webhookDelivery, { ...job }, {
     singletonKey: deliveryKey(job),
     ...(delaySeconds > 0 ? { startAfter: Math.ceil(delaySeconds) } : {}),
@@ -53,29 +57,48 @@ export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job:
   });
 }
 
-/** Where and what to deliver, once it is ready (a settled request, a completed batch). */
-async function deliveryOf(db: Queryable, job: DeliveryJob): Promise<{ id: string; url: string; accountId: string; body: string } | undefined> {
+type Target = { id: string; url: string; accountId: string; body: string };
+
+/** Where and what to deliver for a batch or an event, once it is ready (a completed batch). */
+async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: string }>): Promise<Target | undefined> {
   if ('eventId' in job) {
     // A stored event (#15): its body was fixed when it was recorded.
     const event = await findEvent(db, job.eventId);
     return event && { id: event.id, url: event.webhookUrl, accountId: event.accountId, body: event.payload };
   }
-  if ('batchId' in job) {
-    const batch = await findBatch(db, job.batchId);
-    if (!batch?.completed_at) return undefined;
-    return { id: batch.id, url: batch.webhook_url, accountId: batch.account_id, body: await batchWebhookPayload(db, batch) };
+  const batch = await findBatch(db, job.batchId);
+  if (!batch?.completed_at) return undefined;
+  return { id: batch.id, url: batch.webhook_url, accountId: batch.account_id, body: await batchWebhookPayload(db, batch) };
+}
+
+/**
+ * What to send and the secrets to sign it with; undefined when there is nothing to send: not ready,
+ * gone, or this attempt already recorded (a job retried after a crash past its commit must not send again).
+ */
+async function readyToSend(db: Queryable, job: DeliveryJob): Promise<{ target: Target; secrets: string[] } | undefined> {
+  if ('requestId' in job) {
+    // The common case in one statement (#13): the request, whether this attempt was recorded
+    // (attemptRecorded) and the signing secrets (activeWebhookSecrets) — three reads before.
+    const [row] = await db.query<RequestRow & { attempt_recorded: boolean; secrets: string[] }>(
+      `SELECT r.*, EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = $2) AS attempt_recorded,
+              ${signingSecretsSql('r.account_id', '$3')} AS secrets
+       FROM shorts_requests r WHERE r.id = $1`,
+      [job.requestId, job.attempt, new Date()],
+    );
+    if (!row?.webhook_url || row.status === 'processing' || row.attempt_recorded) return undefined;
+    return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
   }
-  const row = await findRequest(db, job.requestId);
-  if (!row?.webhook_url || row.status === 'processing') return undefined;
-  return { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) };
+  const target = await deliveryOf(db, job);
+  if (!target) return undefined;
+  // Both reads at once: with PostgreSQL they take two pool connections instead of two round trips.
+  const [recorded, active] = await Promise.all([attemptRecorded(db, job, job.attempt), activeWebhookSecrets(db, target.accountId)]);
+  return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
 }
 
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
-  const target = await deliveryOf(deps.db, job);
-  if (!target) return;
-  // A retried job whose attempt was already recorded (crash after commit) must not send again.
-  if (await attemptRecorded(deps.db, job, job.attempt)) return;
-  const secrets = (await activeWebhookSecrets(deps.db, target.accountId)).map((s) => s.secret);
+  const ready = await readyToSend(deps.db, job);
+  if (!ready) return;
+  const { target, secrets } = ready;
   const result = await deliverOnce({
     url: target.url,
     webhookId: webhookIdFor(target.id),
@@ -86,15 +109,22 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Prom
     timeoutMs: deps.timeoutMs,
   });
   deps.onAttempt?.(result, job);
-  const retryIn = await deps.db.transaction(async (tx) => {
-    const delay = result.outcome === 'failed' ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
-    const retryIn = delay === null ? null : Math.ceil(delay);
-    // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
-    const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
-    await recordAttempt(tx, job, job.attempt, result, { accountId: target.accountId, nextAttemptAt });
-    if (retryIn !== null) await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, retryIn);
-    return retryIn;
-  });
+  const delay = result.outcome === 'failed' ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
+  const retryIn = delay === null ? null : Math.ceil(delay);
+  // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
+  const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
+  if (retryIn === null) {
+    // Nothing to queue: the attempt's INSERT is atomic by itself (#13: no BEGIN/COMMIT), and attempts
+    // finishing together share one (createAttemptRecorder).
+    const record = { target: job, attempt: job.attempt, result, context: { accountId: target.accountId, nextAttemptAt } };
+    await (deps.recordAttempt ? deps.recordAttempt(record) : recordAttempt(deps.db, job, job.attempt, result, record.context));
+  } else {
+    // The attempt and the next one are one fact: a crash can neither lose the retry nor record the attempt twice.
+    await deps.db.transaction(async (tx) => {
+      await recordAttempt(tx, job, job.attempt, result, { accountId: target.accountId, nextAttemptAt });
+      await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, retryIn);
+    });
+  }
   if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }
 

@@ -8,6 +8,7 @@ import { hashApiKey, isWellFormedApiKey, looksLikeApiKey } from '../keys/api-key
 import { findKeyBySecret, touchApiKey, type ResolvedKey } from '../keys/api-keys.ts';
 import type { JwtService } from './jwt.ts';
 import type { KeyScope } from '../keys/scopes.ts';
+import { createLookupCache } from '../../infra/cache/lookup-cache.ts';
 
 export interface Caller {
   accountId: string;
@@ -29,19 +30,12 @@ const TOUCH_INTERVAL_MS = 60_000;
  * now: the clock expiry is judged by; the cached lookup keeps the expiry time, so a key stops at its expiry, not a cache lifetime later.
  */
 export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus, cacheMs: number, now: () => number = Date.now) {
-  const cache = new Map<string, { key: ResolvedKey | undefined; expiresAt: number }>();
+  const cache = createLookupCache<ResolvedKey | undefined>({ ttlMs: cacheMs, now });
   const lastTouched = new Map<string, number>();
   bus.subscribe((hash) => cache.delete(hash));
 
-  async function resolveKey(token: string): Promise<ResolvedKey | undefined> {
-    const hash = hashApiKey(token);
-    const at = now();
-    const hit = cache.get(hash);
-    if (hit && hit.expiresAt > at) return hit.key;
-    const key = await findKeyBySecret(db, token);
-    if (cache.size > 10_000) cache.clear();
-    if (cacheMs > 0) cache.set(hash, { key, expiresAt: at + cacheMs });
-    return key;
+  function resolveKey(token: string): Promise<ResolvedKey | undefined> {
+    return cache.get(hashApiKey(token), () => findKeyBySecret(db, token));
   }
 
   return {

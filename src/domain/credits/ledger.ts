@@ -57,13 +57,14 @@ function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'de
 /**
  * The charge of a group of requests as CTEs over a CTE named `input` (columns `i` = the request's
  * place in the group, `account_id`, `amount`, `request_id`). The accounts are locked in id order, so
- * two instances' groups cannot deadlock; per account a running total is charged and the requests
+ * two instances' groups cannot deadlock (FOR NO KEY UPDATE, the UPDATE's own lock: FOR UPDATE would also
+ * block inserts that reference the account through a foreign key); per account a running total is charged and the requests
  * the available credits cover are accepted. `accepted` holds their input rows with `balance_after`;
  * the others are not charged (the caller retries them one by one for an exact answer). Each account
  * is updated once with its total and each accepted request gets its ledger entry.
  */
 export const CHARGE_GROUP_SQL = `locked AS (
-    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR UPDATE
+    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR NO KEY UPDATE
   ), running AS (
     SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
            locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after

@@ -16,6 +16,7 @@ import type { Queryable } from '../../infra/db/database.ts';
 import { CHARGE_GROUP_SQL, chargeOneSql, insufficientCredits } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
+import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 
 export interface Settlement {
   request: NewRequest;
@@ -56,11 +57,6 @@ WITH input AS (
 )
 SELECT i, balance_after, low_balance_threshold FROM accepted`;
 
-interface Pending extends Settlement {
-  resolve(balance: number): void;
-  reject(error: unknown): void;
-}
-
 export interface SettlementBatcher {
   settle(settlement: Settlement): Promise<number>;
 }
@@ -72,72 +68,46 @@ export interface BatcherOptions {
 }
 
 export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatchError }: BatcherOptions = {}): SettlementBatcher {
-  let queue: Pending[] = [];
-  let running = false;
-
-  async function settleOneByOne(items: Pending[]): Promise<void> {
-    for (const item of items) {
-      await chargeAndRecord(db, item).then(item.resolve, item.reject);
+  async function settleOneByOne(members: Array<Member<Settlement, number>>): Promise<void> {
+    for (const member of members) {
+      await chargeAndRecord(db, member.item).then(member.resolve, member.reject);
     }
   }
 
-  async function runBatch(items: Pending[]): Promise<void> {
-    if (items.length === 1) return settleOneByOne(items);
+  async function runBatch(members: Array<Member<Settlement, number>>): Promise<void> {
+    if (members.length === 1) return settleOneByOne(members);
     let accepted: Array<{ i: number; balance_after: number | string; low_balance_threshold: number | null }>;
     try {
-      accepted = await db.query(BATCH_SQL, [JSON.stringify(items.map(({ request, credits, outcome }, i) => ({
+      accepted = await db.query(BATCH_SQL, [JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => ({
         i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
         oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
         credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
         options: recordedOptions(request.options),
       })))]);
     } catch (error) {
-      onBatchError?.(error, items.length);
+      onBatchError?.(error, members.length);
       // The whole batch rolled back (e.g. a deadlock with a non-batched writer): settle each on its own,
       // so one request's trouble is reported to that request only.
-      return settleOneByOne(items);
+      return settleOneByOne(members);
     }
     const done = new Map(accepted.map((row) => [Number(row.i), Number(row.balance_after)]));
     // The batch committed: claim credits.low once per account it took below its threshold (the claim
     // is its own statement and looks at the balance as it is now, so which request is named matters little).
     const low = new Map<string, string>();
     for (const row of accepted) {
-      const item = items[Number(row.i)]!;
+      const { item } = members[Number(row.i)]!;
       if (item.credits > 0 && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) low.set(item.request.accountId, item.request.id);
     }
     for (const [accountId, requestId] of low) await emitCreditsLow(db, accountId, requestId).catch(() => null); // the account's next charge claims it
-    const refused: Pending[] = [];
-    items.forEach((item, i) => {
+    const refused: Array<Member<Settlement, number>> = [];
+    members.forEach((member, i) => {
       const balance = done.get(i);
-      if (balance === undefined) refused.push(item);
-      else item.resolve(balance);
+      if (balance === undefined) refused.push(member);
+      else member.resolve(balance);
     });
     await settleOneByOne(refused);
   }
 
-  async function drain(): Promise<void> {
-    running = true;
-    try {
-      while (queue.length > 0) {
-        const batch = queue.slice(0, maxBatch);
-        queue = queue.slice(batch.length);
-        await runBatch(batch);
-      }
-    } finally {
-      running = false;
-    }
-  }
-
-  return {
-    settle(settlement) {
-      return new Promise<number>((resolve, reject) => {
-        queue.push({ ...settlement, resolve, reject });
-        // Requests finishing in the same turn of the event loop join the first batch.
-        if (!running) {
-          running = true;
-          setImmediate(() => void drain());
-        }
-      });
-    },
-  };
+  // Requests finishing while a batch is written go together in the next one.
+  return { settle: groupCommit(maxBatch, runBatch) };
 }

@@ -92,12 +92,24 @@ export async function insertRequest(db: Queryable, request: NewRequest, outcome?
 
 /** Settles a processing request once; returns false when it was already settled (a retried job). */
 export async function settleRequest(db: Queryable, id: string, outcome: Outcome): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE shorts_requests SET status = $2, http_status = $3, item_count = $4, credits_charged = $5, error_code = $6, result = $7, quota_units = $8, completed_at = now()
-     WHERE id = $1 AND status = 'processing' RETURNING id`,
-    [id, outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits],
+  return (await settleRequests(db, [{ id, outcome }])).has(id);
+}
+
+/** Settles processing requests once, in one statement; returns the ids it changed (others were settled already). */
+export async function settleRequests(db: Queryable, settlements: Array<{ id: string; outcome: Outcome }>): Promise<Set<string>> {
+  if (settlements.length === 0) return new Set();
+  const rows = await db.query<{ id: string }>(
+    `UPDATE shorts_requests s SET status = x.status, http_status = x.http_status, item_count = x.item_count, credits_charged = x.credits_charged,
+       error_code = x.error_code, result = x.result, quota_units = x.quota_units, completed_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int)
+     WHERE s.id = x.id AND s.status = 'processing'
+     RETURNING s.id`,
+    [JSON.stringify(settlements.map(({ id, outcome }) => ({
+      id, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount, credits_charged: outcome.creditsCharged,
+      error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+    })))],
   );
-  return rows.length === 1;
+  return new Set(rows.map((row) => row.id));
 }
 
 /**

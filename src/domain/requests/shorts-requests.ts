@@ -3,6 +3,7 @@
 // Nothing is charged on failure; the upstream units a failure cost count against the account's
 // daily allowance (docs/quota.md).
 import type { Database, Transaction } from '../../infra/db/database.ts';
+import type { QueuedSettlementBatcher, SettledAs } from './queued-settlements.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
@@ -30,6 +31,8 @@ export interface ShortsRequestDeps {
   now: () => number;
   /** Group-committed charge + record of synchronous requests served without upstream work. */
   settlements: SettlementBatcher;
+  /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
+  queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
 }
 
@@ -101,9 +104,19 @@ export async function submitWebhookRequest(deps: ShortsRequestDeps, request: New
   await deps.db.transaction((tx) => acceptWebhookRequest(deps, tx, request, enqueue));
 }
 
+/** What accepting a webhook request reserves: the minimum price (the price is known only after the fetch). */
+export function minimumReservation(deps: ShortsRequestDeps): number {
+  return Math.max(1, deps.pricing.minimumCredits);
+}
+
+/** When a webhook request accepted now stops holding its reservation, should its job be lost. */
+export function webhookReservationExpiry(deps: ShortsRequestDeps): Date {
+  return new Date(deps.now() + WEBHOOK_RESERVATION_MS);
+}
+
 /** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one, #14). */
 export async function acceptWebhookRequest(deps: ShortsRequestDeps, tx: Transaction, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
-  const minimum = Math.max(1, deps.pricing.minimumCredits);
+  const minimum = minimumReservation(deps);
   await insertRequest(tx, request);
   await enqueue(tx);
   // The reservation comes last: it locks the account's row until the transaction commits, and all
@@ -168,21 +181,38 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
     if (!isAppError(error)) throw error; // infrastructure trouble: let the queue retry the job
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
-  const settled = await deps.db.transaction(async (tx) => {
+  const fetchedOutcome = outcome;
+  const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle, quotaUnits: meter?.spent ?? null });
+  const settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle, alone }) : await alone();
+  outcome = settledAs.final;
+  const settled = settledAs.changed;
+  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
+  if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
+  return settled ? 'settled' : 'already-settled';
+}
+
+/**
+ * One queued settlement in its own transaction: release the reservation, charge the price (a refused
+ * charge records the request's failure instead, with the exact message), record the outcome and, if
+ * this changed the request, run `afterSettle` (queue the delivery). Also what a group
+ * (queued-settlements.ts) falls back to, so it may run again after a failed group: it starts from
+ * the given outcome each time.
+ */
+export function settleQueuedAlone(db: Database, settlement: { request: NewRequest; credits: number; outcome: Outcome; afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>; quotaUnits: number | null }): Promise<SettledAs> {
+  const { request, credits, afterSettle } = settlement;
+  return db.transaction(async (tx) => {
+    let final = settlement.outcome;
     await releaseReservation(tx, request.id);
-    if (outcome.status === 'completed') {
+    if (final.status === 'completed') {
       try {
         await chargeCredits(tx, request.accountId, credits, request.id);
       } catch (error) {
         if (!isAppError(error)) throw error;
-        outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
+        final = failureOutcome(failureBody(request.id, error), error, settlement.quotaUnits);
       }
     }
-    const changed = await settleRequest(tx, request.id, outcome);
+    const changed = await settleRequest(tx, request.id, final);
     if (changed) await afterSettle(tx, request);
-    return changed;
+    return { changed, final };
   });
-  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
-  if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
-  return settled ? 'settled' : 'already-settled';
 }

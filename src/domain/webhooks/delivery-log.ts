@@ -2,6 +2,7 @@
 // batch.completed summary. Written by the delivery job, read by the status routes and redelivery.
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
+import { groupCommit } from '../../infra/db/group-commit.ts';
 import type { AttemptResult } from './deliver-once.ts';
 import type { DeliveryAttempt } from '../../contract/shorts.ts';
 import type { DeliveryLogEntry } from '../../contract/requests-log.ts';
@@ -28,13 +29,49 @@ function where(target: DeliveryTarget): { column: 'request_id' | 'batch_id' | 'e
 }
 
 export async function recordAttempt(db: Queryable, target: DeliveryTarget, attempt: number, result: AttemptResult, context?: AttemptContext): Promise<void> {
-  const { column, id } = where(target);
+  await insertAttempts(db, [{ target, attempt, result, context }]);
+}
+
+/** An attempt to record: what it was for, its number, its result and whose it is. */
+export interface AttemptRecord {
+  target: DeliveryTarget;
+  attempt: number;
+  result: AttemptResult;
+  context?: AttemptContext;
+}
+
+/** One INSERT for any number of attempts (json, not jsonb: the headers keep the order they were sent in). */
+async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<void> {
+  const rows = records.map(({ target, attempt, result, context }) => {
+    const { column, id } = where(target);
+    return {
+      request_id: column === 'request_id' ? id : null, batch_id: column === 'batch_id' ? id : null, event_id: column === 'event_id' ? id : null,
+      webhook_id: webhookIdFor(id), attempt, status_code: result.statusCode, latency_ms: result.latencyMs, outcome: result.outcome, error: result.error,
+      request_headers: result.requestHeaders ?? null, response_excerpt: result.responseExcerpt ?? null, next_attempt_at: context?.nextAttemptAt ?? null, account_id: context?.accountId ?? null,
+    };
+  });
   await db.query(
-    `INSERT INTO webhook_deliveries (${column}, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [id, webhookIdFor(id), attempt, result.statusCode, result.latencyMs, result.outcome, result.error,
-      result.requestHeaders ? JSON.stringify(result.requestHeaders) : null, result.responseExcerpt ?? null, context?.nextAttemptAt ?? null, context?.accountId ?? null],
+    `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
+     SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id
+     FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text, attempt int, status_code int, latency_ms int, outcome text,
+       error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid)`,
+    [JSON.stringify(rows)],
   );
+}
+
+/**
+ * Records attempts that queue no retry (#13): those finishing while a group is written go in one
+ * INSERT (one commit) instead of one each. If that statement fails (one attempt cannot be written),
+ * each is recorded alone, so only its own job fails and is retried.
+ */
+export function createAttemptRecorder(db: Queryable, maxGroup = 100): (record: AttemptRecord) => Promise<void> {
+  return groupCommit<AttemptRecord, void>(maxGroup, async (members) => {
+    if (members.length > 1 && (await insertAttempts(db, members.map((member) => member.item)).then(() => true, () => false))) {
+      for (const member of members) member.resolve();
+      return;
+    }
+    for (const member of members) await insertAttempts(db, [member.item]).then(member.resolve, member.reject);
+  });
 }
 
 /** Whether this attempt was already recorded (a job retried after a crash past its commit). */

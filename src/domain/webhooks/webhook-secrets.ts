@@ -31,11 +31,23 @@ export async function createWebhookSecret(tx: Queryable, accountId: string, prev
   return { secret, createdAt: row!.created_at.toISOString(), expiresAt: null };
 }
 
+/** Which secrets still sign, and in what order (the current one first), as SQL over webhook_secrets. */
+const SIGNING = (account: string, at: string) => `FROM webhook_secrets WHERE account_id = ${account} AND (expires_at IS NULL OR expires_at > ${at})`;
+const SIGNING_ORDER = 'created_at DESC, id';
+
 /** Secrets that still sign: the current one first, then those in their overlap period. */
 export async function activeWebhookSecrets(db: Queryable, accountId: string, now = new Date()): Promise<WebhookSecret[]> {
   const rows = await db.query<{ secret: string; created_at: Date; expires_at: Date | null }>(
-    'SELECT secret, created_at, expires_at FROM webhook_secrets WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, id',
+    `SELECT secret, created_at, expires_at ${SIGNING('$1', '$2')} ORDER BY ${SIGNING_ORDER}`,
     [accountId, now],
   );
   return rows.map((r) => ({ secret: r.secret, createdAt: r.created_at.toISOString(), expiresAt: r.expires_at?.toISOString() ?? null }));
+}
+
+/**
+ * The signing secrets of the account named by the SQL expression `account`, at `at`, as a json
+ * array in signing order: for a statement that reads them with what they sign (#13).
+ */
+export function signingSecretsSql(account: string, at: string): string {
+  return `coalesce((SELECT json_agg(secret ORDER BY ${SIGNING_ORDER}) ${SIGNING(account, at)}), '[]'::json)`;
 }

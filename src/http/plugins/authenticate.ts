@@ -4,20 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
 import { getAccount, type AccountRow } from '../../domain/accounts/accounts.ts';
+import { createLookupCache } from '../../infra/cache/lookup-cache.ts';
 
 export const authenticate = fp(async (app: FastifyInstance) => {
   const { auth, db, config } = app.services;
   // CREDENTIAL_CACHE_MS, like the key cache: disabling an account reaches every instance within it.
   const cacheMs = config.CREDENTIAL_CACHE_MS;
-  const accounts = new Map<string, { row: AccountRow | undefined; expiresAt: number }>();
-  const loadAccount = async (id: string) => {
-    const hit = accounts.get(id);
-    if (hit && hit.expiresAt > Date.now()) return hit.row;
-    const row = await getAccount(db, id);
-    if (accounts.size > 10_000) accounts.clear();
-    if (cacheMs > 0) accounts.set(id, { row, expiresAt: Date.now() + cacheMs });
-    return row;
-  };
+  const accounts = createLookupCache<AccountRow | undefined>({ ttlMs: cacheMs });
+  const loadAccount = (id: string) => accounts.get(id, () => getAccount(db, id));
 
   app.decorateRequest('caller', null);
   app.decorateRequest('account', null);

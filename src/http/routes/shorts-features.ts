@@ -56,7 +56,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       webhookUrl, batchId, options: { sort: item.sort, minDurationSeconds: item.minDurationSeconds, maxDurationSeconds: item.maxDurationSeconds },
     }));
     await submitBatch(shortsRequests, { id: batchId, accountId: caller.accountId, webhookUrl, items: records }, async (tx, requestId) => {
-      await jobs.enqueueShortsFetch(tx, requestId);
+      await jobs.enqueueShortsFetches(tx, [requestId]);
     });
     jobs.fetchesQueued();
     reply.code(202);

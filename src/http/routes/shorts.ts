@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { parseChannelUrl } from '../../domain/shorts/channel-url.ts';
-import { runSyncRequest, submitWebhookRequest } from '../../domain/requests/shorts-requests.ts';
+import { runSyncRequest } from '../../domain/requests/shorts-requests.ts';
 import { findRequest, summarise, type NewRequest } from '../../domain/requests/request-store.ts';
 import { listRequestLog } from '../../domain/requests/request-log.ts';
 import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts';
@@ -16,7 +16,7 @@ import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
 
 export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jobs, shortsRequests, config } = app.services;
+  const { db, jobs, shortsRequests, acceptances, config } = app.services;
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts', {
@@ -70,9 +70,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     parseChannelUrl(channelUrl);
     assertAcceptableWebhookUrl(webhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    await submitWebhookRequest(shortsRequests, record, async (tx) => {
-      await jobs.enqueueShortsFetch(tx, record.id);
-    });
+    await acceptances.accept(record);
     jobs.fetchesQueued();
     reply.code(202);
     return { success: true as const, requestId: record.id, status: 'processing' as const, message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.` };

@@ -10,9 +10,21 @@ export interface JobDb {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/** A job to insert with the transaction's writes: a queue name, its data and the pg-boss singleton key. */
+export interface DeferredJob {
+  queue: string;
+  data: object;
+  singletonKey?: string;
+}
+
 export interface Transaction extends Queryable {
   /** The same transaction as pg-boss sees it: enqueue a job atomically with our own writes. */
   readonly jobDb: JobDb;
+  /**
+   * Present in a grouped transaction (requests/queued-settlements.ts): the job is inserted with the
+   * other members' jobs by one statement before the group commits.
+   */
+  deferJob?(job: DeferredJob): void;
 }
 
 export interface Database extends Queryable {

@@ -2,12 +2,12 @@ import type { Config } from '../../config.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import type { LockOptions } from './data-dir-lock.ts';
-import { openPglite } from './pglite.ts';
+import { openPgliteThread } from './pglite-thread.ts';
 import { openPostgres } from './postgres.ts';
 
 /**
- * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR (taking its exclusive
- * lock: a second opener gets DataDirLockedError); migrated.
+ * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR, on its own thread
+ * (pglite-thread.ts), taking the directory's exclusive lock (a second opener gets DataDirLockedError); migrated.
  */
 export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>, lock: LockOptions = { role: 'process' }): Promise<Database> {
   const timeouts = { statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: config.DATABASE_CONNECT_TIMEOUT_MS };
@@ -22,7 +22,7 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     }
     return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, timeouts);
   }
-  const db = await openPglite(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR, lock);
+  const db = await openPgliteThread(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR, lock);
   try {
     await migrate(db);
   } catch (error) {

@@ -1,0 +1,44 @@
+// Group commit (#13): work items that become ready while a group is being written form the next
+// group, written by one transaction or statement instead of one each. Used for the synchronous
+// settlements, webhook acceptances, queued settlements and webhook attempts: each of those decides
+// how a group is written and what a member the group cannot take falls back to.
+export interface Member<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Returns `submit`: its promise settles when the item's group has been written. `writeGroup`
+ * receives the members of one group (at most `maxGroup`, in arrival order) and must settle every
+ * one of them; groups are written one at a time.
+ */
+export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<Member<T, R>>) => Promise<void>): (item: T) => Promise<R> {
+  let queue: Array<Member<T, R>> = [];
+  let running = false;
+
+  async function drain(): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const group = queue.slice(0, maxGroup);
+        queue = queue.slice(group.length);
+        // A writer that throws fails its own members only; the next group is written regardless.
+        await writeGroup(group).catch((error: unknown) => {
+          for (const member of group) member.reject(error);
+        });
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      // Items submitted in the same turn of the event loop join the first group.
+      if (!running) {
+        running = true;
+        setImmediate(() => void drain());
+      }
+    });
+}

@@ -1,0 +1,153 @@
+// Group commit of webhook acceptances and of queued settlements (#13): a group decides exactly
+// what the one-by-one path would have.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { STORAGE_MODES, startTestApp, createUser, type TestApp } from './helpers/test-app.ts';
+import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
+import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
+import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
+import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
+import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
+import type { DeferredJob, Transaction } from '../src/infra/db/database.ts';
+
+let serial = 0;
+function webhookRequest(accountId: string): NewRequest {
+  return {
+    id: `req_group${process.pid}x${++serial}`, accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, limit: 20,
+    freshness: null, webhookUrl: 'https://hooks.example.com/shorts', options: { sort: 'popular' },
+  };
+}
+
+for (const mode of STORAGE_MODES) {
+  describe(`group commit (${mode})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(mode);
+    });
+    after(() => t.close());
+
+    it('accepts in groups exactly what the available credits cover, across accounts and two racing instances', async () => {
+      const a = await createUser(t, 13);
+      const b = await createUser(t, 4);
+      const groupSizes: number[] = [];
+      const groupErrors: unknown[] = [];
+      // Two batchers on one database stand for two API instances.
+      const batcher = () => createAcceptanceBatcher(t.services.shortsRequests, {
+        maxGroup: 16,
+        enqueueFetches: (tx, ids) => {
+          groupSizes.push(ids.length);
+          return t.services.jobs.enqueueShortsFetches(tx, ids);
+        },
+        onGroupError: (error) => groupErrors.push(error),
+      });
+      const [first, second] = [batcher(), batcher()];
+      // An invalid request is refused on its own (a rejected promise, nothing recorded), not in a group.
+      const invalid = { ...webhookRequest(a.id), limit: 0 };
+      await assert.rejects(first.accept(invalid), (e: Error & { code?: string }) => e.code === 'VALIDATION_FAILED' && /limit must be an integer from 1/.test(e.message));
+      assert.deepEqual(await t.services.db.query('SELECT id FROM shorts_requests WHERE id = $1', [invalid.id]), []);
+      const requests = Array.from({ length: 60 }, (_, i) => webhookRequest(i % 3 === 0 ? b.id : a.id));
+      const outcomes = await Promise.all(requests.map((request, i) => (i % 2 ? first : second).accept(request).then(() => 'accepted', (e: Error & { code?: string }) => `${e.code}: ${e.message}`)));
+      assert.deepEqual(groupErrors, [], 'the group statement never failed');
+      assert.ok(Math.max(...groupSizes) > 1, `requests were accepted in groups (${groupSizes.join(', ')})`);
+      const refused = outcomes.filter((o) => o !== 'accepted');
+      assert.ok(refused.every((o) => /^INSUFFICIENT_CREDITS: A request costs at least 1 credit, reserved when it is accepted; 0 available/.test(o)), refused.join('\n'));
+      for (const [user, credits] of [[a, 13], [b, 4]] as const) {
+        const mine = requests.map((r, i) => ({ r, accepted: outcomes[i] === 'accepted' })).filter(({ r }) => r.accountId === user.id);
+        const accepted = mine.filter((m) => m.accepted).map((m) => m.r.id);
+        assert.equal(accepted.length, credits, 'exactly as many accepted as the credits reserve');
+        const [account] = await t.services.db.query<{ credits_reserved: number; credit_balance: number }>('SELECT credits_reserved, credit_balance FROM accounts WHERE id = $1', [user.id]);
+        assert.deepEqual(account, { credits_reserved: credits, credit_balance: credits }, 'reserved, not charged');
+        const rows = await t.services.db.query<{ id: string; status: string; mode: string; item_limit: number; options: unknown; webhook_url: string; held: number | null }>(
+          `SELECT r.id, r.status, r.mode, r.item_limit, r.options, r.webhook_url, c.credits AS held
+           FROM shorts_requests r LEFT JOIN credit_reservations c ON c.request_id = r.id WHERE r.account_id = $1 ORDER BY r.id`,
+          [user.id],
+        );
+        assert.deepEqual(rows.map((row) => row.id), [...accepted].sort(), 'a request is recorded exactly when accepted');
+        for (const row of rows) {
+          assert.deepEqual({ status: row.status, mode: row.mode, limit: row.item_limit, options: row.options, webhookUrl: row.webhook_url, held: row.held },
+            { status: 'processing', mode: 'webhook', limit: 20, options: { sort: 'popular' }, webhookUrl: 'https://hooks.example.com/shorts', held: 1 });
+        }
+        const jobs = await t.services.db.query<{ request_id: string }>(`SELECT data->>'requestId' AS request_id FROM pgboss.job WHERE name = 'shorts-fetch' AND data->>'requestId' = ANY($1::text[])`, [mine.map((m) => m.r.id)]);
+        assert.deepEqual(jobs.map((j) => j.request_id).sort(), [...accepted].sort(), 'one fetch job per accepted request, none for a refused one');
+      }
+    });
+
+    it('settles queued requests in groups exactly as one by one: charges what the credits cover, the rest fail with the exact 402, deliveries queued once', async () => {
+      const a = await createUser(t, 10);
+      const b = await createUser(t, 3);
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      // a: six requests at 2 credits (12 > 10) and one that failed upstream; b: three at 1 credit.
+      const plan = [
+        ...Array.from({ length: 6 }, () => ({ request: webhookRequest(a.id), credits: 2, failed: false })),
+        { request: webhookRequest(a.id), credits: 0, failed: true },
+        ...Array.from({ length: 3 }, () => ({ request: webhookRequest(b.id), credits: 1, failed: false })),
+      ];
+      await Promise.all(plan.map((p) => accept.accept(p.request)));
+      const insertedJobs: DeferredJob[][] = [];
+      const aloneQueued: string[] = [];
+      const groupErrors: unknown[] = [];
+      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async (_tx, jobs) => void insertedJobs.push(jobs), onGroupError: (error) => groupErrors.push(error) });
+      const afterSettle = async (tx: Transaction, request: NewRequest) => {
+        if (tx.deferJob) tx.deferJob({ queue: 'webhook-delivery', data: { requestId: request.id } });
+        else aloneQueued.push(request.id);
+      };
+      const settle = ({ request, credits, failed }: (typeof plan)[number]) => {
+        const outcome: Outcome = failed
+          ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
+          : { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true, requestId: request.id }, quotaUnits: 2 };
+        const settlement = { request, credits, outcome, afterSettle, quotaUnits: outcome.quotaUnits };
+        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
+      };
+      const results = await Promise.all(plan.map(settle));
+      assert.deepEqual(groupErrors, []);
+      assert.ok(results.every((r) => r.changed), 'every request settled once');
+      const rows = await t.services.db.query<{ id: string; account_id: string; status: string; credits_charged: number; error_code: string | null; result: { success: boolean; message?: string } }>(
+        'SELECT id, account_id, status, credits_charged, error_code, result FROM shorts_requests WHERE id = ANY($1::text[])', [plan.map((p) => p.request.id)]);
+      const ofA = rows.filter((r) => r.account_id === a.id);
+      assert.equal(ofA.filter((r) => r.status === 'completed').length, 5, 'five of the 2-credit requests fit in 10 credits');
+      const refused = ofA.filter((r) => r.error_code === 'INSUFFICIENT_CREDITS');
+      assert.equal(refused.length, 1);
+      assert.match(String(refused[0]!.result.message), /costs 2 credits; the balance is 0/);
+      assert.equal(ofA.filter((r) => r.error_code === 'CHANNEL_NOT_FOUND').length, 1, 'the failure is recorded as it came');
+      assert.ok(rows.filter((r) => r.account_id === b.id).every((r) => r.status === 'completed' && r.credits_charged === 1));
+      for (const [user, spent] of [[a, 10], [b, 3]] as const) {
+        const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number; charges: number; held: number }>(
+          `SELECT credit_balance, credits_reserved,
+                  (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges,
+                  (SELECT count(*)::int FROM credit_reservations WHERE account_id = $1) AS held
+           FROM accounts WHERE id = $1`, [user.id]);
+        assert.deepEqual(account, { credit_balance: (user === a ? 10 : 3) - spent, credits_reserved: 0, charges: spent, held: 0 }, 'the ledger explains the balance; every reservation released');
+      }
+      const queued = [...insertedJobs.flat().map((j) => (j.data as { requestId: string }).requestId), ...aloneQueued].sort();
+      assert.deepEqual(queued, plan.map((p) => p.request.id).sort(), 'one delivery queued per settled request');
+      assert.ok(insertedJobs.some((jobs) => jobs.length > 1), 'deliveries of a group are queued by one insert');
+      assert.deepEqual(aloneQueued, [refused[0]!.id], 'only the refused one took the one-by-one path');
+
+      // Settled already (a retried job): neither charged again nor queued again.
+      const again = await Promise.all(plan.slice(7).map(settle));
+      assert.ok(again.every((r) => !r.changed));
+      const [bAfter] = await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [b.id]);
+      assert.equal(bAfter!.credit_balance, 0);
+    });
+
+    it('records webhook attempts that finish together in one INSERT; one that cannot be written fails alone', async () => {
+      const user = await createUser(t, 5);
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const requests = Array.from({ length: 4 }, () => webhookRequest(user.id));
+      await Promise.all(requests.map((r) => accept.accept(r)));
+      const record = createAttemptRecorder(t.services.db);
+      const result = (i: number) => ({ outcome: 'delivered' as const, statusCode: 200, latencyMs: 10 + i, error: null, retryAfterSeconds: null, requestHeaders: { 'webhook-id': `msg_${i}`, 'content-type': 'application/json' }, responseExcerpt: 'ok' });
+      const context = { accountId: user.id, nextAttemptAt: null };
+      const outcomes = await Promise.allSettled([
+        ...requests.map((r, i) => record({ target: { requestId: r.id }, attempt: 1, result: result(i), context })),
+        record({ target: { requestId: 'req_missing_request' }, attempt: 1, result: result(9), context }),
+      ]);
+      assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected'], 'only the attempt of a request that does not exist fails');
+      const rows = await t.services.db.query<{ request_id: string; latency_ms: number; request_headers: Record<string, string>; webhook_id: string; account_id: string }>(
+        'SELECT request_id, latency_ms, request_headers, webhook_id, account_id FROM webhook_deliveries WHERE request_id = ANY($1::text[]) ORDER BY latency_ms', [requests.map((r) => r.id)]);
+      assert.deepEqual(rows.map((r) => r.request_id), requests.map((r) => r.id), 'each attempt recorded once');
+      assert.deepEqual(Object.keys(rows[0]!.request_headers), ['webhook-id', 'content-type'], 'headers kept in the order they were sent');
+      assert.ok(rows.every((r, i) => r.webhook_id === `msg_${requests[i]!.id}` && r.account_id === user.id));
+    });
+  });
+}
