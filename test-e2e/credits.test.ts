@@ -113,8 +113,9 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await page.getByRole('img', { name: 'Credit balance at the end of each day, last 30 days' }).waitFor();
     assert.match((await page.getByTestId('balance-summary').textContent()) ?? '', /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/);
     const statement = page.getByRole('region', { name: 'Credit activity' });
-    assert.equal(await page.getByTestId('ledger-count').textContent(), '20 entries shown');
+    // The statement loads after the chart: wait for its first page before counting.
     await statement.getByRole('row').filter({ hasText: 'Fake 31' }).first().waitFor();
+    assert.equal(await page.getByTestId('ledger-count').textContent(), '20 entries shown');
     await page.getByRole('button', { name: 'Show older entries' }).click();
     await page.getByTestId('ledger-count').filter({ hasText: '24 entries shown, that is all' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Show older entries' }).count(), 0);
