@@ -12,7 +12,7 @@ import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { cpuSeconds } from './process-stats.ts';
+import { cpuSeconds, threadCpuSeconds } from './process-stats.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
@@ -104,6 +104,7 @@ try {
   await warm.arrayBuffer();
   // CPU time of the service process: robust against other load on a shared machine, unlike wall time.
   const cpuStart = cpuSeconds(service.process.pid!);
+  const threadsStart = threadCpuSeconds(service.process.pid!);
   let summary: string;
   if (scenario === 'hot') {
     const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS });
@@ -121,6 +122,9 @@ try {
     await receiver.close();
   }
   summary += `; service CPU ${(cpuSeconds(service.process.pid!) - cpuStart).toFixed(2)} s`;
+  // Which thread spent it: the --cpu-prof profile below covers the main thread only.
+  const threads = [...threadCpuSeconds(service.process.pid!)].map(([name, s]) => [name, s - (threadsStart.get(name) ?? 0)] as const).filter(([, s]) => s >= 0.01).sort((a, b) => b[1] - a[1]);
+  summary += ` (${threads.map(([name, s]) => `${name} ${s.toFixed(2)}`).join(', ')})`;
   await service.kill('SIGTERM');
   const file = (await readdir(profDir)).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');

@@ -36,6 +36,11 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.ok(Number.isFinite(Date.parse(body.fetchedAt)));
     assert.equal(body.success, true);
     assert.equal(body.requestId, res.headers['x-request-id']);
+    // The body is written as pre-rendered chunks (http/send-rendered.ts): the reply's and the hooks' headers still go with it.
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(Number(res.headers['content-length']), res.rawPayload.length);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.ok(res.headers.ratelimit, 'RateLimit header');
     assert.equal(body.itemCount, 120);
     assert.equal(body.data.shorts.length, 120);
     assert.equal(body.creditsCharged, 3);

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
@@ -10,6 +9,7 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
+import { sendRendered } from '../send-rendered.ts';
 import { authErrors, errorResponse, failureResponse as failure, invalidInput, json } from '../schemas/common.ts';
 import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
 import { priceFormula } from '../../domain/shorts/pricing.ts';
@@ -61,11 +61,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
       const { json } = await runSyncRequest(shortsRequests, record);
-      reply.type('application/json; charset=utf-8');
-      if (Buffer.isBuffer(json)) return reply.send(json as never);
-      // A large body: its chunks are streamed, the cached data shared rather than copied.
-      reply.header('content-length', json.length);
-      return reply.send(Readable.from(json.chunks, { objectMode: false }) as never);
+      return sendRendered(reply, json);
     }
 
     parseChannelUrl(channelUrl);
