@@ -24,6 +24,8 @@ import { createYoutubeClient, type YoutubeClient } from './domain/shorts/youtube
 import { createShortsService } from './domain/shorts/shorts-service.ts';
 import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
+import { createQueuedRequestReader } from './domain/requests/request-store.ts';
+import { startAutovacuum } from './infra/db/pglite-autovacuum.ts';
 import { createQueuedSettlementBatcher } from './domain/requests/queued-settlements.ts';
 import { createAttemptRecorder } from './domain/webhooks/delivery-log.ts';
 import { createAcceptanceBatcher, type AcceptanceBatcher } from './domain/requests/acceptances.ts';
@@ -38,7 +40,7 @@ import type { InnertubeClient } from './domain/shorts/innertube-source.ts';
 import { createCircuitBreaker } from './infra/circuit-breaker.ts';
 import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type LoginThrottle } from './domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from './domain/auth/password-gate.ts';
-import { enqueueDelivery, type DeliveryDeps } from './jobs/webhook-delivery-job.ts';
+import { createRequestAttemptReader, enqueueDelivery, type DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 import { purgeExpiredResults } from './domain/requests/stored-results.ts';
 import type { WatchDeps } from './domain/watches/watches.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from './domain/watches/scheduler.ts';
@@ -191,6 +193,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
     now,
+    findQueued: createQueuedRequestReader(db),
     settlements: createSettlementBatcher(db, { onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one') }),
     queuedSettlements: createQueuedSettlementBatcher(db, {
       insertJobs: (tx, jobs) => insertDeferredJobs(boss, tx, jobs),
@@ -208,6 +211,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     schedule: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    readRequestAttempt: createRequestAttemptReader(db),
     recordAttempt: createAttemptRecorder(db),
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
@@ -270,6 +274,16 @@ export async function createServices(config: Config, options: ServiceOptions): P
     ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
     : undefined;
 
+  // The embedded database has no autovacuum of its own (pglite-autovacuum.ts).
+  const autovacuum = db.kind === 'pglite'
+    ? startAutovacuum(db, {
+        onRound: (round, ms) => {
+          if (round.vacuumed.length + round.analyzed.length > 0) options.log.info({ vacuumed: round.vacuumed, analyzed: round.analyzed, ms: Math.round(ms) }, 'embedded database vacuumed');
+        },
+        onError: (err) => options.log.error({ err }, 'vacuuming the embedded database failed'),
+      })
+    : undefined;
+
   const jobs = createJobQueue(db, boss, () => workers?.fetchesQueued());
   const acceptances = createAcceptanceBatcher(shortsRequests, {
     enqueueFetches: (tx, ids) => jobs.enqueueShortsFetches(tx, ids),
@@ -280,6 +294,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     async close() {
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);
+      await autovacuum?.stop();
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       subscriber?.disconnect();

@@ -8,7 +8,9 @@ import type { NewRequest, Outcome } from '../src/domain/requests/request-store.t
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
-import type { DeferredJob, Transaction } from '../src/infra/db/database.ts';
+import type { DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
+import { createQueuedRequestReader, findRequest } from '../src/domain/requests/request-store.ts';
+import { createRequestAttemptReader } from '../src/jobs/webhook-delivery-job.ts';
 
 let serial = 0;
 function webhookRequest(accountId: string): NewRequest {
@@ -148,6 +150,41 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual(rows.map((r) => r.request_id), requests.map((r) => r.id), 'each attempt recorded once');
       assert.deepEqual(Object.keys(rows[0]!.request_headers), ['webhook-id', 'content-type'], 'headers kept in the order they were sent');
       assert.ok(rows.every((r, i) => r.webhook_id === `msg_${requests[i]!.id}` && r.account_id === user.id));
+    });
+
+    it('reads concurrent fetch jobs\' requests and deliveries\' requests in one statement each, exactly as one by one', async () => {
+      const user = await createUser(t, 5);
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const requests = Array.from({ length: 4 }, () => webhookRequest(user.id));
+      await Promise.all(requests.map((r) => accept.accept(r)));
+      // A Queryable that counts the statements it is given.
+      const statements: string[] = [];
+      const counted: Queryable = { query: (sql, params) => { statements.push(sql); return t.services.db.query(sql, params); } };
+
+      const findQueued = createQueuedRequestReader(counted);
+      const ids = [...requests.map((r) => r.id), requests[0]!.id, 'req_missing_request'];
+      const found = await Promise.all(ids.map((id) => findQueued(id)));
+      assert.equal(statements.length, 1, 'six lookups, one statement');
+      for (const [i, row] of found.entries()) {
+        const alone = await findRequest(t.services.db, ids[i]!, { withResult: false });
+        assert.deepEqual(row, alone, `lookup ${i} answers what findRequest does`);
+      }
+      assert.equal(found[5], undefined);
+
+      // Deliveries: the request, whether this attempt was recorded, the signing secrets.
+      statements.length = 0;
+      await t.services.db.query(`UPDATE shorts_requests SET status = 'completed', result = '{"n":1}', completed_at = now() WHERE id = $1`, [requests[1]!.id]);
+      await createAttemptRecorder(t.services.db)({ target: { requestId: requests[1]!.id }, attempt: 1, result: { outcome: 'failed', statusCode: 500, latencyMs: 5, error: null, retryAfterSeconds: null, requestHeaders: {}, responseExcerpt: '' }, context: { accountId: user.id, nextAttemptAt: null } });
+      const read = createRequestAttemptReader(counted);
+      const [first, second, other, missing] = await Promise.all([
+        read({ requestId: requests[1]!.id, attempt: 1 }), read({ requestId: requests[1]!.id, attempt: 2 }), read({ requestId: requests[2]!.id, attempt: 1 }), read({ requestId: 'req_missing_request', attempt: 1 }),
+      ]);
+      assert.equal(statements.length, 1, 'four lookups, one statement');
+      assert.deepEqual([first?.attempt_recorded, second?.attempt_recorded, other?.attempt_recorded, missing], [true, false, false, undefined]);
+      assert.deepEqual(first?.result, { n: 1 });
+      assert.equal(first?.status, 'completed');
+      assert.equal(other?.status, 'processing');
+      assert.ok(Array.isArray(first?.secrets) && first.secrets.length > 0 && first.secrets.every((secret) => secret.startsWith('whsec_')), 'signed with the account\'s secrets');
     });
   });
 }

@@ -8,6 +8,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Dispatcher } from 'undici';
 import type { Database, Queryable, Transaction } from '../infra/db/database.ts';
 import { QUEUES } from '../infra/queue.ts';
+import { groupRead } from '../infra/db/group-commit.ts';
 import { AppError } from '../errors.ts';
 import type { RequestRow } from '../domain/requests/request-store.ts';
 import { batchWebhookPayload, findBatch } from '../domain/requests/batches.ts';
@@ -32,6 +33,8 @@ export interface DeliveryDeps {
   allowPrivate: boolean;
   timeoutMs: number;
   onAttempt?: (result: AttemptResult, job: DeliveryJob) => void;
+  /** Reads what a request's delivery needs, grouped with concurrent deliveries (createRequestAttemptReader). */
+  readRequestAttempt?: (attempt: RequestAttempt) => Promise<RequestToDeliver | undefined>;
   /** Records an attempt that queues no retry, grouped with others finishing together (delivery-log.ts). */
   recordAttempt?: (record: AttemptRecord) => Promise<void>;
   /** A retry was queued to start in `delaySeconds` (committed). */
@@ -59,6 +62,31 @@ export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job:
 
 type Target = { id: string; url: string; accountId: string; body: string };
 
+type RequestAttempt = { requestId: string; attempt: number };
+type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: string[] };
+const attemptKey = ({ requestId, attempt }: RequestAttempt) => `${requestId}#${attempt}`;
+
+/**
+ * The common case in one statement (#13): each request, whether this attempt of it was recorded
+ * (attemptRecorded) and its account's signing secrets (activeWebhookSecrets), for several
+ * deliveries at once.
+ */
+async function readRequestAttempts(db: Queryable, attempts: RequestAttempt[]): Promise<Map<string, RequestToDeliver>> {
+  const rows = await db.query<RequestToDeliver & { job_attempt: number }>(
+    `SELECT r.*, x.attempt AS job_attempt,
+            EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = x.attempt) AS attempt_recorded,
+            ${signingSecretsSql('r.account_id', '$3')} AS secrets
+     FROM unnest($1::text[], $2::int[]) AS x(id, attempt) JOIN shorts_requests r ON r.id = x.id`,
+    [attempts.map((a) => a.requestId), attempts.map((a) => a.attempt), new Date()],
+  );
+  return new Map(rows.map((row) => [attemptKey({ requestId: row.id, attempt: Number(row.job_attempt) }), row]));
+}
+
+/** readRequestAttempts for deliveries running at the same moment, in one statement (groupRead). */
+export function createRequestAttemptReader(db: Queryable, maxGroup = 100): (attempt: RequestAttempt) => Promise<RequestToDeliver | undefined> {
+  return groupRead<RequestAttempt, RequestToDeliver>(maxGroup, attemptKey, (attempts) => readRequestAttempts(db, attempts));
+}
+
 /** Where and what to deliver for a batch or an event, once it is ready (a completed batch). */
 async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: string }>): Promise<Target | undefined> {
   if ('eventId' in job) {
@@ -75,16 +103,9 @@ async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: 
  * What to send and the secrets to sign it with; undefined when there is nothing to send: not ready,
  * gone, or this attempt already recorded (a job retried after a crash past its commit must not send again).
  */
-async function readyToSend(db: Queryable, job: DeliveryJob): Promise<{ target: Target; secrets: string[] } | undefined> {
+async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: DeliveryDeps['readRequestAttempt']): Promise<{ target: Target; secrets: string[] } | undefined> {
   if ('requestId' in job) {
-    // The common case in one statement (#13): the request, whether this attempt was recorded
-    // (attemptRecorded) and the signing secrets (activeWebhookSecrets) — three reads before.
-    const [row] = await db.query<RequestRow & { attempt_recorded: boolean; secrets: string[] }>(
-      `SELECT r.*, EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = $2) AS attempt_recorded,
-              ${signingSecretsSql('r.account_id', '$3')} AS secrets
-       FROM shorts_requests r WHERE r.id = $1`,
-      [job.requestId, job.attempt, new Date()],
-    );
+    const row = await (readRequest ?? ((attempt: RequestAttempt) => readRequestAttempts(db, [attempt]).then((rows) => rows.get(attemptKey(attempt)))))(job);
     if (!row?.webhook_url || row.status === 'processing' || row.attempt_recorded) return undefined;
     return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
   }
@@ -96,7 +117,7 @@ async function readyToSend(db: Queryable, job: DeliveryJob): Promise<{ target: T
 }
 
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
-  const ready = await readyToSend(deps.db, job);
+  const ready = await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
   const { target, secrets } = ready;
   const result = await deliverOnce({

@@ -1,6 +1,7 @@
 // The record of every shorts request: what was asked, its outcome, and (for webhook requests) the
 // body that is delivered. Synchronous results are returned once and kept only as a summary.
 import type { Queryable } from '../../infra/db/database.ts';
+import { groupRead } from '../../infra/db/group-commit.ts';
 import type { ShortsSort } from '../shorts/sorting.ts';
 import type { RequestSummary } from '../../contract/shorts.ts';
 import type { UsageDay } from '../../contract/accounts.ts';
@@ -122,6 +123,17 @@ export async function findRequest(db: Queryable, id: string, { withResult = true
   return row;
 }
 const COLUMNS_BUT_RESULT = 'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
+
+/**
+ * findRequest without the result, for the fetch jobs (#13): the jobs running at the same moment
+ * read their requests in one statement (groupRead) instead of one statement each.
+ */
+export function createQueuedRequestReader(db: Queryable, maxGroup = 100): (id: string) => Promise<RequestRow | undefined> {
+  return groupRead<string, RequestRow>(maxGroup, (id) => id, async (ids) => {
+    const rows = await db.query<RequestRow>(`SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = ANY($1::text[])`, [ids]);
+    return new Map(rows.map((row) => [row.id, row]));
+  });
+}
 
 export type { RequestSummary };
 

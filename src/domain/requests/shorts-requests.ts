@@ -14,7 +14,7 @@ import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
-import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome } from './request-store.ts';
+import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
 import { durationBoundsProblem } from '../shorts/sorting.ts';
 
 /** A synchronous request's reservation lapses this long after it was made (the request times out well before). */
@@ -31,6 +31,8 @@ export interface ShortsRequestDeps {
   now: () => number;
   /** Group-committed charge + record of synchronous requests served without upstream work. */
   settlements: SettlementBatcher;
+  /** Reads a queued request without its result, grouped with concurrent reads (#13); without it, findRequest. */
+  findQueued?: (id: string) => Promise<RequestRow | undefined>;
   /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
   queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
@@ -156,7 +158,7 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
  * transaction (it enqueues the webhook delivery), so "settled" and "delivery queued" are one fact.
  */
 export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<'settled' | 'already-settled' | 'missing'> {
-  const row = await findRequest(deps.db, requestId, { withResult: false });
+  const row = await (deps.findQueued ? deps.findQueued(requestId) : findRequest(deps.db, requestId, { withResult: false }));
   if (!row) return 'missing';
   if (row.status !== 'processing') return 'already-settled';
   const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url, options: row.options, batchId: row.batch_id };
