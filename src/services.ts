@@ -297,6 +297,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
       await autovacuum?.stop();
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
+      // After the upstream client: no call can take units any more, so what is left of the leases goes back.
+      await keyPool.close().catch((error: unknown) => options.log.error({ err: error }, 'returning unspent key units failed (they count as spent today)'));
       subscriber?.disconnect();
       redis?.disconnect();
       await db.close();

@@ -7,12 +7,21 @@
 //   tried again once; it is reported in the log, /readyz and /metrics meanwhile.
 // - Each key's budget is YOUTUBE_KEY_DAILY_UNITS minus YOUTUBE_KEY_RESERVE_UNITS: the reserve is
 //   held back for drift between our count and Google's (e.g. other users of the same project).
+// - Units are counted in the database a lease at a time (#13): a process takes LEASE_UNITS of a key
+//   in one statement and spends them call by call in memory. A database statement per call sat on
+//   the critical path of every playlist page (2-5 ms each on embedded PGlite, ~60 pages for a
+//   3,000-short channel). The count in the database is what was spent plus what running processes
+//   hold: a budget can still never be overspent; at worst a key stops LEASE_UNITS - 1 units early
+//   per process, for the units a process held when it was killed or when the quota day turned
+//   (a clean stop gives them back, and so does the first take of a new day).
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { quotaDay, secondsToNextQuotaDay } from './quota-day.ts';
 
 const KEY_RECHECK_MS = 3600_000;
+/** Units a process takes from a key's budget per database statement (more when one call needs more). */
+export const LEASE_UNITS = 25;
 
 export interface KeyLease {
   /** Position in YOUTUBE_API_KEYS, from 1. */
@@ -46,6 +55,8 @@ export interface KeyPool {
   /** Whether any key can take a call now (a cheap pre-check; take() is the exact one). */
   hasQuota(): Promise<boolean>;
   status(): Promise<KeyState[]>;
+  /** Gives the units this process holds and has not spent back to their keys' budgets. */
+  close(): Promise<void>;
 }
 
 export interface KeyPoolOptions {
@@ -55,6 +66,8 @@ export interface KeyPoolOptions {
   now: () => number;
   onInvalid?: (lease: KeyLease, reason: string) => void;
   onExhausted?: (lease: KeyLease) => void;
+  /** Units taken per database statement (LEASE_UNITS). */
+  leaseUnits?: number;
 }
 
 export function keyIdOf(key: string): string {
@@ -82,22 +95,74 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     return !!out && (out.day === day || (out.untilMs !== undefined && out.untilMs > now));
   };
 
-  async function tryKey(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
+  const leaseUnits = options.leaseUnits ?? LEASE_UNITS;
+  // Units this process took from a key's budget for `day` and has not spent yet.
+  const held = new Map<string, { day: string; units: number }>();
+  // Refills of one key's lease take turns, so concurrent calls wait for one statement instead of each leasing.
+  const refills = new Map<string, Promise<unknown>>();
+
+  /** Counts `units` more against the key's budget for `day`, if they fit and the key is not resting. */
+  async function grant(keyId: string, units: number, day: string, now: number): Promise<boolean> {
     const rows = await db.query(
       `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units)
        SELECT $1::text, $2::text, $3::int WHERE $3::int <= $4::int AND NOT EXISTS (SELECT 1 FROM upstream_key_status WHERE key_id = $1::text AND retry_at > $5::timestamptz)
        ON CONFLICT (key_id, quota_day) DO UPDATE SET units = u.units + EXCLUDED.units
          WHERE u.exhausted_at IS NULL AND u.units + EXCLUDED.units <= $4::int
        RETURNING units`,
-      [k.keyId, day, units, budget, new Date(now)],
+      [keyId, day, units, budget, new Date(now)],
     );
     return rows.length === 1;
   }
 
-  async function learnWhyOut(k: (typeof keys)[number], units: number, day: string, now: number): Promise<void> {
+  /** Units held for a day that is over go back to that day's count (best effort: the count only ever errs high). */
+  function giveBack(keyId: string, lease: { day: string; units: number }): Promise<unknown> {
+    if (lease.units <= 0) return Promise.resolve();
+    return db.query('UPDATE upstream_key_usage SET units = greatest(0, units - $3) WHERE key_id = $1 AND quota_day = $2', [keyId, lease.day, lease.units]).catch(() => null);
+  }
+
+  function spendHeld(keyId: string, units: number, day: string): boolean {
+    const lease = held.get(keyId);
+    if (lease?.day !== day || lease.units < units) return false;
+    lease.units -= units;
+    return true;
+  }
+
+  /** A new lease of the key: LEASE_UNITS, or what is left of its budget when that is less (but enough for this call). */
+  async function lease(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
+    if (spendHeld(k.keyId, units, day)) return true; // another call refilled while this one waited its turn
+    const old = held.get(k.keyId);
+    const left = old?.day === day ? old.units : 0;
+    if (old && old.day !== day) {
+      held.delete(k.keyId);
+      void giveBack(k.keyId, old);
+    }
+    const need = units - left;
+    let size = Math.max(need, leaseUnits);
+    if (!(await grant(k.keyId, size, day, now))) {
+      // Not a whole lease: the rest of the budget, if it covers this call.
+      const [row] = await db.query<{ units: number; exhausted_at: Date | null }>('SELECT units, exhausted_at FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2', [k.keyId, day]);
+      const rest = row && !row.exhausted_at ? budget - row.units : row ? 0 : budget;
+      size = rest;
+      if (rest < need || !(await grant(k.keyId, size, day, now))) {
+        await learnWhyOut(k, rest, day, now);
+        return false;
+      }
+    }
+    held.set(k.keyId, { day, units: left + size - units });
+    return true;
+  }
+
+  /** lease() in turn with the key's other refills (one entry per key: the map stays as small as the pool). */
+  function takeFrom(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
+    const turn = (refills.get(k.keyId) ?? Promise.resolve()).then(() => lease(k, units, day, now));
+    refills.set(k.keyId, turn.catch(() => null));
+    return turn;
+  }
+
+  async function learnWhyOut(k: (typeof keys)[number], rest: number, day: string, now: number): Promise<void> {
     const [invalid] = await db.query<{ retry_at: Date }>('SELECT retry_at FROM upstream_key_status WHERE key_id = $1 AND retry_at > $2', [k.keyId, new Date(now)]);
     if (invalid) outUntil.set(k.keyId, { untilMs: invalid.retry_at.getTime() });
-    else if (units <= 1) outUntil.set(k.keyId, { day }); // not even one unit left (or resting): out for the day
+    else if (rest < 1) outUntil.set(k.keyId, { day }); // not even one unit left (or resting): out for the day
   }
 
   return {
@@ -107,9 +172,9 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
       const day = quotaDay(now);
       if (keys.length === 0) throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
       for (const k of keys) {
+        if (spendHeld(k.keyId, units, day)) return k; // units in hand are spent even when the key has no more to lease
         if (isOut(k.keyId, day, now)) continue;
-        if (await tryKey(k, units, day, now)) return k;
-        await learnWhyOut(k, units, day, now);
+        if (await takeFrom(k, units, day, now)) return k;
       }
       const allInvalid = keys.every((k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now);
       if (allInvalid) throw new AppError('UPSTREAM_ERROR', 'The video platform rejects every API key this service is configured with.');
@@ -117,6 +182,7 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     },
     async markExhausted(lease) {
       const day = quotaDay(options.now());
+      held.delete(lease.keyId); // the platform's word beats our count: what this process held is void
       await db.query(
         `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units, exhausted_at) VALUES ($1, $2, 0, $3)
          ON CONFLICT (key_id, quota_day) DO UPDATE SET exhausted_at = coalesce(u.exhausted_at, EXCLUDED.exhausted_at)`,
@@ -127,6 +193,7 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     },
     async markInvalid(lease, reason) {
       const now = options.now();
+      held.delete(lease.keyId);
       await db.query(
         `INSERT INTO upstream_key_status (key_id, invalid_reason, invalid_since, retry_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (key_id) DO UPDATE SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since, retry_at = EXCLUDED.retry_at`,
@@ -150,7 +217,9 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
       return keys.map((k) => {
         const used = usage.find((u) => u.key_id === k.keyId);
         const bad = invalid.find((i) => i.key_id === k.keyId);
-        const unitsUsed = used?.units ?? 0;
+        // What this process holds is not spent: counted for the others, not for itself.
+        const mine = held.get(k.keyId);
+        const unitsUsed = Math.max(0, (used?.units ?? 0) - (mine?.day === day ? mine.units : 0));
         const state = bad ? 'invalid' : used?.exhausted_at ? 'exhausted' : 'active';
         return {
           index: k.index, keyId: k.keyId, label: `${k.index}:${k.keyId}`, quotaDay: day, unitsUsed, budget,
@@ -158,6 +227,12 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
           ...(bad ? { invalidReason: bad.invalid_reason } : {}),
         } satisfies KeyState;
       });
+    },
+    async close() {
+      await Promise.all([...refills.values()]);
+      const leases = [...held];
+      held.clear();
+      await Promise.all(leases.map(([keyId, lease]) => giveBack(keyId, lease)));
     },
   };
 }

@@ -66,7 +66,9 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
       const lease = await options.keys.take(units);
       await spend(units);
       const label = `${lease.index}:${lease.keyId}`;
-      const url = `${base}/${endpoint}?${new URLSearchParams({ ...params, key: lease.key })}`;
+      // prettyPrint=false: Google indents its JSON unless told not to, a third of the bytes of a
+      // videos.list page, for the platform to write and for us to read on every page's critical path.
+      const url = `${base}/${endpoint}?${new URLSearchParams({ ...params, prettyPrint: 'false', key: lease.key })}`;
       const started = performance.now();
       let status = 0;
       try {
