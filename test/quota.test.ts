@@ -67,7 +67,7 @@ for (const mode of STORAGE_MODES) {
       const abuser = await createUser(t, 100);
       const payer = await createUser(t, 100);
       const lookups = await Promise.all(Array.from({ length: 50 }, (_, i) => post(t, abuser, { channelUrl: channel(`@nobody-${mode}-${i}`) })));
-      assert.ok(lookups.every((r) => r.statusCode === 404));
+      assert.ok(lookups.every((r) => r.statusCode === 404), JSON.stringify(lookups.filter((r) => r.statusCode !== 404).map((r) => r.body)));
       const refused = await post(t, abuser, { channelUrl: channel('@nobody-else') });
       assert.equal(refused.statusCode, 429);
       assert.equal(refused.json().error, 'QUOTA_ALLOWANCE_EXHAUSTED');

@@ -42,6 +42,30 @@ export function chargeOneSql(param: { account: string; amount: string; requestId
   return debitSql(param.account, param.amount, { kind: 'charge', requestId: `${param.requestId}::text`, note: 'NULL' });
 }
 
+/**
+ * chargeOneSql for a request that holds a reservation (it read upstream): the same UPDATE also ends
+ * the reservation, so releasing and charging are one statement instead of a transaction of two
+ * (#13: on embedded PGlite each statement is a round trip to the database thread on the critical
+ * path of a cold request). The reservation's row is locked first, so a concurrent release of it
+ * (an expired reservation swept) is seen; when the credits cannot cover the amount nothing is
+ * written and the reservation stays, as with chargeOneSql.
+ */
+export function chargeReleasingSql(param: { account: string; amount: string; requestId: string }): string {
+  const { account, amount, requestId } = param;
+  const held = '(SELECT coalesce(sum(credits), 0) FROM held)::integer';
+  return `held AS (
+    SELECT credits FROM credit_reservations WHERE request_id = ${requestId}::text FOR UPDATE
+  ), charged AS (
+    UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer, credits_reserved = credits_reserved - ${held}
+    WHERE id = ${account}::uuid AND credit_balance - credits_reserved + ${held} >= ${amount}::integer RETURNING credit_balance, low_balance_threshold
+  ), released AS (
+    DELETE FROM credit_reservations WHERE request_id = ${requestId}::text AND EXISTS (SELECT 1 FROM charged)
+  ), ledger AS (
+    INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+    SELECT ${account}::uuid, 'charge', -${amount}::integer, credit_balance, ${requestId}::text, NULL FROM charged WHERE ${amount}::integer > 0
+  )`;
+}
+
 /** The conditional UPDATE and its ledger entry (the expressions for the entry's request id and note). */
 function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'deduct'; requestId: string; note: string }): string {
   return `charged AS (

@@ -52,6 +52,8 @@ export class QuotaMeter {
   #unpaidRecorded = 0;
   #day: string;
   #turn: Promise<void> = Promise.resolve();
+  /** The probe's units leaving the allowance (commit), awaited before the request's end is recorded. */
+  #returning: Promise<void> = Promise.resolve();
 
   constructor(input: MeterInput) {
     this.#input = input;
@@ -126,7 +128,10 @@ export class QuotaMeter {
       throw await insufficient(this.#input.db, this.accountId, target, why, this.#reserved);
     }
     this.#phase = 'paid';
-    await returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded);
+    // The next upstream call need not wait for this statement (#13: a round trip to the database on
+    // the cold path's critical path); the request's end waits for it before recording its units.
+    // Should it fail, the probe's units stay counted as unpaid: the allowance errs on the safe side.
+    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {});
     this.#unpaidRecorded = 0;
   }
 
@@ -142,12 +147,14 @@ export class QuotaMeter {
 
   /** The request succeeded: its units are paid. */
   async finishPaid(): Promise<void> {
+    await this.#returning;
     await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, 0);
     this.#recorded = this.#spent;
   }
 
   /** The request failed: every unit it spent is unpaid (probe units were checked against the allowance). */
   async finishUnpaid(): Promise<void> {
+    await this.#returning;
     await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
     this.#recorded = this.#spent;
     this.#unpaidRecorded = this.#spent;

@@ -13,7 +13,7 @@
 // statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Queryable } from '../../infra/db/database.ts';
-import { CHARGE_GROUP_SQL, chargeOneSql, insufficientCredits } from '../credits/ledger.ts';
+import { CHARGE_GROUP_SQL, chargeOneSql, chargeReleasingSql, insufficientCredits } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
@@ -24,10 +24,14 @@ export interface Settlement {
   outcome: Outcome;
 }
 
-/** Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing written). */
-export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement): Promise<number> {
+/**
+ * Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing
+ * written). `releasing`: the request holds a reservation, which ends in the same statement.
+ */
+export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement, { releasing = false } = {}): Promise<number> {
+  const charge = (releasing ? chargeReleasingSql : chargeOneSql)({ account: '$1', amount: '$2', requestId: '$3' });
   const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
-    `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })}, recorded AS (
+    `WITH ${charge}, recorded AS (
        INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
        SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
      )

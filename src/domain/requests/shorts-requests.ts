@@ -75,11 +75,8 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
     const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true) };
     if (meter) {
-      // This request held a reservation: release it and charge in one transaction.
-      await deps.db.transaction(async (tx) => {
-        await releaseReservation(tx, request.id);
-        await chargeAndRecord(tx, settlement);
-      });
+      // This request held a reservation: it ends in the statement that charges (refused: it stays, and is released below).
+      await chargeAndRecord(deps.db, settlement, { releasing: true });
       if (outcome.meter) await outcome.meter.finishPaid();
     } else {
       await deps.settlements.settle(settlement);

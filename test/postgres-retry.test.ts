@@ -1,0 +1,58 @@
+// A statement run on its own (autocommit) that the server aborts as a deadlock victim had no effect:
+// the PostgreSQL adapter runs it again instead of failing the request (a 500 was seen with 50
+// concurrent requests of one account).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { createPostgresDatabase } from '../support/databases.ts';
+import { openPostgres } from '../src/infra/db/postgres.ts';
+
+describe('PostgreSQL statements aborted as deadlock victims', () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let db: ReturnType<typeof openPostgres>;
+  before(async () => {
+    database = await createPostgresDatabase();
+    db = openPostgres(database.url, 2);
+    await db.query('CREATE TABLE rows (id int PRIMARY KEY, n int NOT NULL)');
+    await db.query('INSERT INTO rows VALUES (1, 0), (2, 0)');
+  });
+  after(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it('runs the statement again and it takes effect once', async () => {
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('UPDATE rows SET n = n + 100 WHERE id = 1');
+      // Locks row 2, then waits for row 1 (locking in descending order): it waits first, so its
+      // deadlock check (after deadlock_timeout) runs first and it is the victim.
+      const statement = db.query('UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id');
+      await waitForLockWait(db);
+      // Closes the cycle: row 2 is held by the statement.
+      const closing = other.query('UPDATE rows SET n = n + 100 WHERE id = 2');
+      const outcome = statement.catch((error: unknown) => error);
+      // The victim gave row 2 up; its retry waits for row 1 until the other transaction ends.
+      await closing;
+      await other.query('COMMIT');
+      const updated = await outcome;
+      assert.ok(Array.isArray(updated), `the statement failed: ${String(updated)}`);
+      const final = await db.query<{ id: number; n: number }>('SELECT id, n FROM rows ORDER BY id');
+      assert.deepEqual(final, [{ id: 1, n: 101 }, { id: 2, n: 101 }], 'the retried statement took effect exactly once');
+    } finally {
+      await other.end();
+    }
+  });
+});
+
+/** Until a backend of this database waits on a lock. */
+async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    if (row!.waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no statement waited on a lock');
+}
