@@ -6,6 +6,9 @@ import { startTestApp, createUser, bearer, type TestApp, type TestUser } from '.
 import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
 import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
+import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
+import { runShortsFetchJob } from '../src/jobs/shorts-fetch-job.ts';
+import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
@@ -148,6 +151,53 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.equal(bad.json().error, 'INVALID_CHANNEL_URL');
     const broke = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://hooks.example.com/x' });
     assert.equal(broke.statusCode, 402);
+  });
+});
+
+describe('the first attempt, made by the fetch job (#13)', () => {
+  let fake: FakePlatform;
+  let t: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    // No worker: the test runs the fetch job itself, as pg-boss would.
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' }, { runWorker: false });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('a fetch job retried after its process died past the settlement makes the first attempt, once; redelivery waits for it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = await createUser(t, 10);
+      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() } });
+      assert.equal(res.statusCode, 202, res.body);
+      const { requestId } = res.json();
+      // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
+      assert.equal(await processQueuedRequest(t.services.shortsRequests, requestId, async () => {}), 'settled');
+      const redeliver = () => t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+      const early = await redeliver();
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
+      const doctor = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+      const pending = doctor.findings.find((f) => f.check === 'settled webhook request → delivery');
+      assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
+      // pg-boss retries the job: it finds the request settled and makes the attempt.
+      const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
+      assert.equal(await runShortsFetchJob(deps, requestId), 'already-settled');
+      assert.equal(receiver.deliveries.length, 1);
+      assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
+      // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.
+      await runShortsFetchJob(deps, requestId);
+      assert.equal(receiver.deliveries.length, 1);
+      // The attempt is recorded: redelivery goes ahead although the fetch job was never completed here.
+      const again = await redeliver();
+      assert.equal(again.statusCode, 202, again.body);
+      assert.equal(again.json().attempt, 2);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -1,15 +1,30 @@
-// The worker side of a webhook request: fetch, charge and record it (processQueuedRequest), and in
-// the same transaction queue its webhook — and, for the last item of a batch to settle, the
-// batch.completed summary — so "settled" and "delivery queued" are one fact.
+// The worker side of a webhook request: fetch, charge and record it (processQueuedRequest), then make
+// the webhook's first attempt in the same job (#13).
+//
+// The first attempt used to be a job of its own, queued in the settling transaction. On embedded
+// PGlite every job costs an insert, a fetch and a completion on the one database thread: a second
+// job per webhook was a fifth of the statements of 1,000 webhook requests. Now the fetch job stays
+// active until its first attempt is recorded, so "settled" and "will be delivered" are still one
+// fact: a process that dies in between leaves the fetch job active, pg-boss retries it once its
+// heartbeat lapses, and the retry finds the request settled and makes the attempt that was not
+// recorded (readyToSend skips one that was, so nothing is sent twice after a recorded attempt).
+// Later attempts (retries) and redeliveries are delivery jobs, as are batch.completed summaries.
 import type { PgBoss } from 'pg-boss';
 import { processQueuedRequest, type ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { settleBatchItem } from '../domain/requests/batches.ts';
-import { enqueueDelivery } from './webhook-delivery-job.ts';
+import { enqueueDelivery, runDeliveryJob, type DeliveryDeps } from './webhook-delivery-job.ts';
 
-/** 'settled': this run settled the request and queued its delivery. */
-export async function runShortsFetchJob(deps: { boss: PgBoss; shortsRequests: ShortsRequestDeps }, requestId: string): Promise<'settled' | 'already-settled' | 'missing'> {
-  return processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
-    await enqueueDelivery(deps.boss, tx, { requestId, attempt: 1 });
+export interface FetchJobDeps {
+  boss: PgBoss;
+  shortsRequests: ShortsRequestDeps;
+  delivery: DeliveryDeps;
+}
+
+/** 'settled': this run settled the request (and queued its batch's summary if it was the batch's last item). */
+export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string): Promise<'settled' | 'already-settled' | 'missing'> {
+  const settled = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
     await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
   });
+  if (settled !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 });
+  return settled;
 }

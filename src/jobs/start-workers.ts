@@ -63,15 +63,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   const wakeDelivery = () => {
     if (deliveryWorker) deps.boss.notifyWorker(deliveryWorker);
   };
-  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
-    runEach(jobs, async (data) => {
-      if ((await runShortsFetchJob(deps, data.requestId)) === 'settled') wakeDelivery();
-    }),
-  );
   const delivery: DeliveryDeps = {
     ...deps.delivery,
     onRetryScheduled: (seconds) => setTimeout(wakeDelivery, seconds * 1000 + 100).unref(),
   };
+  // A settled request may have queued its batch's batch.completed summary: wake the delivery worker for it.
+  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
+    runEach(jobs, async (data) => {
+      if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId)) === 'settled') wakeDelivery();
+    }),
+  );
   // A check that recorded an event wakes the delivery worker: push notifications should not wait
   // two polling intervals (check, then delivery) on their way to the customer.
   const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, (jobs) =>

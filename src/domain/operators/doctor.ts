@@ -1,7 +1,7 @@
 // `doctor`: checks the invariants the service promises, on one consistent snapshot of the database.
 //   balance = ledger sum per account · every charged request has its charge entry (same amount) and
 //   every charge entry its completed request · no request stuck in `processing` without a live job ·
-//   no settled webhook request without a delivery attempt or a pending delivery job · queue health ·
+//   no settled webhook request without a delivery attempt or a live fetch or delivery job · queue health ·
 //   who holds the DATA_DIR lock.
 // A `breach` means data disagree (exit ≠ 0); a `warn` is worth a look but not wrong.
 import type { Database, Transaction } from '../../infra/db/database.ts';
@@ -91,11 +91,12 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
         ? `SELECT r.id, r.completed_at FROM shorts_requests r
            WHERE r.mode = 'webhook' AND r.status <> 'processing'
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
-             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
+             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
            ORDER BY r.created_at`
-        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL
+        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
-      [QUEUES.webhookDelivery],
+      // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts), the others by delivery jobs.
+      [QUEUES.webhookDelivery, QUEUES.shortsFetch],
     );
     out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no delivery job`),
       'every settled webhook request was attempted or has a delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a delivery job`));
