@@ -31,7 +31,7 @@ import { createAttemptRecorder } from './domain/webhooks/delivery-log.ts';
 import { createAcceptanceBatcher, type AcceptanceBatcher } from './domain/requests/acceptances.ts';
 import { createWebhookAgent } from './domain/webhooks/guarded-agent.ts';
 import { dispatchPendingEvents } from './domain/webhooks/events.ts';
-import { startWorkers } from './jobs/start-workers.ts';
+import { JOBS_PER_FETCH, startWorkers } from './jobs/start-workers.ts';
 import { createJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from './domain/quota/key-pool.ts';
 import type { ShortsResult } from './domain/shorts/shorts-result.ts';
@@ -244,7 +244,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
-  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY }) : undefined;
+  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY, jobsPerFetch: JOBS_PER_FETCH[db.kind] }) : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;
   // Worker processes sweep for due watches and resume those whose account can pay again (#15), and
   // queue the delivery of account events recorded without one (credits.low).

@@ -99,13 +99,21 @@ describe('request ids', () => {
 
 describe('job workers (#13)', () => {
   it('fetch jobs in batches, never running more than WORKER_CONCURRENCY at once', () => {
-    for (let concurrency = 1; concurrency <= 40; concurrency++) {
-      const { localConcurrency, batchSize } = workOptions(concurrency);
-      assert.ok(localConcurrency * batchSize <= concurrency, `${concurrency}: ${localConcurrency} × ${batchSize}`);
-      assert.ok(batchSize >= 1 && batchSize <= JOBS_PER_FETCH);
-      assert.ok(localConcurrency * batchSize > concurrency - localConcurrency, `${concurrency}: ${localConcurrency} × ${batchSize} leaves too much unused`);
+    for (const perFetch of Object.values(JOBS_PER_FETCH)) {
+      for (let concurrency = 1; concurrency <= 60; concurrency++) {
+        const { localConcurrency, batchSize } = workOptions(concurrency, perFetch);
+        assert.ok(localConcurrency * batchSize <= concurrency, `${concurrency}: ${localConcurrency} × ${batchSize}`);
+        assert.ok(batchSize >= 1 && batchSize <= perFetch);
+        assert.ok(localConcurrency * batchSize > concurrency - localConcurrency, `${concurrency}: ${localConcurrency} × ${batchSize} leaves too much unused`);
+        // Two workers at least: one slow webhook receiver holds back half a queue's jobs at most.
+        if (concurrency >= 2) assert.ok(localConcurrency >= 2, `${concurrency}: one worker`);
+      }
     }
-    assert.deepEqual([workOptions(10).localConcurrency, workOptions(10).batchSize], [2, 5]);
+    const shape = (concurrency: number, perFetch: number) => [workOptions(concurrency, perFetch).localConcurrency, workOptions(concurrency, perFetch).batchSize];
+    assert.deepEqual(shape(10, JOBS_PER_FETCH.pglite), [2, 5]);
+    assert.deepEqual(shape(20, JOBS_PER_FETCH.pglite), [2, 10]);
+    assert.deepEqual(shape(20, JOBS_PER_FETCH.postgres), [4, 5]);
+    assert.deepEqual(shape(1, JOBS_PER_FETCH.pglite), [1, 1]);
   });
 
   it('settles each job of a batch on its own: one failure fails only its job', async () => {

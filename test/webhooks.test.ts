@@ -185,7 +185,7 @@ describe('the first attempt, made by the fetch job (#13)', () => {
       assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
       // pg-boss retries the job: it finds the request settled and makes the attempt.
       const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
-      assert.equal(await runShortsFetchJob(deps, requestId), 'already-settled');
+      assert.deepEqual(await runShortsFetchJob(deps, requestId), { settled: 'already-settled', summaryQueued: false });
       assert.equal(receiver.deliveries.length, 1);
       assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
       // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.

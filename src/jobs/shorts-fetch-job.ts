@@ -20,11 +20,15 @@ export interface FetchJobDeps {
   delivery: DeliveryDeps;
 }
 
-/** 'settled': this run settled the request (and queued its batch's summary if it was the batch's last item). */
-export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string): Promise<'settled' | 'already-settled' | 'missing'> {
+/**
+ * `settled`: what this run found and did (processQueuedRequest); `summaryQueued`: settling the last
+ * item of a batch queued its batch.completed summary, a delivery job (the caller wakes that worker).
+ */
+export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
+  let summaryQueued = false;
   const settled = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
-    await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
+    summaryQueued = await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
   });
   if (settled !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 });
-  return settled;
+  return { settled, summaryQueued };
 }

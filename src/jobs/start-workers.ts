@@ -15,21 +15,33 @@ export interface WorkerDeps {
   delivery: DeliveryDeps;
   watches: WatchCheckDeps;
   concurrency: number;
+  /** Jobs per fetch statement (JOBS_PER_FETCH of this process's store). */
+  jobsPerFetch: number;
 }
 
 /**
- * Jobs fetched (and completed) by one statement (#13). On embedded PGlite every statement runs on
- * the one database thread and a fetch or completion costs about as much as the job's own work, so
- * 1,000 webhook requests spent most of their time fetching and completing jobs one at a time
- * (bench/profile-hot.ts, PROFILE_SCENARIO=async). Small, so that one slow webhook receiver (its
- * batch is completed when all its jobs are) holds back few others.
+ * At most this many jobs fetched (and completed) by one statement (#13), per store.
+ * - Embedded PGlite: every statement runs on the one database thread, and the group statements of
+ *   a batch (settle, record the first attempts, complete) cost little more for 20 jobs than for 5.
+ *   1,000 webhook requests at WORKER_CONCURRENCY=20: 4 workers of 5, 9.2 s (21 s of statement time
+ *   on the database thread); 2 of 10, 5.9-6.9 s (9-10 s); 1 of 20, 5.5-6.6 s (6 s).
+ * - PostgreSQL: statements run side by side on the server, and a settling group holds its accounts'
+ *   row locks, which the API's acceptances wait for: 1 API + 2 worker processes took 3.2 s with
+ *   batches of 5 and 3.8-4.2 s with batches of 10 (acceptance 1.4 s against 2.7-2.9 s).
  */
-export const JOBS_PER_FETCH = 5;
+export const JOBS_PER_FETCH = { pglite: 20, postgres: 5 } as const;
+/**
+ * A batch completes when its slowest job does, and a fetch job waits for its webhook's first
+ * attempt (a receiver may take WEBHOOK_TIMEOUT_MS): two workers at least, so one slow receiver
+ * holds back at most half of a queue's jobs, never all of them.
+ */
+const MIN_WORKERS = 2;
 
-/** At most `concurrency` jobs of a queue run at once in this process, fetched JOBS_PER_FETCH at a time. */
-export function workOptions(concurrency: number) {
-  // Never more than `concurrency` at once: 7 → 2 workers of 3, 10 → 2 of 5, 12 → 3 of 4.
-  const workers = Math.ceil(concurrency / JOBS_PER_FETCH);
+/** At most `concurrency` jobs of a queue run at once in this process, in batches of at most `perFetch`. */
+export function workOptions(concurrency: number, perFetch: number) {
+  // Never more than `concurrency` at once. Batches of 20: 10 → 2 workers of 5, 20 → 2 of 10, 45 → 3 of 15;
+  // of 5: 10 → 2 of 5, 12 → 3 of 4, 20 → 4 of 5.
+  const workers = Math.min(concurrency, Math.max(MIN_WORKERS, Math.ceil(concurrency / perFetch)));
   const batchSize = Math.floor(concurrency / workers);
   // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
   // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
@@ -57,7 +69,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   // and retries when they fall due. NOTIFY-based waking was tried and dropped: pg-boss wakes every
   // worker of a queue per job, a thundering herd on PGlite. Work queued by other processes is
   // found by polling.
-  const options = workOptions(deps.concurrency);
+  const options = workOptions(deps.concurrency, deps.jobsPerFetch);
   // Jobs may run before both workers are registered: until then there is no delivery worker to wake.
   let deliveryWorker: string | undefined;
   const wakeDelivery = () => {
@@ -67,10 +79,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     ...deps.delivery,
     onRetryScheduled: (seconds) => setTimeout(wakeDelivery, seconds * 1000 + 100).unref(),
   };
-  // A settled request may have queued its batch's batch.completed summary: wake the delivery worker for it.
+  // Only a batch's summary is a delivery job to wake the worker for (a request's first attempt is
+  // made by its fetch job): waking it after every settlement cost an empty fetch each on PGlite.
   const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
     runEach(jobs, async (data) => {
-      if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId)) === 'settled') wakeDelivery();
+      if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId)).summaryQueued) wakeDelivery();
     }),
   );
   // A check that recorded an event wakes the delivery worker: push notifications should not wait
