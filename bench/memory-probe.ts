@@ -2,7 +2,7 @@
 // EMPTY data directory, signs up through the API (SIGNUP=open, so nothing else opens the directory),
 // creates a key, serves the 3,000-short channel to 20 clients (200 requests), waits idle, then restarts
 // the service on the now existing directory. Reads VmHWM (peak) and VmRSS (now) from /proc.
-// Usage: node bench/memory-probe.ts [extra node flags for the service…]; PROBE_ENV='{"K":"V"}' adds env.
+// Usage: node bench/memory-probe.ts [node flags for the service, instead of npm start's…]; PROBE_ENV='{"K":"V"}' adds env.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort } from '../support/child-service.ts';
+import { freePort, SERVICE_NODE_FLAGS } from '../support/child-service.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MiB = 2 ** 20;
@@ -72,7 +72,8 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_PER_HOUR: '1000000000', RATE_LIMIT_PER_DAY: '1000000000', CACHE_TTL_SECONDS: '3600',
     SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env,
   };
-  const nodeFlags = options.nodeFlags ?? [];
+  // By default the flags `npm start` runs the service with.
+  const nodeFlags = options.nodeFlags ?? SERVICE_NODE_FLAGS;
   try {
     const t0 = performance.now();
     const first = await start(join(dataDir, 'data'), env, nodeFlags);
@@ -109,6 +110,6 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env.PROBE_ENV ? (JSON.parse(process.env.PROBE_ENV) as Record<string, string>) : {};
-  const figures = await measureMemory({ env, nodeFlags: process.argv.slice(2), log: console.log, idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10) });
+  const figures = await measureMemory({ env, ...(process.argv.length > 2 ? { nodeFlags: process.argv.slice(2) } : {}), log: console.log, idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10) });
   console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'errors' || k === 'startMs' ? Math.round(v) : Math.round(v / MiB)]))));
 }

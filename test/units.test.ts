@@ -8,6 +8,8 @@ import { parseTimestamp, toChannel } from '../src/domain/shorts/mapping.ts';
 import { generateApiKey, isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 import { loadConfig } from '../src/config.ts';
 import { JOBS_PER_FETCH, runEach, workOptions } from '../src/jobs/start-workers.ts';
+import { readFileSync } from 'node:fs';
+import { SERVICE_NODE_FLAGS } from '../support/child-service.ts';
 
 describe('pricing', () => {
   const settings = { creditsPerBlock: 1, shortsPerBlock: 50, minimumCredits: 1 };
@@ -123,5 +125,14 @@ describe('job workers (#13)', () => {
       if (data === 'b') throw boom;
     });
     assert.deepEqual(results, [{ id: 'a', status: 'completed' }, { id: 'b', status: 'failed', output: boom }, { id: 'c', status: 'completed' }]);
+  });
+});
+
+describe('the service process\'s node flags (#13)', () => {
+  it('npm start and npm run worker pass the flags tests and benchmarks start the service with', () => {
+    const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
+    for (const [name, file] of [['start', 'src/server.ts'], ['worker', 'src/worker.ts']] as const) {
+      assert.equal(scripts[name], `exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
+    }
   });
 });
