@@ -41,18 +41,7 @@ function errorFields(error: unknown): Record<string, unknown> {
 
 const flatten = (results: Array<{ rows?: unknown[] }>) => results.map((r) => ({ rows: r.rows ?? [] }));
 
-const STATS = new Map<string, { n: number; ms: number }>();
-let busyMs = 0;
-if (process.env.PGLITE_STATS) setInterval(() => {
-  const rows = [...STATS].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
-  console.error(`PGSTATS busy ${busyMs.toFixed(0)} ms\n` + rows.map(([k, v]) => `${v.ms.toFixed(0).padStart(7)} ms ${String(v.n).padStart(6)} × ${k}`).join('\n'));
-}, 5000).unref();
 async function handle(pglite: PGlite, m: ThreadRequest): Promise<void> {
-  const t0 = performance.now();
-  const key = ((m as { sql?: string }).sql ?? m.op).replace(/\s+/g, ' ').slice(0, 100);
-  try { await handle2(pglite, m); } finally { const dt = performance.now() - t0; busyMs += dt; const e = STATS.get(key) ?? { n: 0, ms: 0 }; e.n++; e.ms += dt; STATS.set(key, e); }
-}
-async function handle2(pglite: PGlite, m: ThreadRequest): Promise<void> {
   try {
     switch (m.op) {
       case 'query': {
