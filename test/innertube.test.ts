@@ -201,6 +201,28 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     await rejectsWith(client.shorts(closed), 'unavailable');
   });
 
+  it('reads ahead when asked: the page after the next is requested as the next one arrives, then used, never asked twice', async () => {
+    const id = (await dataApiChannel(fake, 'fake-150')).id;
+    const expected = (await allShorts(client, id)).items.map((i) => i.id);
+    const first = await client.shorts(id);
+    const before = fake.innertubeCalls().length;
+    const second = await first.next({ readAhead: true });
+    // The third page was asked for when the second arrived, before anyone asked for it.
+    for (let i = 0; i < 200 && fake.innertubeCalls().length - before < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(fake.innertubeCalls().length - before, 2);
+    const third = await second.next();
+    const fourth = await third.next();
+    assert.equal(fake.innertubeCalls().length - before, 3, 'the third page came from the read-ahead; the fourth was asked for on its own');
+    assert.deepEqual([first, second, third, fourth].flatMap((page) => page.items.map((i) => i.id)), expected, 'the same shorts in the same order');
+    assert.equal(fourth.hasMore, false);
+    // Without readAhead nothing is asked for before next().
+    const again = await client.shorts(id);
+    const quiet = fake.innertubeCalls().length;
+    await again.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(fake.innertubeCalls().length - quiet, 1);
+  });
+
   it('pages through the Shorts tab (48 a page, shortsLockupViewModel) in the Data API playlist order', async () => {
     const id = (await dataApiChannel(fake, 'fake-150')).id;
     const before = fake.innertubeCalls().length;

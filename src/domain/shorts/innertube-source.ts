@@ -42,8 +42,13 @@ export interface InnertubeShortsPage {
    * page), so keyless listing needs no separate channel() call.
    */
   channel?: InnertubeChannel;
-  /** The next page; on the last page, an empty last page. */
-  next(): Promise<InnertubeShortsPage>;
+  /**
+   * The next page; on the last page, an empty last page. `readAhead`: the caller will want the page
+   * after it too, so the client requests that one as soon as this one's answer arrives, before
+   * parsing it (#13; InnerTube calls cost no units, but one asked ahead and not used is a call made
+   * for nothing, so only callers that know they read on ask for it).
+   */
+  next(options?: { readAhead?: boolean }): Promise<InnertubeShortsPage>;
 }
 export interface InnertubeVideo {
   id: string;

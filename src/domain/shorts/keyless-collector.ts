@@ -67,7 +67,8 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
       break;
     }
     if (items.length >= options.cap || !page.hasMore) break;
-    page = await page.next();
+    // As in tab-collector.ts: the page after the next one is asked for early only when it will be wanted.
+    page = await page.next({ readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length });
   }
   if (edgeFrom >= 0) {
     // Binary search for the first older item in [edgeFrom, last]; the last is known to be older.

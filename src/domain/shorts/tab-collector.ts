@@ -41,7 +41,10 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     }
     const capReached = listed >= options.cap;
     if (capReached && options.capIsServiceMax && page.hasMore) truncated = true;
-    const next: Promise<InnertubeShortsPage> | undefined = page.hasMore && !capReached ? page.next() : undefined;
+    // Read ahead (the page after the next one too) only when that page will surely be wanted: no
+    // window that may end on the next page, and more room under the cap than one page holds.
+    const readAhead: boolean = options.oldestDate === undefined && options.cap - listed > page.items.length;
+    const next: Promise<InnertubeShortsPage> | undefined = page.hasMore && !capReached ? page.next({ readAhead }) : undefined;
     // Started early and awaited on the next iteration, where its error surfaces; this only keeps
     // a rejection before then from being reported as unhandled.
     next?.catch(() => {});
