@@ -24,7 +24,8 @@ export interface WorkerDeps {
  * - Embedded PGlite: every statement runs on the one database thread, and the group statements of
  *   a batch (settle, record the first attempts, complete) cost little more for 20 jobs than for 5.
  *   1,000 webhook requests at WORKER_CONCURRENCY=20: 4 workers of 5, 9.2 s (21 s of statement time
- *   on the database thread); 2 of 10, 5.9-6.9 s (9-10 s); 1 of 20, 5.5-6.6 s (6 s).
+ *   on the database thread); 2 of 10, 5.9-6.9 s (9-10 s); 1 of 20, 5.5-6.6 s (6 s). Two of 10 were
+ *   kept (MIN_WORKERS below).
  * - PostgreSQL: statements run side by side on the server, and a settling group holds its accounts'
  *   row locks, which the API's acceptances wait for: 1 API + 2 worker processes took 3.2 s with
  *   batches of 5 and 3.8-4.2 s with batches of 10 (acceptance 1.4 s against 2.7-2.9 s).
