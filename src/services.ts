@@ -128,7 +128,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
   // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.
   const staleBound = { maxWeight: config.STALE_MAX_SHORTS, weigh: (value: unknown) => 1 + ((value as { result?: ShortsResult }).result?.shorts.length ?? 0) };
   const staleCache = redis ? createRedisCache(redis, 'stale:', staleBound) : createMemoryCache(100_000, staleBound, now);
-  const rateLimiter = redis ? createRedisRateLimiter(redis) : db.kind === 'postgres' ? createSqlRateLimiter(db) : createMemoryRateLimiter();
+  // The windows follow the service's clock (injected in tests: a minute boundary must not reset a test's window).
+  const rateLimiter = redis ? createRedisRateLimiter(redis, now) : db.kind === 'postgres' ? createSqlRateLimiter(db, now) : createMemoryRateLimiter(now);
   const loginThrottle = createLoginThrottle(redis ? redisThrottleStore(redis) : db.kind === 'postgres' ? sqlThrottleStore(db) : memoryThrottleStore(), {
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowSeconds: config.LOGIN_WINDOW_SECONDS,

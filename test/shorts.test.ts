@@ -301,9 +301,16 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
   });
 
-  it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async () => {
-    const user = await createUser(t, 100);
-    const other = await createUser(t, 100);
+  it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async (context) => {
+    // The windows are aligned to the clock: a clock that starts 30 s into a minute keeps the seven
+    // calls in one minute window (with the real clock, a run that crossed a minute saw seven 200s).
+    const base = Date.now();
+    const start = base - (base % 60_000) + 30_000;
+    const own = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' }, { now: () => start + (Date.now() - base) });
+    context.after(() => own.close());
+    const call = (user: TestUser, payload: object) => own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+    const user = await createUser(own, 100);
+    const other = await createUser(own, 100);
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 7; i++) {
@@ -317,7 +324,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(last!.json().success, false);
     assert.ok(Number(last!.headers['retry-after']) >= 1 && Number(last!.headers['retry-after']) <= 60);
     assert.equal((await call(other, { channelUrl: channel('@sparse') })).statusCode, 200);
-    const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    const account = (await own.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     assert.equal(account.usage.minute, 5, 'rejected requests were not counted');
     assert.equal(account.credits.balance, 95);
   });

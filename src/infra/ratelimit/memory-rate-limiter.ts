@@ -1,7 +1,7 @@
 // Embedded mode: counters in this process. Exact for one instance; use Redis or PostgreSQL for many.
 import { decide, windowStart, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
 
-export function createMemoryRateLimiter(): RateLimiter {
+export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const counters = new Map<string, { start: number; count: number; expiresAt: number }>();
   let lastSweep = 0;
   const sweep = (nowMs: number) => {
@@ -15,7 +15,7 @@ export function createMemoryRateLimiter(): RateLimiter {
     return entry && entry.start === start ? entry.count : 0;
   };
   return {
-    async consume(bucket, windows, nowMs = Date.now()) {
+    async consume(bucket, windows, nowMs = now()) {
       sweep(nowMs);
       const counts = windows.map((w) => read(bucket, w, nowMs));
       const admitted = counts.every((c, i) => c < windows[i]!.limit);
@@ -26,7 +26,7 @@ export function createMemoryRateLimiter(): RateLimiter {
       });
       return decide(windows, counts.map((c) => c + 1), true, nowMs);
     },
-    async peek(bucket, windows, nowMs = Date.now()) {
+    async peek(bucket, windows, nowMs = now()) {
       const counts = windows.map((w) => read(bucket, w, nowMs));
       return decide(windows, counts, counts.every((c, i) => c < windows[i]!.limit), nowMs);
     },

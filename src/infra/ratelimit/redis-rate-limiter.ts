@@ -21,7 +21,7 @@ for i = 1, n do out[i + 1] = counts[i] end
 return out
 `;
 
-export function createRedisRateLimiter(redis: Redis): RateLimiter {
+export function createRedisRateLimiter(redis: Redis, now: () => number = Date.now): RateLimiter {
   const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
     // The hash tag keeps all of a bucket's keys in one cluster slot, as a multi-key script requires.
     const keys = windows.map((w) => `rl:{${bucket}}:${w.name}:${windowStart(w, nowMs)}`);
@@ -31,8 +31,8 @@ export function createRedisRateLimiter(redis: Redis): RateLimiter {
     return decide(windows, result.slice(1).map(Number), admitted, nowMs);
   };
   return {
-    consume: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, true),
-    peek: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, false),
+    consume: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, true),
+    peek: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, false),
     async close() {},
   };
 }

@@ -3,7 +3,7 @@
 import type { Database } from '../db/database.ts';
 import { decide, windowStart, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
 
-export function createSqlRateLimiter(db: Database): RateLimiter {
+export function createSqlRateLimiter(db: Database, now: () => number = Date.now): RateLimiter {
   let lastSweep = 0;
   const run = (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) =>
     db.transaction(async (tx) => {
@@ -31,8 +31,8 @@ export function createSqlRateLimiter(db: Database): RateLimiter {
       return decide(windows, counts.map((c) => c + 1), true, nowMs);
     });
   return {
-    consume: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, true),
-    peek: (bucket, windows, nowMs = Date.now()) => run(bucket, windows, nowMs, false),
+    consume: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, true),
+    peek: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, false),
     async close() {},
   };
 }
