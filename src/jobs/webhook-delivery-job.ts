@@ -1,8 +1,9 @@
 // Delivers a settled request's webhook. One job = one attempt; a failed attempt records itself and
 // queues the next attempt (with the schedule's delay) in the same transaction, so a crash can
 // neither lose the retry nor record an attempt twice. A request's first attempt is made by its
-// fetch job, right after settling (shorts-fetch-job.ts); the retries and redeliveries are jobs here. The singleton queue policy keyed by request
-// keeps two attempts for the same webhook from running at the same time. A batch's batch.completed
+// fetch job, right after settling (shorts-fetch-job.ts); the retries and redeliveries are jobs
+// here. The singleton queue policy keyed by request keeps two attempts for the same webhook from
+// running at the same time. A batch's batch.completed
 // summary (#14) is delivered by the same job, keyed by its batchId instead of a requestId, and so is
 // a stored event (#15: shorts.created, watch.paused…), keyed by its eventId.
 import type { PgBoss } from 'pg-boss';
@@ -161,13 +162,11 @@ export async function redeliver(db: Database, boss: PgBoss, requestId: string): 
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${requestId}`]);
     // The fetch job makes the first attempt: until that attempt is recorded, it is running or due
     // (once recorded, a retried fetch job does not send it again).
+    const live = (j: { state: string }) => j.state === 'created' || j.state === 'retry' || j.state === 'active';
     const attempt = await nextAttemptNumber(tx, { requestId });
-    if (attempt === 1) {
-      const fetching = await boss.findJobs(QUEUES.shortsFetch, { data: { requestId }, db: tx.jobDb });
-      if (fetching.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active')) throw new AppError('DELIVERY_IN_PROGRESS');
-    }
+    if (attempt === 1 && (await boss.findJobs(QUEUES.shortsFetch, { data: { requestId }, db: tx.jobDb })).some(live)) throw new AppError('DELIVERY_IN_PROGRESS');
     const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key: requestId, db: tx.jobDb });
-    const pending = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
+    const pending = jobs.filter(live);
     // Read the clock after the lock: a job queued by the redelivery we waited for is due now.
     const dueBy = Date.now() + 5_000;
     if (pending.some((j) => j.state === 'active' || j.state === 'retry' || j.startAfter.getTime() <= dueBy)) {

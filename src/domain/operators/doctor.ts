@@ -98,8 +98,8 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts), the others by delivery jobs.
       [QUEUES.webhookDelivery, QUEUES.shortsFetch],
     );
-    out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no delivery job`),
-      'every settled webhook request was attempted or has a delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a delivery job`));
+    out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`),
+      'every settled webhook request was attempted or has a fetch or delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`));
 
     if (!hasQueue) {
       out.push({ check: 'queue health', severity: 'warn', summary: 'the job queue is not installed yet (the service has never started on this database)', details: [] });

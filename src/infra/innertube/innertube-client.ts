@@ -304,9 +304,9 @@ function lastPage(): InnertubeShortsPage {
 // waiting on it, every step of a cold hybrid read cost that on top of YouTube's latency (4.1-4.4 s
 // for 3,000 shorts against a 3.3 s sequential bound). So a continuation page is fetched unparsed;
 // when its caller reads on (next({ readAhead: true })), the continuation its raw answer names is
-// requested at once, then the page is parsed. The parsed
-// page still decides: its own continuation (the library's choice) must be the one requested ahead,
-// otherwise that answer is dropped and the page's continuation is fetched as before.
+// requested at once, then the page is parsed. The parsed page still decides: its own continuation
+// (the library's choice) must be the one requested ahead, otherwise that answer is dropped and the
+// page's continuation is fetched as before.
 
 /** The continuation the library follows from a page: the first one outside the header (Feed#getContinuationData). */
 function continuationOf(feed: ShortsFeed): YTNodes.NavigationEndpoint | undefined {
