@@ -8,7 +8,7 @@ import type { NewRequest, Outcome } from '../src/domain/requests/request-store.t
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
-import type { DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
+import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
 import { createQueuedRequestReader, findRequest } from '../src/domain/requests/request-store.ts';
 import { createRequestAttemptReader } from '../src/jobs/webhook-delivery-job.ts';
 
@@ -74,7 +74,8 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it('settles queued requests in groups exactly as one by one: charges what the credits cover, the rest fail with the exact 402, deliveries queued once', async () => {
+    for (const path of ['one statement', 'a transaction with afterSettle'] as const) {
+    it(`settles queued requests in groups exactly as one by one (${path}): charges what the credits cover, the rest fail with the exact 402`, async () => {
       const a = await createUser(t, 10);
       const b = await createUser(t, 3);
       const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
@@ -88,8 +89,16 @@ for (const mode of STORAGE_MODES) {
       const insertedJobs: DeferredJob[][] = [];
       const aloneQueued: string[] = [];
       const groupErrors: unknown[] = [];
-      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async (_tx, jobs) => void insertedJobs.push(jobs), onGroupError: (error) => groupErrors.push(error) });
-      const afterSettle = async (tx: Transaction, request: NewRequest) => {
+      // The statements the batcher sends (a transaction's own go through its tx).
+      const statements: string[] = [];
+      const real = t.services.db;
+      const db: Database = {
+        kind: real.kind, ping: () => real.ping(), close: () => real.close(),
+        query: (sql, params) => { statements.push(sql); return real.query(sql, params); },
+        transaction: (work) => { statements.push('BEGIN'); return real.transaction(work); },
+      };
+      const batcher = createQueuedSettlementBatcher(db, { insertJobs: async (_tx, jobs) => void insertedJobs.push(jobs), onGroupError: (error) => groupErrors.push(error) });
+      const afterSettle = path === 'one statement' ? undefined : async (tx: Transaction, request: NewRequest) => {
         if (tx.deferJob) tx.deferJob({ queue: 'webhook-delivery', data: { requestId: request.id } });
         else aloneQueued.push(request.id);
       };
@@ -98,7 +107,7 @@ for (const mode of STORAGE_MODES) {
           ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
           : { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true, requestId: request.id }, quotaUnits: 2 };
         const settlement = { request, credits, outcome, afterSettle, quotaUnits: outcome.quotaUnits };
-        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
+        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(db, settlement) });
       };
       const results = await Promise.all(plan.map(settle));
       assert.deepEqual(groupErrors, []);
@@ -120,17 +129,26 @@ for (const mode of STORAGE_MODES) {
            FROM accounts WHERE id = $1`, [user.id]);
         assert.deepEqual(account, { credit_balance: (user === a ? 10 : 3) - spent, credits_reserved: 0, charges: spent, held: 0 }, 'the ledger explains the balance; every reservation released');
       }
-      const queued = [...insertedJobs.flat().map((j) => (j.data as { requestId: string }).requestId), ...aloneQueued].sort();
-      assert.deepEqual(queued, plan.map((p) => p.request.id).sort(), 'one delivery queued per settled request');
-      assert.ok(insertedJobs.some((jobs) => jobs.length > 1), 'deliveries of a group are queued by one insert');
-      assert.deepEqual(aloneQueued, [refused[0]!.id], 'only the refused one took the one-by-one path');
+      if (afterSettle) {
+        const queued = [...insertedJobs.flat().map((j) => (j.data as { requestId: string }).requestId), ...aloneQueued].sort();
+        assert.deepEqual(queued, plan.map((p) => p.request.id).sort(), 'afterSettle ran once per settled request');
+        assert.ok(insertedJobs.some((jobs) => jobs.length > 1), 'the jobs a group queued are inserted by one insert');
+        assert.deepEqual(aloneQueued, [refused[0]!.id], 'only the refused one took the one-by-one path');
+      } else {
+        assert.deepEqual(insertedJobs, [], 'nothing queued without afterSettle');
+        // The ten settle in one group, then the refused one alone.
+        assert.deepEqual(statements.filter((sql) => sql !== 'BEGIN').length, 1, 'the group is one statement');
+        assert.deepEqual(statements.filter((sql) => sql === 'BEGIN').length, 1, 'only the refused one took a transaction (alone)');
+      }
 
       // Settled already (a retried job): neither charged again nor queued again.
       const again = await Promise.all(plan.slice(7).map(settle));
       assert.ok(again.every((r) => !r.changed));
+      assert.deepEqual(groupErrors, []);
       const [bAfter] = await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [b.id]);
       assert.equal(bAfter!.credit_balance, 0);
     });
+    }
 
     it('records webhook attempts that finish together in one INSERT; one that cannot be written fails alone', async () => {
       const user = await createUser(t, 5);

@@ -27,7 +27,8 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
 
 // Every statement that takes credits from a balance is written here, once per form: one request
 // (`chargeCredits`, and `chargeOneSql` for a statement that also records the request), a group of
-// requests settled together (`CHARGE_GROUP_SQL`, group commit in requests/charge-and-record.ts), and
+// requests settled together (`CHARGE_GROUP_SQL`, group commit in requests/charge-and-record.ts; with
+// their reservations ended, `CHARGE_GROUP_RELEASING_SQL`, requests/queued-settlements.ts), and
 // an operator's deduction (`deductCredits`). All of them lower the balance with one conditional
 // UPDATE under the row lock, never below what reservations hold, and write the ledger entry in the
 // same statement.
@@ -78,6 +79,12 @@ function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'de
   )`;
 }
 
+/** The ledger entries of a group's accepted charges (both group forms below). */
+const LEDGER_OF_ACCEPTED = `ledger AS (
+    INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+    SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
+  )`;
+
 /**
  * The charge of a group of requests as CTEs over a CTE named `input` (columns `i` = the request's
  * place in the group, `account_id`, `amount`, `request_id`). The accounts are locked in id order, so
@@ -101,10 +108,43 @@ export const CHARGE_GROUP_SQL = `locked AS (
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
     FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
     WHERE accounts.id = t.account_id
-  ), ledger AS (
-    INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-    SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
-  )`;
+  ), ${LEDGER_OF_ACCEPTED}`;
+
+/**
+ * CHARGE_GROUP_SQL for requests that end reservations in the same statement (#13: queued webhook
+ * requests settled together; before, a transaction of a release, a charge and the record, which on
+ * PostgreSQL held the account's row lock across four round trips and on embedded PGlite cost five
+ * statements). Besides `input` it reads a CTE named `held` (`request_id`, `account_id`, `credits`):
+ * the reservations to end, locked by the caller (FOR UPDATE, so a concurrent release of one — an
+ * expired reservation swept — is seen). Their credits count as available to the charges of the same
+ * statement, exactly as if they had been released first; each account is updated once, with its
+ * charges and its released credits; the reservations are deleted whether or not their request is
+ * charged (a member the credits do not cover is settled alone afterwards, as with CHARGE_GROUP_SQL).
+ */
+export const CHARGE_GROUP_RELEASING_SQL = `locked AS (
+    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts
+    WHERE id IN (SELECT account_id FROM input UNION SELECT account_id FROM held) ORDER BY id FOR NO KEY UPDATE
+  ), released AS (
+    SELECT account_id, sum(credits)::integer AS total FROM held GROUP BY account_id
+  ), running AS (
+    SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
+           locked.credit_balance - (locked.credits_reserved - coalesce(released.total, 0)) - sum(input.amount) OVER w AS available_after
+    FROM input JOIN locked ON locked.id = input.account_id LEFT JOIN released ON released.account_id = input.account_id
+    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+  ), accepted AS (
+    -- Credits reserved for requests in progress are not for spending (the group's own are released).
+    SELECT * FROM running WHERE available_after >= 0
+  ), charged AS (
+    UPDATE accounts SET credit_balance = accounts.credit_balance - t.total, credits_reserved = accounts.credits_reserved - t.released
+    FROM (
+      SELECT locked.id AS account_id, coalesce(c.total, 0) AS total, coalesce(released.total, 0) AS released
+      FROM locked LEFT JOIN (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) c ON c.account_id = locked.id
+      LEFT JOIN released ON released.account_id = locked.id
+    ) t
+    WHERE accounts.id = t.account_id AND (t.total > 0 OR t.released > 0)
+  ), ended AS (
+    DELETE FROM credit_reservations WHERE request_id IN (SELECT request_id FROM held)
+  ), ${LEDGER_OF_ACCEPTED}`;
 
 /**
  * Take `amount` credits for a request. Throws INSUFFICIENT_CREDITS (nothing changed) when the balance

@@ -1,31 +1,38 @@
 // Settling queued (webhook) requests in groups (#13).
 //
-// One settlement releases the request's reservation, charges its price, records its outcome and
-// queues its delivery. Done one by one, each held the account's row lock from the release to its
-// commit: with PostgreSQL, two worker processes settling one account's requests waited on each other
-// for most of the time (pg_stat_activity), and on embedded PGlite each cost five statements.
+// One settlement releases the request's reservation, charges its price, records its outcome and,
+// for a batch item, does what the batch needs (queue its summary when the batch is complete). Done
+// one by one, each held the account's row lock from the release to its commit: with PostgreSQL, two
+// worker processes settling one account's requests waited on each other for most of the time
+// (pg_stat_activity), and on embedded PGlite each cost five statements.
 //
-// Settlements that become ready together go in one transaction of three statements, whatever their
-// number: release every member's reservation; charge the completed ones, per account in order, what
-// the available credits cover (the charging SQL of credits/ledger.ts, the same as synchronous
-// settlements use); record every outcome. Then the deliveries are queued by one insert. A member
-// the credits do not cover takes the one-by-one path afterwards (`alone`), which turns a refused
-// charge into the request's failure with the exact message — so a group decides exactly what the
-// one-by-one path would have. If the group's transaction fails, every member runs alone.
-import type { Database, DeferredJob, Transaction } from '../../infra/db/database.ts';
+// Settlements that become ready together are written by ONE statement, whatever their number: it
+// ends every member's reservation, charges the completed ones, per account in order, what the
+// available credits cover (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL, the same charging rule as
+// the synchronous settlements) and records every outcome it may. Atomic by itself, it needs no
+// BEGIN/COMMIT, and the accounts' row locks are held for one statement only. Members with an
+// `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle, then
+// the jobs they queued by one insert. A member the credits do not cover takes the one-by-one path
+// afterwards (`alone`), which turns a refused charge into the request's failure with the exact
+// message — so a group decides exactly what the one-by-one path would have. If a group's statement
+// or transaction fails, every member runs alone.
+import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
-import { CHARGE_GROUP_SQL } from '../credits/ledger.ts';
-import { releaseReservations } from '../credits/reservations.ts';
+import { CHARGE_GROUP_RELEASING_SQL } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
-import { settleRequests, type NewRequest, type Outcome } from './request-store.ts';
+import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome } from './request-store.ts';
 
 export interface QueuedSettlement {
   request: NewRequest;
   /** The price, charged when the outcome is `completed`. */
   credits: number;
   outcome: Outcome;
-  /** Runs in the settling transaction for a request this settlement changed (queues its delivery). */
-  afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>;
+  /**
+   * What settling this request must also do, in the settling transaction, when it changed the
+   * request (a batch item: queue the batch's summary once the batch is complete). Without it the
+   * request settles in its group's one statement.
+   */
+  afterSettle?: ((tx: Transaction, request: NewRequest) => Promise<void>) | undefined;
   /** The same settlement alone, in its own transaction (release, charge or fail, record, afterSettle). */
   alone: () => Promise<SettledAs>;
 }
@@ -45,23 +52,60 @@ export interface QueuedSettlementOptions {
   /** Inserts the jobs the members queued (their deliveries), in the group's transaction. */
   insertJobs: (tx: Transaction, jobs: DeferredJob[]) => Promise<void>;
   maxGroup?: number;
-  /** The group's transaction failed and its members were settled one by one (it should be rare). */
+  /** A group's statement or transaction failed and its members were settled one by one (it should be rare). */
   onGroupError?: (error: unknown, size: number) => void;
 }
 
-// Only requests still in progress are charged: one settled meanwhile (a retried job) is left as it is.
-const CHARGE_SQL = `
+// A group's statement. `amount` is the price of a member to charge (completed at a price) and 0 for
+// the others. The reservations of every member end;
+// a request settled meanwhile (a retried job) is neither charged nor recorded; a member the credits
+// do not cover is not recorded either (it is settled alone afterwards).
+const SETTLE_SQL = `
 WITH given AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, account_id uuid, amount int, request_id text)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, account_id uuid, amount int, request_id text, ${OUTCOME_COLUMNS})
+), held AS (
+  SELECT request_id, account_id, credits FROM credit_reservations WHERE request_id IN (SELECT request_id FROM given) FOR UPDATE
 ), input AS (
-  SELECT given.* FROM given JOIN shorts_requests s ON s.id = given.request_id AND s.status = 'processing'
-), ${CHARGE_GROUP_SQL}
-SELECT given.i, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold
-FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i`;
+  SELECT given.i, given.account_id, given.amount, given.request_id
+  FROM given JOIN shorts_requests s ON s.id = given.request_id AND s.status = 'processing' WHERE given.amount > 0
+), ${CHARGE_GROUP_RELEASING_SQL}, settled AS (
+  UPDATE shorts_requests s SET ${outcomeSetSql('g')}
+  FROM given g WHERE s.id = g.request_id AND s.status = 'processing' AND (g.amount = 0 OR g.i IN (SELECT i FROM accepted))
+  RETURNING s.id
+)
+SELECT given.i, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed
+FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled ON settled.id = given.request_id`;
 
 type Pending = Member<QueuedSettlement, SettledAs>;
 
 const charges = ({ item }: Pending) => item.outcome.status === 'completed' && item.credits > 0;
+
+interface Written {
+  /** Each member the statement settled or found settled, and whether it changed the request. */
+  settled: Map<Pending, boolean>;
+  /** Members the credits did not cover: their reservations ended, nothing else written. */
+  refused: Pending[];
+  /** Accounts a charge took below their low-balance threshold (→ a request that did it). */
+  low: Map<string, string>;
+}
+
+async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
+  const rows = await db.query<{ i: number; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean }>(
+    SETTLE_SQL,
+    [JSON.stringify(items.map((member, i) => {
+      const { request, credits, outcome } = member.item;
+      return { i, account_id: request.accountId, amount: charges(member) ? credits : 0, request_id: request.id, ...outcomeFields(outcome) };
+    }))],
+  );
+  const written: Written = { settled: new Map(), refused: [], low: new Map() };
+  for (const row of rows) {
+    const member = items[Number(row.i)]!;
+    if (charges(member) && row.pending && !row.charged) written.refused.push(member);
+    else written.settled.set(member, row.changed);
+    if (row.charged && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) written.low.set(member.item.request.accountId, member.item.request.id);
+  }
+  return written;
+}
 
 export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGroup = 50, onGroupError }: QueuedSettlementOptions): QueuedSettlementBatcher {
   async function oneByOne(members: Pending[]): Promise<void> {
@@ -69,48 +113,48 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
   }
 
   async function settleGroup(items: Pending[]): Promise<void> {
-    if (items.length === 1) return oneByOne(items);
-    let result: { settled: Map<Pending, boolean>; refused: Pending[] };
+    const plain = items.filter(({ item }) => !item.afterSettle);
+    if (plain.length > 0) await settleInOneStatement(plain);
+    const withHooks = items.filter(({ item }) => item.afterSettle);
+    if (withHooks.length > 0) await settleInTransaction(withHooks);
+  }
+
+  async function settleInOneStatement(items: Pending[]): Promise<void> {
+    let written: Written;
     try {
-      result = await db.transaction(async (tx) => {
-        await releaseReservations(tx, items.map(({ item }) => item.request.id));
-        const payable = items.filter(charges);
-        const rows = payable.length === 0 ? [] : await tx.query<{ i: number; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null }>(
-          CHARGE_SQL,
-          [JSON.stringify(payable.map(({ item }, i) => ({ i, account_id: item.request.accountId, amount: item.credits, request_id: item.request.id })))],
-        );
-        const gone = new Set<Pending>();
-        const refused: Pending[] = [];
-        const low = new Map<string, string>();
-        for (const row of rows) {
-          const member = payable[Number(row.i)]!;
-          if (!row.pending) gone.add(member);
-          else if (!row.charged) refused.push(member);
-          else if (mayBeLow(Number(row.balance_after), row.low_balance_threshold)) low.set(member.item.request.accountId, member.item.request.id);
-        }
+      written = await writeGroup(db, items);
+    } catch (error) {
+      onGroupError?.(error, items.length);
+      return oneByOne(items);
+    }
+    // The statement committed: claim credits.low once per account it took below its threshold (its
+    // own statement; the claim looks at the balance as it is, and a lost one is made up by the
+    // account's next charge: credit-alerts.ts).
+    for (const [accountId, requestId] of written.low) await emitCreditsLow(db, accountId, requestId).catch(() => null);
+    for (const [member, changed] of written.settled) member.resolve({ changed, final: member.item.outcome });
+    // Their reservations are released; alone, each charges what the balance covers now or records the refusal.
+    await oneByOne(written.refused);
+  }
+
+  async function settleInTransaction(items: Pending[]): Promise<void> {
+    let written: Written;
+    try {
+      written = await db.transaction(async (tx) => {
+        const group = await writeGroup(tx, items);
         // Claimed as a single charge claims it (credit-alerts.ts): once per crossing, in this transaction.
-        for (const [accountId, requestId] of low) await emitCreditsLow(tx, accountId, requestId);
-        const recorded = items.filter((member) => !gone.has(member) && !refused.includes(member));
-        const changedIds = await settleRequests(tx, recorded.map(({ item: { request, outcome } }) => ({ id: request.id, outcome })));
+        for (const [accountId, requestId] of group.low) await emitCreditsLow(tx, accountId, requestId);
         const jobs: DeferredJob[] = [];
         const deferring: Transaction = { query: (sql, params) => tx.query(sql, params), jobDb: tx.jobDb, deferJob: (job) => jobs.push(job) };
-        const settled = new Map<Pending, boolean>();
-        for (const settling of recorded) {
-          const changed = changedIds.has(settling.item.request.id);
-          if (changed) await settling.item.afterSettle(deferring, settling.item.request);
-          settled.set(settling, changed);
-        }
-        for (const settling of gone) settled.set(settling, false);
+        for (const [member, changed] of group.settled) if (changed) await member.item.afterSettle?.(deferring, member.item.request);
         if (jobs.length > 0) await insertJobs(tx, jobs);
-        return { settled, refused };
+        return group;
       });
     } catch (error) {
       onGroupError?.(error, items.length);
       return oneByOne(items);
     }
-    for (const [settling, changed] of result.settled) settling.resolve({ changed, final: settling.item.outcome });
-    // Their reservations are released; alone, each charges what the balance covers now or records the refusal.
-    await oneByOne(result.refused);
+    for (const [member, changed] of written.settled) member.resolve({ changed, final: member.item.outcome });
+    await oneByOne(written.refused);
   }
 
   // Settlements ready while a group is written go together in the next one.

@@ -96,19 +96,29 @@ export async function settleRequest(db: Queryable, id: string, outcome: Outcome)
   return (await settleRequests(db, [{ id, outcome }])).has(id);
 }
 
+/**
+ * A settlement's outcome as written to its request: the columns of a jsonb_to_recordset row
+ * (`OUTCOME_COLUMNS`), the SET list reading them from that row (`outcomeSetSql`) and the row's
+ * fields (`outcomeFields`). Shared by settleRequests and the queued settlements' one statement.
+ */
+export const OUTCOME_COLUMNS = 'status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int';
+export const outcomeSetSql = (row: string) =>
+  `status = ${row}.status, http_status = ${row}.http_status, item_count = ${row}.item_count, credits_charged = ${row}.credits_charged,
+   error_code = ${row}.error_code, result = ${row}.result, quota_units = ${row}.quota_units, completed_at = now()`;
+export const outcomeFields = (outcome: Outcome) => ({
+  status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount, credits_charged: outcome.creditsCharged,
+  error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+});
+
 /** Settles processing requests once, in one statement; returns the ids it changed (others were settled already). */
 export async function settleRequests(db: Queryable, settlements: Array<{ id: string; outcome: Outcome }>): Promise<Set<string>> {
   if (settlements.length === 0) return new Set();
   const rows = await db.query<{ id: string }>(
-    `UPDATE shorts_requests s SET status = x.status, http_status = x.http_status, item_count = x.item_count, credits_charged = x.credits_charged,
-       error_code = x.error_code, result = x.result, quota_units = x.quota_units, completed_at = now()
-     FROM jsonb_to_recordset($1::jsonb) AS x(id text, status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int)
+    `UPDATE shorts_requests s SET ${outcomeSetSql('x')}
+     FROM jsonb_to_recordset($1::jsonb) AS x(id text, ${OUTCOME_COLUMNS})
      WHERE s.id = x.id AND s.status = 'processing'
      RETURNING s.id`,
-    [JSON.stringify(settlements.map(({ id, outcome }) => ({
-      id, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount, credits_charged: outcome.creditsCharged,
-      error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
-    })))],
+    [JSON.stringify(settlements.map(({ id, outcome }) => ({ id, ...outcomeFields(outcome) })))],
   );
   return new Set(rows.map((row) => row.id));
 }

@@ -151,8 +151,10 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
 
 /**
  * Worker side of a webhook request. Idempotent: a job retried after a crash finds the request
- * settled and only makes sure the delivery is queued. `afterSettle` runs in the settling
- * transaction (it enqueues the webhook delivery), so "settled" and "delivery queued" are one fact.
+ * settled and changes nothing. `afterSettle` is what settling a batch item also does, in the
+ * settling transaction (queue the batch's summary when the item completes the batch), so "the last
+ * item settled" and "summary queued" are one fact; a request outside a batch settles without it, in
+ * its group's one statement (queued-settlements.ts).
  */
 export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<'settled' | 'already-settled' | 'missing'> {
   const row = await (deps.findQueued ? deps.findQueued(requestId) : findRequest(deps.db, requestId, { withResult: false }));
@@ -181,8 +183,9 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const fetchedOutcome = outcome;
-  const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle, quotaUnits: meter?.spent ?? null });
-  const settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle, alone }) : await alone();
+  const hook = request.batchId ? afterSettle : undefined;
+  const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle: hook, quotaUnits: meter?.spent ?? null });
+  const settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : await alone();
   outcome = settledAs.final;
   const settled = settledAs.changed;
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
@@ -193,11 +196,11 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
 /**
  * One queued settlement in its own transaction: release the reservation, charge the price (a refused
  * charge records the request's failure instead, with the exact message), record the outcome and, if
- * this changed the request, run `afterSettle` (queue the delivery). Also what a group
+ * this changed the request, run `afterSettle` (a batch item's). Also what a group
  * (queued-settlements.ts) falls back to, so it may run again after a failed group: it starts from
  * the given outcome each time.
  */
-export function settleQueuedAlone(db: Database, settlement: { request: NewRequest; credits: number; outcome: Outcome; afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>; quotaUnits: number | null }): Promise<SettledAs> {
+export function settleQueuedAlone(db: Database, settlement: { request: NewRequest; credits: number; outcome: Outcome; afterSettle?: ((tx: Transaction, request: NewRequest) => Promise<void>) | undefined; quotaUnits: number | null }): Promise<SettledAs> {
   const { request, credits, afterSettle } = settlement;
   return db.transaction(async (tx) => {
     let final = settlement.outcome;
@@ -211,7 +214,7 @@ export function settleQueuedAlone(db: Database, settlement: { request: NewReques
       }
     }
     const changed = await settleRequest(tx, request.id, final);
-    if (changed) await afterSettle(tx, request);
+    if (changed) await afterSettle?.(tx, request);
     return { changed, final };
   });
 }

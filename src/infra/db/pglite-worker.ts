@@ -6,9 +6,11 @@
 // Protocol: each request carries an id and gets one reply with that id. A transaction is opened by
 // `begin` (the reply names it), its statements carry its number, and `end` commits or rolls it back;
 // PGlite's own transaction() runs it, so statements outside it wait exactly as they did in-process.
+// Statements run more than once are prepared (pglite-prepared.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_OPTIONS } from './pglite.ts';
+import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
 const port = parentPort!;
@@ -41,13 +43,13 @@ function errorFields(error: unknown): Record<string, unknown> {
 
 const flatten = (results: Array<{ rows?: unknown[] }>) => results.map((r) => ({ rows: r.rows ?? [] }));
 
-async function handle(pglite: PGlite, m: ThreadRequest): Promise<void> {
+async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequest): Promise<void> {
   try {
     switch (m.op) {
       case 'query': {
-        const runner = m.tx === undefined ? pglite : open.get(m.tx)?.tx;
-        if (!runner) throw new Error(`transaction ${m.tx} is not open`);
-        const result = await runner.query(m.sql, m.params);
+        const tx = m.tx === undefined ? undefined : open.get(m.tx)?.tx;
+        if (m.tx !== undefined && !tx) throw new Error(`transaction ${m.tx} is not open`);
+        const result = await statements.query(m.sql, m.params ?? [], tx);
         return reply({ id: m.id, ok: true, rows: result.rows });
       }
       case 'exec': {
@@ -104,7 +106,8 @@ async function handle(pglite: PGlite, m: ThreadRequest): Promise<void> {
 
 try {
   const pglite = dataDir ? await PGlite.create(dataDir, PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
-  port.on('message', (m: ThreadRequest) => void handle(pglite, m));
+  const statements = preparedQueries(pglite);
+  port.on('message', (m: ThreadRequest) => void handle(pglite, statements, m));
   reply({ id: 0, ok: true });
 } catch (error) {
   reply({ id: 0, ok: false, error: errorFields(error) });

@@ -1,0 +1,112 @@
+// Prepared statements for embedded PGlite (#13).
+//
+// PGlite's query() sends every statement as an unnamed one: PostgreSQL parses, analyses and plans
+// it again on each call, and each of the six protocol messages is its own call into WASM. On
+// PGlite (WASM, compiled by Liftoff only: pglite.ts) planning is the dearest part of the group
+// statements this service runs all the time: a queued settlement group of 10 took ~11 ms, of which
+// EXPLAIN ANALYZE put 8.5 ms in planning. A statement run more than once is therefore prepared
+// under a name (Parse + Describe, once), and run as Bind + Execute + Sync in one call; PostgreSQL
+// then reuses the parse tree and, after five runs, a generic plan when it costs no more than the
+// custom ones (its plan cache decides, as for any driver that prepares statements). Results are
+// parsed by PGlite's own parseResults with its type parsers, so rows look exactly as query()'s.
+//
+// Bounded: statements are prepared from their second run (one-off statements such as migrations
+// are never kept) and at most MAX_PREPARED are kept; beyond that a statement runs unprepared.
+import { parse, protocol, type PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+
+const MAX_PREPARED = 256;
+/** How many distinct statements are counted before the counts start over (bounds the map). */
+const MAX_COUNTED = 4096;
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+
+interface Prepared {
+  name: string;
+  paramTypes: number[];
+  /** The statement's RowDescription (absent for one that returns no rows). */
+  rowDescription: BackendMessage | undefined;
+}
+
+export interface PreparedQueries {
+  /**
+   * Runs `sql` as query() would, prepared when it is worth it; `tx`: in this open transaction
+   * (which holds PGlite's transaction lock: statements outside it wait).
+   */
+  query<T>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<T>>;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+export function preparedQueries(pglite: PGlite, { maxPrepared = MAX_PREPARED } = {}): PreparedQueries {
+  const { serialize } = protocol;
+  const prepared = new Map<string, Prepared>();
+  const seen = new Map<string, number>();
+  let lastName = 0;
+
+  async function prepare(sql: string): Promise<Prepared> {
+    const name = `cs_${++lastName}`;
+    const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
+    prepared.set(sql, statement);
+    return statement;
+  }
+
+  async function forget(sql: string, statement: Prepared): Promise<void> {
+    prepared.delete(sql);
+    await pglite.execProtocol(concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+  }
+
+  async function execute<T>(statement: Prepared, params: unknown[]): Promise<Results<T>> {
+    // Parameters are serialised as query() does: by the type PostgreSQL inferred for each.
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = pglite.serializers[statement.paramTypes[i]!];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
+    return parse.parseResults(statement.rowDescription ? [statement.rowDescription, ...messages] : messages, pglite.parsers)[0] as Results<T>;
+  }
+
+  /** Whether to run `sql` prepared (counting its runs); synchronous, so outside PGlite's locks. */
+  function worthPreparing(sql: string): boolean {
+    if (prepared.has(sql)) return true;
+    const runs = (seen.get(sql) ?? 0) + 1;
+    if (seen.size >= MAX_COUNTED) seen.clear();
+    seen.set(sql, runs);
+    return runs >= 2 && prepared.size < maxPrepared;
+  }
+
+  async function run<T>(sql: string, params: unknown[]): Promise<Results<T>> {
+    const statement = prepared.get(sql) ?? (await prepare(sql));
+    try {
+      return await execute<T>(statement, params);
+    } catch (error) {
+      // A schema change under a kept statement whose result columns changed (e.g. SELECT * after a
+      // column was added): prepare it again, once.
+      if ((error as { code?: string }).code !== '0A000') throw error;
+      await forget(sql, statement);
+      return execute<T>(await prepare(sql), params);
+    }
+  }
+
+  return {
+    async query<T>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<T>> {
+      if (!worthPreparing(sql)) return tx ? tx.query<T>(sql, params) : pglite.query<T>(sql, params);
+      // The locks query() takes: the query lock always; outside a transaction, the transaction lock too.
+      if (tx) return pglite.runExclusive(() => run<T>(sql, params));
+      return pglite._runExclusiveTransaction(() => pglite.runExclusive(async () => {
+        const result = await run<T>(sql, params);
+        await pglite.syncToFs();
+        return result;
+      }));
+    },
+  };
+}
