@@ -10,13 +10,9 @@
 // custom ones (its plan cache decides, as for any driver that prepares statements). Results are
 // parsed by PGlite's own parseResults with its type parsers, so rows look exactly as query()'s.
 //
-// Bounded: statements are prepared from their second run (one-off statements such as migrations
-// are never kept) and at most MAX_PREPARED are kept; beyond that a statement runs unprepared.
+// Which statements, and how many, statement-names.ts decides.
 import { parse, protocol, type PGlite, type Results, type Transaction } from '@electric-sql/pglite';
-
-const MAX_PREPARED = 256;
-/** How many distinct statements are counted before the counts start over (bounds the map). */
-const MAX_COUNTED = 4096;
+import { statementNames } from './statement-names.ts';
 
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
@@ -45,14 +41,12 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function preparedQueries(pglite: PGlite, { maxPrepared = MAX_PREPARED } = {}): PreparedQueries {
+export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): PreparedQueries {
   const { serialize } = protocol;
+  const nameOf = statementNames({ maxPrepared });
   const prepared = new Map<string, Prepared>();
-  const seen = new Map<string, number>();
-  let lastName = 0;
 
-  async function prepare(sql: string): Promise<Prepared> {
-    const name = `cs_${++lastName}`;
+  async function prepare(sql: string, name: string): Promise<Prepared> {
     const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
     prepared.set(sql, statement);
@@ -75,17 +69,8 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = MAX_PREPARED } =
     return parse.parseResults(statement.rowDescription ? [statement.rowDescription, ...messages] : messages, pglite.parsers)[0] as Results<T>;
   }
 
-  /** Whether to run `sql` prepared (counting its runs); synchronous, so outside PGlite's locks. */
-  function worthPreparing(sql: string): boolean {
-    if (prepared.has(sql)) return true;
-    const runs = (seen.get(sql) ?? 0) + 1;
-    if (seen.size >= MAX_COUNTED) seen.clear();
-    seen.set(sql, runs);
-    return runs >= 2 && prepared.size < maxPrepared;
-  }
-
-  async function run<T>(sql: string, params: unknown[]): Promise<Results<T>> {
-    const statement = prepared.get(sql) ?? (await prepare(sql));
+  async function run<T>(sql: string, name: string, params: unknown[]): Promise<Results<T>> {
+    const statement = prepared.get(sql) ?? (await prepare(sql, name));
     try {
       return await execute<T>(statement, params);
     } catch (error) {
@@ -93,17 +78,18 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = MAX_PREPARED } =
       // column was added): prepare it again, once.
       if ((error as { code?: string }).code !== '0A000') throw error;
       await forget(sql, statement);
-      return execute<T>(await prepare(sql), params);
+      return execute<T>(await prepare(sql, name), params);
     }
   }
 
   return {
     async query<T>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<T>> {
-      if (!worthPreparing(sql)) return tx ? tx.query<T>(sql, params) : pglite.query<T>(sql, params);
+      const name = nameOf(sql);
+      if (name === undefined) return tx ? tx.query<T>(sql, params) : pglite.query<T>(sql, params);
       // The locks query() takes: the query lock always; outside a transaction, the transaction lock too.
-      if (tx) return pglite.runExclusive(() => run<T>(sql, params));
+      if (tx) return pglite.runExclusive(() => run<T>(sql, name, params));
       return pglite._runExclusiveTransaction(() => pglite.runExclusive(async () => {
-        const result = await run<T>(sql, params);
+        const result = await run<T>(sql, name, params);
         await pglite.syncToFs();
         return result;
       }));

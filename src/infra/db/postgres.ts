@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { Database, Transaction } from './database.ts';
 import { isRetryableTransactionError } from './database.ts';
+import { statementNames } from './statement-names.ts';
 
 // int8 (counts, sums) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -21,6 +22,20 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Statements run more than once are prepared per connection (#13, statement-names.ts): the server
+  // parses and plans them once instead of on every call. A kept statement whose result a schema
+  // change altered ("cached plan must not change result type") runs unprepared.
+  const nameOf = statementNames();
+  const run = async (client: pg.Pool | pg.PoolClient, text: string, params: unknown[] | undefined) => {
+    const name = nameOf(text);
+    if (name === undefined) return (await client.query(text, params)).rows;
+    try {
+      return (await client.query({ name, text, values: params ?? [] })).rows;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '0A000') throw error;
+      return (await client.query(text, params)).rows;
+    }
+  };
   return {
     kind: 'postgres',
     pool,
@@ -31,7 +46,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
       // them answered 500.
       for (let attempt = 1; ; attempt++) {
         try {
-          return (await pool.query(sql, params as unknown[] | undefined)).rows;
+          return await run(pool, sql, params as unknown[] | undefined);
         } catch (error) {
           if (attempt < 5 && isRetryableTransactionError(error)) continue;
           throw error;
@@ -44,7 +59,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
         try {
           await client.query('BEGIN');
           const tx: Transaction = {
-            query: async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
+            query: (sql, params) => run(client, sql, params as unknown[] | undefined),
             jobDb: { executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[] | undefined)).rows }) },
           };
           const result = await work(tx);

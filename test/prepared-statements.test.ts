@@ -1,9 +1,12 @@
-// Prepared statements on embedded PGlite (#13, src/infra/db/pglite-prepared.ts): a statement run
-// again is prepared, and answers exactly as PGlite's query() does.
+// Prepared statements (#13): a statement run again is prepared (src/infra/db/statement-names.ts),
+// on embedded PGlite (pglite-prepared.ts: it answers exactly as PGlite's query() does) and on each
+// connection of the PostgreSQL pool (postgres.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { preparedQueries, type PreparedQueries } from '../src/infra/db/pglite-prepared.ts';
+import { openPostgres } from '../src/infra/db/postgres.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
 
 describe('PGlite prepared statements', () => {
   let pglite: PGlite;
@@ -68,5 +71,37 @@ describe('PGlite prepared statements', () => {
       assert.deepEqual((await statements.query(sql, [1], undefined)).rows, [{ id: 1 }], 'beyond the bound a statement runs unprepared');
     }
     assert.equal((await kept()).length, 3, `at most 3 kept (had ${before})`);
+  });
+});
+
+describe('PostgreSQL prepared statements', () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let db: ReturnType<typeof openPostgres>;
+  // One connection, so the statements below and pg_prepared_statements are read on the same session.
+  const kept = async () => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement')).map((r) => r.statement);
+  before(async () => {
+    database = await createPostgresDatabase();
+    db = openPostgres(database.url, 1);
+    await db.query('CREATE TABLE items (id int PRIMARY KEY, name text)');
+  });
+  after(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it('prepares a statement on its second run, in and out of transactions, and runs it unprepared when a schema change altered its result', async () => {
+    const insert = 'INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id, name';
+    assert.deepEqual(await db.query(insert, [1, 'one']), [{ id: 1, name: 'one' }]);
+    assert.ok(!(await kept()).some((s) => s.includes('INSERT INTO items')), 'run once: not prepared');
+    assert.deepEqual(await db.transaction((tx) => tx.query(insert, [2, 'two'])), [{ id: 2, name: 'two' }]);
+    assert.deepEqual(await db.query(insert, [3, null]), [{ id: 3, name: null }]);
+    assert.ok((await kept()).some((s) => s.includes('INSERT INTO items')), 'run again: prepared');
+    await assert.rejects(db.query(insert, [3, 'again']), (error: { code?: string }) => error.code === '23505', 'errors pass through');
+
+    const all = 'SELECT * FROM items WHERE id = $1';
+    await db.query(all, [1]);
+    await db.query(all, [1]);
+    await db.query("ALTER TABLE items ADD COLUMN extra text DEFAULT 'x'");
+    assert.deepEqual(await db.query(all, [1]), [{ id: 1, name: 'one', extra: 'x' }]);
   });
 });
