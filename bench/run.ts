@@ -356,15 +356,20 @@ async function webhookLoad(url: string, key: string): Promise<{ accepted: number
   }
 }
 
+// Each mode serves two rounds of 1,000 webhook requests: the first on a fresh process (its code not
+// yet optimised, its statements not yet prepared), the second warm. The target is judged on the warm
+// round, as the hot path is judged on the median of its runs; the first round is reported beside it.
 async function webhooks() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
   const service: ChildService = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
   try {
+    const first = await webhookLoad(service.url, key);
     const { accepted, delivered } = await webhookLoad(service.url, key);
     report('async', '1000 webhook requests: all accepted (ms)', accepted.toFixed(0), '', '');
     headline.async_1000_ms = delivered.toFixed(0);
     report('async', '1000 webhook requests: last delivery after (ms)', `${delivered.toFixed(0)} (${(1000 / (delivered / 1000)).toFixed(0)}/s)`, '≤ 3000', delivered <= 3000 ? 'met' : 'NOT met');
+    report('async', 'the first 1000 after start: accepted / last delivery (ms)', `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
   } finally {
     await service.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
@@ -375,9 +380,11 @@ async function webhooks() {
     return null;
   });
   if (scaled) {
-    headline.async_scaleout_1000_ms = scaled.delivered.toFixed(0);
-    report('async', 'scale-out, 1 API + 2 worker processes: 1000 webhook requests all accepted (ms)', scaled.accepted.toFixed(0), '', '');
-    report('async', 'scale-out, 1 API + 2 worker processes: last delivery after (ms)', `${scaled.delivered.toFixed(0)} (${(1000 / (scaled.delivered / 1000)).toFixed(0)}/s)`, '≤ 2000', scaled.delivered <= 2000 ? 'met' : 'NOT met');
+    const { first, warm } = scaled;
+    headline.async_scaleout_1000_ms = warm.delivered.toFixed(0);
+    report('async', 'scale-out, 1 API + 2 worker processes: 1000 webhook requests all accepted (ms)', warm.accepted.toFixed(0), '', '');
+    report('async', 'scale-out, 1 API + 2 worker processes: last delivery after (ms)', `${warm.delivered.toFixed(0)} (${(1000 / (warm.delivered / 1000)).toFixed(0)}/s)`, '≤ 2000', warm.delivered <= 2000 ? 'met' : 'NOT met');
+    report('async', 'scale-out: the first 1000 after start: accepted / last delivery (ms)', `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
   }
   await fake.close();
 }
@@ -395,7 +402,8 @@ async function scaledOutWebhooks(baseUrl: string) {
     const api = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
     children.push(api);
     for (let i = 0; i < 2; i++) children.push(await startChild('src/worker.ts', serviceEnv(dataDir, baseUrl, env)));
-    return await webhookLoad(api.url, key);
+    const first = await webhookLoad(api.url, key);
+    return { first, warm: await webhookLoad(api.url, key) };
   } finally {
     await Promise.all(children.map((c) => c.kill('SIGTERM')));
     await rm(dataDir, { recursive: true, force: true });
