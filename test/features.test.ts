@@ -218,7 +218,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
 
     // A webhook request (settled here by calling the worker's use case directly: this app runs no worker).
     const hook = (await call(user, { channelUrl: channel('@sparse'), webhookUrl: 'http://127.0.0.1:9/h', sort: 'oldest' })).json().requestId;
-    assert.equal(await processQueuedRequest(t.services.shortsRequests, hook, async () => {}), 'settled');
+    assert.equal((await processQueuedRequest(t.services.shortsRequests, hook, async () => {})).state, 'settled');
     const hookPage = await t.app.inject({ method: 'GET', url: `${SHORTS}/${hook}/items`, headers: bearer(user.key) });
     assert.equal(hookPage.json().totalItems, 5);
     const times = hookPage.json().data.shorts.map((s: S) => parseTimestamp(s.snippet.publishedAt)!);

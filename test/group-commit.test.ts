@@ -112,6 +112,14 @@ for (const mode of STORAGE_MODES) {
       const results = await Promise.all(plan.map(settle));
       assert.deepEqual(groupErrors, []);
       assert.ok(results.every((r) => r.changed), 'every request settled once');
+      // What a settled member's first attempt sends is what the delivery's own read returns.
+      const read = createRequestAttemptReader(t.services.db);
+      for (const [i, result] of results.entries()) {
+        if (!result.settledRow) continue;
+        const { id, account_id, webhook_url, status, result: body, created_at, completed_at, secrets } = (await read({ requestId: plan[i]!.request.id, attempt: 1 }))!;
+        assert.deepEqual(result.settledRow, { id, account_id, webhook_url, status, result: body, created_at, completed_at, secrets }, `member ${i}: as the delivery reads it`);
+      }
+      assert.equal(results.filter((r) => r.settledRow).length, 9, 'every member the group settled (not the refused one, settled alone)');
       const rows = await t.services.db.query<{ id: string; account_id: string; status: string; credits_charged: number; error_code: string | null; result: { success: boolean; message?: string } }>(
         'SELECT id, account_id, status, credits_charged, error_code, result FROM shorts_requests WHERE id = ANY($1::text[])', [plan.map((p) => p.request.id)]);
       const ofA = rows.filter((r) => r.account_id === a.id);

@@ -175,7 +175,7 @@ describe('the first attempt, made by the fetch job (#13)', () => {
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
       // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
-      assert.equal(await processQueuedRequest(t.services.shortsRequests, requestId, async () => {}), 'settled');
+      assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
       const redeliver = () => t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
       const early = await redeliver();
       assert.equal(early.statusCode, 409, early.body);

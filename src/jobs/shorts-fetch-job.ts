@@ -26,9 +26,11 @@ export interface FetchJobDeps {
  */
 export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
   let summaryQueued = false;
-  const settled = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
+  const { state, settledRow } = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
     summaryQueued = await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
   });
-  if (settled !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 });
-  return { settled, summaryQueued };
+  // A request this run settled is delivered from what its settling statement returned; one settled
+  // before (a retried job) reads what to send, and whether this attempt was made already.
+  if (state !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 }, settledRow);
+  return { settled: state, summaryQueued };
 }

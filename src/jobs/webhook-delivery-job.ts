@@ -13,6 +13,7 @@ import { QUEUES } from '../infra/queue.ts';
 import { groupRead } from '../infra/db/group-commit.ts';
 import { AppError } from '../errors.ts';
 import type { RequestRow } from '../domain/requests/request-store.ts';
+import type { SettledRow } from '../domain/requests/queued-settlements.ts';
 import { batchWebhookPayload, findBatch } from '../domain/requests/batches.ts';
 import { activeWebhookSecrets, signingSecretsSql } from '../domain/webhooks/webhook-secrets.ts';
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
@@ -44,7 +45,7 @@ export interface DeliveryDeps {
 }
 
 /** The delivered body: built from the stored row, so every attempt sends identical bytes. */
-export function webhookPayload(row: RequestRow): string {
+export function webhookPayload(row: Pick<RequestRow, 'status' | 'result' | 'created_at' | 'completed_at'>): string {
   return JSON.stringify({
     type: row.status === 'completed' ? 'shorts.completed' : 'shorts.failed',
     timestamp: (row.completed_at ?? row.created_at).toISOString(),
@@ -118,8 +119,18 @@ async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: Deliver
   return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
 }
 
-export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
-  const ready = await readyToSend(deps.db, job, deps.readRequestAttempt);
+/**
+ * One attempt. `settled`: the request's row as the statement that settled it just returned (the
+ * fetch job's first attempt, #13): no attempt of it can have been made before its settlement, so
+ * it is sent without reading anything.
+ */
+function fromSettled(row: SettledRow): { target: Target; secrets: string[] } | undefined {
+  if (!row.webhook_url || row.status === 'processing') return undefined;
+  return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
+}
+
+export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
+  const ready = settled && 'requestId' in job && job.attempt === 1 ? fromSettled(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
   const { target, secrets } = ready;
   const result = await deliverOnce({

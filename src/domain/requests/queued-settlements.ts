@@ -20,7 +20,8 @@ import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { CHARGE_GROUP_RELEASING_SQL } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
-import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome } from './request-store.ts';
+import { signingSecretsSql } from '../webhooks/webhook-secrets.ts';
+import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
 
 export interface QueuedSettlement {
   request: NewRequest;
@@ -42,7 +43,16 @@ export interface SettledAs {
   changed: boolean;
   /** The outcome recorded: the given one, or the failure a refused charge turned it into. */
   final: Outcome;
+  /**
+   * What the webhook's first attempt needs, as the settling statement wrote it (a group settled it
+   * and it changed the request): the stored row's fields the body is built from, and the account's
+   * signing secrets. The attempt then needs no read of its own; without it, it reads them.
+   */
+  settledRow?: SettledRow;
 }
+
+/** The fields of a settled request its webhook is built from, plus the secrets that sign it. */
+export type SettledRow = Pick<RequestRow, 'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at'> & { secrets: string[] };
 
 export interface QueuedSettlementBatcher {
   settle(settlement: QueuedSettlement): Promise<SettledAs>;
@@ -59,7 +69,10 @@ export interface QueuedSettlementOptions {
 // A group's statement. `amount` is the price of a member to charge (completed at a price) and 0 for
 // the others. The reservations of every member end;
 // a request settled meanwhile (a retried job) is neither charged nor recorded; a member the credits
-// do not cover is not recorded either (it is settled alone afterwards).
+// do not cover is not recorded either (it is settled alone afterwards). For each request it settled
+// it returns what the webhook's first attempt sends and the secrets that sign it ($2: now), as the
+// delivery's own read would (webhook-delivery-job.ts readRequestAttempts): one statement less per
+// group on the fetch jobs' path (#13).
 const SETTLE_SQL = `
 WITH given AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, account_id uuid, amount int, request_id text, ${OUTCOME_COLUMNS})
@@ -71,9 +84,11 @@ WITH given AS (
 ), ${CHARGE_GROUP_RELEASING_SQL}, settled AS (
   UPDATE shorts_requests s SET ${outcomeSetSql('g')}
   FROM given g WHERE s.id = g.request_id AND s.status = 'processing' AND (g.amount = 0 OR g.i IN (SELECT i FROM accepted))
-  RETURNING s.id
+  RETURNING s.id, s.account_id, s.webhook_url, s.status, s.result, s.created_at, s.completed_at
 )
-SELECT given.i, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed
+SELECT given.i, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed,
+       settled.account_id, settled.webhook_url, settled.status, settled.result, settled.created_at, settled.completed_at,
+       CASE WHEN settled.webhook_url IS NOT NULL THEN ${signingSecretsSql('settled.account_id', '$2::timestamptz')} END AS secrets
 FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled ON settled.id = given.request_id`;
 
 type Pending = Member<QueuedSettlement, SettledAs>;
@@ -81,27 +96,33 @@ type Pending = Member<QueuedSettlement, SettledAs>;
 const charges = ({ item }: Pending) => item.outcome.status === 'completed' && item.credits > 0;
 
 interface Written {
-  /** Each member the statement settled or found settled, and whether it changed the request. */
-  settled: Map<Pending, boolean>;
+  /** Each member the statement settled or found settled: whether it changed the request, and the row it wrote. */
+  settled: Map<Pending, { changed: boolean; settledRow?: SettledRow }>;
   /** Members the credits did not cover: their reservations ended, nothing else written. */
   refused: Pending[];
   /** Accounts a charge took below their low-balance threshold (→ a request that did it). */
   low: Map<string, string>;
 }
 
+type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & { i: number; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean; secrets: string[] | null };
+
 async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
-  const rows = await db.query<{ i: number; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean }>(
+  const rows = await db.query<GroupRow>(
     SETTLE_SQL,
     [JSON.stringify(items.map((member, i) => {
       const { request, credits, outcome } = member.item;
       return { i, account_id: request.accountId, amount: charges(member) ? credits : 0, request_id: request.id, ...outcomeFields(outcome) };
-    }))],
+    })), new Date()],
   );
   const written: Written = { settled: new Map(), refused: [], low: new Map() };
   for (const row of rows) {
     const member = items[Number(row.i)]!;
     if (charges(member) && row.pending && !row.charged) written.refused.push(member);
-    else written.settled.set(member, row.changed);
+    else if (!row.changed) written.settled.set(member, { changed: false });
+    else {
+      const { account_id, webhook_url, status, result, created_at, completed_at } = row;
+      written.settled.set(member, { changed: true, settledRow: { id: member.item.request.id, account_id, webhook_url, status, result, created_at, completed_at, secrets: row.secrets ?? [] } });
+    }
     if (row.charged && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) written.low.set(member.item.request.accountId, member.item.request.id);
   }
   return written;
@@ -131,7 +152,7 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
     // own statement; the claim looks at the balance as it is, and a lost one is made up by the
     // account's next charge: credit-alerts.ts).
     for (const [accountId, requestId] of written.low) await emitCreditsLow(db, accountId, requestId).catch(() => null);
-    for (const [member, changed] of written.settled) member.resolve({ changed, final: member.item.outcome });
+    for (const [member, settled] of written.settled) member.resolve({ ...settled, final: member.item.outcome });
     // Their reservations are released; alone, each charges what the balance covers now or records the refusal.
     await oneByOne(written.refused);
   }
@@ -145,7 +166,7 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
         for (const [accountId, requestId] of group.low) await emitCreditsLow(tx, accountId, requestId);
         const jobs: DeferredJob[] = [];
         const deferring: Transaction = { query: (sql, params) => tx.query(sql, params), jobDb: tx.jobDb, deferJob: (job) => jobs.push(job) };
-        for (const [member, changed] of group.settled) if (changed) await member.item.afterSettle?.(deferring, member.item.request);
+        for (const [member, { changed }] of group.settled) if (changed) await member.item.afterSettle?.(deferring, member.item.request);
         if (jobs.length > 0) await insertJobs(tx, jobs);
         return group;
       });
@@ -153,7 +174,8 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
       onGroupError?.(error, items.length);
       return oneByOne(items);
     }
-    for (const [member, changed] of written.settled) member.resolve({ changed, final: member.item.outcome });
+    // Committed: what the statement returned is what is stored.
+    for (const [member, settled] of written.settled) member.resolve({ ...settled, final: member.item.outcome });
     await oneByOne(written.refused);
   }
 

@@ -3,7 +3,7 @@
 // Nothing is charged on failure; the upstream units a failure cost count against the account's
 // daily allowance (docs/quota.md).
 import type { Database, Transaction } from '../../infra/db/database.ts';
-import type { QueuedSettlementBatcher, SettledAs } from './queued-settlements.ts';
+import type { QueuedSettlementBatcher, SettledAs, SettledRow } from './queued-settlements.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
@@ -154,12 +154,13 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
  * settled and changes nothing. `afterSettle` is what settling a batch item also does, in the
  * settling transaction (queue the batch's summary when the item completes the batch), so "the last
  * item settled" and "summary queued" are one fact; a request outside a batch settles without it, in
- * its group's one statement (queued-settlements.ts).
+ * its group's one statement (queued-settlements.ts). `settledRow`: what the webhook's first attempt
+ * needs, when the group's statement returned it (SettledAs).
  */
-export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<'settled' | 'already-settled' | 'missing'> {
+export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<{ state: 'settled' | 'already-settled' | 'missing'; settledRow?: SettledRow | undefined }> {
   const row = await (deps.findQueued ? deps.findQueued(requestId) : findRequest(deps.db, requestId, { withResult: false }));
-  if (!row) return 'missing';
-  if (row.status !== 'processing') return 'already-settled';
+  if (!row) return { state: 'missing' };
+  if (row.status !== 'processing') return { state: 'already-settled' };
   const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url, options: row.options, batchId: row.batch_id };
   let outcome: Outcome;
   let credits = 0;
@@ -190,7 +191,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const settled = settledAs.changed;
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
   if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
-  return settled ? 'settled' : 'already-settled';
+  return settled ? { state: 'settled', settledRow: settledAs.settledRow } : { state: 'already-settled' };
 }
 
 /**
