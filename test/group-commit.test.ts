@@ -9,7 +9,9 @@ import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-set
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
-import { createQueuedRequestReader, findRequest } from '../src/domain/requests/request-store.ts';
+import { createQueuedRequestReader, findRequest, settleRequest } from '../src/domain/requests/request-store.ts';
+import { releaseReservation } from '../src/domain/credits/reservations.ts';
+import { until } from '../support/webhook-receiver.ts';
 import { createRequestAttemptReader } from '../src/jobs/webhook-delivery-job.ts';
 
 let serial = 0;
@@ -156,6 +158,76 @@ for (const mode of STORAGE_MODES) {
       const [bAfter] = await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [b.id]);
       assert.equal(bAfter!.credit_balance, 0);
     });
+    }
+
+    it('settles a request once when it is twice in a group or already settled: charged only if recorded as completed', async () => {
+      const user = await createUser(t, 10);
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const twice = webhookRequest(user.id);
+      const other = webhookRequest(user.id);
+      await Promise.all([accept.accept(twice), accept.accept(other)]);
+      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
+      const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
+      const completed: Outcome = { status: 'completed', httpStatus: 200, itemCount: 50, creditsCharged: 2, errorCode: null, result: { success: true }, quotaUnits: 2 };
+      const settle = (request: NewRequest, outcome: Outcome) => {
+        const settlement = { request, credits: outcome.status === 'completed' ? 2 : 0, outcome, quotaUnits: outcome.quotaUnits };
+        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
+      };
+      // Two runs of one request's job finish together (one completed, one failed), with another request.
+      const [first, second] = await Promise.all([settle(twice, completed), settle(twice, failed), settle(other, completed)]);
+      assert.deepEqual([first.changed, second.changed], [true, false], 'settled once: the first in the group');
+      assert.ok(first.settledRow && !second.settledRow, 'only the one that settled it sends the first attempt');
+      // Settled already: alone, it charges nothing either.
+      assert.equal((await settleQueuedAlone(t.services.db, { request: other, credits: 2, outcome: completed, quotaUnits: 2 })).changed, false);
+      const rows = await t.services.db.query<{ id: string; status: string; charges: number }>(
+        `SELECT id, status, (SELECT count(*)::int FROM credit_ledger l WHERE l.request_id = r.id AND kind = 'charge') AS charges FROM shorts_requests r WHERE id = ANY($1::text[]) ORDER BY id`, [[twice.id, other.id]]);
+      for (const row of rows) assert.deepEqual({ status: row.status, charges: row.charges }, { status: 'completed', charges: 1 }, row.id);
+      const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+      assert.deepEqual(account, { credit_balance: 6, credits_reserved: 0 });
+    });
+
+    if (mode === 'postgres') {
+      it('does not charge a request that another settlement failed while the group waited for it (PostgreSQL, concurrent)', async () => {
+        const user = await createUser(t, 10);
+        const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+        const x = webhookRequest(user.id);
+        const y = webhookRequest(user.id);
+        await Promise.all([accept.accept(x), accept.accept(y)]);
+        const db = t.services.db;
+        const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
+        const completed = (credits: number): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 });
+        // Another run of x's job records its failure and holds its transaction open.
+        let finish!: () => void;
+        const held = new Promise<void>((resolve) => (finish = resolve));
+        let begun!: () => void;
+        const settledInside = new Promise<void>((resolve) => (begun = resolve));
+        const otherRun = db.transaction(async (tx) => {
+          await releaseReservation(tx, x.id);
+          await settleRequest(tx, x.id, failed);
+          begun();
+          await held;
+        });
+        await settledInside;
+        const batcher = createQueuedSettlementBatcher(db, { insertJobs: async () => {} });
+        const settle = (request: NewRequest, credits: number) => {
+          const settlement = { request, credits, outcome: completed(credits), quotaUnits: 2 };
+          return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(db, settlement) });
+        };
+        const group = Promise.all([settle(x, 2), settle(y, 1)]);
+        // The group's statement waits for x's row; then the other run commits.
+        await until(async () => {
+          const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+          return row!.waiting > 0;
+        }, 10_000, 10);
+        finish();
+        await otherRun;
+        const [ofX, ofY] = await group;
+        assert.deepEqual([ofX.changed, ofY.changed], [false, true]);
+        const [row] = await db.query<{ status: string; charges: number }>(`SELECT status, (SELECT count(*)::int FROM credit_ledger WHERE request_id = $1 AND kind = 'charge') AS charges FROM shorts_requests WHERE id = $1`, [x.id]);
+        assert.deepEqual(row, { status: 'failed', charges: 0 }, 'failed by the other run, and not charged');
+        const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+        assert.deepEqual(account, { credit_balance: 9, credits_reserved: 0 }, 'only y was charged; both reservations ended');
+      });
     }
 
     it('records webhook attempts that finish together in one INSERT; one that cannot be written fails alone', async () => {

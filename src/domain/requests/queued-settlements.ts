@@ -78,9 +78,14 @@ WITH given AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, account_id uuid, amount int, request_id text, ${OUTCOME_COLUMNS})
 ), held AS (
   SELECT request_id, account_id, credits FROM credit_reservations WHERE request_id IN (SELECT request_id FROM given) FOR UPDATE
+), open_requests AS (
+  -- The requests to charge, locked: one a concurrent settlement (a retried job) settled while this
+  -- statement waited is seen as settled, so it is not charged (the statement's snapshot would still
+  -- show it in progress). Found by review: a group then charged a request the other had failed.
+  SELECT s.id FROM shorts_requests s
+  WHERE s.id IN (SELECT request_id FROM given WHERE amount > 0) AND s.status = 'processing' ORDER BY s.id FOR NO KEY UPDATE
 ), input AS (
-  SELECT given.i, given.account_id, given.amount, given.request_id
-  FROM given JOIN shorts_requests s ON s.id = given.request_id AND s.status = 'processing' WHERE given.amount > 0
+  SELECT given.i, given.account_id, given.amount, given.request_id FROM given JOIN open_requests o ON o.id = given.request_id WHERE given.amount > 0
 ), ${CHARGE_GROUP_RELEASING_SQL}, settled AS (
   UPDATE shorts_requests s SET ${outcomeSetSql('g')}
   FROM given g WHERE s.id = g.request_id AND s.status = 'processing' AND (g.amount = 0 OR g.i IN (SELECT i FROM accepted))
@@ -134,10 +139,16 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
   }
 
   async function settleGroup(items: Pending[]): Promise<void> {
-    const plain = items.filter(({ item }) => !item.afterSettle);
+    // A request twice in one group (two runs of its job at once) would be charged by one member and
+    // recorded by the other: the second goes alone, after the group, and finds it settled.
+    const seen = new Set<string>();
+    const again = items.filter(({ item }) => seen.size === seen.add(item.request.id).size);
+    const unique = items.filter((member) => !again.includes(member));
+    const plain = unique.filter(({ item }) => !item.afterSettle);
     if (plain.length > 0) await settleInOneStatement(plain);
-    const withHooks = items.filter(({ item }) => item.afterSettle);
+    const withHooks = unique.filter(({ item }) => item.afterSettle);
     if (withHooks.length > 0) await settleInTransaction(withHooks);
+    await oneByOne(again);
   }
 
   async function settleInOneStatement(items: Pending[]): Promise<void> {

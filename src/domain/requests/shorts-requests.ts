@@ -205,7 +205,11 @@ export function settleQueuedAlone(db: Database, settlement: { request: NewReques
   const { request, credits, afterSettle } = settlement;
   return db.transaction(async (tx) => {
     let final = settlement.outcome;
+    // Locked first, so a settlement that ran meanwhile (a retried job, a group) is seen: this one
+    // then charges nothing (before review, it charged and then found the request settled).
+    const [current] = await tx.query<{ status: string }>('SELECT status FROM shorts_requests WHERE id = $1 FOR NO KEY UPDATE', [request.id]);
     await releaseReservation(tx, request.id);
+    if (current?.status !== 'processing') return { changed: false, final };
     if (final.status === 'completed') {
       try {
         await chargeCredits(tx, request.accountId, credits, request.id);
