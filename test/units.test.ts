@@ -114,7 +114,8 @@ describe('job workers (#13)', () => {
     const shape = (concurrency: number, perFetch: number) => [workOptions(concurrency, perFetch).localConcurrency, workOptions(concurrency, perFetch).batchSize];
     assert.deepEqual(shape(10, JOBS_PER_FETCH.pglite), [2, 5]);
     assert.deepEqual(shape(20, JOBS_PER_FETCH.pglite), [2, 10]);
-    assert.deepEqual(shape(20, JOBS_PER_FETCH.postgres), [4, 5]);
+    assert.deepEqual(shape(20, JOBS_PER_FETCH.postgres), [2, 10]);
+    assert.deepEqual(shape(45, JOBS_PER_FETCH.postgres), [5, 9]);
     assert.deepEqual(shape(1, JOBS_PER_FETCH.pglite), [1, 1]);
   });
 

@@ -27,10 +27,13 @@ export interface WorkerDeps {
  *   on the database thread); 2 of 10, 5.9-6.9 s (9-10 s); 1 of 20, 5.5-6.6 s (6 s). Two of 10 were
  *   kept (MIN_WORKERS below).
  * - PostgreSQL: statements run side by side on the server, and a settling group holds its accounts'
- *   row locks, which the API's acceptances wait for: 1 API + 2 worker processes took 3.2 s with
- *   batches of 5 and 3.8-4.2 s with batches of 10 (acceptance 1.4 s against 2.7-2.9 s).
+ *   row locks, which the API's acceptances wait for. While a group settled in a transaction of
+ *   three statements, 1 API + 2 worker processes took 3.2 s with batches of 5 and 3.8-4.2 s with
+ *   batches of 10 (acceptance 1.4 s against 2.7-2.9 s). Since a group is one statement (its locks
+ *   held for that statement only), 10 is the faster: 2.96-3.40 s against 3.22-4.69 (three
+ *   interleaved pairs of warm rounds; acceptance alike), PostgreSQL's CPU 1.66-2.05 s against 1.78-2.62.
  */
-export const JOBS_PER_FETCH = { pglite: 20, postgres: 5 } as const;
+export const JOBS_PER_FETCH = { pglite: 20, postgres: 10 } as const;
 /**
  * A batch completes when its slowest job does, and a fetch job waits for its webhook's first
  * attempt (a receiver may take WEBHOOK_TIMEOUT_MS): two workers at least, so one slow receiver
@@ -41,7 +44,7 @@ const MIN_WORKERS = 2;
 /** At most `concurrency` jobs of a queue run at once in this process, in batches of at most `perFetch`. */
 export function workOptions(concurrency: number, perFetch: number) {
   // Never more than `concurrency` at once. Batches of 20: 10 → 2 workers of 5, 20 → 2 of 10, 45 → 3 of 15;
-  // of 5: 10 → 2 of 5, 12 → 3 of 4, 20 → 4 of 5.
+  // of 10: 10 → 2 of 5, 20 → 2 of 10, 45 → 5 of 9.
   const workers = Math.min(concurrency, Math.max(MIN_WORKERS, Math.ceil(concurrency / perFetch)));
   const batchSize = Math.floor(concurrency / workers);
   // pg-boss workers wait one polling interval after every fetch, so each of them handles at most one
