@@ -356,20 +356,34 @@ async function webhookLoad(url: string, key: string): Promise<{ accepted: number
   }
 }
 
-// Each mode serves two rounds of 1,000 webhook requests: the first on a fresh process (its code not
-// yet optimised, its statements not yet prepared), the second warm. The target is judged on the warm
-// round, as the hot path is judged on the median of its runs; the first round is reported beside it.
+// Each mode serves rounds of 1,000 webhook requests: the first on a fresh process (its code not yet
+// optimised, its statements not yet prepared), then ROUNDS warm ones. The target is judged on the
+// median warm round (by last delivery), as the hot path is judged on the median of its runs; the
+// first round is reported beside it.
+type WebhookRounds = { first: { accepted: number; delivered: number }; warm: Array<{ accepted: number; delivered: number }> };
+
+async function webhookRounds(url: string, key: string): Promise<WebhookRounds> {
+  const first = await webhookLoad(url, key);
+  const warm: WebhookRounds['warm'] = [];
+  for (let round = 0; round < ROUNDS; round++) warm.push(await webhookLoad(url, key));
+  return { first, warm };
+}
+
+function reportWebhookRounds(label: string, target: number, { first, warm }: WebhookRounds): string {
+  const mid = [...warm].sort((a, b) => a.delivered - b.delivered)[Math.floor(warm.length / 2)]!;
+  const runs = warm.map((r) => r.delivered.toFixed(0)).join(', ');
+  report('async', `${label}1000 webhook requests: all accepted (ms)`, mid.accepted.toFixed(0), '', '');
+  report('async', `${label}1000 webhook requests: last delivery after (ms; median of warm runs ${runs})`, `${mid.delivered.toFixed(0)} (${(1000 / (mid.delivered / 1000)).toFixed(0)}/s)`, `≤ ${target}`, mid.delivered <= target ? 'met' : 'NOT met');
+  report('async', `${label}1000 webhook requests, the first round after start: accepted / last delivery (ms)`, `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
+  return mid.delivered.toFixed(0);
+}
+
 async function webhooks() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
   const service: ChildService = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
   try {
-    const first = await webhookLoad(service.url, key);
-    const { accepted, delivered } = await webhookLoad(service.url, key);
-    report('async', '1000 webhook requests: all accepted (ms)', accepted.toFixed(0), '', '');
-    headline.async_1000_ms = delivered.toFixed(0);
-    report('async', '1000 webhook requests: last delivery after (ms)', `${delivered.toFixed(0)} (${(1000 / (delivered / 1000)).toFixed(0)}/s)`, '≤ 3000', delivered <= 3000 ? 'met' : 'NOT met');
-    report('async', 'the first 1000 after start: accepted / last delivery (ms)', `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
+    headline.async_1000_ms = reportWebhookRounds('', 3000, await webhookRounds(service.url, key));
   } finally {
     await service.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
@@ -379,13 +393,7 @@ async function webhooks() {
     notes.push(`- The scale-out webhook throughput was not measured: ${error.message}`);
     return null;
   });
-  if (scaled) {
-    const { first, warm } = scaled;
-    headline.async_scaleout_1000_ms = warm.delivered.toFixed(0);
-    report('async', 'scale-out, 1 API + 2 worker processes: 1000 webhook requests all accepted (ms)', warm.accepted.toFixed(0), '', '');
-    report('async', 'scale-out, 1 API + 2 worker processes: last delivery after (ms)', `${warm.delivered.toFixed(0)} (${(1000 / (warm.delivered / 1000)).toFixed(0)}/s)`, '≤ 2000', warm.delivered <= 2000 ? 'met' : 'NOT met');
-    report('async', 'scale-out: the first 1000 after start: accepted / last delivery (ms)', `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
-  }
+  if (scaled) headline.async_scaleout_1000_ms = reportWebhookRounds('scale-out, 1 API + 2 worker processes: ', 2000, scaled);
   await fake.close();
 }
 
@@ -402,8 +410,7 @@ async function scaledOutWebhooks(baseUrl: string) {
     const api = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
     children.push(api);
     for (let i = 0; i < 2; i++) children.push(await startChild('src/worker.ts', serviceEnv(dataDir, baseUrl, env)));
-    const first = await webhookLoad(api.url, key);
-    return { first, warm: await webhookLoad(api.url, key) };
+    return await webhookRounds(api.url, key);
   } finally {
     await Promise.all(children.map((c) => c.kill('SIGTERM')));
     await rm(dataDir, { recursive: true, force: true });
