@@ -22,6 +22,15 @@ function webhookRequest(accountId: string): NewRequest {
   };
 }
 
+/** An account with `credits` and two webhook requests accepted for it (credits reserved, fetch jobs queued). */
+async function acceptedPair(t: TestApp, credits: number): Promise<{ user: Awaited<ReturnType<typeof createUser>>; requests: [NewRequest, NewRequest] }> {
+  const user = await createUser(t, credits);
+  const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+  const requests: [NewRequest, NewRequest] = [webhookRequest(user.id), webhookRequest(user.id)];
+  await Promise.all(requests.map((request) => accept.accept(request)));
+  return { user, requests };
+}
+
 for (const mode of STORAGE_MODES) {
   describe(`group commit (${mode})`, () => {
     let t: TestApp;
@@ -161,11 +170,7 @@ for (const mode of STORAGE_MODES) {
     }
 
     it('settles a request once when it is twice in a group or already settled: charged only if recorded as completed', async () => {
-      const user = await createUser(t, 10);
-      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
-      const twice = webhookRequest(user.id);
-      const other = webhookRequest(user.id);
-      await Promise.all([accept.accept(twice), accept.accept(other)]);
+      const { user, requests: [twice, other] } = await acceptedPair(t, 10);
       const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
       const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
       const completed: Outcome = { status: 'completed', httpStatus: 200, itemCount: 50, creditsCharged: 2, errorCode: null, result: { success: true }, quotaUnits: 2 };
@@ -188,11 +193,7 @@ for (const mode of STORAGE_MODES) {
 
     if (mode === 'postgres') {
       it('does not charge a request that another settlement failed while the group waited for it (PostgreSQL, concurrent)', async () => {
-        const user = await createUser(t, 10);
-        const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
-        const x = webhookRequest(user.id);
-        const y = webhookRequest(user.id);
-        await Promise.all([accept.accept(x), accept.accept(y)]);
+        const { user, requests: [x, y] } = await acceptedPair(t, 10);
         const db = t.services.db;
         const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
         const completed = (credits: number): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 });
