@@ -109,8 +109,7 @@ async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: 
 async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: DeliveryDeps['readRequestAttempt']): Promise<{ target: Target; secrets: string[] } | undefined> {
   if ('requestId' in job) {
     const row = await (readRequest ?? ((attempt: RequestAttempt) => readRequestAttempts(db, [attempt]).then((rows) => rows.get(attemptKey(attempt)))))(job);
-    if (!row?.webhook_url || row.status === 'processing' || row.attempt_recorded) return undefined;
-    return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
+    return row && !row.attempt_recorded ? requestToSend(row) : undefined;
   }
   const target = await deliveryOf(db, job);
   if (!target) return undefined;
@@ -124,13 +123,14 @@ async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: Deliver
  * fetch job's first attempt, #13): no attempt of it can have been made before its settlement, so
  * it is sent without reading anything.
  */
-function fromSettled(row: SettledRow): { target: Target; secrets: string[] } | undefined {
+/** A request's webhook and its secrets, from its stored row; undefined while it is in progress or has no webhook. */
+function requestToSend(row: SettledRow): { target: Target; secrets: string[] } | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
   return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
 }
 
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
-  const ready = settled && 'requestId' in job && job.attempt === 1 ? fromSettled(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
+  const ready = settled && 'requestId' in job && job.attempt === 1 ? requestToSend(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
   const { target, secrets } = ready;
   const result = await deliverOnce({
