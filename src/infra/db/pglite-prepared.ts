@@ -36,23 +36,13 @@ export interface PreparedQueries {
   query<T>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<T>>;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): PreparedQueries {
   const { serialize } = protocol;
   const nameOf = statementNames({ maxPrepared });
   const prepared = new Map<string, Prepared>();
 
   async function prepare(sql: string, name: string): Promise<Prepared> {
-    const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await pglite.execProtocol(Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
     prepared.set(sql, statement);
     return statement;
@@ -60,7 +50,7 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): Pre
 
   async function forget(sql: string, statement: Prepared): Promise<void> {
     prepared.delete(sql);
-    await pglite.execProtocol(concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+    await pglite.execProtocol(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
   }
 
   async function execute<T>(statement: Prepared, params: unknown[]): Promise<Results<T>> {
@@ -70,7 +60,7 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): Pre
       const serializer = pglite.serializers[statement.paramTypes[i]!];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
+    const { messages } = await pglite.execProtocol(Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
     return parse.parseResults(statement.rowDescription ? [statement.rowDescription, ...messages] : messages, pglite.parsers)[0] as Results<T>;
   }
 
