@@ -92,10 +92,11 @@ const LEDGER_OF_ACCEPTED = `ledger AS (
  * block inserts that reference the account through a foreign key); per account a running total is charged and the requests
  * the available credits cover are accepted. `accepted` holds their input rows with `balance_after`;
  * the others are not charged (the caller retries them one by one for an exact answer). Each account
- * is updated once with its total and each accepted request gets its ledger entry.
+ * is updated once with its total and each accepted request gets its ledger entry. Rows are looked up
+ * with `= ANY(ARRAY(SELECT …))`, so by primary key whatever the table's size (why: queued-settlements.ts).
  */
 export const CHARGE_GROUP_SQL = `locked AS (
-    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR NO KEY UPDATE
+    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input)) ORDER BY id FOR NO KEY UPDATE
   ), running AS (
     SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
            locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
@@ -123,7 +124,7 @@ export const CHARGE_GROUP_SQL = `locked AS (
  */
 export const CHARGE_GROUP_RELEASING_SQL = `locked AS (
     SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts
-    WHERE id IN (SELECT account_id FROM input UNION SELECT account_id FROM held) ORDER BY id FOR NO KEY UPDATE
+    WHERE id = ANY(ARRAY(SELECT account_id FROM input UNION SELECT account_id FROM held)) ORDER BY id FOR NO KEY UPDATE
   ), released AS (
     SELECT account_id, sum(credits)::integer AS total FROM held GROUP BY account_id
   ), running AS (
@@ -143,7 +144,7 @@ export const CHARGE_GROUP_RELEASING_SQL = `locked AS (
     ) t
     WHERE accounts.id = t.account_id AND (t.total > 0 OR t.released > 0)
   ), ended AS (
-    DELETE FROM credit_reservations WHERE request_id IN (SELECT request_id FROM held)
+    DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM held))
   ), ${LEDGER_OF_ACCEPTED}`;
 
 /**

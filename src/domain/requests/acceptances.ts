@@ -38,7 +38,7 @@ WITH input AS (
     i int, id text, account_id uuid, api_key_id uuid, channel_url text, oldest_date bigint, webhook_url text,
     item_limit int, freshness text, options jsonb, batch_id text, credits int)
 ), locked AS (
-  SELECT id, credit_balance, credits_reserved FROM accounts WHERE id IN (SELECT account_id FROM input) ORDER BY id FOR NO KEY UPDATE
+  SELECT id, credit_balance, credits_reserved FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input)) ORDER BY id FOR NO KEY UPDATE
 ), running AS (
   SELECT input.*, locked.credit_balance - locked.credits_reserved - sum(input.credits) OVER w AS available_after
   FROM input JOIN locked ON locked.id = input.account_id
