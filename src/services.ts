@@ -245,7 +245,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
-  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY, jobsPerFetch: JOBS_PER_FETCH[db.kind] }) : undefined;
+  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY, jobsPerFetch: JOBS_PER_FETCH[db.kind], ...(db.listen ? { listen: db.listen } : {}), onWoken: (queue) => metrics.jobWakeups.inc({ queue }) }) : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;
   // Worker processes sweep for due watches and resume those whose account can pay again (#15), and
   // queue the delivery of account events recorded without one (credits.low).
@@ -296,6 +296,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);
       await autovacuum?.stop();
+      await workers?.stop();
       await boss.stop({ graceful: true, timeout: 10_000, close: true }).catch((error: unknown) => options.log.error({ err: error }, 'queue stop failed'));
       await Promise.allSettled([youtube.close(), innertube?.close(), webhookAgent.close(), cache.close(), staleCache.close(), rateLimiter.close()]);
       // After the upstream client: no call can take units any more, so what is left of the leases goes back.

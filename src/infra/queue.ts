@@ -2,13 +2,44 @@
 // a job and the request it belongs to are written in one transaction), on PostgreSQL when scaled out
 // (SKIP LOCKED lets many workers share the queue).
 import { PgBoss, fromPglite, type PGliteLike } from 'pg-boss';
-import type { Database, DeferredJob, Transaction } from './db/database.ts';
+import type { Database, DeferredJob, Queryable, Transaction } from './db/database.ts';
 
 export const QUEUES = {
   shortsFetch: 'shorts-fetch',
   webhookDelivery: 'webhook-delivery',
   watchCheck: 'watch-check',
 } as const;
+
+/**
+ * The PostgreSQL channel on which a process announces the jobs it queued (payload: the queue's
+ * name), so that idle workers of other processes fetch them now rather than at their next poll
+ * (jobs/start-workers.ts).
+ */
+export const JOBS_QUEUED_CHANNEL = 'channel_shorts_jobs_queued';
+
+/**
+ * Announces jobs of `queue` that committed transactions queued (call it after the commit). It is a
+ * hint, sent after the transaction rather than in it: a NOTIFY in the queuing transaction kept the
+ * account's row lock one round trip longer, and with the workers now fetching during acceptance
+ * that lock is what acceptances and settlements share (#13). Calls made while one is being sent
+ * are answered by one more; a failure is ignored (workers still poll).
+ */
+export function jobAnnouncer(db: Queryable, queue: string): () => void {
+  let sending = false;
+  let again = false;
+  const send = (): void => {
+    sending = true;
+    again = false;
+    void db.query('SELECT pg_notify($1, $2)', [JOBS_QUEUED_CHANNEL, queue]).catch(() => null).finally(() => {
+      sending = false;
+      if (again) send();
+    });
+  };
+  return () => {
+    if (sending) again = true;
+    else send();
+  };
+}
 
 export interface QueueSettings {
   databaseUrl: string | undefined;

@@ -1,7 +1,8 @@
 // Registers the job handlers on this process's queue connection. API processes run them too unless
 // RUN_WORKER=false; `npm run worker` runs a process that does nothing else.
 import type { Job, JobResult, PgBoss } from 'pg-boss';
-import { QUEUES } from '../infra/queue.ts';
+import { JOBS_QUEUED_CHANNEL, QUEUES } from '../infra/queue.ts';
+import type { Database } from '../infra/db/database.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
 import { runShortsFetchJob } from './shorts-fetch-job.ts';
@@ -17,6 +18,10 @@ export interface WorkerDeps {
   concurrency: number;
   /** Jobs per fetch statement (JOBS_PER_FETCH of this process's store). */
   jobsPerFetch: number;
+  /** The store's Database.listen (PostgreSQL): jobs other processes queue wake this one's workers. */
+  listen?: Database['listen'];
+  /** An idle worker was woken by jobs another process queued (a metric). */
+  onWoken?: (queue: string) => void;
 }
 
 /**
@@ -65,14 +70,16 @@ export interface WorkerWakers {
   fetchesQueued(): void;
   watchChecks(): void;
   deliveriesQueued(): void;
+  /** Stops listening for other processes' jobs (before the queue stops). */
+  stop(): Promise<void>;
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   // Work this process queues wakes the first worker of the queue at once (pg-boss notifyWorker; a
   // busy worker skips its next poll delay instead): accepted requests, a settled request's delivery
-  // and retries when they fall due. NOTIFY-based waking was tried and dropped: pg-boss wakes every
-  // worker of a queue per job, a thundering herd on PGlite. Work queued by other processes is
-  // found by polling.
+  // and retries when they fall due. pg-boss's own NOTIFY-based waking was tried and dropped: it woke
+  // every worker of a queue per job, a thundering herd on PGlite. Fetches other processes queue
+  // wake the first fetch worker when announced, on PostgreSQL only (below).
   const options = workOptions(deps.concurrency, deps.jobsPerFetch);
   // Jobs may run before both workers are registered: until then there is no delivery worker to wake.
   let deliveryWorker: string | undefined;
@@ -99,5 +106,19 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     }),
   );
   deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => runEach(jobs, (data) => runDeliveryJob(delivery, data)));
-  return { fetchesQueued: () => deps.boss.notifyWorker(fetchWorker), watchChecks: () => deps.boss.notifyWorker(watchWorker), deliveriesQueued: wakeDelivery };
+  // An API process that runs no workers, or another instance, queued fetches: they are announced
+  // once their transaction committed (JOBS_QUEUED_CHANNEL). Measured before (#13, one API process and
+  // two worker processes, 1,000 webhook requests): the first delivery came ~1 s after the first
+  // request was accepted, the workers' polling interval. Polling stays the fallback.
+  const stopListening = await deps.listen?.(JOBS_QUEUED_CHANNEL, (queue) => {
+    if (queue !== QUEUES.shortsFetch) return;
+    deps.boss.notifyWorker(fetchWorker);
+    deps.onWoken?.(queue);
+  });
+  return {
+    fetchesQueued: () => deps.boss.notifyWorker(fetchWorker),
+    watchChecks: () => deps.boss.notifyWorker(watchWorker),
+    deliveriesQueued: wakeDelivery,
+    stop: async () => stopListening?.(),
+  };
 }

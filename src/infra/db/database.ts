@@ -34,6 +34,13 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL only (one embedded database has one process): calls `onNotify` with the payload of
+   * every NOTIFY on `channel`, sent by any process once its transaction commits. It listens on a
+   * connection of its own, opened again when lost (notifications sent meanwhile are missed, so
+   * listeners must not depend on them). Resolves once listening, with the function that stops it.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

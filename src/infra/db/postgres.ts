@@ -79,8 +79,49 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
     async ping() {
       await pool.query('SELECT 1');
     },
+    listen: (channel, onNotify) => listen(url, timeouts.connectMs ?? 5000, channel, onNotify),
     async close() {
       await pool.end();
     },
   };
+}
+
+/** Database.listen: a client of its own (LISTEN holds its session), reconnected a second after it is lost. */
+async function listen(url: string, connectMs: number, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs, keepAlive: true });
+    const lost = () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      void next.end().catch(() => {});
+      retry = setTimeout(() => void connect().catch(() => {}), 1000).unref();
+    };
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    next.on('error', lost);
+    next.on('end', lost);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      lost();
+      throw error;
+    }
+  };
+  const stop = async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+  // The first connection's failure is the caller's (nothing is retried then).
+  await connect().catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return stop;
 }

@@ -1,0 +1,74 @@
+// Jobs one process queues wake the idle workers of the others (#13): on PostgreSQL an API process
+// without workers announces the fetches it queued (NOTIFY), and worker processes listen.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { QUEUES } from '../src/infra/queue.ts';
+import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
+
+describe('job wake-ups across processes (PostgreSQL)', () => {
+  let fake: FakePlatform;
+  let api: TestApp;
+  let worker: TestApp;
+  before(async () => {
+    fake = await startFakePlatform();
+    api = await startTestApp('postgres', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { runWorker: false });
+    // A second process on the same PostgreSQL database that runs the workers (it does not drop the database).
+    worker = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' }, { runWorker: true });
+  });
+  after(async () => {
+    await worker.close();
+    await api.close();
+    await fake.close();
+  });
+
+  it('delivers what committed transactions announced, in commit order, and nothing of a rolled-back one', async () => {
+    const db = api.services.db;
+    assert.ok(db.listen, 'PostgreSQL can listen');
+    const heard: string[] = [];
+    const stop = await db.listen('test_channel', (payload) => heard.push(payload));
+    try {
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('test_channel', 'first')");
+      });
+      await assert.rejects(db.transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('test_channel', 'rolled back')");
+        throw new Error('roll back');
+      }));
+      await db.query("SELECT pg_notify('test_channel', 'second')");
+      await until(async () => heard.length >= 2);
+      assert.deepEqual(heard, ['first', 'second']);
+    } finally {
+      await stop();
+    }
+    // Stopped: a notification sent now reaches nobody (the one after it proves the channel works).
+    const later: string[] = [];
+    const again = await db.listen('test_channel', (payload) => later.push(payload));
+    try {
+      await db.query("SELECT pg_notify('test_channel', 'third')");
+      await until(async () => later.length >= 1);
+      assert.deepEqual(heard, ['first', 'second']);
+      assert.deepEqual(later, ['third']);
+    } finally {
+      await again();
+    }
+  });
+
+  it('a webhook request accepted by the API process wakes the fetch worker of the worker process, which delivers it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const wakeups = async () => (await worker.services.metrics.jobWakeups.get()).values.find((v) => v.labels.queue === QUEUES.shortsFetch)?.value ?? 0;
+      assert.equal(await wakeups(), 0);
+      const user = await createUser(api, 10);
+      const res = await api.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() } });
+      assert.equal(res.statusCode, 202, res.body);
+      await until(async () => (await wakeups()) >= 1);
+      await receiver.waitFor(1);
+      const payload = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { requestId: string } };
+      assert.deepEqual([payload.type, payload.data.requestId], ['shorts.completed', res.json().requestId]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
