@@ -3,9 +3,9 @@
 // neither lose the retry nor record an attempt twice. A request's first attempt is made by its
 // fetch job, right after settling (shorts-fetch-job.ts); the retries and redeliveries are jobs
 // here. The singleton queue policy keyed by request keeps two attempts for the same webhook from
-// running at the same time. A batch's batch.completed
-// summary (#14) is delivered by the same job, keyed by its batchId instead of a requestId, and so is
-// a stored event (#15: shorts.created, watch.paused…), keyed by its eventId.
+// running at the same time. A batch's batch.completed summary (#14) is delivered by the same job,
+// keyed by its batchId instead of a requestId, and so is a stored event (#15: shorts.created,
+// watch.paused…), keyed by its eventId.
 import type { PgBoss } from 'pg-boss';
 import type { Dispatcher } from 'undici';
 import type { Database, Queryable, Transaction } from '../infra/db/database.ts';
@@ -118,17 +118,17 @@ async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: Deliver
   return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
 }
 
-/**
- * One attempt. `settled`: the request's row as the statement that settled it just returned (the
- * fetch job's first attempt, #13): no attempt of it can have been made before its settlement, so
- * it is sent without reading anything.
- */
 /** A request's webhook and its secrets, from its stored row; undefined while it is in progress or has no webhook. */
 function requestToSend(row: SettledRow): { target: Target; secrets: string[] } | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
   return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
 }
 
+/**
+ * One attempt. `settled`: the request's row as the statement that settled it just returned (the
+ * fetch job's first attempt, #13): no attempt of it can have been made before its settlement, so
+ * it is sent without reading anything.
+ */
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
   const ready = settled && 'requestId' in job && job.attempt === 1 ? requestToSend(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
