@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { STORAGE_MODES, startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
 import { newRequestId } from '../src/http/request-id.ts';
@@ -25,7 +25,7 @@ for (const mode of STORAGE_MODES) {
     // suite failed that way (#13). Forward only, by less than a minute each time.
     let skew = 0;
     const alignClock = () => {
-      skew += (90_000 - ((Date.now() + skew) % 60_000)) % 60_000;
+      skew += toMidMinute(Date.now() + skew);
     };
     before(async () => {
       fake = await startFakePlatform();

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 
@@ -305,7 +305,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     // The windows are aligned to the clock: a clock that starts 30 s into a minute keeps the seven
     // calls in one minute window (with the real clock, a run that crossed a minute saw seven 200s).
     const base = Date.now();
-    const start = base - (base % 60_000) + 30_000;
+    const start = base + toMidMinute(base);
     const own = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' }, { now: () => start + (Date.now() - base) });
     context.after(() => own.close());
     const call = (user: TestUser, payload: object) => own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });

@@ -49,6 +49,13 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
   };
 }
 
+/**
+ * How far forward `nowMs` must move to be 30 s into a minute (0 when it is). Rate-limit windows are
+ * aligned to the clock: a test that makes a few calls against a per-minute limit starts its clock
+ * there, so the calls cannot straddle a minute boundary.
+ */
+export const toMidMinute = (nowMs: number): number => (90_000 - (nowMs % 60_000)) % 60_000;
+
 let counter = 0;
 export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${Date.now().toString(36)}-${++counter}-${randomBytes(3).toString('hex')}@example.com`;
