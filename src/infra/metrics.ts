@@ -22,6 +22,7 @@ export function createMetrics() {
     watchLag: new Histogram({ name: 'watch_notification_lag_seconds', help: 'From a reported short\'s publication to its shorts.created event being recorded', labelNames: ['trigger'], buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 86400], registers: [registry] }),
     websubNotifications: new Counter({ name: 'websub_notifications_total', help: 'WebSub notifications received by outcome (accepted, bad-signature, unknown-topic)', labelNames: ['outcome'], registers: [registry] }),
     jobWakeups: new Counter({ name: 'job_wakeups_total', help: 'Idle workers woken at once by jobs another process queued (PostgreSQL NOTIFY), by queue', labelNames: ['queue'], registers: [registry] }),
+    dbRetries: new Counter({ name: 'db_retries_total', help: 'PostgreSQL statements and transactions run again after the server aborted them (40P01 deadlock victim, 40001 serialization failure), by code', labelNames: ['code'], registers: [registry] }),
     queueDepth: new Gauge({ name: 'queue_depth', help: 'Queued jobs waiting per queue', labelNames: ['queue'], registers: [registry] }),
   };
 }

@@ -1,7 +1,7 @@
 // Credits: an append-only ledger plus the balance on the account row, always changed together in
 // one transaction. A charge is a single conditional UPDATE, so concurrent charges serialise on the
 // row lock and can never overdraw (the CHECK constraint is the last line of defence).
-import type { Queryable } from '../../infra/db/database.ts';
+import type { Database, Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { emitCreditsLow, mayBeLow } from './credit-alerts.ts';
 import type { LedgerEntry } from '../../contract/accounts.ts';
@@ -146,6 +146,34 @@ export const CHARGE_GROUP_RELEASING_SQL = `locked AS (
   ), ended AS (
     DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM held))
   ), ${LEDGER_OF_ACCEPTED}`;
+
+/**
+ * Runs a group statement (the two forms above, or a transaction around one) so that it cannot
+ * deadlock on PostgreSQL. A group statement locks its accounts in its `locked` CTE and updates them
+ * in a later CTE, which starts from the statement's snapshot: when another transaction changed an
+ * account between the snapshot and the lock, that UPDATE follows the row's update chain and needs
+ * the heavyweight lock of the older version, which the next waiter for the row holds while it
+ * waits for this statement. With a concurrent KEY SHARE holder (any insert whose foreign key names
+ * the account) that is a deadlock, broken after deadlock_timeout (1 s) and retried: seen in the
+ * scale-out bench (#13) and reproduced by test/group-deadlock.test.ts. Here, on PostgreSQL, the
+ * accounts are locked (in id order) by a statement of their own first, in the same transaction:
+ * the group statement's snapshot is then taken with the rows already held, so it reads and updates
+ * their newest versions and follows no chain. On PGlite (one connection, statements one at a time)
+ * there is no concurrent writer and the statement runs alone, as before.
+ */
+export async function withAccountsLocked<T>(db: Database, accountIds: Iterable<string>, statement: (q: Queryable) => Promise<T>): Promise<T> {
+  if (db.kind !== 'postgres') return statement(db);
+  return db.transaction(async (tx) => {
+    await lockAccounts(db, tx, accountIds);
+    return statement(tx);
+  });
+}
+
+/** withAccountsLocked's first statement, for a caller already in a transaction (`db` tells the store). */
+export async function lockAccounts(db: Pick<Database, 'kind'>, tx: Queryable, accountIds: Iterable<string>): Promise<void> {
+  if (db.kind !== 'postgres') return;
+  await tx.query('SELECT id FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [[...new Set(accountIds)]]);
+}
 
 /**
  * Take `amount` credits for a request. Throws INSUFFICIENT_CREDITS (nothing changed) when the balance

@@ -29,30 +29,22 @@ export async function reserveCredits(db: Queryable, input: { accountId: string; 
   return (await attempt()).length === 1;
 }
 
-/** Releases the request's reservation (if any); returns the credits it held. */
-export function releaseReservation(db: Queryable, requestId: string): Promise<number> {
-  return releaseReservations(db, [requestId]);
-}
-
 /**
- * Releases the reservations of these requests (those that have one) in one statement; returns the
- * credits they held. The accounts are locked in id order, so two instances releasing groups cannot
- * deadlock, FOR NO KEY UPDATE: the UPDATE's own lock, which leaves inserts referencing the account alone.
+ * Releases the request's reservation (if any); returns the credits it held. One access to the
+ * account row, the UPDATE's own: a statement that locked the row in one CTE and updated it in
+ * another could deadlock on PostgreSQL (why: credits/ledger.ts withAccountsLocked).
  */
-export async function releaseReservations(db: Queryable, requestIds: string[]): Promise<number> {
-  const rows = await db.query<{ total: number | string }>(
-    `WITH locked AS (
-       SELECT id FROM accounts WHERE id IN (SELECT account_id FROM credit_reservations WHERE request_id = ANY($1::text[])) ORDER BY id FOR NO KEY UPDATE
-     ), released AS (
-       DELETE FROM credit_reservations WHERE request_id = ANY($1::text[]) RETURNING account_id, credits
+export async function releaseReservation(db: Queryable, requestId: string): Promise<number> {
+  const rows = await db.query<{ credits: number }>(
+    `WITH released AS (
+       DELETE FROM credit_reservations WHERE request_id = $1 RETURNING account_id, credits
      )
-     UPDATE accounts a SET credits_reserved = a.credits_reserved - r.total
-     FROM (SELECT account_id, sum(credits) AS total FROM released GROUP BY account_id) r, locked
-     WHERE a.id = r.account_id AND locked.id = a.id
-     RETURNING r.total`,
-    [requestIds],
+     UPDATE accounts a SET credits_reserved = a.credits_reserved - r.credits
+     FROM released r WHERE a.id = r.account_id
+     RETURNING r.credits`,
+    [requestId],
   );
-  return rows.reduce((sum, row) => sum + Number(row.total), 0);
+  return rows.reduce((sum, row) => sum + Number(row.credits), 0);
 }
 
 /** Releases the account's reservations that outlived their request; returns how many credits came back. */

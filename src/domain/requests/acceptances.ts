@@ -16,6 +16,7 @@
 import type { Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { recordedOptions, type NewRequest } from './request-store.ts';
+import { lockAccounts } from '../credits/ledger.ts';
 import { checkRequest, minimumReservation, submitWebhookRequest, webhookReservationExpiry, type ShortsRequestDeps } from './shorts-requests.ts';
 
 export interface AcceptanceBatcher {
@@ -73,6 +74,8 @@ export function createAcceptanceBatcher(deps: ShortsRequestDeps, { enqueueFetche
     let accepted: Set<number>;
     try {
       accepted = await deps.db.transaction(async (tx) => {
+        // On PostgreSQL the accounts are locked first, by a statement of their own, so the group statement cannot deadlock (ledger.ts withAccountsLocked).
+        await lockAccounts(deps.db, tx, members.map(({ item }) => item.accountId));
         const rows = await tx.query<{ i: number }>(ACCEPT_GROUP_SQL, [
           JSON.stringify(members.map(({ item: request }, i) => ({
             i, id: request.id, account_id: request.accountId, api_key_id: request.apiKeyId, channel_url: request.channelUrl, oldest_date: request.oldestDate,

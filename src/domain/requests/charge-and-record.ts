@@ -8,12 +8,12 @@
 //
 // Exactness: the charging SQL (both forms) lives in credits/ledger.ts; this module adds the request
 // record to it. The batch locks the accounts it touches (in id order, so two instances' batches
-// cannot deadlock), charges a running total per account and accepts the requests the balance
+// cannot deadlock; on PostgreSQL by a statement of its own first: ledger.ts withAccountsLocked), charges a running total per account and accepts the requests the balance
 // covers. The requests it refuses are retried one by one, in order, with the single-request
 // statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
-import type { Queryable } from '../../infra/db/database.ts';
-import { CHARGE_GROUP_SQL, chargeOneSql, chargeReleasingSql, insufficientCredits } from '../credits/ledger.ts';
+import type { Database, Queryable } from '../../infra/db/database.ts';
+import { CHARGE_GROUP_SQL, chargeOneSql, chargeReleasingSql, insufficientCredits, withAccountsLocked } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
@@ -71,7 +71,7 @@ export interface BatcherOptions {
   onBatchError?: (error: unknown, size: number) => void;
 }
 
-export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatchError }: BatcherOptions = {}): SettlementBatcher {
+export function createSettlementBatcher(db: Database, { maxBatch = 100, onBatchError }: BatcherOptions = {}): SettlementBatcher {
   async function settleOneByOne(members: Array<Member<Settlement, number>>): Promise<void> {
     for (const member of members) {
       await chargeAndRecord(db, member.item).then(member.resolve, member.reject);
@@ -82,12 +82,13 @@ export function createSettlementBatcher(db: Queryable, { maxBatch = 100, onBatch
     if (members.length === 1) return settleOneByOne(members);
     let accepted: Array<{ i: number; balance_after: number | string; low_balance_threshold: number | null }>;
     try {
-      accepted = await db.query(BATCH_SQL, [JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => ({
+      const input = JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => ({
         i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
         oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
         credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
         options: recordedOptions(request.options),
-      })))]);
+      })));
+      accepted = await withAccountsLocked(db, members.map(({ item }) => item.request.accountId), (q) => q.query(BATCH_SQL, [input]));
     } catch (error) {
       onBatchError?.(error, members.length);
       // The whole batch rolled back (e.g. a deadlock with a non-batched writer): settle each on its own,

@@ -10,15 +10,16 @@
 // ends every member's reservation, charges the completed ones, per account in order, what the
 // available credits cover (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL, the same charging rule as
 // the synchronous settlements) and records every outcome it may. Atomic by itself, it needs no
-// BEGIN/COMMIT, and the accounts' row locks are held for one statement only. Members with an
-// `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle, then
+// BEGIN/COMMIT on PGlite; on PostgreSQL a statement of its own locks the accounts first, in the same
+// transaction, so that it cannot deadlock (ledger.ts withAccountsLocked), and the accounts' row
+// locks are held for those two statements only. Members with an `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle, then
 // the jobs they queued by one insert. A member the credits do not cover takes the one-by-one path
 // afterwards (`alone`), which turns a refused charge into the request's failure with the exact
 // message — so a group decides exactly what the one-by-one path would have. If a group's statement
 // or transaction fails, every member runs alone.
 import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
-import { CHARGE_GROUP_RELEASING_SQL } from '../credits/ledger.ts';
+import { CHARGE_GROUP_RELEASING_SQL, lockAccounts, withAccountsLocked } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { signingSecretsSql } from '../webhooks/webhook-secrets.ts';
 import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
@@ -103,6 +104,8 @@ FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i
 
 type Pending = Member<QueuedSettlement, SettledAs>;
 
+const accountsOf = (items: Pending[]) => items.map(({ item }) => item.request.accountId);
+
 const charges = ({ item }: Pending) => item.outcome.status === 'completed' && item.credits > 0;
 
 interface Written {
@@ -159,7 +162,7 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
   async function settleInOneStatement(items: Pending[]): Promise<void> {
     let written: Written;
     try {
-      written = await writeGroup(db, items);
+      written = await withAccountsLocked(db, accountsOf(items), (q) => writeGroup(q, items));
     } catch (error) {
       onGroupError?.(error, items.length);
       return oneByOne(items);
@@ -177,6 +180,7 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
     let written: Written;
     try {
       written = await db.transaction(async (tx) => {
+        await lockAccounts(db, tx, accountsOf(items));
         const group = await writeGroup(tx, items);
         // Claimed as a single charge claims it (credit-alerts.ts): once per crossing, in this transaction.
         for (const [accountId, requestId] of group.low) await emitCreditsLow(tx, accountId, requestId);

@@ -3,13 +3,17 @@ import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import type { LockOptions } from './data-dir-lock.ts';
 import { openPgliteThread } from './pglite-thread.ts';
-import { openPostgres } from './postgres.ts';
+import { openPostgres, type PostgresOptions } from './postgres.ts';
 
 /**
  * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR, on its own thread
  * (pglite-thread.ts), taking the directory's exclusive lock (a second opener gets DataDirLockedError); migrated.
  */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>, lock: LockOptions = { role: 'process' }): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>,
+  lock: LockOptions = { role: 'process' },
+  hooks: Pick<PostgresOptions, 'onRetry'> = {},
+): Promise<Database> {
   const timeouts = { statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS, connectMs: config.DATABASE_CONNECT_TIMEOUT_MS };
   if (config.DATABASE_URL) {
     // Migrations run on their own connection without the request-path statement timeouts: a long
@@ -20,7 +24,7 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     } finally {
       await migrations.close();
     }
-    return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, timeouts);
+    return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { ...timeouts, onRetry: hooks.onRetry });
   }
   const db = await openPgliteThread(config.DATA_DIR === ':memory:' ? null : config.DATA_DIR, lock);
   try {

@@ -7,7 +7,18 @@ import { statementNames } from './statement-names.ts';
 // int8 (counts, sums) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openPostgres(url: string, poolSize: number, timeouts: { statementMs?: number | undefined; connectMs?: number | undefined } = {}): Database & { pool: pg.Pool } {
+export interface PostgresOptions {
+  statementMs?: number | undefined;
+  connectMs?: number | undefined;
+  /**
+   * Called when the server aborted a statement or transaction as a deadlock victim (40P01) or a
+   * serialization failure (40001) and it is run again: the retry hides it from callers, the
+   * metric (db_retries_total) and the tests that prove a statement cannot deadlock see it.
+   */
+  onRetry?: ((code: string) => void) | undefined;
+}
+
+export function openPostgres(url: string, poolSize: number, timeouts: PostgresOptions = {}): Database & { pool: pg.Pool } {
   // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
@@ -48,7 +59,10 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
         try {
           return await run(pool, sql, params as unknown[] | undefined);
         } catch (error) {
-          if (attempt < 5 && isRetryableTransactionError(error)) continue;
+          if (attempt < 5 && isRetryableTransactionError(error)) {
+            timeouts.onRetry?.((error as { code: string }).code);
+            continue;
+          }
           throw error;
         }
       }
@@ -71,7 +85,10 @@ export function openPostgres(url: string, poolSize: number, timeouts: { statemen
           // the connection is broken, and the server discards the transaction with it.
           await client.query('ROLLBACK').catch(() => {});
           client.release();
-          if (attempt < 5 && isRetryableTransactionError(error)) continue;
+          if (attempt < 5 && isRetryableTransactionError(error)) {
+            timeouts.onRetry?.((error as { code: string }).code);
+            continue;
+          }
           throw error;
         }
       }
