@@ -4,9 +4,11 @@
 // held a KEY SHARE lock on it (any insert whose foreign key names the account), two such statements
 // waiting for the row deadlocked, and PostgreSQL broke it after deadlock_timeout (1 s): one of them
 // was rolled back and run again (db_retries_total). Seen in the scale-out bench as rounds stalled by
-// a second or more. This test builds that interleaving with real connections: without the fix
-// (credits/ledger.ts withAccountsLocked) about two runs in three deadlock, so five runs per form
-// fail it all but certainly; with it, none can.
+// a second or more. This test builds that interleaving with real connections: with the old
+// statements about two runs in three deadlocked (4, 3 and 4 of 5 per form), so five runs per form
+// fail it all but certainly; now each account row is touched once per statement, by its UPDATE, and
+// a group of several accounts locks them in id order first (credits/ledger.ts CHARGE_GROUP_SQL,
+// withAccountsLocked), and none can.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
@@ -24,7 +26,7 @@ const request = (accountId: string, webhook: boolean): NewRequest => ({
 });
 const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: 1, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 2 });
 
-type Form = 'webhook acceptance' | 'synchronous settlement' | 'queued settlement';
+type Form = 'webhook acceptance' | 'synchronous settlement' | 'synchronous settlement, two accounts' | 'queued settlement';
 const RUNS = 5;
 
 describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', () => {
@@ -86,6 +88,16 @@ describe('group statements on PostgreSQL under a concurrent account update and a
         return batcher.settle({ request: r, credits: 1, outcome: completed(r.id) });
       };
       return [() => Promise.all([settle(a), settle(a)]), () => Promise.all([settle(b), settle(b)])];
+    },
+    'synchronous settlement, two accounts': async (accountId) => {
+      // Each group also charges another account: the accounts are locked in id order first (PostgreSQL).
+      const other = await createUser(t, 1000);
+      const [a, b] = [createSettlementBatcher(t.services.db), createSettlementBatcher(t.services.db)];
+      const settle = (batcher: typeof a, account: string) => {
+        const r = request(account, false);
+        return batcher.settle({ request: r, credits: 1, outcome: completed(r.id) });
+      };
+      return [() => Promise.all([settle(a, other.id), settle(a, accountId), settle(a, accountId)]), () => Promise.all([settle(b, accountId), settle(b, other.id), settle(b, accountId)])];
     },
     'queued settlement': async (accountId) => {
       // Four requests accepted beforehand (reservations held), settled by two instances, two each.

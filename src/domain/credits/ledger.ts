@@ -79,37 +79,47 @@ function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'de
   )`;
 }
 
-/** The ledger entries of a group's accepted charges (both group forms below). */
-const LEDGER_OF_ACCEPTED = `ledger AS (
+/**
+ * The accepted members of a group as CTE `accepted`: the `input` rows of the accounts `charged`
+ * returned, each with the account's balance after its own charge (the charges in `i` order: the
+ * balance after the last one is the UPDATE's, `charged.total` above it before the first) and the
+ * account's low-balance threshold. Then their ledger entries.
+ */
+const ACCEPTED_AND_LEDGER = `accepted AS (
+    SELECT input.*, charged.low_balance_threshold, charged.credit_balance + charged.total - sum(input.amount) OVER w AS balance_after
+    FROM input JOIN charged ON charged.id = input.account_id
+    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+  ), ledger AS (
     INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
     SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
   )`;
 
 /**
  * The charge of a group of requests as CTEs over a CTE named `input` (columns `i` = the request's
- * place in the group, `account_id`, `amount`, `request_id`). The accounts are locked in id order, so
- * two instances' groups cannot deadlock (FOR NO KEY UPDATE, the UPDATE's own lock: FOR UPDATE would also
- * block inserts that reference the account through a foreign key); per account a running total is charged and the requests
- * the available credits cover are accepted. `accepted` holds their input rows with `balance_after`;
- * the others are not charged (the caller retries them one by one for an exact answer). Each account
- * is updated once with its total and each accepted request gets its ledger entry. Rows are looked up
- * with `= ANY(ARRAY(SELECT …))`, so by primary key whatever the table's size (why: queued-settlements.ts).
+ * place in the group, `account_id`, `amount`, `request_id`). Each account is charged its members'
+ * total by one conditional UPDATE, when its available credits cover all of them; `accepted` holds
+ * the members of the accounts charged, with `balance_after` (ACCEPTED_AND_LEDGER). The members of an
+ * account the credits do not cover are not charged (the caller settles them one by one, in order,
+ * which answers each exactly: the ones the balance covers are charged, the rest get their 402).
+ *
+ * The UPDATE is the statement's only access to the account row (#13). An earlier form locked the
+ * accounts in one CTE (FOR NO KEY UPDATE, in id order) and updated them in another, to charge the
+ * members a running sum covered within the group; that UPDATE starts from the statement's snapshot,
+ * and when another transaction had changed the account in between it followed the row's update
+ * chain while holding the row lock, which deadlocked with the next waiter whenever a third
+ * transaction held a KEY SHARE lock on it (test/group-deadlock.test.ts). An UPDATE alone holds no
+ * lock on the row before it, re-checks its WHERE on the newest version and cannot deadlock on one
+ * row; a group of several accounts locks them in id order first (withAccountsLocked below).
  */
-export const CHARGE_GROUP_SQL = `locked AS (
-    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input)) ORDER BY id FOR NO KEY UPDATE
-  ), running AS (
-    SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
-           locked.credit_balance - locked.credits_reserved - sum(input.amount) OVER w AS available_after
-    FROM input JOIN locked ON locked.id = input.account_id
-    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
-  ), accepted AS (
-    -- Credits reserved for requests in progress are not for spending.
-    SELECT * FROM running WHERE available_after >= 0
+export const CHARGE_GROUP_SQL = `totals AS (
+    SELECT account_id, sum(amount)::integer AS total FROM input GROUP BY account_id
   ), charged AS (
+    -- Credits reserved for requests in progress are not for spending.
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
-    FROM (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) t
-    WHERE accounts.id = t.account_id
-  ), ${LEDGER_OF_ACCEPTED}`;
+    FROM totals t
+    WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.total
+    RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
+  ), ${ACCEPTED_AND_LEDGER}`;
 
 /**
  * CHARGE_GROUP_SQL for requests that end reservations in the same statement (#13: queued webhook
@@ -119,60 +129,50 @@ export const CHARGE_GROUP_SQL = `locked AS (
  * the reservations to end, locked by the caller (FOR UPDATE, so a concurrent release of one — an
  * expired reservation swept — is seen). Their credits count as available to the charges of the same
  * statement, exactly as if they had been released first; each account is updated once, with its
- * charges and its released credits; the reservations are deleted whether or not their request is
- * charged (a member the credits do not cover is settled alone afterwards, as with CHARGE_GROUP_SQL).
+ * charges and its released credits, when its available credits cover all its charges. An account
+ * they do not cover is left untouched, its reservations included: `blocked` lists it, and the
+ * caller settles its members one by one.
  */
-export const CHARGE_GROUP_RELEASING_SQL = `locked AS (
-    SELECT id, credit_balance, credits_reserved, low_balance_threshold FROM accounts
-    WHERE id = ANY(ARRAY(SELECT account_id FROM input UNION SELECT account_id FROM held)) ORDER BY id FOR NO KEY UPDATE
-  ), released AS (
-    SELECT account_id, sum(credits)::integer AS total FROM held GROUP BY account_id
-  ), running AS (
-    SELECT input.*, locked.low_balance_threshold, locked.credit_balance - sum(input.amount) OVER w AS balance_after,
-           locked.credit_balance - (locked.credits_reserved - coalesce(released.total, 0)) - sum(input.amount) OVER w AS available_after
-    FROM input JOIN locked ON locked.id = input.account_id LEFT JOIN released ON released.account_id = input.account_id
-    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
-  ), accepted AS (
-    -- Credits reserved for requests in progress are not for spending (the group's own are released).
-    SELECT * FROM running WHERE available_after >= 0
+export const CHARGE_GROUP_RELEASING_SQL = `totals AS (
+    SELECT account_id, sum(charge)::integer AS total, sum(freed)::integer AS released FROM (
+      SELECT account_id, amount AS charge, 0 AS freed FROM input
+      UNION ALL SELECT account_id, 0, credits FROM held
+    ) x GROUP BY account_id
   ), charged AS (
+    -- Credits reserved for requests in progress are not for spending (the group's own are released).
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total, credits_reserved = accounts.credits_reserved - t.released
-    FROM (
-      SELECT locked.id AS account_id, coalesce(c.total, 0) AS total, coalesce(released.total, 0) AS released
-      FROM locked LEFT JOIN (SELECT account_id, sum(amount) AS total FROM accepted GROUP BY account_id) c ON c.account_id = locked.id
-      LEFT JOIN released ON released.account_id = locked.id
-    ) t
-    WHERE accounts.id = t.account_id AND (t.total > 0 OR t.released > 0)
+    FROM totals t
+    WHERE accounts.id = t.account_id AND accounts.credit_balance - (accounts.credits_reserved - t.released) >= t.total
+    RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
+  ), blocked AS (
+    SELECT account_id FROM totals WHERE account_id NOT IN (SELECT id FROM charged)
   ), ended AS (
-    DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM held))
-  ), ${LEDGER_OF_ACCEPTED}`;
+    DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM held WHERE account_id IN (SELECT id FROM charged)))
+  ), ${ACCEPTED_AND_LEDGER}`;
 
 /**
- * Runs a group statement (the two forms above, or a transaction around one) so that it cannot
- * deadlock on PostgreSQL. A group statement locks its accounts in its `locked` CTE and updates them
- * in a later CTE, which starts from the statement's snapshot: when another transaction changed an
- * account between the snapshot and the lock, that UPDATE follows the row's update chain and needs
- * the heavyweight lock of the older version, which the next waiter for the row holds while it
- * waits for this statement. With a concurrent KEY SHARE holder (any insert whose foreign key names
- * the account) that is a deadlock, broken after deadlock_timeout (1 s) and retried: seen in the
- * scale-out bench (#13) and reproduced by test/group-deadlock.test.ts. Here, on PostgreSQL, the
- * accounts are locked (in id order) by a statement of their own first, in the same transaction:
- * the group statement's snapshot is then taken with the rows already held, so it reads and updates
- * their newest versions and follows no chain. On PGlite (one connection, statements one at a time)
- * there is no concurrent writer and the statement runs alone, as before.
+ * Runs a group statement (the two forms above, or a transaction around one) so that two instances'
+ * groups cannot deadlock on PostgreSQL: a group of several accounts has them locked in id order
+ * first, by a statement of its own in the same transaction (FOR NO KEY UPDATE, the UPDATE's own
+ * lock: FOR UPDATE would also block inserts whose foreign key names the account), so two groups
+ * sharing accounts take them in the same order; the group statement's snapshot is then taken with
+ * the rows already held, and its UPDATE finds their newest versions. One account, or PGlite (one
+ * connection, statements one at a time): the statement alone.
  */
 export async function withAccountsLocked<T>(db: Database, accountIds: Iterable<string>, statement: (q: Queryable) => Promise<T>): Promise<T> {
-  if (db.kind !== 'postgres') return statement(db);
+  const ids = new Set(accountIds);
+  if (db.kind !== 'postgres' || ids.size < 2) return statement(db);
   return db.transaction(async (tx) => {
-    await lockAccounts(db, tx, accountIds);
+    await lockAccounts(db, tx, ids);
     return statement(tx);
   });
 }
 
 /** withAccountsLocked's first statement, for a caller already in a transaction (`db` tells the store). */
 export async function lockAccounts(db: Pick<Database, 'kind'>, tx: Queryable, accountIds: Iterable<string>): Promise<void> {
-  if (db.kind !== 'postgres') return;
-  await tx.query('SELECT id FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [[...new Set(accountIds)]]);
+  const ids = [...new Set(accountIds)];
+  if (db.kind !== 'postgres' || ids.length < 2) return;
+  await tx.query('SELECT id FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [ids]);
 }
 
 /**

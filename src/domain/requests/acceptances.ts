@@ -6,13 +6,14 @@
 // every acceptance held the account's row lock through its own commit.
 //
 // Requests that arrive while a group is being written form the next group, accepted by one
-// statement and one job insert in one transaction: per account, in arrival order, as many as the
-// available credits cover (a running sum under the row lock, the same rule as reserveCredits). The
-// requests it cannot cover go through the one-by-one path (submitWebhookRequest), which releases
-// expired reservations in the way and answers with the exact 402 — so a group decides exactly what
-// the one-by-one path would have. The accounts are locked FOR NO KEY UPDATE, the lock the UPDATE
-// itself takes: FOR UPDATE would also block every insert that references the account (its foreign
-// keys take KEY SHARE), and did, in pg_stat_activity, for the webhook attempts being recorded.
+// statement and one job insert in one transaction: each account whose available credits cover all
+// its requests in the group has their reservations added by one conditional UPDATE (the same rule as
+// reserveCredits), and those requests are recorded. The requests of an account the credits do not
+// cover go through the one-by-one path (submitWebhookRequest), in order, which releases expired
+// reservations in the way and answers with the exact 402 — so a group decides exactly what the
+// one-by-one path would have. The UPDATE is the account row's only access in the statement; on
+// PostgreSQL a group of several accounts has them locked in id order first (credits/ledger.ts
+// withAccountsLocked: two instances' groups cannot deadlock).
 import type { Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { recordedOptions, type NewRequest } from './request-store.ts';
@@ -38,18 +39,16 @@ WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     i int, id text, account_id uuid, api_key_id uuid, channel_url text, oldest_date bigint, webhook_url text,
     item_limit int, freshness text, options jsonb, batch_id text, credits int)
-), locked AS (
-  SELECT id, credit_balance, credits_reserved FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input)) ORDER BY id FOR NO KEY UPDATE
-), running AS (
-  SELECT input.*, locked.credit_balance - locked.credits_reserved - sum(input.credits) OVER w AS available_after
-  FROM input JOIN locked ON locked.id = input.account_id
-  WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
-), accepted AS (
-  SELECT * FROM running WHERE available_after >= 0
+), totals AS (
+  SELECT account_id, sum(credits)::integer AS total FROM input GROUP BY account_id
 ), reserved AS (
+  -- The account row's only access (why: credits/ledger.ts CHARGE_GROUP_SQL).
   UPDATE accounts SET credits_reserved = accounts.credits_reserved + t.total
-  FROM (SELECT account_id, sum(credits) AS total FROM accepted GROUP BY account_id) t
-  WHERE accounts.id = t.account_id
+  FROM totals t
+  WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.total
+  RETURNING accounts.id
+), accepted AS (
+  SELECT * FROM input WHERE account_id IN (SELECT id FROM reserved)
 ), held AS (
   INSERT INTO credit_reservations (request_id, account_id, credits, expires_at)
   SELECT id, account_id, credits, $2::timestamptz FROM accepted
@@ -74,7 +73,7 @@ export function createAcceptanceBatcher(deps: ShortsRequestDeps, { enqueueFetche
     let accepted: Set<number>;
     try {
       accepted = await deps.db.transaction(async (tx) => {
-        // On PostgreSQL the accounts are locked first, by a statement of their own, so the group statement cannot deadlock (ledger.ts withAccountsLocked).
+        // Several accounts, on PostgreSQL: locked in id order first (ledger.ts withAccountsLocked).
         await lockAccounts(deps.db, tx, members.map(({ item }) => item.accountId));
         const rows = await tx.query<{ i: number }>(ACCEPT_GROUP_SQL, [
           JSON.stringify(members.map(({ item: request }, i) => ({

@@ -7,10 +7,11 @@
 // 25). Each statement is atomic by itself, so no BEGIN/COMMIT round trips either.
 //
 // Exactness: the charging SQL (both forms) lives in credits/ledger.ts; this module adds the request
-// record to it. The batch locks the accounts it touches (in id order, so two instances' batches
-// cannot deadlock; on PostgreSQL by a statement of its own first: ledger.ts withAccountsLocked), charges a running total per account and accepts the requests the balance
-// covers. The requests it refuses are retried one by one, in order, with the single-request
-// statement — so a cheap request behind an unaffordable one still gets its exact answer, and the
+// record to it. The batch charges each account its members' total by one conditional UPDATE, when
+// its available credits cover all of them (on PostgreSQL, a batch of several accounts locks them in
+// id order first, so two instances' batches cannot deadlock: withAccountsLocked). The members of an
+// account it does not cover are settled one by one, in order, with the single-request statement —
+// so each gets its exact answer, a cheap request behind an unaffordable one included, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Database, Queryable } from '../../infra/db/database.ts';
 import { CHARGE_GROUP_SQL, chargeOneSql, chargeReleasingSql, insufficientCredits, withAccountsLocked } from '../credits/ledger.ts';
