@@ -104,7 +104,13 @@ function redisRevocationBus(publisher: Redis, subscriber: Redis, channel: string
       await publisher.publish(channel, hash).catch((error: unknown) => log.error({ err: error }, 'revocation publish failed'));
     },
     subscribe(listener) {
-      subscriber.subscribe(channel).catch((error: unknown) => log.error({ err: error }, 'revocation subscribe failed; revocations by other instances wait for the cache to expire'));
+      // Commands fail fast rather than queue while the connection is not up (redis.ts), and it is
+      // still connecting when the services are built: subscribing then failed at every start (an
+      // error line, and no notices for the process's life). So subscribe once it is ready; ioredis
+      // subscribes again by itself after a reconnect.
+      const start = () => void subscriber.subscribe(channel).catch((error: unknown) => log.error({ err: error }, 'revocation subscribe failed; revocations by other instances wait for the cache to expire'));
+      if (subscriber.status === 'ready') start();
+      else subscriber.once('ready', start);
       subscriber.on('message', (ch: string, message: string) => {
         if (ch === channel) listener(message);
       });

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { Redis } from 'ioredis';
 import { isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 
 for (const mode of STORAGE_MODES) {
@@ -96,3 +97,46 @@ for (const mode of STORAGE_MODES) {
     });
   });
 }
+
+describe('API key revocation across instances (PostgreSQL + Redis)', () => {
+  // Two instances share the database and Redis; each trusts a looked-up key for a minute
+  // (CREDENTIAL_CACHE_MS), so only the revocation notice (Redis pub/sub) can end it sooner.
+  const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `revoke-${process.pid}-${Date.now()}:`, CREDENTIAL_CACHE_MS: '60000' };
+  let first: TestApp;
+  let second: TestApp;
+  before(async () => {
+    first = await startTestApp('postgres', redis);
+    second = await startTestApp('pglite', { ...redis, DATABASE_URL: first.config.DATABASE_URL!, DATABASE_POOL_SIZE: '4' });
+  });
+  after(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it('a key revoked on one instance is refused by the other at once, not a cache lifetime later', async () => {
+    // Both instances listen for notices: each subscribes once its Redis connection is up (subscribing
+    // while it was still connecting failed at every start, and the instance never heard a notice).
+    const channel = `${redis.REDIS_KEY_PREFIX}api-key-revoked`;
+    const probe = new Redis(redis.REDIS_URL);
+    try {
+      let subscribers = 0;
+      for (let i = 0; i < 500 && subscribers < 2; i++) {
+        subscribers = Number(((await probe.pubsub('NUMSUB', channel)) as [string, number])[1]);
+        if (subscribers < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(subscribers, 2, 'both instances subscribed to the revocation channel');
+    } finally {
+      probe.disconnect();
+    }
+    const user = await createUser(first);
+    assert.equal((await second.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode, 200, 'the second instance has looked the key up');
+    assert.equal((await first.app.inject({ method: 'DELETE', url: `/keys/${user.keyId}`, headers: bearer(user.token) })).statusCode, 200);
+    // The notice crosses Redis asynchronously: poll for it, well within the minute the cache would keep the key.
+    let status = 0;
+    for (let i = 0; i < 200 && status !== 401; i++) {
+      status = (await second.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode;
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(status, 401, 'refused by the instance that did not revoke it');
+  });
+});
