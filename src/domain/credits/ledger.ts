@@ -80,45 +80,66 @@ function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'de
 }
 
 /**
- * The accepted members of a group as CTE `accepted`: the `input` rows of the accounts `charged`
- * returned, each with the account's balance after its own charge (the charges in `i` order: the
- * balance after the last one is the UPDATE's, `charged.total` above it before the first) and the
- * account's low-balance threshold. Then their ledger entries.
+ * The running total of each account's members in a group, as CTE `running`: `input`'s rows with
+ * `run` (the account's charges up to and including this one, in `i` order), against the account
+ * as the statement's snapshot shows it (`snap`: read without a lock, see CHARGE_GROUP_SQL).
+ * `freed` is an expression over `input` and `snap` for credits that count as available besides
+ * the account's own (the group's released reservations, or 0).
+ */
+export const runningSql = (freed: string) => `snap AS (
+    SELECT id, credit_balance, credits_reserved FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input))
+  ), running AS (
+    SELECT input.*, sum(input.amount) OVER w AS run, snap.credit_balance - snap.credits_reserved + ${freed} AS available
+    FROM input JOIN snap ON snap.id = input.account_id
+    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+  )`;
+
+/** Per account: what the group charges it (`total`: the longest run its available credits cover, in order). */
+export const PREFIX_SQL = `SELECT account_id, coalesce(max(run) FILTER (WHERE run <= available), 0)::integer AS total FROM running GROUP BY account_id`;
+
+/**
+ * The accepted members as CTE `accepted`: those of the accounts `charged` returned whose running
+ * total the account's charge covers, each with the account's balance after its own charge (the
+ * UPDATE's balance is the one after the last; `total` above it, the one before the first) and
+ * the account's low-balance threshold. Then their ledger entries, in group order.
  */
 const ACCEPTED_AND_LEDGER = `accepted AS (
-    SELECT input.*, charged.low_balance_threshold, charged.credit_balance + charged.total - sum(input.amount) OVER w AS balance_after
-    FROM input JOIN charged ON charged.id = input.account_id
-    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+    SELECT running.*, charged.low_balance_threshold, charged.credit_balance + charged.total - running.run AS balance_after
+    FROM running JOIN charged ON charged.id = running.account_id
+    WHERE running.run <= charged.total
   ), ledger AS (
     INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-    SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0
+    SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0 ORDER BY i
   )`;
 
 /**
  * The charge of a group of requests as CTEs over a CTE named `input` (columns `i` = the request's
- * place in the group, `account_id`, `amount`, `request_id`). Each account is charged its members'
- * total by one conditional UPDATE, when its available credits cover all of them; `accepted` holds
- * the members of the accounts charged, with `balance_after` (ACCEPTED_AND_LEDGER). The members of an
- * account the credits do not cover are not charged (the caller settles them one by one, in order,
- * which answers each exactly: the ones the balance covers are charged, the rest get their 402).
+ * place in the group, `account_id`, `amount`, `request_id`). Per account, the members are charged
+ * in order as long as its available credits cover the running total; `accepted` holds them, with
+ * `balance_after` (ACCEPTED_AND_LEDGER). The others are not charged: the caller settles them one by
+ * one, in order, which answers each exactly (a cheap request behind an unaffordable one included).
  *
- * The UPDATE is the statement's only access to the account row (#13). An earlier form locked the
- * accounts in one CTE (FOR NO KEY UPDATE, in id order) and updated them in another, to charge the
- * members a running sum covered within the group; that UPDATE starts from the statement's snapshot,
- * and when another transaction had changed the account in between it followed the row's update
- * chain while holding the row lock, which deadlocked with the next waiter whenever a third
- * transaction held a KEY SHARE lock on it (test/group-deadlock.test.ts). An UPDATE alone holds no
- * lock on the row before it, re-checks its WHERE on the newest version and cannot deadlock on one
+ * Each account row is touched once, by one conditional UPDATE with the account's total (#13). An
+ * earlier form locked the accounts in one CTE (FOR NO KEY UPDATE) and updated them in another; that
+ * UPDATE starts from the statement's snapshot, and when another transaction had changed the account
+ * in between it followed the row's update chain while holding the row lock, which deadlocked with
+ * the next waiter whenever a third transaction held a KEY SHARE lock on the row (any insert whose
+ * foreign key names the account): test/group-deadlock.test.ts. Now the total is worked out from the
+ * snapshot's balance, read without a lock (`snap`), and the UPDATE re-checks on the row's newest
+ * version that the available credits still cover it. When they do not (another transaction spent
+ * some meanwhile), the account is left untouched and listed in `blocked`: the caller settles its
+ * members one by one. An UPDATE alone holds no lock on the row before it and cannot deadlock on one
  * row; a group of several accounts locks them in id order first (withAccountsLocked below).
  */
-export const CHARGE_GROUP_SQL = `totals AS (
-    SELECT account_id, sum(amount)::integer AS total FROM input GROUP BY account_id
+export const CHARGE_GROUP_SQL = `${runningSql('0')}, totals AS (${PREFIX_SQL}
   ), charged AS (
     -- Credits reserved for requests in progress are not for spending.
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total
     FROM totals t
     WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.total
     RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
+  ), blocked AS (
+    SELECT account_id FROM totals WHERE account_id NOT IN (SELECT id FROM charged)
   ), ${ACCEPTED_AND_LEDGER}`;
 
 /**
@@ -129,15 +150,15 @@ export const CHARGE_GROUP_SQL = `totals AS (
  * the reservations to end, locked by the caller (FOR UPDATE, so a concurrent release of one — an
  * expired reservation swept — is seen). Their credits count as available to the charges of the same
  * statement, exactly as if they had been released first; each account is updated once, with its
- * charges and its released credits, when its available credits cover all its charges. An account
- * they do not cover is left untouched, its reservations included: `blocked` lists it, and the
- * caller settles its members one by one.
+ * charges and its released credits, and the reservations are deleted whether or not their request
+ * is charged (a member the credits do not cover is settled alone afterwards). An account the UPDATE's
+ * re-check refuses (`blocked`) is left untouched, its reservations included.
  */
-export const CHARGE_GROUP_RELEASING_SQL = `totals AS (
-    SELECT account_id, sum(charge)::integer AS total, sum(freed)::integer AS released FROM (
-      SELECT account_id, amount AS charge, 0 AS freed FROM input
-      UNION ALL SELECT account_id, 0, credits FROM held
-    ) x GROUP BY account_id
+export const CHARGE_GROUP_RELEASING_SQL = `released AS (
+    SELECT account_id, sum(credits)::integer AS total FROM held GROUP BY account_id
+  ), ${runningSql('coalesce((SELECT total FROM released WHERE released.account_id = input.account_id), 0)')}, totals AS (
+    SELECT coalesce(c.account_id, r.account_id) AS account_id, coalesce(c.total, 0) AS total, coalesce(r.total, 0) AS released
+    FROM (${PREFIX_SQL}) c FULL JOIN released r ON r.account_id = c.account_id
   ), charged AS (
     -- Credits reserved for requests in progress are not for spending (the group's own are released).
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total, credits_reserved = accounts.credits_reserved - t.released

@@ -6,18 +6,17 @@
 // every acceptance held the account's row lock through its own commit.
 //
 // Requests that arrive while a group is being written form the next group, accepted by one
-// statement and one job insert in one transaction: each account whose available credits cover all
-// its requests in the group has their reservations added by one conditional UPDATE (the same rule as
-// reserveCredits), and those requests are recorded. The requests of an account the credits do not
-// cover go through the one-by-one path (submitWebhookRequest), in order, which releases expired
-// reservations in the way and answers with the exact 402 — so a group decides exactly what the
-// one-by-one path would have. The UPDATE is the account row's only access in the statement; on
-// PostgreSQL a group of several accounts has them locked in id order first (credits/ledger.ts
-// withAccountsLocked: two instances' groups cannot deadlock).
+// statement and one job insert in one transaction: per account, in arrival order, as many as the
+// available credits cover (a running sum, re-checked by the UPDATE on the account's newest row: the
+// same rule as reserveCredits). The requests it cannot cover go through the one-by-one path
+// (submitWebhookRequest), which releases expired reservations in the way and answers with the exact
+// 402 — so a group decides exactly what the one-by-one path would have. The UPDATE is the account
+// row's only access in the statement; on PostgreSQL a group of several accounts has them locked in
+// id order first (credits/ledger.ts withAccountsLocked).
 import type { Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { recordedOptions, type NewRequest } from './request-store.ts';
-import { lockAccounts } from '../credits/ledger.ts';
+import { lockAccounts, PREFIX_SQL, runningSql } from '../credits/ledger.ts';
 import { checkRequest, minimumReservation, submitWebhookRequest, webhookReservationExpiry, type ShortsRequestDeps } from './shorts-requests.ts';
 
 export interface AcceptanceBatcher {
@@ -33,25 +32,26 @@ export interface AcceptanceOptions {
   onGroupError?: (error: unknown, size: number) => void;
 }
 
-// The columns are those of insertRequest (request-store.ts) for a request in progress.
+// The columns are those of insertRequest (request-store.ts) for a request in progress; `amount` is
+// the credits to reserve. The running total per account is credits/ledger.ts's, against the
+// snapshot's balance; the UPDATE re-checks it on the row's newest version (why, and why the row is
+// touched once: CHARGE_GROUP_SQL there).
 const ACCEPT_GROUP_SQL = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     i int, id text, account_id uuid, api_key_id uuid, channel_url text, oldest_date bigint, webhook_url text,
-    item_limit int, freshness text, options jsonb, batch_id text, credits int)
-), totals AS (
-  SELECT account_id, sum(credits)::integer AS total FROM input GROUP BY account_id
+    item_limit int, freshness text, options jsonb, batch_id text, amount int)
+), ${runningSql('0')}, totals AS (${PREFIX_SQL}
 ), reserved AS (
-  -- The account row's only access (why: credits/ledger.ts CHARGE_GROUP_SQL).
   UPDATE accounts SET credits_reserved = accounts.credits_reserved + t.total
   FROM totals t
-  WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.total
-  RETURNING accounts.id
+  WHERE accounts.id = t.account_id AND t.total > 0 AND accounts.credit_balance - accounts.credits_reserved >= t.total
+  RETURNING accounts.id, t.total
 ), accepted AS (
-  SELECT * FROM input WHERE account_id IN (SELECT id FROM reserved)
+  SELECT running.* FROM running JOIN reserved ON reserved.id = running.account_id WHERE running.run <= reserved.total
 ), held AS (
   INSERT INTO credit_reservations (request_id, account_id, credits, expires_at)
-  SELECT id, account_id, credits, $2::timestamptz FROM accepted
+  SELECT id, account_id, amount, $2::timestamptz FROM accepted
 ), recorded AS (
   INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, item_limit, freshness, options, batch_id)
   SELECT id, account_id, api_key_id, channel_url, oldest_date, webhook_url, 'webhook', 'processing', item_limit, freshness, options, batch_id FROM accepted
@@ -79,7 +79,7 @@ export function createAcceptanceBatcher(deps: ShortsRequestDeps, { enqueueFetche
           JSON.stringify(members.map(({ item: request }, i) => ({
             i, id: request.id, account_id: request.accountId, api_key_id: request.apiKeyId, channel_url: request.channelUrl, oldest_date: request.oldestDate,
             webhook_url: request.webhookUrl, item_limit: request.limit, freshness: request.freshness ?? null, options: recordedOptions(request.options),
-            batch_id: request.batchId ?? null, credits,
+            batch_id: request.batchId ?? null, amount: credits,
           }))),
           webhookReservationExpiry(deps),
         ]);

@@ -7,22 +7,20 @@
 // (pg_stat_activity), and on embedded PGlite each cost five statements.
 //
 // Settlements that become ready together are written by ONE statement, whatever their number: it
-// ends every member's reservation, charges the completed ones and records every outcome, for each
-// account whose available credits cover all its charges in the group (credits/ledger.ts
-// CHARGE_GROUP_RELEASING_SQL, the same charging rule as the synchronous settlements). Atomic by
-// itself, it needs no BEGIN/COMMIT, and each account row is touched once, by its UPDATE; on
-// PostgreSQL a group of several accounts has them locked in id order first, in the same transaction
-// (ledger.ts withAccountsLocked), so two instances' groups cannot deadlock. Members with an
-// `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle, then
-// the jobs they queued by one insert. The members of an account the credits do not cover take the
-// one-by-one path afterwards (`alone`), which charges what the balance covers, in order, and turns
-// a refused charge into the request's failure with the exact message — so a group decides exactly
-// what the one-by-one path would have. If a group's statement or transaction fails, every member
-// runs alone.
+// ends every member's reservation, charges the completed ones, per account in order, what the
+// available credits cover (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL, the same charging rule as
+// the synchronous settlements) and records every outcome it may. Atomic by itself, it needs no
+// BEGIN/COMMIT, and each account row is touched once, by its UPDATE; on PostgreSQL a group of
+// several accounts has them locked in id order first, in the same transaction (ledger.ts
+// withAccountsLocked), so two instances' groups cannot take them in opposite orders. Members with
+// an `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle,
+// then the jobs they queued by one insert. A member the credits do not cover takes the one-by-one
+// path afterwards (`alone`), which turns a refused charge into the request's failure with the
+// exact message — so a group decides exactly what the one-by-one path would have. If a group's
+// statement or transaction fails, every member runs alone.
 import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { CHARGE_GROUP_RELEASING_SQL, lockAccounts, withAccountsLocked } from '../credits/ledger.ts';
-import { releaseReservations } from '../credits/reservations.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { signingSecretsSql } from '../webhooks/webhook-secrets.ts';
 import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
@@ -72,8 +70,10 @@ export interface QueuedSettlementOptions {
 
 // A group's statement. `amount` is the price of a member to charge (completed at a price) and 0 for
 // the others. The reservations of every member end; a request settled meanwhile (a retried job) is
-// neither charged nor recorded; for an account the credits do not cover (all its charges in the
-// group) nothing is written, and its members are settled alone afterwards (`blocked`). For each request it settled it returns what the webhook's first
+// neither charged nor recorded; a member the credits do not cover is not recorded either (it is
+// settled alone afterwards), nor is any member of an account whose charge the UPDATE's re-check
+// refused (`blocked`: its credits were spent meanwhile; its reservations are kept and its members
+// settled alone). For each request it settled it returns what the webhook's first
 // attempt sends and the secrets that sign it ($2: now), as the delivery's own read would
 // (webhook-delivery-job.ts readRequestAttempts): one statement less per group on the fetch jobs'
 // path (#13).
@@ -101,10 +101,10 @@ WITH given AS (
     AND (g.i IN (SELECT i FROM accepted) OR (g.amount = 0 AND g.account_id NOT IN (SELECT account_id FROM blocked)))
   RETURNING s.id, s.account_id, s.webhook_url, s.status, s.result, s.created_at, s.completed_at
 )
-SELECT given.i, given.account_id IN (SELECT account_id FROM blocked) AS blocked, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed,
+SELECT given.i, given.account_id IN (SELECT account_id FROM blocked) AS blocked, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed,
        settled.account_id, settled.webhook_url, settled.status, settled.result, settled.created_at, settled.completed_at,
        CASE WHEN settled.webhook_url IS NOT NULL THEN ${signingSecretsSql('settled.account_id', '$2::timestamptz')} END AS secrets
-FROM given LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled ON settled.id = given.request_id`;
+FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled ON settled.id = given.request_id`;
 
 type Pending = Member<QueuedSettlement, SettledAs>;
 
@@ -115,13 +115,16 @@ const charges = ({ item }: Pending) => item.outcome.status === 'completed' && it
 interface Written {
   /** Each member the statement settled or found settled: whether it changed the request, and the row it wrote. */
   settled: Map<Pending, { changed: boolean; settledRow?: SettledRow }>;
-  /** Members of an account the credits did not cover: nothing written for them, reservations included. */
+  /**
+   * Members the credits did not cover (their reservations ended, nothing else written), and those of
+   * an account whose UPDATE's re-check refused the group's charge (nothing written, reservations kept).
+   */
   refused: Pending[];
   /** Accounts a charge took below their low-balance threshold (→ a request that did it). */
   low: Map<string, string>;
 }
 
-type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & { i: number; blocked: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean; secrets: string[] | null };
+type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & { i: number; blocked: boolean; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean; secrets: string[] | null };
 
 async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
   const rows = await db.query<GroupRow>(
@@ -134,7 +137,7 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
   const written: Written = { settled: new Map(), refused: [], low: new Map() };
   for (const row of rows) {
     const member = items[Number(row.i)]!;
-    if (row.blocked) written.refused.push(member);
+    if (row.blocked || (charges(member) && row.pending && !row.charged)) written.refused.push(member);
     else if (!row.changed) written.settled.set(member, { changed: false });
     else {
       const { account_id, webhook_url, status, result, created_at, completed_at } = row;
@@ -148,18 +151,6 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
 export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGroup = 50, onGroupError }: QueuedSettlementOptions): QueuedSettlementBatcher {
   async function oneByOne(members: Pending[]): Promise<void> {
     for (const member of members) await member.item.alone().then(member.resolve, member.reject);
-  }
-
-  /**
-   * The members of the accounts a group did not cover, alone. Their reservations are released first,
-   * all together: every one of these requests is finished, so none of their credits is held for work
-   * any more, and each one's charge is then judged against the balance the others' reservations no
-   * longer hold (one by one with the rest still reserved, fewer would fit).
-   */
-  async function refusedOneByOne(members: Pending[]): Promise<void> {
-    if (members.length === 0) return;
-    await releaseReservations(db, members.map(({ item }) => ({ id: item.request.id, accountId: item.request.accountId }))).catch(() => 0); // alone releases what is left
-    await oneByOne(members);
   }
 
   async function settleGroup(items: Pending[]): Promise<void> {
@@ -188,8 +179,8 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
     // account's next charge: credit-alerts.ts).
     for (const [accountId, requestId] of written.low) await emitCreditsLow(db, accountId, requestId).catch(() => null);
     for (const [member, settled] of written.settled) member.resolve({ ...settled, final: member.item.outcome });
-    // Nothing was written for them; alone, each charges what the balance covers now or records the refusal.
-    await refusedOneByOne(written.refused);
+    // Alone, each charges what the balance covers now or records the refusal.
+    await oneByOne(written.refused);
   }
 
   async function settleInTransaction(items: Pending[]): Promise<void> {
@@ -212,7 +203,7 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
     }
     // Committed: what the statement returned is what is stored.
     for (const [member, settled] of written.settled) member.resolve({ ...settled, final: member.item.outcome });
-    await refusedOneByOne(written.refused);
+    await oneByOne(written.refused);
   }
 
   // Settlements ready while a group is written go together in the next one.
