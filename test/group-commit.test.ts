@@ -6,6 +6,7 @@ import { STORAGE_MODES, startTestApp, createUser, type TestApp } from './helpers
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
+import { createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
@@ -197,6 +198,42 @@ for (const mode of STORAGE_MODES) {
     });
 
     if (mode === 'postgres') {
+      it('re-checks a group\'s charge on the account as it is when the UPDATE gets the row (PostgreSQL, concurrent)', async () => {
+        // The group reads the balance from its snapshot (10 available: two 2-credit requests fit),
+        // but another transaction reserves 8 before the group's UPDATE gets the row: the UPDATE's
+        // re-check refuses the 4, nothing is written by the group, and the two go one by one:
+        // the first is charged, the second gets its exact 402.
+        const user = await createUser(t, 10);
+        const db = t.services.db;
+        let finish!: () => void;
+        const held = new Promise<void>((resolve) => (finish = resolve));
+        let begun!: () => void;
+        const reserving = new Promise<void>((resolve) => (begun = resolve));
+        const other = db.transaction(async (tx) => {
+          await tx.query('UPDATE accounts SET credits_reserved = credits_reserved + 8 WHERE id = $1', [user.id]);
+          begun();
+          await held;
+        });
+        await reserving;
+        const batcher = createSettlementBatcher(db);
+        const sync = (): NewRequest => ({ ...webhookRequest(user.id), webhookUrl: null });
+        const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 60, creditsCharged: 2, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 0 });
+        const [r1, r2] = [sync(), sync()];
+        const group = Promise.allSettled([r1, r2].map((request) => batcher.settle({ request, credits: 2, outcome: completed(request.id) })));
+        await until(async () => {
+          const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+          return row!.waiting > 0;
+        }, 10_000, 10);
+        finish();
+        await other;
+        const [first, second] = (await group) as [PromiseSettledResult<number>, PromiseSettledResult<number>];
+        assert.equal(first.status, 'fulfilled');
+        assert.ok(second.status === 'rejected' && (second.reason as { code?: string }).code === 'INSUFFICIENT_CREDITS' && /costs 2 credits; the balance is 8, of which 8 are held/.test((second.reason as Error).message), String(second.status === 'rejected' ? second.reason : 'fulfilled'));
+        const [account] = await db.query<{ credit_balance: number; credits_reserved: number; charges: number }>(
+          `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`, [user.id]);
+        assert.deepEqual(account, { credit_balance: 8, credits_reserved: 8, charges: 1 }, 'reserved credits were not spent');
+      });
+
       it('does not charge a request that another settlement failed while the group waited for it (PostgreSQL, concurrent)', async () => {
         const { user, requests: [x, y] } = await acceptedPair(t, 10);
         const db = t.services.db;

@@ -3,8 +3,7 @@
 // or the ledger; it only lowers what other requests may spend (available = balance - reserved).
 // It ends in the transaction that settles the request: the price is charged (≤ the reservation)
 // and the rest released.
-import type { Database, Queryable } from '../../infra/db/database.ts';
-import { withAccountsLocked } from './ledger.ts';
+import type { Queryable } from '../../infra/db/database.ts';
 
 /**
  * Adds `credits` to the request's reservation when the account's available credits cover them.
@@ -33,7 +32,7 @@ export async function reserveCredits(db: Queryable, input: { accountId: string; 
 /**
  * Releases the request's reservation (if any); returns the credits it held. One access to the
  * account row, the UPDATE's own: a statement that locked the row in one CTE and updated it in
- * another could deadlock on PostgreSQL (why: credits/ledger.ts withAccountsLocked).
+ * another could deadlock on PostgreSQL (why: credits/ledger.ts CHARGE_GROUP_SQL).
  */
 export async function releaseReservation(db: Queryable, requestId: string): Promise<number> {
   const rows = await db.query<{ credits: number }>(
@@ -46,26 +45,6 @@ export async function releaseReservation(db: Queryable, requestId: string): Prom
     [requestId],
   );
   return rows.reduce((sum, row) => sum + Number(row.credits), 0);
-}
-
-/**
- * Releases the reservations of these requests (those that have one) in one statement; returns the
- * credits they held. Each account row is touched once, by the UPDATE; several accounts are locked
- * in id order first on PostgreSQL (withAccountsLocked), so two such releases cannot deadlock.
- */
-export async function releaseReservations(db: Database, requests: Array<{ id: string; accountId: string }>): Promise<number> {
-  if (requests.length === 0) return 0;
-  const rows = await withAccountsLocked(db, requests.map((r) => r.accountId), (q) =>
-    q.query<{ total: number | string }>(
-      `WITH released AS (
-         DELETE FROM credit_reservations WHERE request_id = ANY($1::text[]) RETURNING account_id, credits
-       )
-       UPDATE accounts a SET credits_reserved = a.credits_reserved - r.total
-       FROM (SELECT account_id, sum(credits) AS total FROM released GROUP BY account_id) r WHERE a.id = r.account_id
-       RETURNING r.total`,
-      [requests.map((r) => r.id)],
-    ));
-  return rows.reduce((sum, row) => sum + Number(row.total), 0);
 }
 
 /** Releases the account's reservations that outlived their request; returns how many credits came back. */
