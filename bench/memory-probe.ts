@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort, SERVICE_NODE_FLAGS } from '../support/child-service.ts';
+import { freePort, SERVICE_NODE_FLAGS, serviceEnv } from '../support/child-service.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MiB = 2 ** 20;
@@ -43,7 +43,7 @@ async function start(dataDir: string, env: Record<string, string>, nodeFlags: st
   let out = '';
   const child = spawn(process.execPath, [...nodeFlags, 'src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, ...serviceEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (out += c));

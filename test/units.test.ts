@@ -9,7 +9,7 @@ import { generateApiKey, isWellFormedApiKey } from '../src/domain/keys/api-key-f
 import { loadConfig } from '../src/config.ts';
 import { JOBS_PER_FETCH, runEach, workOptions } from '../src/jobs/start-workers.ts';
 import { readFileSync } from 'node:fs';
-import { SERVICE_NODE_FLAGS } from '../support/child-service.ts';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../support/child-service.ts';
 
 describe('pricing', () => {
   const settings = { creditsPerBlock: 1, shortsPerBlock: 50, minimumCredits: 1 };
@@ -130,10 +130,11 @@ describe('job workers (#13)', () => {
 });
 
 describe('the service process\'s node flags (#13)', () => {
-  it('npm start and npm run worker pass the flags tests and benchmarks start the service with', () => {
+  it('npm start and npm run worker pass the flags and environment tests and benchmarks start the service with', () => {
     const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
+    const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=\${${name}:-${value}} `).join('');
     for (const [name, file] of [['start', 'src/server.ts'], ['worker', 'src/worker.ts']] as const) {
-      assert.equal(scripts[name], `exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
+      assert.equal(scripts[name], `${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
     }
   });
 });
