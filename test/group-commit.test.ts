@@ -2,7 +2,7 @@
 // what the one-by-one path would have.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
@@ -12,7 +12,6 @@ import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
 import { createQueuedRequestReader, findRequest, settleRequest } from '../src/domain/requests/request-store.ts';
 import { releaseReservation } from '../src/domain/credits/reservations.ts';
-import { until } from '../support/webhook-receiver.ts';
 import { createRequestAttemptReader } from '../src/jobs/webhook-delivery-job.ts';
 
 let serial = 0;
@@ -220,10 +219,7 @@ for (const mode of STORAGE_MODES) {
         const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 60, creditsCharged: 2, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 0 });
         const [r1, r2] = [sync(), sync()];
         const group = Promise.allSettled([r1, r2].map((request) => batcher.settle({ request, credits: 2, outcome: completed(request.id) })));
-        await until(async () => {
-          const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
-          return row!.waiting > 0;
-        }, 10_000, 10);
+        await untilLockWaiters(db);
         finish();
         await other;
         const [first, second] = (await group) as [PromiseSettledResult<number>, PromiseSettledResult<number>];
@@ -258,10 +254,7 @@ for (const mode of STORAGE_MODES) {
         };
         const group = Promise.all([settle(x, 2), settle(y, 1)]);
         // The group's statement waits for x's row; then the other run commits.
-        await until(async () => {
-          const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
-          return row!.waiting > 0;
-        }, 10_000, 10);
+        await untilLockWaiters(db);
         finish();
         await otherRun;
         const [ofX, ofY] = await group;

@@ -12,7 +12,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { startTestApp, createUser, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import { createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
@@ -38,16 +38,6 @@ describe('group statements on PostgreSQL under a concurrent account update and a
 
   const retries = async () => (await t.services.metrics.dbRetries.get()).values.reduce((sum, v) => sum + v.value, 0);
 
-  /** Until `n` backends of the test database wait on a lock. */
-  async function waiters(n: number): Promise<void> {
-    for (let i = 0; i < 1000; i++) {
-      const [row] = await t.services.db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
-      if (row!.waiting >= n) return;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`fewer than ${n} statements waited on a lock`);
-  }
-
   /**
    * One run: a transaction holds a KEY SHARE on the account (an uncommitted insert referencing it),
    * another has updated the account and not committed; two groups (two instances) then queue for the
@@ -64,9 +54,9 @@ describe('group statements on PostgreSQL under a concurrent account update and a
       await updater.query('BEGIN');
       await updater.query('UPDATE accounts SET credits_reserved = credits_reserved WHERE id = $1', [accountId]);
       const first = groups[0]();
-      await waiters(1);
+      await untilLockWaiters(t.services.db, 1);
       const second = groups[1]();
-      await waiters(2);
+      await untilLockWaiters(t.services.db, 2);
       await updater.query('COMMIT');
       await keyShare.query('ROLLBACK');
       await Promise.all([first, second]);

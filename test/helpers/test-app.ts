@@ -86,3 +86,16 @@ export async function createUser(t: TestApp, credits = 100): Promise<TestUser> {
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
+
+/**
+ * Until at least `n` backends of the test's PostgreSQL database wait on a lock (a statement a test
+ * has made wait for a transaction it holds open). Polls pg_stat_activity; throws after 10 s.
+ */
+export async function untilLockWaiters(db: Pick<Services['db'], 'query'>, n = 1): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    if (row!.waiting >= n) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`fewer than ${n} statements waited on a lock`);
+}
