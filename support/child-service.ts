@@ -37,8 +37,11 @@ export interface ChildService {
  * the embedded service's peak RSS through serving 3,000 shorts to 20 clients fell from 353 to
  * 311 MiB (4: 301), idle from 356 to 312; the hot path's CPU per request rose by ~10 % at most
  * (668 → 740-751 µs, within the noise of single runs) — #13, bench/results.md.
+ * --import=./src/stripped-types.mjs (relative to the package root, the children's cwd): our modules
+ * are loaded from copies stripped of their types at install time, so the process never loads Node's
+ * type stripper (why and what it saves: that file).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--import=./src/stripped-types.mjs'];
 
 /**
  * The environment `npm start` and `npm run worker` give the process (package.json: the variable
