@@ -26,6 +26,21 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 812 };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/**
+ * Asserts that the page does not scroll sideways, once its layout has settled after a resize
+ * (charts re-measure their width from a ResizeObserver, a frame or more later): it polls for up to
+ * 3 s and reports the last width. A fixed wait (150 ms) was too short on a loaded CI machine.
+ */
+export async function assertFitsViewport(page: Page, what: string): Promise<void> {
+  let last = { scroll: 0, width: 0 };
+  for (const deadline = Date.now() + 3000; ; ) {
+    last = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    if (last.scroll <= last.width || Date.now() > deadline) break;
+    await page.waitForTimeout(50);
+  }
+  assert.ok(last.scroll <= last.width, `${what}: the page is ${last.scroll}px wide in a ${last.width}px viewport`);
+}
+
 export interface CheckOptions {
   /** CSS selectors axe checks; the whole document when absent. */
   include?: string[];

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { checkScreen, DESKTOP, PHONE, skipWithoutBrowser } from '../support/browser.ts';
+import { assertFitsViewport, checkScreen, DESKTOP, PHONE, skipWithoutBrowser } from '../support/browser.ts';
 import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -31,11 +31,6 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await p.getByLabel('Password').fill(PASSWORD);
     await p.getByRole('button', { name: 'Sign in' }).click();
     await heading(p, 'Account').waitFor();
-  }
-
-  async function noHorizontalScroll(p: Page, what: string) {
-    const { scroll, width } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
-    assert.ok(scroll <= width, `${what}: the page is ${scroll}px wide in a ${width}px viewport`);
   }
 
   before(async () => {
@@ -109,8 +104,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
 
     await checkScreen(page, 'operator-user');
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(150); // the usage chart re-measures its width
-    await noHorizontalScroll(page, 'user page at phone width');
+    await assertFitsViewport(page, 'user page at phone width'); // once the usage chart has re-measured its width
     await page.setViewportSize(DESKTOP);
   });
 
@@ -124,7 +118,7 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     assert.match(link, /\/dashboard\/#\/invite\/csinv_/);
     await checkScreen(page, 'operator-invitation');
     await page.setViewportSize(PHONE);
-    await noHorizontalScroll(page, 'operator page at phone width');
+    await assertFitsViewport(page, 'operator page at phone width');
     await page.setViewportSize(DESKTOP);
 
     const context = await browser.newContext({ viewport: PHONE });
