@@ -38,7 +38,18 @@ export async function assertFitsViewport(page: Page, what: string): Promise<void
     if (last.scroll <= last.width || Date.now() > deadline) break;
     await page.waitForTimeout(50);
   }
-  assert.ok(last.scroll <= last.width, `${what}: the page is ${last.scroll}px wide in a ${last.width}px viewport`);
+  if (last.scroll <= last.width) return;
+  // What sticks out, to fix it from the failure alone: the outermost elements past the right edge.
+  const wide = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      if (box.right <= window.innerWidth + 0.5 || (el.parentElement && el.parentElement.getBoundingClientRect().right > window.innerWidth + 0.5)) continue;
+      out.push(`<${el.tagName.toLowerCase()}${el.className ? ` class="${String(el.className)}"` : ''}> right ${Math.round(box.right)}px: ${(el.textContent ?? '').trim().slice(0, 60)}`);
+    }
+    return out.slice(0, 5);
+  });
+  assert.fail(`${what}: the page is ${last.scroll}px wide in a ${last.width}px viewport; past the edge: ${wide.join('; ') || '(no element: check margins)'}`);
 }
 
 export interface CheckOptions {
