@@ -39,13 +39,20 @@ export async function assertFitsViewport(page: Page, what: string): Promise<void
     await page.waitForTimeout(50);
   }
   if (last.scroll <= last.width) return;
-  // What sticks out, to fix it from the failure alone: the outermost elements past the right edge.
+  // What sticks out, to fix it from the failure alone: text wider than its box (an unbreakable
+  // token), and boxes past the right edge that no scroll container clips.
   const wide = await page.evaluate(() => {
     const out: string[] = [];
+    const clipped = (el: Element) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+      return false;
+    };
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      if (clipped(el)) continue;
       const box = el.getBoundingClientRect();
-      if (box.right <= window.innerWidth + 0.5 || (el.parentElement && el.parentElement.getBoundingClientRect().right > window.innerWidth + 0.5)) continue;
-      out.push(`<${el.tagName.toLowerCase()}${el.className ? ` class="${String(el.className)}"` : ''}> right ${Math.round(box.right)}px: ${(el.textContent ?? '').trim().slice(0, 60)}`);
+      const label = `<${el.tagName.toLowerCase()}${el.className ? ` class="${String(el.className)}"` : ''}>`;
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && box.left + el.scrollWidth > window.innerWidth) out.push(`${label} holds text ${el.scrollWidth - el.clientWidth}px wider than itself: ${(el.textContent ?? '').trim().slice(0, 160)}`);
+      else if (box.right > window.innerWidth + 0.5) out.push(`${label} ends at ${Math.round(box.right)}px: ${(el.textContent ?? '').trim().slice(0, 60)}`);
     }
     return out.slice(0, 5);
   });
