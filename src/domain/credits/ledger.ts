@@ -127,8 +127,8 @@ const ACCEPTED_AND_LEDGER = `accepted AS (
  * foreign key names the account): test/group-deadlock.test.ts. Now the total is worked out from the
  * snapshot's balance, read without a lock (`snap`), and the UPDATE re-checks on the row's newest
  * version that the available credits still cover it. When they do not (another transaction spent
- * some meanwhile), the account is left untouched and listed in `blocked`: the caller settles its
- * members one by one. An UPDATE alone holds no lock on the row before it and cannot deadlock on one
+ * some meanwhile), the account is left untouched and none of its members is accepted: the caller
+ * settles them one by one. An UPDATE alone holds no lock on the row before it and cannot deadlock on one
  * row; a group of several accounts locks them in id order first (withAccountsLocked below).
  */
 export const CHARGE_GROUP_SQL = `${runningSql('0')}, totals AS (${PREFIX_SQL}
@@ -138,8 +138,6 @@ export const CHARGE_GROUP_SQL = `${runningSql('0')}, totals AS (${PREFIX_SQL}
     FROM totals t
     WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.total
     RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
-  ), blocked AS (
-    SELECT account_id FROM totals WHERE account_id NOT IN (SELECT id FROM charged)
   ), ${ACCEPTED_AND_LEDGER}`;
 
 /**

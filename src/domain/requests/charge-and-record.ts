@@ -7,10 +7,10 @@
 // 25). Each statement is atomic by itself, so no BEGIN/COMMIT round trips either.
 //
 // Exactness: the charging SQL (both forms) lives in credits/ledger.ts; this module adds the request
-// record to it. The batch charges each account its members' total by one conditional UPDATE, when
-// its available credits cover all of them (on PostgreSQL, a batch of several accounts locks them in
-// id order first, so two instances' batches cannot deadlock: withAccountsLocked). The members of an
-// account it does not cover are settled one by one, in order, with the single-request statement —
+// record to it. The batch charges each account, by one conditional UPDATE, the running total of its
+// members the available credits cover, in order (on PostgreSQL, a batch of several accounts locks
+// them in id order first, so two instances' batches cannot deadlock: withAccountsLocked). The
+// members it does not charge are settled one by one, in order, with the single-request statement —
 // so each gets its exact answer, a cheap request behind an unaffordable one included, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Database, Queryable } from '../../infra/db/database.ts';

@@ -18,16 +18,16 @@ export interface PostgresOptions {
   onRetry?: ((code: string) => void) | undefined;
 }
 
-export function openPostgres(url: string, poolSize: number, timeouts: PostgresOptions = {}): Database & { pool: pg.Pool } {
+export function openPostgres(url: string, poolSize: number, options: PostgresOptions = {}): Database & { pool: pg.Pool } {
   // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
   // statementMs 0: no statement timeouts (migrations, which may legitimately run long).
-  const statementMs = timeouts.statementMs ?? 10_000;
+  const statementMs = options.statementMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: timeouts.connectMs ?? 5000,
+    connectionTimeoutMillis: options.connectMs ?? 5000,
     ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, idle_in_transaction_session_timeout: statementMs * 3, query_timeout: statementMs + 1000 } : {}),
     keepAlive: true,
   });
@@ -37,6 +37,13 @@ export function openPostgres(url: string, poolSize: number, timeouts: PostgresOp
   // parses and plans them once instead of on every call. A kept statement whose result a schema
   // change altered ("cached plan must not change result type") runs unprepared.
   const nameOf = statementNames();
+  // Whether an attempt that failed with `error` is run again (a deadlock victim or serialization
+  // failure had no effect), counted by onRetry.
+  const runAgain = (error: unknown, attempt: number): boolean => {
+    if (attempt >= 5 || !isRetryableTransactionError(error)) return false;
+    options.onRetry?.((error as { code: string }).code);
+    return true;
+  };
   const run = async (client: pg.Pool | pg.PoolClient, text: string, params: unknown[] | undefined) => {
     const name = nameOf(text);
     if (name === undefined) return (await client.query(text, params)).rows;
@@ -59,10 +66,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: PostgresOp
         try {
           return await run(pool, sql, params as unknown[] | undefined);
         } catch (error) {
-          if (attempt < 5 && isRetryableTransactionError(error)) {
-            timeouts.onRetry?.((error as { code: string }).code);
-            continue;
-          }
+          if (runAgain(error, attempt)) continue;
           throw error;
         }
       }
@@ -85,10 +89,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: PostgresOp
           // the connection is broken, and the server discards the transaction with it.
           await client.query('ROLLBACK').catch(() => {});
           client.release();
-          if (attempt < 5 && isRetryableTransactionError(error)) {
-            timeouts.onRetry?.((error as { code: string }).code);
-            continue;
-          }
+          if (runAgain(error, attempt)) continue;
           throw error;
         }
       }
@@ -96,7 +97,7 @@ export function openPostgres(url: string, poolSize: number, timeouts: PostgresOp
     async ping() {
       await pool.query('SELECT 1');
     },
-    listen: (channel, onNotify) => listen(url, timeouts.connectMs ?? 5000, channel, onNotify),
+    listen: (channel, onNotify) => listen(url, options.connectMs ?? 5000, channel, onNotify),
     async close() {
       await pool.end();
     },
