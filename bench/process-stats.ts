@@ -8,6 +8,12 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** User and system (kernel) CPU seconds of a process, apart. */
+export function userSystemSeconds(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
 /** CPU seconds per thread name (main thread, PGlite's worker, libuv pool, V8 helpers) of a process. */
 export function threadCpuSeconds(pid: number): Map<string, number> {
   const byName = new Map<string, number>();

@@ -1,6 +1,6 @@
 // CPU profile of the service and its top frames by self time: on the hot path (100 shorts cached,
 // c=50), or with PROFILE_SCENARIO=async while 1,000 webhook requests are accepted and delivered.
-// PROFILE_MODE=scale-out runs it on PostgreSQL + Redis. The profile (a .cpuprofile file, for Chrome
+// PROFILE_MODE=scale-out runs it on PostgreSQL + Redis; PROFILE_RATE=2000 holds the hot path at that rate. The profile (a .cpuprofile file, for Chrome
 // DevTools) stays in the printed directory. Run: node bench/profile-hot.ts
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 const scaleOut = process.env.PROFILE_MODE === 'scale-out';
 const scenario = process.env.PROFILE_SCENARIO === 'async' ? 'async' : 'hot';
+/** A fixed request rate (req/s) instead of as fast as it goes: below saturation, a frame's samples are its own CPU time rather than time the thread waited for a core. */
+const RATE = process.env.PROFILE_RATE ? Number(process.env.PROFILE_RATE) : undefined;
 
 interface ProfileNode {
   id: number;
@@ -107,7 +109,7 @@ try {
   const threadsStart = threadCpuSeconds(service.process.pid!);
   let summary: string;
   if (scenario === 'hot') {
-    const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS });
+    const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS, ...(RATE ? { overallRate: RATE } : {}) });
     summary = `${result.requests.average.toFixed(0)} req/s, p50/p99 ${result.latency.p50}/${result.latency.p99} ms, ${result.errors + result.non2xx} errors`;
   } else {
     // The same load as the async section of bench/run.ts.

@@ -110,5 +110,19 @@ for (const mode of STORAGE_MODES) {
       assert.equal((await t.app.inject({ method: 'GET', url: '/accounts/ledger?limit=0', headers: bearer(user.key) })).statusCode, 400);
       assert.equal((await t.app.inject({ method: 'GET', url: '/accounts/usage?days=abc', headers: bearer(user.key) })).statusCode, 400);
     });
+
+    it('an account cannot be deleted, so no ledger entry or request record can name a missing one (#13: they have no foreign key)', async () => {
+      const user = await createUser(t, 5);
+      await t.services.db.transaction((tx) => chargeCredits(tx, user.id, 1, `req_undeletable_${user.id}`));
+      await assert.rejects(t.services.db.query('DELETE FROM accounts WHERE id = $1', [user.id]), (error: Error & { code?: string }) => {
+        assert.equal(error.code, '23001');
+        assert.match(error.message, /accounts are never deleted/);
+        return true;
+      });
+      const [left] = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE id = $1', [user.id]);
+      assert.equal(left!.n, 1);
+      const [entries] = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM credit_ledger l JOIN accounts a ON a.id = l.account_id WHERE l.account_id = $1', [user.id]);
+      assert.equal(entries!.n, 2, 'the grant and the charge, both naming the account');
+    });
   });
 }

@@ -50,7 +50,8 @@ describe('group statements on PostgreSQL under a concurrent account update and a
     await Promise.all([keyShare.connect(), updater.connect()]);
     try {
       await keyShare.query('BEGIN');
-      await keyShare.query("INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'held open by the test')", [accountId]);
+      // A reservation's foreign key names the account (the ledger's and the request records' do not since #13's 009 migration).
+      await keyShare.query("INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 0, now() + interval '1 hour')", [`req_keyshare${process.pid}x${++serial}`, accountId]);
       await updater.query('BEGIN');
       await updater.query('UPDATE accounts SET credits_reserved = credits_reserved WHERE id = $1', [accountId]);
       const first = groups[0]();

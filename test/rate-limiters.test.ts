@@ -82,3 +82,22 @@ for (const store of stores) {
     });
   });
 }
+
+describe('rate limiter (redis): the script runs by its hash', () => {
+  it('goes on counting after Redis forgot the script (SCRIPT FLUSH, a restart): it is loaded again', async () => {
+    const redis = new Redis(REDIS_TEST_URL);
+    try {
+      const limiter = createRedisRateLimiter(redis);
+      const b = `test:${randomBytes(6).toString('hex')}`;
+      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+      assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, true);
+      await redis.script('FLUSH');
+      const second = await limiter.consume(b, windows(2, 10), now);
+      assert.equal(second.allowed, true);
+      assert.equal(second.windows[0]!.remaining, 0);
+      assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, false);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

@@ -21,12 +21,19 @@ for i = 1, n do out[i + 1] = counts[i] end
 return out
 `;
 
+/** The script as a command of the connection (ioredis's defineCommand). */
+type WithScript = Redis & { consumeWindows(numberOfKeys: number, ...args: string[]): Promise<number[]> };
+
 export function createRedisRateLimiter(redis: Redis, now: () => number = Date.now): RateLimiter {
+  // Sent as EVALSHA (#13): with EVAL every request carried the script's 500 bytes and Redis hashed
+  // them each time; ioredis loads the script by itself when Redis answers NOSCRIPT.
+  redis.defineCommand('consumeWindows', { lua: SCRIPT });
   const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
     // The hash tag keeps all of a bucket's keys in one cluster slot, as a multi-key script requires.
     const keys = windows.map((w) => `rl:{${bucket}}:${w.name}:${windowStart(w, nowMs)}`);
     const ttls = windows.map((w) => String(windowStart(w, nowMs) + w.seconds * 1000 - nowMs + 1000));
-    const result = (await redis.eval(SCRIPT, keys.length, ...keys, ...windows.map((w) => String(w.limit)), ...ttls, count ? '1' : '0')) as number[];
+    const args = [...keys, ...windows.map((w) => String(w.limit)), ...ttls, count ? '1' : '0'];
+    const result = await (redis as WithScript).consumeWindows(keys.length, ...args);
     const admitted = result[0] === 1;
     return decide(windows, result.slice(1).map(Number), admitted, nowMs);
   };

@@ -1,0 +1,88 @@
+// CPU per request of each of the service's threads on the hot path (100 shorts cached, c=50), for
+// A/B checks of hot-path changes. PROBE_RATE (req/s, default 2000; 0: as fast as it goes) holds the
+// load at a fixed rate: below saturation the figure moves far less with how busy the machine is
+// than req/s does. PROBE_AB='A=1|A=0' starts one service per variant (environment settings,
+// space-separated, for the two children) and alternates their rounds, so the two are measured
+// seconds apart on the same machine: a shared 2-vCPU machine's speed drifts by tens of per cent
+// over minutes, more than most changes move. PROBE_MODE=scale-out runs on PostgreSQL + Redis;
+// a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first;
+// PROBE_SECONDS (default 8), PROBE_ROUNDS (default 3, per variant). Run: node bench/cpu-probe.ts
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { createApiKey } from '../src/domain/keys/api-keys.ts';
+import { startChild, type ChildService } from '../support/child-service.ts';
+import { threadCpuSeconds, userSystemSeconds } from './process-stats.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
+
+const RATE = Number(process.env.PROBE_RATE ?? 2000);
+const SECONDS = Number(process.env.PROBE_SECONDS ?? 8);
+const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 3);
+const scaleOut = process.env.PROBE_MODE === 'scale-out';
+const variants = (process.env.PROBE_AB ?? '').split('|').map((v) => v.trim());
+
+function parseEnv(text: string): Record<string, string> {
+  return Object.fromEntries(text.split(/\s+/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+interface Variant { name: string; service: ChildService; key: string; rounds: Array<{ rps: number; p99: number; total: number; threads: string }> }
+
+const fake = await startFakePlatform();
+const cleanup: Array<() => Promise<unknown>> = [() => fake.close()];
+try {
+  const started: Variant[] = [];
+  for (const [i, name] of variants.entries()) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cs-cpu-probe-'));
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    const pg = scaleOut ? await createPostgresDatabase() : null;
+    if (pg) cleanup.push(() => pg.drop());
+    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(pg ? { DATABASE_URL: pg.url } : {}) }, { role: 'bench' });
+    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
+    const { key } = await createApiKey(db, account.id, 'bench');
+    // A variant's PROBE_SQL_FILE runs on its database before its service starts (e.g. a schema change to weigh).
+    const env = parseEnv(name);
+    if (env.PROBE_SQL_FILE) for (const statement of readFileSync(env.PROBE_SQL_FILE, 'utf8').split(';').filter((s) => s.trim())) await db.query(statement);
+    await db.close();
+    const big = String(1_000_000_000);
+    const service = await startChild('src/server.ts', {
+      DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big,
+      ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
+      ...env,
+    }, { logFile: join(dataDir, 'service.log') });
+    cleanup.push(() => service.kill('SIGTERM'));
+    started.push({ name: name || '(as is)', service, key, rounds: [] });
+  }
+  const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
+  const load = (v: Variant, seconds: number) => autocannon({
+    url: `${v.service.url}/api/youtube/shorts`, method: 'POST', body, headers: { authorization: `Bearer ${v.key}`, 'content-type': 'application/json' },
+    connections: 50, duration: seconds, ...(RATE > 0 ? { overallRate: RATE } : {}),
+  });
+  for (const v of started) await load(v, 3); // warm-up
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const v of started) {
+      const pid = v.service.process.pid!;
+      const before = threadCpuSeconds(pid);
+      const kernelBefore = userSystemSeconds(pid).system;
+      const result = await load(v, SECONDS);
+      const after = threadCpuSeconds(pid);
+      const kernel = ((userSystemSeconds(pid).system - kernelBefore) * 1e6) / result.requests.total;
+      const requests = result.requests.total;
+      if (result.errors + result.non2xx > 0) throw new Error(`${v.name}: ${result.errors + result.non2xx} errors`);
+      const perThread = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1e6) / requests] as const).filter(([, us]) => us >= 1).sort((a, b) => b[1] - a[1]);
+      const total = perThread.reduce((sum, [, us]) => sum + us, 0);
+      const threads = `${perThread.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}; in the kernel ${kernel.toFixed(0)}`;
+      v.rounds.push({ rps: requests / SECONDS, p99: result.latency.p99, total, threads });
+      console.log(`${v.name.padEnd(24)} round ${round}: ${(requests / SECONDS).toFixed(0)} req/s, p99 ${result.latency.p99} ms, µs/request ${total.toFixed(0)} (${threads})`);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  for (const v of started) console.log(`${v.name.padEnd(24)} median: ${median(v.rounds.map((r) => r.rps)).toFixed(0)} req/s, p99 ${median(v.rounds.map((r) => r.p99))} ms, ${median(v.rounds.map((r) => r.total)).toFixed(0)} µs/request`);
+} finally {
+  for (const step of cleanup.reverse()) await step().catch(() => {});
+}
