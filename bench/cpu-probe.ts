@@ -23,7 +23,9 @@ import { createPostgresDatabase } from '../support/databases.ts';
 const RATE = Number(process.env.PROBE_RATE ?? 2000);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 3);
-const scaleOut = process.env.PROBE_MODE === 'scale-out';
+const scaleOut = process.env.PROBE_MODE === 'scale-out' || process.env.PROBE_MODE === 'postgres';
+/** PROBE_MODE=postgres: PostgreSQL without Redis (rate limits and cache in the process, as embedded). */
+const withRedis = process.env.PROBE_MODE === 'scale-out';
 const variants = (process.env.PROBE_AB ?? '').split('|').map((v) => v.trim());
 
 function parseEnv(text: string): Record<string, string> {
@@ -52,7 +54,8 @@ try {
     const service = await startChild('src/server.ts', {
       DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big,
-      ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+      ...(pg && withRedis ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
       ...env,
     }, { logFile: join(dataDir, 'service.log') });
     cleanup.push(() => service.kill('SIGTERM'));
@@ -82,6 +85,8 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  for (const v of started) console.log(`${v.name.padEnd(24)} memory: peak ${status(v.service.process.pid!, 'VmHWM').toFixed(0)} MiB, now ${status(v.service.process.pid!, 'VmRSS').toFixed(0)} MiB`);
   for (const v of started) console.log(`${v.name.padEnd(24)} median: ${median(v.rounds.map((r) => r.rps)).toFixed(0)} req/s, p99 ${median(v.rounds.map((r) => r.p99))} ms, ${median(v.rounds.map((r) => r.total)).toFixed(0)} µs/request`);
 } finally {
   for (const step of cleanup.reverse()) await step().catch(() => {});
