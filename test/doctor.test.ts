@@ -106,10 +106,14 @@ describe('doctor on PostgreSQL', () => {
       assert.match(healthy.findings.at(-1)!.summary, /not applicable: PostgreSQL/);
       await t.services.db.query('UPDATE accounts SET credit_balance = 0 WHERE id = $1', [user.id]);
       await t.services.db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`, [user.id]);
+      // No foreign key stops this since #13 (migration 009); the doctor does see it.
+      const ghost = '00000000-0000-4000-8000-00000000dead';
+      await t.services.db.query(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`, [ghost]);
       const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
       assert.equal(report.ok, false);
       const bad = Object.fromEntries(report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]));
-      assert.deepEqual(Object.keys(bad).sort(), ['balance = ledger sum', 'processing request → job']);
+      assert.deepEqual(Object.keys(bad).sort(), ['balance = ledger sum', 'ledger and requests → account', 'processing request → job']);
+      assert.match(bad['ledger and requests → account']![0]!, new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`));
       assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
       assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
     } finally {

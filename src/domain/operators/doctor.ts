@@ -1,6 +1,6 @@
 // `doctor`: checks the invariants the service promises, on one consistent snapshot of the database.
 //   balance = ledger sum per account · every charged request has its charge entry (same amount) and
-//   every charge entry its completed request · no request stuck in `processing` without a live job ·
+//   every charge entry its completed request · every ledger entry and request names an account · no request stuck in `processing` without a live job ·
 //   no settled webhook request without a delivery attempt or a live fetch or delivery job · queue health ·
 //   who holds the DATA_DIR lock.
 // A `breach` means data disagree (exit ≠ 0); a `warn` is worth a look but not wrong.
@@ -74,6 +74,16 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
     );
     out.push(finding('ledger entry → charged request', orphanCharges.map((r) => `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`),
       'every charge in the ledger belongs to a completed request charged the same amount', (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`));
+
+    // Since #13 these two tables carry no foreign key to accounts (migration 009): this is the check.
+    const unowned = await tx.query<{ what: string }>(
+      `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
+       UNION ALL
+       SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
+       LIMIT 100`,
+    );
+    out.push(finding('ledger and requests → account', unowned.map((r) => `${r.what}, which does not exist`),
+      'every ledger entry and request names an existing account', (n) => `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`));
 
     const hasQueue = await queueTablesExist(tx);
     const stuck = await tx.query<{ id: string; created_at: Date }>(
