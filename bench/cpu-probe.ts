@@ -6,8 +6,9 @@
 // seconds apart on the same machine: a shared 2-vCPU machine's speed drifts by tens of per cent
 // over minutes, more than most changes move. PROBE_MODE=scale-out runs on PostgreSQL + Redis;
 // a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first;
+// in those modes the CPU of every postgres and redis-server process on the machine is added apart;
 // PROBE_SECONDS (default 8), PROBE_ROUNDS (default 3, per variant). Run: node bench/cpu-probe.ts
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,23 @@ const scaleOut = process.env.PROBE_MODE === 'scale-out' || process.env.PROBE_MOD
 /** PROBE_MODE=postgres: PostgreSQL without Redis (rate limits and cache in the process, as embedded). */
 const withRedis = process.env.PROBE_MODE === 'scale-out';
 const variants = (process.env.PROBE_AB ?? '').split('|').map((v) => v.trim());
+
+/** CPU seconds of the other processes a request uses in the scale-out mode (the PostgreSQL server's, Redis's), by command name. */
+function serverCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = /\((.*)\)/.exec(stat)?.[1] ?? '';
+      if (!/^(postgres|redis-server)/.test(name)) continue;
+      const fields = stat.replace(/^.*\) /, '').split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
 
 function parseEnv(text: string): Record<string, string> {
   return Object.fromEntries(text.split(/\s+/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
@@ -72,14 +90,16 @@ try {
       const pid = v.service.process.pid!;
       const before = threadCpuSeconds(pid);
       const kernelBefore = userSystemSeconds(pid).system;
+      const serversBefore = scaleOut ? serverCpuSeconds() : 0;
       const result = await load(v, SECONDS);
       const after = threadCpuSeconds(pid);
       const kernel = ((userSystemSeconds(pid).system - kernelBefore) * 1e6) / result.requests.total;
+      const servers = scaleOut ? ` + PostgreSQL and Redis ${(((serverCpuSeconds() - serversBefore) * 1e6) / result.requests.total).toFixed(0)}` : '';
       const requests = result.requests.total;
       if (result.errors + result.non2xx > 0) throw new Error(`${v.name}: ${result.errors + result.non2xx} errors`);
       const perThread = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1e6) / requests] as const).filter(([, us]) => us >= 1).sort((a, b) => b[1] - a[1]);
       const total = perThread.reduce((sum, [, us]) => sum + us, 0);
-      const threads = `${perThread.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}; in the kernel ${kernel.toFixed(0)}`;
+      const threads = `${perThread.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}; in the kernel ${kernel.toFixed(0)}${servers}`;
       v.rounds.push({ rps: requests / SECONDS, p99: result.latency.p99, total, threads });
       console.log(`${v.name.padEnd(24)} round ${round}: ${(requests / SECONDS).toFixed(0)} req/s, p99 ${result.latency.p99} ms, µs/request ${total.toFixed(0)} (${threads})`);
     }
