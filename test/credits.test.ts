@@ -119,6 +119,7 @@ for (const mode of STORAGE_MODES) {
         assert.match(error.message, /accounts are never deleted/);
         return true;
       });
+      await assert.rejects(t.services.db.query('TRUNCATE accounts CASCADE'), /accounts are never deleted/);
       const [left] = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE id = $1', [user.id]);
       assert.equal(left!.n, 1);
       const [entries] = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM credit_ledger l JOIN accounts a ON a.id = l.account_id WHERE l.account_id = $1', [user.id]);

@@ -97,7 +97,7 @@ describe('doctor', () => {
 });
 
 describe('doctor on PostgreSQL', () => {
-  it('reads one consistent snapshot and reports a broken balance and a stuck request', async () => {
+  it('reads one consistent snapshot and reports a broken balance, a stuck request and a ledger entry naming no account', async () => {
     const t = await startTestApp('postgres');
     try {
       const user = await createUser(t, 30);

@@ -7,6 +7,7 @@ import { assertAcceptableWebhookUrl } from '../src/domain/webhooks/webhook-url.t
 import { parseTimestamp, toChannel } from '../src/domain/shorts/mapping.ts';
 import { generateApiKey, isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 import { loadConfig } from '../src/config.ts';
+import { splitStatements } from '../src/infra/db/migrate.ts';
 import { JOBS_PER_FETCH, runEach, workOptions } from '../src/jobs/start-workers.ts';
 import { readFileSync } from 'node:fs';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../support/child-service.ts';
@@ -136,5 +137,27 @@ describe('the service process\'s node flags (#13)', () => {
     for (const [name, file] of [['start', 'src/server.ts'], ['worker', 'src/worker.ts']] as const) {
       assert.equal(scripts[name], `${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
     }
+  });
+});
+
+describe('migration files', () => {
+  it('are cut at line-ending semicolons, but not inside a function body ($$ … $$), without comment lines', () => {
+    const sql = [
+      '-- a comment; with a semicolon',
+      'ALTER TABLE a DROP CONSTRAINT a_fkey;',
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$',
+      'BEGIN',
+      '  RAISE EXCEPTION \'no\';',
+      'END',
+      '$$;',
+      'CREATE TRIGGER t BEFORE DELETE ON a FOR EACH ROW EXECUTE FUNCTION f();  ',
+      'SELECT 1',
+    ].join('\n');
+    assert.deepEqual(splitStatements(sql), [
+      'ALTER TABLE a DROP CONSTRAINT a_fkey',
+      "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  RAISE EXCEPTION 'no';\nEND\n$$",
+      'CREATE TRIGGER t BEFORE DELETE ON a FOR EACH ROW EXECUTE FUNCTION f()',
+      'SELECT 1',
+    ]);
   });
 });

@@ -80,7 +80,7 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
        UNION ALL
        SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
-       LIMIT 100`,
+       ORDER BY 1 LIMIT 100`,
     );
     out.push(finding('ledger and requests → account', unowned.map((r) => `${r.what}, which does not exist`),
       'every ledger entry and request names an existing account', (n) => `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`));

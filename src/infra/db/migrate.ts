@@ -25,10 +25,26 @@ export async function migrate(db: Database): Promise<string[]> {
   });
 }
 
-/** Our migration files keep one statement per `;`-terminated block (no functions with bodies). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
+/**
+ * A migration file's statements: it is cut at each `;` that ends a line, except inside a
+ * dollar-quoted body (`$$ … $$`: a function's, whose own statements end with `;`, as in 009), and
+ * `--` comment lines are dropped.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current = '';
+  let quoted = false;
+  // Odd pieces are the separators the pattern captured: `$$` or a line-ending `;`.
+  for (const [i, piece] of sql.split(/(\$\$|;[ \t]*(?:\r?\n|$))/).entries()) {
+    const separator = i % 2 === 1;
+    if (separator && piece === '$$') quoted = !quoted;
+    if (separator && !quoted && piece !== '$$') {
+      statements.push(current);
+      current = '';
+    } else {
+      current += piece;
+    }
+  }
+  statements.push(current);
+  return statements.map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
 }

@@ -9,10 +9,18 @@
 -- - shorts_requests: a settled request is inserted only for an account its statement charged
 --   (joined with the UPDATE's RETURNING); the other paths record requests of the account that
 --   authenticated them;
--- - and accounts are never deleted (an operator disables one, disabled_at; its history stays): the trigger below
---   refuses a DELETE, so no entry or record can be left naming a missing account.
--- The other tables keep their foreign keys (their writes are not per request).
+-- - and accounts are never deleted (an operator disables one, disabled_at; its history stays): the
+--   triggers below refuse a DELETE and a TRUNCATE, so no entry or record can be left naming a
+--   missing account; `doctor` checks that none does.
+-- The other tables keep their foreign keys: a reservation or a delivery attempt is written for some
+-- requests (those that read upstream or have a webhook), not for every one served from the cache.
 ALTER TABLE credit_ledger DROP CONSTRAINT credit_ledger_account_id_fkey;
 ALTER TABLE shorts_requests DROP CONSTRAINT shorts_requests_account_id_fkey;
-CREATE FUNCTION accounts_are_never_deleted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'accounts are never deleted (disable the account instead): the ledger and the request records name it' USING ERRCODE = 'restrict_violation'; END $$;
+CREATE FUNCTION accounts_are_never_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'accounts are never deleted (disable the account instead): the ledger and the request records name it'
+    USING ERRCODE = 'restrict_violation';
+END
+$$;
 CREATE TRIGGER accounts_are_never_deleted BEFORE DELETE ON accounts FOR EACH ROW EXECUTE FUNCTION accounts_are_never_deleted();
+CREATE TRIGGER accounts_are_never_truncated BEFORE TRUNCATE ON accounts FOR EACH STATEMENT EXECUTE FUNCTION accounts_are_never_deleted();
