@@ -4,11 +4,14 @@
 // held a KEY SHARE lock on it (any insert whose foreign key names the account), two such statements
 // waiting for the row deadlocked, and PostgreSQL broke it after deadlock_timeout (1 s): one of them
 // was rolled back and run again (db_retries_total). Seen in the scale-out bench as rounds stalled by
-// a second or more. This test builds that interleaving with real connections: with the old
-// statements about two runs in three deadlocked (4, 3 and 4 of 5 per form), so five runs per form
-// fail it all but certainly; now each account row is touched once per statement, by its UPDATE, and
-// a group of several accounts locks them in id order first (credits/ledger.ts CHARGE_GROUP_SQL,
-// withAccountsLocked), and none can.
+// a second or more. This test builds that interleaving with real connections. With the old
+// statements, two of three runs deadlocked when the KEY SHARE holder was a ledger entry (4, 3 and
+// 4 of 5 per form); since the ledger has no foreign key (migration 009) the holder is a reservation,
+// and the old statements deadlocked less often in some forms (acceptance 0-1 of 5, the others 2-3
+// of 5, on the tree before the fix), so each form runs 20 times: the old statements then failed
+// every form, twice out of twice. Now each account row is touched once per statement, by its
+// UPDATE, and a group of several accounts locks them in id order first (credits/ledger.ts
+// CHARGE_GROUP_SQL, withAccountsLocked), and none can.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
@@ -27,7 +30,7 @@ const request = (accountId: string, webhook: boolean): NewRequest => ({
 const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: 1, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 2 });
 
 type Form = 'webhook acceptance' | 'synchronous settlement' | 'synchronous settlement, two accounts' | 'queued settlement';
-const RUNS = 5;
+const RUNS = 20;
 
 describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', () => {
   let t: TestApp;
