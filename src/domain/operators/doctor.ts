@@ -1,8 +1,8 @@
 // `doctor`: checks the invariants the service promises, on one consistent snapshot of the database.
 //   balance = ledger sum per account · every charged request has its charge entry (same amount) and
-//   every charge entry its completed request · every ledger entry and request names an account · no request stuck in `processing` without a live job ·
-//   no settled webhook request without a delivery attempt or a live fetch or delivery job · queue health ·
-//   who holds the DATA_DIR lock.
+//   every charge entry its completed request · every ledger entry and request names an account ·
+//   no request stuck in `processing` without a live job · no settled webhook request without a
+//   delivery attempt or a live fetch or delivery job · queue health · who holds the DATA_DIR lock.
 // A `breach` means data disagree (exit ≠ 0); a `warn` is worth a look but not wrong.
 import type { Database, Transaction } from '../../infra/db/database.ts';
 import { dirname } from 'node:path';

@@ -4,8 +4,8 @@
 -- in bench/reading.md). Both checks are redundant by construction, so they are dropped and what
 -- they guaranteed is kept as follows:
 -- - credit_ledger: every entry is written by the statement or transaction that UPDATEs the
---   account's balance first (credits/ledger.ts is the only writer), so the account exists and its
---   row is locked until the entry commits;
+--   account's balance first (all of that SQL is in credits/ledger.ts), so the account exists and
+--   its row is locked until the entry commits;
 -- - shorts_requests: a settled request is inserted only for an account its statement charged
 --   (joined with the UPDATE's RETURNING); the other paths record requests of the account that
 --   authenticated them;
