@@ -27,6 +27,9 @@ describe('PGlite data directory template', () => {
     await db.query('INSERT INTO settings (key, value) VALUES ($1, $2)', ['template-test', 'kept']);
     const [buffers] = await db.query<{ shared_buffers: string }>('SHOW shared_buffers');
     assert.equal(buffers!.shared_buffers, '16MB');
+    // The service's planner settings (pglite.ts) apply to a database opened from the template too.
+    const [target] = await db.query<{ default_statistics_target: string }>('SHOW default_statistics_target');
+    assert.equal(target!.default_statistics_target, '10');
     await db.close();
     assert.equal(templateFor(dir, PGLITE_OPTIONS.initDbStartParams), undefined, 'an initialised directory is never overwritten');
     const reopened = await openDatabase({ DATA_DIR: dir, DATABASE_POOL_SIZE: 1 });
