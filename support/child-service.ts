@@ -40,10 +40,10 @@ export interface ChildService {
  * --heap-growing-percent=50: each thread's old generation may grow by half of what survived the
  * last full collection before the next one, instead of V8's own factor (up to 4×, chosen from how
  * fast the program allocates), which under a steady load of short-lived request objects let the
- * heap (and RSS, which V8 does not give back) climb: 2.5 minutes of the hot path took the embedded service to 450 MiB; with the flag
- * 310, at 4,726 against 4,578 req/s and 232 against 245 µs per request (bench/cpu-probe.ts, 7
- * alternating rounds). 20 was too tight: the GC helpers used 70 instead of 13 µs per request and
- * throughput fell by 14 % (#13, bench/reading.md).
+ * heap (and RSS, which V8 does not give back) climb: 2.5 minutes of the hot path took the
+ * embedded service to 450 MiB; with the flag 310, at 4,726 against 4,578 req/s and 232 against
+ * 245 µs per request (bench/cpu-probe.ts, 7 alternating rounds). 20 was too tight: the GC
+ * helpers used 70 instead of 13 µs per request and throughput fell by 14 % (#13, bench/reading.md).
  * --import=./src/stripped-types.mjs (relative to the package root, the children's cwd): our modules
  * are loaded from copies stripped of their types at install time, so the process never loads Node's
  * type stripper (why and what it saves: that file).
