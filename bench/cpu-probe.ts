@@ -8,18 +8,15 @@
 // a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first;
 // in those modes the CPU of every postgres and redis-server process on the machine is added apart;
 // PROBE_SECONDS (default 8), PROBE_ROUNDS (default 3, per variant). Run: node bench/cpu-probe.ts
-import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
-import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild, type ChildService } from '../support/child-service.ts';
-import { threadCpuSeconds, userSystemSeconds } from './process-stats.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { commandCpuSeconds, residentMemory, threadCpuSeconds, userSystemSeconds } from './process-stats.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
 
 const RATE = Number(process.env.PROBE_RATE ?? 2000);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 8);
@@ -29,22 +26,8 @@ const scaleOut = process.env.PROBE_MODE === 'scale-out' || process.env.PROBE_MOD
 const withRedis = process.env.PROBE_MODE === 'scale-out';
 const variants = (process.env.PROBE_AB ?? '').split('|').map((v) => v.trim());
 
-/** CPU seconds of the other processes a request uses in the scale-out mode (the PostgreSQL server's, Redis's), by command name. */
-function serverCpuSeconds(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = /\((.*)\)/.exec(stat)?.[1] ?? '';
-      if (!/^(postgres|redis-server)/.test(name)) continue;
-      const fields = stat.replace(/^.*\) /, '').split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return total;
-}
+/** The other processes a request uses in the PostgreSQL modes: the PostgreSQL server's and Redis's. */
+const SERVERS = /^(postgres|redis-server)/;
 
 function parseEnv(text: string): Record<string, string> {
   return Object.fromEntries(text.split(/\s+/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
@@ -57,25 +40,22 @@ const cleanup: Array<() => Promise<unknown>> = [() => fake.close()];
 try {
   const started: Variant[] = [];
   for (const [i, name] of variants.entries()) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'cs-cpu-probe-'));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const pg = scaleOut ? await createPostgresDatabase() : null;
     if (pg) cleanup.push(() => pg.drop());
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(pg ? { DATABASE_URL: pg.url } : {}) }, { role: 'bench' });
-    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
-    const { key } = await createApiKey(db, account.id, 'bench');
     // A variant's PROBE_SQL_FILE runs on its database before its service starts (e.g. a schema change to weigh).
     const env = parseEnv(name);
-    if (env.PROBE_SQL_FILE) for (const statement of readFileSync(env.PROBE_SQL_FILE, 'utf8').split(';').filter((s) => s.trim())) await db.query(statement);
-    await db.close();
-    const big = String(1_000_000_000);
-    const service = await startChild('src/server.ts', {
-      DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big,
+    const statements = env.PROBE_SQL_FILE ? readFileSync(env.PROBE_SQL_FILE, 'utf8').split(';').filter((s) => s.trim()) : [];
+    const { dataDir, key } = await seedBenchAccount({
+      credits: 2_000_000_000, ...(pg ? { databaseUrl: pg.url } : {}),
+      prepare: async (db) => { for (const statement of statements) await db.query(statement); },
+    });
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
+      CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
       ...(pg ? { DATABASE_URL: pg.url } : {}),
-      ...(pg && withRedis ? { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
+      ...(pg && withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
       ...env,
-    }, { logFile: join(dataDir, 'service.log') });
+    }), { logFile: join(dataDir, 'service.log') });
     cleanup.push(() => service.kill('SIGTERM'));
     started.push({ name: name || '(as is)', service, key, rounds: [] });
   }
@@ -90,11 +70,11 @@ try {
       const pid = v.service.process.pid!;
       const before = threadCpuSeconds(pid);
       const kernelBefore = userSystemSeconds(pid).system;
-      const serversBefore = scaleOut ? serverCpuSeconds() : 0;
+      const serversBefore = scaleOut ? commandCpuSeconds(SERVERS) : 0;
       const result = await load(v, SECONDS);
       const after = threadCpuSeconds(pid);
       const kernel = ((userSystemSeconds(pid).system - kernelBefore) * 1e6) / result.requests.total;
-      const servers = scaleOut ? ` + PostgreSQL and Redis ${(((serverCpuSeconds() - serversBefore) * 1e6) / result.requests.total).toFixed(0)}` : '';
+      const servers = scaleOut ? ` + PostgreSQL and Redis ${(((commandCpuSeconds(SERVERS) - serversBefore) * 1e6) / result.requests.total).toFixed(0)}` : '';
       const requests = result.requests.total;
       if (result.errors + result.non2xx > 0) throw new Error(`${v.name}: ${result.errors + result.non2xx} errors`);
       const perThread = [...after].map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) * 1e6) / requests] as const).filter(([, us]) => us >= 1).sort((a, b) => b[1] - a[1]);
@@ -105,8 +85,10 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  for (const v of started) console.log(`${v.name.padEnd(24)} memory: peak ${status(v.service.process.pid!, 'VmHWM').toFixed(0)} MiB, now ${status(v.service.process.pid!, 'VmRSS').toFixed(0)} MiB`);
+  for (const v of started) {
+    const { peak, now } = residentMemory(v.service.process.pid!);
+    console.log(`${v.name.padEnd(24)} memory: peak ${(peak / 2 ** 20).toFixed(0)} MiB, now ${(now / 2 ** 20).toFixed(0)} MiB`);
+  }
   for (const v of started) console.log(`${v.name.padEnd(24)} median: ${median(v.rounds.map((r) => r.rps)).toFixed(0)} req/s, p99 ${median(v.rounds.map((r) => r.p99))} ms, ${median(v.rounds.map((r) => r.total)).toFixed(0)} µs/request`);
 } finally {
   for (const step of cleanup.reverse()) await step().catch(() => {});

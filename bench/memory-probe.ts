@@ -4,7 +4,6 @@
 // the service on the now existing directory. Reads VmHWM (peak) and VmRSS (now) from /proc.
 // Usage: node bench/memory-probe.ts [node flags for the service, instead of npm start's…]; PROBE_ENV='{"K":"V"}' adds env.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { freePort, SERVICE_NODE_FLAGS, serviceEnv } from '../support/child-service.ts';
+import { residentMemory } from './process-stats.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MiB = 2 ** 20;
@@ -30,12 +30,6 @@ export interface MemoryFigures {
   restartRss: number;
   errors: number;
   startMs: number;
-}
-
-function status(pid: number) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
-  return { hwm: kb('VmHWM'), rss: kb('VmRSS') };
 }
 
 async function start(dataDir: string, env: Record<string, string>, nodeFlags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<void>; output: () => string }> {
@@ -79,8 +73,8 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     const first = await start(join(dataDir, 'data'), env, nodeFlags);
     const startMs = performance.now() - t0;
     const pid = first.child.pid!;
-    const atStart = status(pid);
-    log(`fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.hwm / MiB).toFixed(0)} MiB, rss ${(atStart.rss / MiB).toFixed(0)} MiB`);
+    const atStart = residentMemory(pid);
+    log(`fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.peak / MiB).toFixed(0)} MiB, rss ${(atStart.now / MiB).toFixed(0)} MiB`);
     const json = { 'content-type': 'application/json' };
     const signup = await fetch(`${first.url}/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123' }) });
     if (signup.status !== 201) throw new Error(`signup ${signup.status}: ${await signup.text()}`);
@@ -89,19 +83,19 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     if (created.status !== 201) throw new Error(`key ${created.status}: ${await created.text()}`);
     const { key } = (await created.json()) as { key: string };
     const result = await autocannon({ url: `${first.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { ...json, authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
-    const served = status(pid);
-    log(`served 200 × 3,000 shorts to 20 clients: peak ${(served.hwm / MiB).toFixed(0)} MiB, rss ${(served.rss / MiB).toFixed(0)} MiB, ${result.errors + result.non2xx} errors`);
+    const served = residentMemory(pid);
+    log(`served 200 × 3,000 shorts to 20 clients: peak ${(served.peak / MiB).toFixed(0)} MiB, rss ${(served.now / MiB).toFixed(0)} MiB, ${result.errors + result.non2xx} errors`);
     await new Promise((r) => setTimeout(r, (options.idleSeconds ?? 10) * 1000));
-    const idle = status(pid);
-    log(`idle ${options.idleSeconds ?? 10} s: rss ${(idle.rss / MiB).toFixed(0)} MiB`);
+    const idle = residentMemory(pid);
+    log(`idle ${options.idleSeconds ?? 10} s: rss ${(idle.now / MiB).toFixed(0)} MiB`);
     first.child.kill('SIGTERM');
     await first.exited;
     const second = await start(join(dataDir, 'data'), env, nodeFlags);
-    const restart = status(second.child.pid!);
-    log(`restart on the existing directory: peak ${(restart.hwm / MiB).toFixed(0)} MiB, rss ${(restart.rss / MiB).toFixed(0)} MiB`);
+    const restart = residentMemory(second.child.pid!);
+    log(`restart on the existing directory: peak ${(restart.peak / MiB).toFixed(0)} MiB, rss ${(restart.now / MiB).toFixed(0)} MiB`);
     second.child.kill('SIGTERM');
     await second.exited;
-    return { freshStartPeak: atStart.hwm, freshStartRss: atStart.rss, servePeak: served.hwm, idleRss: idle.rss, restartPeak: restart.hwm, restartRss: restart.rss, errors: result.errors + result.non2xx, startMs };
+    return { freshStartPeak: atStart.peak, freshStartRss: atStart.now, servePeak: served.peak, idleRss: idle.now, restartPeak: restart.peak, restartRss: restart.now, errors: result.errors + result.non2xx, startMs };
   } finally {
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });

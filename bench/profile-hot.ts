@@ -7,13 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
-import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { cpuSeconds, threadCpuSeconds } from './process-stats.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
@@ -84,21 +82,15 @@ export function inclusive(profile: Profile, names: string[]): Array<{ share: num
 }
 
 const fake = await startFakePlatform();
-const dataDir = await mkdtemp(join(tmpdir(), 'cs-profile-'));
 const profDir = await mkdtemp(join(tmpdir(), 'cs-cpuprof-'));
 const pg = scaleOut ? await createPostgresDatabase() : null;
+const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, ...(pg ? { databaseUrl: pg.url } : {}) });
 try {
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(pg ? { DATABASE_URL: pg.url } : {}) }, { role: 'bench' });
-  const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
-  const { key } = await createApiKey(db, account.id, 'bench');
-  await db.close();
-  const big = String(1_000_000_000);
-  const service = await startChild('src/server.ts', {
-    DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
-    RATE_LIMIT_PER_MINUTE: big, RATE_LIMIT_PER_HOUR: big, RATE_LIMIT_PER_DAY: big, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '20',
+  const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
+    CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '20',
     NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
-    ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}),
-  }, { logFile: join(dataDir, 'service.log') });
+    ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}),
+  }), { logFile: join(dataDir, 'service.log') });
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body });

@@ -1,23 +1,21 @@
 // npm run bench: reproducible measurements of the hot path, the cold path against a slow upstream,
 // early stop, memory and webhook throughput. Prints a table and writes bench/results.md.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir, cpus, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
-import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
 import { measureMemory } from './memory-probe.ts';
 import { appendHistory } from './history.ts';
 import { watchesBench } from './watches.ts';
-import { cpuSeconds } from './process-stats.ts';
+import { cpuSeconds, residentMemory } from './process-stats.ts';
+import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -32,29 +30,15 @@ const report = (section: string, metric: string, value: string, target: string, 
   console.log(`${section.padEnd(10)} ${metric.padEnd(58)} ${value.padEnd(22)} ${target.padEnd(22)} ${verdict}`);
 };
 
-async function prepareDataDir(credits: number) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 }, { role: 'bench' });
-  const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits });
-  const { key } = await createApiKey(db, account.id, 'bench');
-  await db.close();
-  return { dataDir, key };
-}
+const prepareDataDir = (credits: number) => seedBenchAccount({ credits });
 
-const BIG = String(1_000_000_000);
-const serviceEnv = (dataDir: string, baseUrl: string, extra: Record<string, string> = {}) => ({
-  DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-  RATE_LIMIT_PER_MINUTE: BIG, RATE_LIMIT_PER_HOUR: BIG, RATE_LIMIT_PER_DAY: BIG, LOG_LEVEL: 'warn', ...extra,
-});
+const serviceEnv = benchServiceEnv;
 
 function cannon(url: string, body: string, headers: Record<string, string>, connections = 50) {
   return autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION });
 }
 
-function peakRss(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
+const peakRss = (pid: number): number => residentMemory(pid).peak;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -136,13 +120,9 @@ async function hotPath() {
 
 async function scaledOutHotPath(baseUrl: string, body: string): Promise<autocannon.Result[]> {
   const pg = await createPostgresDatabase();
-  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
+  const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   try {
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 1 });
-    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
-    const { key } = await createApiKey(db, account.id, 'bench');
-    await db.close();
-    const env = { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-${process.pid}:` };
+    const env = { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-${process.pid}:` };
     const service = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, env), { logFile: join(dataDir, 'service.log') });
     try {
       const headers = { authorization: `Bearer ${key}` };
@@ -319,11 +299,7 @@ async function memory() {
     await fake.close();
     return;
   }
-  const db = await openDatabase({ DATA_DIR: '', DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 1 });
-  const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
-  const { key } = await createApiKey(db, account.id, 'bench');
-  await db.close();
-  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
+  const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url }));
   const idle = peakRss(service.process.pid!);
   const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
@@ -399,14 +375,10 @@ async function webhooks() {
 
 async function scaledOutWebhooks(baseUrl: string) {
   const pg = await createPostgresDatabase();
-  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
+  const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   const children: ChildService[] = [];
   try {
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 1 });
-    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: 2_000_000_000 });
-    const { key } = await createApiKey(db, account.id, 'bench');
-    await db.close();
-    const env = { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `bench-async-${process.pid}:`, WORKER_CONCURRENCY: '20' };
+    const env = { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-async-${process.pid}:`, WORKER_CONCURRENCY: '20' };
     const api = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
     children.push(api);
     for (let i = 0; i < 2; i++) children.push(await startChild('src/worker.ts', serviceEnv(dataDir, baseUrl, env)));

@@ -1,0 +1,37 @@
+// What every benchmark script starts the service with (bench/run.ts, profile-hot.ts, cpu-probe.ts):
+// a data directory holding one account with an API key, and the environment that points the
+// service at the fake platform with limits that never get in the way.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { createApiKey } from '../src/domain/keys/api-keys.ts';
+import type { Database } from '../src/infra/db/database.ts';
+
+/** Rate limits high enough that a benchmark never meets them. */
+export const NO_LIMIT = String(1_000_000_000);
+
+export function benchServiceEnv(dataDir: string, baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR: NO_LIMIT, RATE_LIMIT_PER_DAY: NO_LIMIT, LOG_LEVEL: 'warn', ...extra,
+  };
+}
+
+/**
+ * A new data directory (and, with `databaseUrl`, that PostgreSQL database) holding one account with
+ * `credits` and an API key; `prepare` runs on the database before it is closed.
+ */
+export async function seedBenchAccount(options: { credits: number; databaseUrl?: string; prepare?: (db: Database) => Promise<void> }): Promise<{ dataDir: string; key: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
+  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) }, { role: 'bench' });
+  try {
+    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: options.credits });
+    const { key } = await createApiKey(db, account.id, 'bench');
+    await options.prepare?.(db);
+    return { dataDir, key };
+  } finally {
+    await db.close();
+  }
+}
