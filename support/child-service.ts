@@ -57,8 +57,16 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-pe
  * two arenas took the embedded service's idle RSS from 311-312 to 296 MiB and its fresh start from
  * 261 to 246-247 (bench/memory-probe.ts, two runs each; 1 arena: 293 idle), with no measurable
  * cost on the hot path (CPU per request 169 and 156 µs against 167 and 163, interleaved) — #13.
+ * MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ (128 KiB, glibc's own starting values, fixed):
+ * glibc raises its mmap threshold to the size of each large block freed (up to 32 MiB), so after
+ * the first multi-megabyte response body, bodies and upstream pages of that size come from the
+ * arenas, whose free space is returned only from their top; set explicitly, the threshold stays
+ * put and a freed large block goes back to the system at once. Four runs of bench/memory-probe.ts
+ * against two without: idle 257-260 against 270-273 MiB, serving peak 259-265 against 273-276;
+ * the hot path's CPU per request 414-483 against 447-509 µs in four interleaved pairs at a fixed
+ * 1,200 req/s (bench/cpu-probe.ts; lower in every pair, on a machine slower than earlier rounds').
  */
-export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
 
 /** SERVICE_ENV with the operator's own values kept, as the npm scripts' `${VAR:-default}` does. */
 export function serviceEnv(): Record<string, string> {
