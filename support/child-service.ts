@@ -57,16 +57,18 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-pe
  * two arenas took the embedded service's idle RSS from 311-312 to 296 MiB and its fresh start from
  * 261 to 246-247 (bench/memory-probe.ts, two runs each; 1 arena: 293 idle), with no measurable
  * cost on the hot path (CPU per request 169 and 156 µs against 167 and 163, interleaved) — #13.
- * MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ (128 KiB, glibc's own starting values, fixed):
- * glibc raises its mmap threshold to the size of each large block freed (up to 32 MiB), so after
- * the first multi-megabyte response body, bodies and upstream pages of that size come from the
- * arenas, whose free space is returned only from their top; set explicitly, the threshold stays
- * put and a freed large block goes back to the system at once. Four runs of bench/memory-probe.ts
- * against two without: idle 257-260 against 270-273 MiB, serving peak 259-265 against 273-276;
- * the hot path's CPU per request 414-483 against 447-509 µs in four interleaved pairs at a fixed
- * 1,200 req/s (bench/cpu-probe.ts; lower in every pair, on a machine slower than earlier rounds').
+ * MALLOC_MMAP_THRESHOLD_ (1 MiB) and MALLOC_TRIM_THRESHOLD_ (128 KiB, glibc's starting value): glibc
+ * raises its mmap threshold to the size of each large block freed (up to 32 MiB), so after the first
+ * multi-megabyte response body, blocks of that size come from the arenas, whose free space goes
+ * back to the system only from their top. Set explicitly, both stay put: a freed block of 1 MiB or
+ * more is unmapped at once. bench/memory-probe.ts: idle 258-261 MiB against 270-273 without, serving
+ * peak 261-265 against 273-276 (the same with a 128 KiB or 4 MiB mmap threshold). 128 KiB made the
+ * cold 3,000-short path ~3 % slower (3,626-3,673 against 3,495-3,596 ms in interleaved bench runs:
+ * each block above it is an mmap and fresh page faults); 1 MiB measured 3,572-3,606. With 128 KiB the
+ * hot path's CPU per request was lower in four interleaved pairs at 1,200 req/s (bench/cpu-probe.ts;
+ * the hot path allocates no block that large) — #13.
  */
-export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
 
 /** SERVICE_ENV with the operator's own values kept, as the npm scripts' `${VAR:-default}` does. */
 export function serviceEnv(): Record<string, string> {
