@@ -66,7 +66,7 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-pe
  * cold 3,000-short path ~3 % slower (3,626-3,673 against 3,495-3,596 ms in interleaved bench runs:
  * each block above it is an mmap and fresh page faults); 1 MiB measured 3,572-3,606. With 128 KiB the
  * hot path's CPU per request was lower in four interleaved pairs at 1,200 req/s (bench/cpu-probe.ts;
- * the hot path allocates no block that large) — #13.
+ * not measured again with 1 MiB) — #13.
  */
 export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
 
