@@ -130,14 +130,19 @@ for (const mode of STORAGE_MODES) {
         const { id, account_id, webhook_url, status, result: body, created_at, completed_at, secrets } = (await read({ requestId: plan[i]!.request.id, attempt: 1 }))!;
         assert.deepEqual(result.settledRow, { id, account_id, webhook_url, status, result: body, created_at, completed_at, secrets }, `member ${i}: as the delivery reads it`);
       }
-      assert.equal(results.filter((r) => r.settledRow).length, 9, 'every member the group settled (not the refused one, settled alone)');
+      // a: 10 credits, 7 reserved (3 free). In order, its k-th 2-credit request may spend the free 3, the
+      // failed one's reservation and the reservations of the first k: 2k ≤ 4 + k, so four fit in the
+      // group; the fifth would need the sixth's reserved credit, so from the fifth on they go alone, in
+      // order: the fifth is refused (2 credits, 1 of them held by the sixth), the sixth is charged.
+      assert.equal(results.filter((r) => r.settledRow).length, 8, 'every member the group settled: a\'s first four and its failed one, b\'s three');
       const rows = await t.services.db.query<{ id: string; account_id: string; status: string; credits_charged: number; error_code: string | null; result: { success: boolean; message?: string } }>(
         'SELECT id, account_id, status, credits_charged, error_code, result FROM shorts_requests WHERE id = ANY($1::text[])', [plan.map((p) => p.request.id)]);
       const ofA = rows.filter((r) => r.account_id === a.id);
       assert.equal(ofA.filter((r) => r.status === 'completed').length, 5, 'five of the 2-credit requests fit in 10 credits');
       const refused = ofA.filter((r) => r.error_code === 'INSUFFICIENT_CREDITS');
       assert.equal(refused.length, 1);
-      assert.match(String(refused[0]!.result.message), /costs 2 credits; the balance is 0/);
+      assert.equal(refused[0]!.id, plan[4]!.request.id, 'the fifth, in order');
+      assert.match(String(refused[0]!.result.message), /costs 2 credits; the balance is 2, of which 1 are held by requests in progress/);
       assert.equal(ofA.filter((r) => r.error_code === 'CHANNEL_NOT_FOUND').length, 1, 'the failure is recorded as it came');
       assert.ok(rows.filter((r) => r.account_id === b.id).every((r) => r.status === 'completed' && r.credits_charged === 1));
       for (const [user, spent] of [[a, 10], [b, 3]] as const) {
@@ -152,16 +157,16 @@ for (const mode of STORAGE_MODES) {
         const queued = [...insertedJobs.flat().map((j) => (j.data as { requestId: string }).requestId), ...aloneQueued].sort();
         assert.deepEqual(queued, plan.map((p) => p.request.id).sort(), 'afterSettle ran once per settled request');
         assert.ok(insertedJobs.some((jobs) => jobs.length > 1), 'the jobs a group queued are inserted by one insert');
-        assert.deepEqual(aloneQueued, [refused[0]!.id], 'only the refused one took the one-by-one path');
+        assert.deepEqual(aloneQueued, [plan[4]!.request.id, plan[5]!.request.id], 'only the fifth (refused) and the sixth took the one-by-one path, in order');
       } else {
         assert.deepEqual(insertedJobs, [], 'nothing queued without afterSettle');
-        // The ten settle in one group, then the refused one alone. On PostgreSQL the group (two
+        // Eight settle in one group, then the fifth and sixth alone. On PostgreSQL the group (two
         // accounts) is a transaction: a statement locks its accounts in id order first (ledger.ts withAccountsLocked).
         if (mode === 'pglite') {
           assert.deepEqual(statements.filter((sql) => sql !== 'BEGIN').length, 1, 'the group is one statement');
-          assert.deepEqual(statements.filter((sql) => sql === 'BEGIN').length, 1, 'only the refused one took a transaction (alone)');
+          assert.deepEqual(statements.filter((sql) => sql === 'BEGIN').length, 2, 'only the two the group could not take used a transaction each (alone)');
         } else {
-          assert.deepEqual(statements, ['BEGIN', 'BEGIN'], 'the group, then the refused one alone');
+          assert.deepEqual(statements, ['BEGIN', 'BEGIN', 'BEGIN'], 'the group, then the fifth and the sixth alone');
         }
       }
 
@@ -194,6 +199,73 @@ for (const mode of STORAGE_MODES) {
       for (const row of rows) assert.deepEqual({ status: row.status, charges: row.charges }, { status: 'completed', charges: 1 }, row.id);
       const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
       assert.deepEqual(account, { credit_balance: 6, credits_reserved: 0 });
+    });
+
+    it('lets no member of a group spend another member\'s reservation: a request its reservation covers is never refused for it', async () => {
+      // 10 credits, two requests holding 1 each. Settled one by one in order, x (10 credits) can
+      // spend what is free (8) and its own reservation: 9, so it fails with the exact 402; y's price
+      // (1) is covered by its own reservation. A group that pooled the reservations charged x with
+      // y's reserved credit and then refused y.
+      const { user, requests: [x, y] } = await acceptedPair(t, 10);
+      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
+      const completed = (credits: number): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 });
+      const settle = (request: NewRequest, credits: number) => {
+        const settlement = { request, credits, outcome: completed(credits), quotaUnits: 2 };
+        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
+      };
+      const [ofX, ofY] = await Promise.all([settle(x, 10), settle(y, 1)]);
+      assert.equal(ofX.final.status, 'failed');
+      assert.equal(ofX.final.errorCode, 'INSUFFICIENT_CREDITS');
+      assert.match(String((ofX.final.result as { message?: string }).message), /costs 10 credits; the balance is 10, of which 1 are held by requests in progress/);
+      assert.equal(ofY.final.status, 'completed');
+      const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number; held: number }>(
+        'SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_reservations WHERE account_id = $1) AS held FROM accounts WHERE id = $1', [user.id]);
+      assert.deepEqual(account, { credit_balance: 9, credits_reserved: 0, held: 0 });
+    });
+
+    it('decides, for any mix of prices and failures, exactly what one by one decides: the uncharged first, then the rest in order', async () => {
+      // A fixed pseudo-random series (mulberry32), so a failure names a reproducible scenario.
+      let seed = 20261126;
+      const next = (n: number) => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+        return ((x ^ (x >>> 14)) >>> 0) % n;
+      };
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
+      for (let scenario = 0; scenario < 24; scenario++) {
+        const count = 2 + next(5);
+        const credits = count + next(5);
+        const plan = Array.from({ length: count }, () => (next(4) === 0 ? { price: 0, failed: true } : { price: 1 + next(5), failed: false }));
+        const outcomeOf = (request: NewRequest, p: (typeof plan)[number]): Outcome => (p.failed
+          ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
+          : { status: 'completed', httpStatus: 200, itemCount: p.price * 50, creditsCharged: p.price, errorCode: null, result: { success: true, requestId: request.id }, quotaUnits: 2 });
+        const [grouped, reference] = [await createUser(t, credits), await createUser(t, credits)];
+        const requestsOf = async (accountId: string) => {
+          const requests = plan.map(() => webhookRequest(accountId));
+          for (const request of requests) await accept.accept(request);
+          return requests;
+        };
+        const [g, r] = [await requestsOf(grouped.id), await requestsOf(reference.id)];
+        const settlement = (request: NewRequest, i: number) => ({ request, credits: plan[i]!.price, outcome: outcomeOf(request, plan[i]!), quotaUnits: 2 });
+        await Promise.all(g.map((request, i) => {
+          const one = settlement(request, i);
+          return batcher.settle({ ...one, alone: () => settleQueuedAlone(t.services.db, one) });
+        }));
+        const order = [...r.keys()].sort((a, b) => Number(!plan[a]!.failed) - Number(!plan[b]!.failed) || a - b);
+        for (const i of order) await settleQueuedAlone(t.services.db, settlement(r[i]!, i));
+        const stateOf = async (accountId: string, requests: NewRequest[]) => {
+          const rows = await t.services.db.query<{ id: string; status: string; credits_charged: number; error_code: string | null; message: string | null }>(
+            `SELECT id, status, credits_charged, error_code, result->>'message' AS message FROM shorts_requests WHERE id = ANY($1::text[])`, [requests.map((x) => x.id)]);
+          const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number; held: number; charges: number }>(
+            `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_reservations WHERE account_id = $1) AS held,
+                    (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges
+             FROM accounts WHERE id = $1`, [accountId]);
+          return { account, requests: requests.map((x) => { const { id: _id, ...rest } = rows.find((row) => row.id === x.id)!; return rest; }) };
+        };
+        assert.deepEqual(await stateOf(grouped.id, g), await stateOf(reference.id, r), `scenario ${scenario}: ${credits} credits, ${JSON.stringify(plan)}`);
+      }
     });
 
     if (mode === 'postgres') {

@@ -144,30 +144,59 @@ export const CHARGE_GROUP_SQL = `${runningSql('0')}, totals AS (${PREFIX_SQL}
  * CHARGE_GROUP_SQL for requests that end reservations in the same statement (#13: queued webhook
  * requests settled together; before, a transaction of a release, a charge and the record, which on
  * PostgreSQL held the account's row lock across four round trips and on embedded PGlite cost five
- * statements). Besides `input` it reads a CTE named `held` (`request_id`, `account_id`, `credits`):
- * the reservations to end, locked by the caller (FOR UPDATE, so a concurrent release of one — an
- * expired reservation swept — is seen). Their credits count as available to the charges of the same
- * statement, exactly as if they had been released first; each account is updated once, with its
- * charges and its released credits, and the reservations are deleted whether or not their request
- * is charged (a member the credits do not cover is settled alone afterwards). An account the UPDATE's
- * re-check refuses (`blocked`) is left untouched, its reservations included.
+ * statements). Besides `input` (the members to charge) it reads a CTE named `held` (`request_id`,
+ * `account_id`, `credits`): the reservations of every member of the group, locked by the caller
+ * (FOR UPDATE, so a concurrent release of one — an expired reservation swept — is seen).
+ *
+ * The group decides what settling its members one by one would, in this order: first those it does
+ * not charge (failed, free, or settled already: their reservations end whatever the credits), then
+ * those to charge, in the group's order. A reservation is its request's own: no member may spend one
+ * of a member to charge after it (found by review: an earlier form pooled the group's reservations,
+ * so a member could spend a later one's, and that one — its price covered by its own reservation —
+ * was then refused). So, per account, a member to charge may spend the credits available before
+ * the group, the reservations of the members not charged (`uncharged`) and those of the members to
+ * charge up to and including itself (`freed`). The members before the first one that cannot be
+ * covered are charged (their reservations end with the charge); from that one on, none is: they
+ * keep their reservations and the caller settles them one by one, in order, as the one-by-one path
+ * would. Each account is updated once; its UPDATE re-checks on the row's newest version that the
+ * available credits still cover every charged member (`need`); when they do not (another
+ * transaction spent some meanwhile), the account is left untouched (`blocked`), reservations
+ * included, and all its members are settled one by one.
  */
-export const CHARGE_GROUP_RELEASING_SQL = `released AS (
-    SELECT account_id, sum(credits)::integer AS total FROM held GROUP BY account_id
-  ), ${runningSql('coalesce((SELECT total FROM released WHERE released.account_id = input.account_id), 0)')}, totals AS (
-    SELECT coalesce(c.account_id, r.account_id) AS account_id, coalesce(c.total, 0) AS total, coalesce(r.total, 0) AS released
-    FROM (${PREFIX_SQL}) c FULL JOIN released r ON r.account_id = c.account_id
+export const CHARGE_GROUP_RELEASING_SQL = `uncharged AS (
+    SELECT account_id, sum(credits)::integer AS total FROM held WHERE request_id <> ALL(ARRAY(SELECT request_id FROM input)) GROUP BY account_id
+  ), snap AS (
+    SELECT id, credit_balance, credits_reserved FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input))
+  ), running AS (
+    SELECT input.*, coalesce(h.credits, 0) AS own, sum(input.amount) OVER w AS run,
+           coalesce(u.total, 0) + sum(coalesce(h.credits, 0)) OVER w AS freed, snap.credit_balance - snap.credits_reserved AS free
+    FROM input JOIN snap ON snap.id = input.account_id
+      LEFT JOIN held h ON h.request_id = input.request_id LEFT JOIN uncharged u ON u.account_id = input.account_id
+    WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
+  ), prefix AS (
+    -- Covered: this member and every one before it to charge (in order) fit.
+    SELECT running.*, bool_and(run <= free + freed) OVER w AS covered
+    FROM running WINDOW w AS (PARTITION BY account_id ORDER BY i)
+  ), totals AS (
+    SELECT coalesce(c.account_id, u.account_id) AS account_id, coalesce(c.total, 0) AS total, coalesce(c.need, 0) AS need, coalesce(u.total, 0) + coalesce(c.own, 0) AS released
+    FROM (
+      SELECT account_id, coalesce(max(run) FILTER (WHERE covered), 0)::integer AS total, greatest(coalesce(max(run - freed) FILTER (WHERE covered), 0), 0)::integer AS need,
+             coalesce(sum(own) FILTER (WHERE covered), 0)::integer AS own
+      FROM prefix GROUP BY account_id
+    ) c FULL JOIN uncharged u ON u.account_id = c.account_id
   ), charged AS (
-    -- Credits reserved for requests in progress are not for spending (the group's own are released).
+    -- Credits reserved for requests in progress are not for spending: only the members' own, in order (above).
     UPDATE accounts SET credit_balance = accounts.credit_balance - t.total, credits_reserved = accounts.credits_reserved - t.released
     FROM totals t
-    WHERE accounts.id = t.account_id AND accounts.credit_balance - (accounts.credits_reserved - t.released) >= t.total
+    WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.need
     RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
   ), blocked AS (
     SELECT account_id FROM totals WHERE account_id NOT IN (SELECT id FROM charged)
-  ), ended AS (
-    DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM held WHERE account_id IN (SELECT id FROM charged)))
-  ), ${ACCEPTED_AND_LEDGER}`;
+  ), ${ACCEPTED_AND_LEDGER}, ended AS (
+    DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(
+      SELECT request_id FROM held WHERE account_id IN (SELECT id FROM charged)
+        AND (request_id <> ALL(ARRAY(SELECT request_id FROM input)) OR request_id IN (SELECT request_id FROM accepted))))
+  )`;
 
 /**
  * Runs a group statement (the two forms above, or a transaction around one) so that two instances'

@@ -7,15 +7,16 @@
 // (pg_stat_activity), and on embedded PGlite each cost five statements.
 //
 // Settlements that become ready together are written by ONE statement, whatever their number: it
-// ends every member's reservation, charges the completed ones, per account in order, what the
-// available credits cover (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL, the same charging rule as
-// the synchronous settlements) and records every outcome it may. Atomic by itself, it needs no
+// charges the completed ones, per account in order, as long as the available credits cover them (a
+// member may spend its own reservation, never that of a member to charge after it), ends the
+// reservations of the members it settles (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL) and
+// records every outcome it may. Atomic by itself, it needs no
 // BEGIN/COMMIT, and each account row is touched once, by its UPDATE; on PostgreSQL a group of
 // several accounts has them locked in id order first, in the same transaction (ledger.ts
 // withAccountsLocked), so two instances' groups cannot take them in opposite orders. Members with
 // an `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle,
-// then the jobs they queued by one insert. A member the credits do not cover takes the one-by-one
-// path afterwards (`alone`), which turns a refused charge into the request's failure with the
+// then the jobs they queued by one insert. A member the credits do not cover, and the later members
+// to charge of its account, take the one-by-one path afterwards (`alone`), which turns a refused charge into the request's failure with the
 // exact message — so a group decides exactly what the one-by-one path would have. If a group's
 // statement or transaction fails, every member runs alone.
 import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/db/database.ts';
@@ -69,9 +70,11 @@ export interface QueuedSettlementOptions {
 }
 
 // A group's statement. `amount` is the price of a member to charge (completed at a price) and 0 for
-// the others. The reservations of every member end; a request settled meanwhile (a retried job) is
-// neither charged nor recorded; a member the credits do not cover is not recorded either (it is
-// settled alone afterwards), nor is any member of an account whose charge the UPDATE's re-check
+// the others. The reservation of every member the statement settles ends; a request settled
+// meanwhile (a retried job) is neither charged nor recorded; a member the credits do not cover, and
+// every later member to charge of its account, is not recorded either and keeps its reservation
+// (they are settled alone afterwards, in order; ledger.ts CHARGE_GROUP_RELEASING_SQL says why), nor
+// is any member of an account whose charge the UPDATE's re-check
 // refused (`blocked`: its credits were spent meanwhile; its reservations are kept and its members
 // settled alone). For each request it settled it returns what the webhook's first
 // attempt sends and the secrets that sign it ($2: now), as the delivery's own read would
@@ -116,8 +119,9 @@ interface Written {
   /** Each member the statement settled or found settled: whether it changed the request, and the row it wrote. */
   settled: Map<Pending, { changed: boolean; settledRow?: SettledRow }>;
   /**
-   * Members the credits did not cover (their reservations ended, nothing else written), and those of
-   * an account whose UPDATE's re-check refused the group's charge (nothing written, reservations kept).
+   * Members to charge from the first one of their account the credits did not cover on, and those of
+   * an account whose UPDATE's re-check refused the group's charge: nothing written for them,
+   * reservations kept; each is settled alone afterwards, in order.
    */
   refused: Pending[];
   /** Accounts a charge took below their low-balance threshold (→ a request that did it). */
