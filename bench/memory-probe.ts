@@ -6,14 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { freePort, SERVICE_NODE_FLAGS, serviceEnv } from '../support/child-service.ts';
+import { SERVICE_NODE_FLAGS, startChild } from '../support/child-service.ts';
+import { benchServiceEnv } from './bench-service.ts';
 import { residentMemory } from './process-stats.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MiB = 2 ** 20;
 
 export interface MemoryFigures {
@@ -32,47 +30,19 @@ export interface MemoryFigures {
   startMs: number;
 }
 
-async function start(dataDir: string, env: Record<string, string>, nodeFlags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<void>; output: () => string }> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, [...nodeFlags, 'src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...serviceEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c: Buffer) => (out += c));
-  child.stderr!.on('data', (c: Buffer) => (out += c));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`service exited:\n${out}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url, exited, output: () => out };
-}
-
 export async function measureMemory(options: { env?: Record<string, string>; nodeFlags?: string[]; idleSeconds?: number; log?: (s: string) => void } = {}): Promise<MemoryFigures> {
   const log = options.log ?? (() => {});
   const fake = await startFakePlatform();
   const dataDir = await mkdtemp(join(tmpdir(), 'cs-mem-'));
-  const env = {
-    YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api',
-    RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_PER_HOUR: '1000000000', RATE_LIMIT_PER_DAY: '1000000000', CACHE_TTL_SECONDS: '3600',
-    SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env,
-  };
+  const env = benchServiceEnv(join(dataDir, 'data'), fake.baseUrl, { CACHE_TTL_SECONDS: '3600', SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env });
   // By default the flags `npm start` runs the service with.
   const nodeFlags = options.nodeFlags ?? SERVICE_NODE_FLAGS;
+  const start = () => startChild('src/server.ts', env, { nodeFlags });
   try {
     const t0 = performance.now();
-    const first = await start(join(dataDir, 'data'), env, nodeFlags);
+    const first = await start();
     const startMs = performance.now() - t0;
-    const pid = first.child.pid!;
+    const pid = first.process.pid!;
     const atStart = residentMemory(pid);
     log(`fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.peak / MiB).toFixed(0)} MiB, rss ${(atStart.now / MiB).toFixed(0)} MiB`);
     const json = { 'content-type': 'application/json' };
@@ -88,13 +58,11 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     await new Promise((r) => setTimeout(r, (options.idleSeconds ?? 10) * 1000));
     const idle = residentMemory(pid);
     log(`idle ${options.idleSeconds ?? 10} s: rss ${(idle.now / MiB).toFixed(0)} MiB`);
-    first.child.kill('SIGTERM');
-    await first.exited;
-    const second = await start(join(dataDir, 'data'), env, nodeFlags);
-    const restart = residentMemory(second.child.pid!);
+    await first.kill('SIGTERM');
+    const second = await start();
+    const restart = residentMemory(second.process.pid!);
     log(`restart on the existing directory: peak ${(restart.peak / MiB).toFixed(0)} MiB, rss ${(restart.now / MiB).toFixed(0)} MiB`);
-    second.child.kill('SIGTERM');
-    await second.exited;
+    await second.kill('SIGTERM');
     return { freshStartPeak: atStart.peak, freshStartRss: atStart.now, servePeak: served.peak, idleRss: idle.now, restartPeak: restart.peak, restartRss: restart.now, errors: result.errors + result.non2xx, startMs };
   } finally {
     await fake.close();

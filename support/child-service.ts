@@ -27,10 +27,6 @@ export interface ChildService {
 }
 
 /**
- * `logFile`: the child writes its output straight to this file (for chatty runs such as benchmarks).
- * `unset`: variables of this process's environment the child must not inherit (e.g. DATABASE_URL).
- */
-/**
  * The V8 flags `npm start` and `npm run worker` run node with (package.json; test/units.test.ts
  * checks they agree), so tests and benchmarks measure the process an operator runs.
  * --max-semi-space-size=8 (MiB; V8's default lets the young generation of each thread grow to 32):
@@ -75,13 +71,24 @@ export function serviceEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(SERVICE_ENV).map(([name, value]) => [name, process.env[name] ?? value]));
 }
 
-export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env: Record<string, string>, options: { port?: number; logFile?: string; unset?: readonly string[] } = {}): Promise<ChildService> {
+/**
+ * Starts the service (or a worker) as `npm start` would, with `env` on top of this process's
+ * environment; a server is returned once /healthz answers.
+ * `logFile`: the child writes its output straight to this file (for chatty runs such as benchmarks).
+ * `unset`: variables of this process's environment the child must not inherit (e.g. DATABASE_URL).
+ * `nodeFlags`: instead of SERVICE_NODE_FLAGS (bench/memory-probe.ts weighs other flags).
+ */
+export async function startChild(
+  script: 'src/server.ts' | 'src/worker.ts',
+  env: Record<string, string>,
+  options: { port?: number; logFile?: string; unset?: readonly string[]; nodeFlags?: readonly string[] } = {},
+): Promise<ChildService> {
   const port = options.port ?? (await freePort());
   let captured = '';
   const fd = options.logFile ? openSync(options.logFile, 'a') : null;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...serviceEnv(), LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env };
   for (const name of options.unset ?? []) if (!(name in env)) delete childEnv[name];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? SERVICE_NODE_FLAGS), script], {
     cwd: ROOT,
     env: childEnv,
     stdio: fd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
@@ -113,7 +120,8 @@ export async function startChild(script: 'src/server.ts' | 'src/worker.ts', env:
         await service.kill();
         throw new Error(`service did not start:\n${output()}`);
       }
-      await new Promise((r) => setTimeout(r, 200));
+      // Often: bench/memory-probe.ts reports the time to listening.
+      await new Promise((r) => setTimeout(r, 50));
     }
   } else {
     await new Promise((r) => setTimeout(r, 1500));
