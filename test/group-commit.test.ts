@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
-import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
+import { createQueuedSettlementBatcher, type SettledAs } from '../src/domain/requests/queued-settlements.ts';
 import { createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
 import { createQueuedRequestReader, findRequest, settleRequest } from '../src/domain/requests/request-store.ts';
-import { releaseReservation } from '../src/domain/credits/reservations.ts';
+import { releaseReservation, reserveCredits } from '../src/domain/credits/reservations.ts';
+import { deductCredits } from '../src/domain/credits/ledger.ts';
 import { createRequestAttemptReader } from '../src/jobs/webhook-delivery-job.ts';
 
 let serial = 0;
@@ -223,8 +224,12 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual(account, { credit_balance: 9, credits_reserved: 0, held: 0 });
     });
 
-    it('decides, for any mix of prices and failures, exactly what one by one decides: the uncharged first, then the rest in order', async () => {
-      // A fixed pseudo-random series (mulberry32), so a failure names a reproducible scenario.
+    it('decides, for any mix of members, exactly what one by one decides: the uncharged first, then the rest in order', async () => {
+      // Seeded pseudo-random groups (mulberry32), so a failure names a reproducible scenario: members
+      // of two accounts, to charge (1-6 credits), free, failed or settled already (a retried job),
+      // holding reservations of 0 (swept) to 4 credits (grown as the quota meter grows them). Each
+      // group is settled by the batcher; a twin set-up is settled one by one with settleQueuedAlone,
+      // the members not charged first, then the rest in order; the two must agree field by field.
       let seed = 20261126;
       const next = (n: number) => {
         seed = (seed + 0x6d2b79f5) | 0;
@@ -232,39 +237,61 @@ for (const mode of STORAGE_MODES) {
         x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
         return ((x ^ (x >>> 14)) >>> 0) % n;
       };
+      const db = t.services.db;
       const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
-      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
-      for (let scenario = 0; scenario < 24; scenario++) {
-        const count = 2 + next(5);
-        const credits = count + next(5);
-        const plan = Array.from({ length: count }, () => (next(4) === 0 ? { price: 0, failed: true } : { price: 1 + next(5), failed: false }));
-        const outcomeOf = (request: NewRequest, p: (typeof plan)[number]): Outcome => (p.failed
-          ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
-          : { status: 'completed', httpStatus: 200, itemCount: p.price * 50, creditsCharged: p.price, errorCode: null, result: { success: true, requestId: request.id }, quotaUnits: 2 });
-        const [grouped, reference] = [await createUser(t, credits), await createUser(t, credits)];
-        const requestsOf = async (accountId: string) => {
-          const requests = plan.map(() => webhookRequest(accountId));
-          for (const request of requests) await accept.accept(request);
-          return requests;
+      const batcher = createQueuedSettlementBatcher(db, { insertJobs: async () => {} });
+      type Plan = { account: 0 | 1; price: number; kind: 'paid' | 'free' | 'failed' | 'settled'; reserved: number };
+      const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
+      const outcomeOf = (request: NewRequest, p: Plan): Outcome => (p.kind === 'failed'
+        ? failed
+        : { status: 'completed', httpStatus: 200, itemCount: p.price * 50 + 1, creditsCharged: p.price, errorCode: null, result: { success: true, requestId: request.id }, quotaUnits: 2 });
+      for (let scenario = 0; scenario < 30; scenario++) {
+        const plan: Plan[] = Array.from({ length: 2 + next(7) }, () => {
+          const r = next(10);
+          const kind = r === 0 ? 'failed' : r === 1 ? 'free' : r === 2 ? 'settled' : 'paid';
+          return { account: next(2) as 0 | 1, kind, price: kind === 'paid' || kind === 'settled' ? 1 + next(6) : 0, reserved: next(5) };
+        });
+        const spare = [next(6), next(6)];
+        const setUp = async () => {
+          const users: Array<Awaited<ReturnType<typeof createUser>>> = [];
+          for (const a of [0, 1]) users.push(await createUser(t, plan.filter((p) => p.account === a).reduce((sum, p) => sum + Math.max(1, p.reserved), 0) + spare[a]!));
+          const requests = plan.map((p) => webhookRequest(users[p.account]!.id));
+          for (const [i, request] of requests.entries()) {
+            await accept.accept(request);
+            const p = plan[i]!;
+            if (p.reserved === 0) await releaseReservation(db, request.id);
+            else if (p.reserved > 1) assert.ok(await reserveCredits(db, { accountId: request.accountId, requestId: request.id, credits: p.reserved - 1, expiresAt: new Date(Date.now() + 3_600_000), now: new Date() }));
+            if (p.kind === 'settled') {
+              await releaseReservation(db, request.id);
+              await settleRequest(db, request.id, failed);
+            }
+          }
+          return { users, requests };
         };
-        const [g, r] = [await requestsOf(grouped.id), await requestsOf(reference.id)];
+        const [grouped, reference] = [await setUp(), await setUp()];
         const settlement = (request: NewRequest, i: number) => ({ request, credits: plan[i]!.price, outcome: outcomeOf(request, plan[i]!), quotaUnits: 2 });
-        await Promise.all(g.map((request, i) => {
+        await Promise.all(grouped.requests.map((request, i) => {
           const one = settlement(request, i);
-          return batcher.settle({ ...one, alone: () => settleQueuedAlone(t.services.db, one) });
+          return batcher.settle({ ...one, alone: () => settleQueuedAlone(db, one) });
         }));
-        const order = [...r.keys()].sort((a, b) => Number(!plan[a]!.failed) - Number(!plan[b]!.failed) || a - b);
-        for (const i of order) await settleQueuedAlone(t.services.db, settlement(r[i]!, i));
-        const stateOf = async (accountId: string, requests: NewRequest[]) => {
-          const rows = await t.services.db.query<{ id: string; status: string; credits_charged: number; error_code: string | null; message: string | null }>(
+        const charging = (p: Plan) => p.kind === 'paid';
+        const order = [...plan.keys()].sort((a, b) => Number(charging(plan[a]!)) - Number(charging(plan[b]!)) || a - b);
+        for (const i of order) await settleQueuedAlone(db, settlement(reference.requests[i]!, i));
+        const stateOf = async ({ users, requests }: typeof grouped) => {
+          const rows = await db.query<{ id: string; status: string; credits_charged: number; error_code: string | null; message: string | null }>(
             `SELECT id, status, credits_charged, error_code, result->>'message' AS message FROM shorts_requests WHERE id = ANY($1::text[])`, [requests.map((x) => x.id)]);
-          const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number; held: number; charges: number }>(
-            `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_reservations WHERE account_id = $1) AS held,
-                    (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges
-             FROM accounts WHERE id = $1`, [accountId]);
-          return { account, requests: requests.map((x) => { const { id: _id, ...rest } = rows.find((row) => row.id === x.id)!; return rest; }) };
+          const accounts = [];
+          for (const user of users) {
+            const [account] = await db.query<{ credit_balance: number; credits_reserved: number; held: number; charges: number }>(
+              `SELECT credit_balance, credits_reserved, (SELECT coalesce(sum(credits), 0)::int FROM credit_reservations WHERE account_id = $1) AS held,
+                      (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges
+               FROM accounts WHERE id = $1`, [user.id]);
+            assert.equal(account!.credits_reserved, account!.held, `scenario ${scenario}: credits_reserved is the sum of the reservations`);
+            accounts.push(account);
+          }
+          return { accounts, requests: requests.map((x) => { const { id: _id, ...rest } = rows.find((row) => row.id === x.id)!; return rest; }) };
         };
-        assert.deepEqual(await stateOf(grouped.id, g), await stateOf(reference.id, r), `scenario ${scenario}: ${credits} credits, ${JSON.stringify(plan)}`);
+        assert.deepEqual(await stateOf(grouped), await stateOf(reference), `scenario ${scenario}: spare ${JSON.stringify(spare)}, ${JSON.stringify(plan)}`);
       }
     });
 
@@ -300,6 +327,71 @@ for (const mode of STORAGE_MODES) {
         const [account] = await db.query<{ credit_balance: number; credits_reserved: number; charges: number }>(
           `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`, [user.id]);
         assert.deepEqual(account, { credit_balance: 8, credits_reserved: 8, charges: 1 }, 'reserved credits were not spent');
+      });
+
+      // Another transaction changes the account between the group statement's snapshot and its UPDATE.
+      const whileHeld = async (change: (tx: Queryable) => Promise<unknown>, group: () => Promise<unknown>) => {
+        let finish!: () => void;
+        const held = new Promise<void>((resolve) => (finish = resolve));
+        let begun!: () => void;
+        const changed = new Promise<void>((resolve) => (begun = resolve));
+        const other = t.services.db.transaction(async (tx) => {
+          await change(tx);
+          begun();
+          await held;
+        });
+        await changed;
+        const settling = group();
+        await untilLockWaiters(t.services.db);
+        finish();
+        await other;
+        return settling;
+      };
+      const queuedSettler = () => {
+        const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
+        return (request: NewRequest, credits: number, failed = false) => {
+          const outcome: Outcome = failed
+            ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
+            : { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 };
+          const one = { request, credits, outcome, quotaUnits: 2 };
+          return batcher.settle({ ...one, alone: () => settleQueuedAlone(t.services.db, one) });
+        };
+      };
+
+      it('re-checks a queued group on the account as its UPDATE finds it: reserved credits are never spent (PostgreSQL, concurrent)', async () => {
+        // 8 credits, two requests holding 1 each; the group's snapshot covers both 4-credit results
+        // (6 free + their 2), but another transaction reserves 3 before the UPDATE gets the row.
+        const { user, requests: [x, y] } = await acceptedPair(t, 8);
+        const settle = queuedSettler();
+        const [ofX, ofY] = (await whileHeld(
+          (tx) => tx.query('UPDATE accounts SET credits_reserved = credits_reserved + 3 WHERE id = $1', [user.id]),
+          () => Promise.all([settle(x, 4), settle(y, 4)]),
+        )) as [SettledAs, SettledAs];
+        // Blocked, then one by one: x (3 free + its 1) is charged 4; y (0 free + its 1) gets its 402.
+        assert.deepEqual([ofX.final.status, ofY.final.status], ['completed', 'failed']);
+        const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+        assert.deepEqual(account, { credit_balance: 4, credits_reserved: 3 }, 'the other transaction\'s 3 reserved credits were not spent');
+      });
+
+      it('settles a blocked account\'s members alone in the group\'s order: the uncharged first (PostgreSQL, concurrent)', async () => {
+        // Found by review. 8 credits; a (5 credits), b (failed), c (3 credits), 1 reserved each. An
+        // operator deducts 2 while the group runs: its snapshot covers a and c, its UPDATE finds 3
+        // free, below the 5 they need, so the account is blocked and its members go alone. In the
+        // group's order b's reservation ends first: a (3 free + b's 1 + its own 1) is charged and c
+        // (its own 1) is refused, as the statement itself would have decided.
+        const user = await createUser(t, 8);
+        const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+        const [a, b, c] = [webhookRequest(user.id), webhookRequest(user.id), webhookRequest(user.id)];
+        for (const request of [a, b, c]) await accept.accept(request);
+        const settle = queuedSettler();
+        const [ofA, ofB, ofC] = (await whileHeld(
+          async (tx) => assert.notEqual(await deductCredits(tx, user.id, 2, 'review'), null),
+          () => Promise.all([settle(a, 5), settle(b, 0, true), settle(c, 3)]),
+        )) as [SettledAs, SettledAs, SettledAs];
+        assert.deepEqual([ofA.final.status, ofB.final.status, ofC.final.status], ['completed', 'failed', 'failed']);
+        assert.equal(ofC.final.errorCode, 'INSUFFICIENT_CREDITS');
+        const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+        assert.deepEqual(account, { credit_balance: 1, credits_reserved: 0 });
       });
 
       it('does not charge a request that another settlement failed while the group waited for it (PostgreSQL, concurrent)', async () => {

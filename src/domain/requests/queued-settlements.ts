@@ -139,6 +139,8 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
     })), new Date()],
   );
   const written: Written = { settled: new Map(), refused: [], low: new Map() };
+  // By the member's place: the rows' order is the plan's, not guaranteed (the refused go alone in it).
+  rows.sort((a, b) => Number(a.i) - Number(b.i));
   for (const row of rows) {
     const member = items[Number(row.i)]!;
     if (row.blocked || (charges(member) && row.pending && !row.charged)) written.refused.push(member);
@@ -153,8 +155,14 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
 }
 
 export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGroup = 50, onGroupError }: QueuedSettlementOptions): QueuedSettlementBatcher {
+  // Members left to the one-by-one path settle in the order the group decides in (ledger.ts
+  // CHARGE_GROUP_RELEASING_SQL): those not charged first, then the rest, each in arrival order. So a
+  // blocked account (or a failed group) ends a failed member's reservation before the members to
+  // charge are tried, as the statement would have (found by review: they went in arrival order).
   async function oneByOne(members: Pending[]): Promise<void> {
-    for (const member of members) await member.item.alone().then(member.resolve, member.reject);
+    const order = members.map((member, i) => ({ member, i, charging: charges(member) }))
+      .sort((a, b) => Number(a.charging) - Number(b.charging) || a.i - b.i);
+    for (const { member } of order) await member.item.alone().then(member.resolve, member.reject);
   }
 
   async function settleGroup(items: Pending[]): Promise<void> {
