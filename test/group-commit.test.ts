@@ -6,7 +6,7 @@ import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher, type SettledAs } from '../src/domain/requests/queued-settlements.ts';
-import { createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
+import { chargeAndRecord, createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
@@ -292,6 +292,58 @@ for (const mode of STORAGE_MODES) {
           return { accounts, requests: requests.map((x) => { const { id: _id, ...rest } = rows.find((row) => row.id === x.id)!; return rest; }) };
         };
         assert.deepEqual(await stateOf(grouped), await stateOf(reference), `scenario ${scenario}: spare ${JSON.stringify(spare)}, ${JSON.stringify(plan)}`);
+      }
+    });
+
+    it('settles synchronous requests in groups exactly as one by one, for any mix of prices, accounts and reserved credits', async () => {
+      // The same kind of seeded check for the synchronous settlement (CHARGE_GROUP_SQL): each group
+      // against a twin set-up settled one by one (chargeAndRecord) in order; per request the balance
+      // returned or the exact 402, then the accounts, their ledgers and the records.
+      let seed = 7031;
+      const next = (n: number) => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+        return ((x ^ (x >>> 14)) >>> 0) % n;
+      };
+      const db = t.services.db;
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const batcher = createSettlementBatcher(db);
+      for (let scenario = 0; scenario < 20; scenario++) {
+        const plan = Array.from({ length: 2 + next(9) }, () => ({ account: next(2), price: next(7) }));
+        const credits = [next(12), next(12)];
+        // Credits held by webhook requests in progress are not for spending.
+        const held = [next(3), next(3)];
+        const setUp = async () => {
+          const users: Array<Awaited<ReturnType<typeof createUser>>> = [];
+          for (const a of [0, 1]) {
+            const user = await createUser(t, credits[a]! + held[a]!);
+            for (let i = 0; i < held[a]!; i++) await accept.accept(webhookRequest(user.id));
+            users.push(user);
+          }
+          return plan.map((p) => ({ user: users[p.account]!, request: { ...webhookRequest(users[p.account]!.id), webhookUrl: null } }));
+        };
+        const settlementOf = ({ request }: { request: NewRequest }, i: number) => ({
+          request, credits: plan[i]!.price,
+          outcome: { status: 'completed', httpStatus: 200, itemCount: plan[i]!.price * 50, creditsCharged: plan[i]!.price, errorCode: null, result: { success: true }, quotaUnits: 0 } as Outcome,
+        });
+        const answer = (settled: Promise<number>) => settled.then((balance) => `balance ${balance}`, (error: Error & { code?: string }) => `${error.code}: ${error.message}`);
+        const [grouped, reference] = [await setUp(), await setUp()];
+        const groupAnswers = await Promise.all(grouped.map((member, i) => answer(batcher.settle(settlementOf(member, i)))));
+        const oneByOne: string[] = [];
+        for (const [i, member] of reference.entries()) oneByOne.push(await answer(chargeAndRecord(db, settlementOf(member, i))));
+        assert.deepEqual(groupAnswers, oneByOne, `scenario ${scenario}: credits ${JSON.stringify(credits)}, held ${JSON.stringify(held)}, ${JSON.stringify(plan)}`);
+        const stateOf = async (members: typeof grouped) => {
+          const accounts = [];
+          for (const id of new Set(members.map((m) => m.user.id))) {
+            accounts.push((await db.query(
+              `SELECT credit_balance, credits_reserved, (SELECT coalesce(-sum(amount), 0)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges,
+                      (SELECT count(*)::int FROM shorts_requests WHERE account_id = $1 AND mode = 'sync') AS recorded
+               FROM accounts WHERE id = $1`, [id]))[0]);
+          }
+          return accounts;
+        };
+        assert.deepEqual(await stateOf(grouped), await stateOf(reference), `scenario ${scenario}: the accounts`);
       }
     });
 
