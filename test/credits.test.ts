@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { migrate } from '../src/infra/db/migrate.ts';
+import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
@@ -77,6 +79,38 @@ for (const mode of STORAGE_MODES) {
       assert.equal(dear.status, 'rejected');
       assert.match(String((dear as PromiseRejectedResult).reason.message), /costs 9 credits; the balance is 5/);
       assert.deepEqual(cheap, { status: 'fulfilled', value: 1 });
+    });
+
+    it('refuses, in the database itself, any change that would leave reserved credits above the balance', async () => {
+      // The last line of defence behind the charging SQL (migration 010), as the CHECK on the balance is for overdraws.
+      const user = await createUser(t, 5);
+      const [ok] = await t.services.db.query<{ credits_reserved: number }>('UPDATE accounts SET credits_reserved = 5 WHERE id = $1 RETURNING credits_reserved', [user.id]);
+      assert.equal(ok!.credits_reserved, 5, 'up to the balance');
+      await assert.rejects(t.services.db.query('UPDATE accounts SET credits_reserved = 6 WHERE id = $1', [user.id]), (e: Error & { code?: string; constraint?: string }) => e.code === '23514' && e.constraint === 'accounts_reserved_within_balance');
+      await assert.rejects(t.services.db.query('UPDATE accounts SET credit_balance = 4 WHERE id = $1', [user.id]), (e: Error & { code?: string }) => e.code === '23514', 'nor may the balance fall below what is reserved');
+      await t.services.db.query('UPDATE accounts SET credits_reserved = 0 WHERE id = $1', [user.id]);
+    });
+
+    it('migrates a database where an account already breaks that rule: the check holds for every later change, and doctor names the account', async () => {
+      const db = t.services.db;
+      const user = await createUser(t, 5);
+      try {
+        // As if 010 had not run yet, on data that breaks it.
+        await db.query('ALTER TABLE accounts DROP CONSTRAINT accounts_reserved_within_balance');
+        await db.query('UPDATE accounts SET credits_reserved = 7 WHERE id = $1', [user.id]);
+        await db.query(`DELETE FROM schema_migrations WHERE name = '010_reserved_within_balance.sql'`);
+        assert.deepEqual(await migrate(db), ['010_reserved_within_balance.sql'], 'the migration does not stop the service');
+        const [constraint] = await db.query<{ convalidated: boolean }>(`SELECT convalidated FROM pg_constraint WHERE conname = 'accounts_reserved_within_balance'`);
+        assert.deepEqual(constraint, { convalidated: false });
+        await assert.rejects(db.query('UPDATE accounts SET credit_balance = 6 WHERE id = $1', [user.id]), (e: Error & { code?: string }) => e.code === '23514');
+        const report = await runDoctor(db, { lock: ownLockStatus(db) });
+        const finding = report.findings.find((f) => f.check === 'reserved credits = reservations')!;
+        assert.equal(finding.severity, 'breach');
+        assert.ok(finding.details.includes(`${user.email}: reserved 7, reservations hold 0, balance 5`), JSON.stringify(finding));
+      } finally {
+        await db.query('UPDATE accounts SET credits_reserved = 0 WHERE id = $1', [user.id]);
+        await db.query('ALTER TABLE accounts VALIDATE CONSTRAINT accounts_reserved_within_balance');
+      }
     });
 
     it('charges a request at most once (retried worker) and rejects non-positive grants', async () => {

@@ -55,7 +55,7 @@ describe('doctor', () => {
         `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status, credits_charged, completed_at) VALUES ($1, $2, 'https://www.youtube.com/@b', $3, $4, $5, $6, CASE WHEN $5 = 'processing' THEN NULL ELSE now() END)`,
         [id, account.id, webhook ? 'https://example.com/h' : null, webhook ? 'webhook' : 'sync', status, credits],
       );
-    await db.query('UPDATE accounts SET credit_balance = credit_balance + 5 WHERE id = $1', [account.id]); // balance ≠ ledger
+    await db.query('UPDATE accounts SET credit_balance = credit_balance + 5, credits_reserved = 3 WHERE id = $1', [account.id]); // balance ≠ ledger; 3 reserved, no reservation
     await request('req_unledgered', 'completed', false, 3); // charged, but no ledger entry
     await db.query(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', -4, 0, 'req_ghost')`, [account.id]); // a charge without a request
     await request('req_stuck', 'processing', true, null); // processing, no job
@@ -92,7 +92,9 @@ describe('doctor', () => {
     assert.match(out, /req_undelivered: settled/);
     assert.match(out, /BREACH queue health: 1 job\(s\) failed for good/);
     assert.match(out, /ok {5}DATA_DIR lock: held by cli pid \d+/);
-    assert.match(out, /doctor: 6 breaches found/);
+    assert.match(out, /BREACH reserved credits = reservations: 1 account whose reserved credits differ/);
+    assert.match(out, /doc@example\.com: reserved 3, reservations hold 0, balance 51/);
+    assert.match(out, /doctor: 7 breaches found/);
   });
 });
 

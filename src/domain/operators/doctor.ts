@@ -75,6 +75,16 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
     out.push(finding('ledger entry → charged request', orphanCharges.map((r) => `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`),
       'every charge in the ledger belongs to a completed request charged the same amount', (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`));
 
+    // Reservations (credits held by requests in progress): the account's total is the sum of its
+    // reservation rows, and never above its balance (migration 010 enforces the latter on every write).
+    const misheld = await tx.query<{ email: string; credits_reserved: number; held: number; credit_balance: number }>(
+      `SELECT a.email, a.credits_reserved, coalesce(r.total, 0)::int AS held, a.credit_balance
+       FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r ON r.account_id = a.id
+       WHERE a.credits_reserved <> coalesce(r.total, 0) OR a.credits_reserved > a.credit_balance ORDER BY a.email`,
+    );
+    out.push(finding('reserved credits = reservations', misheld.map((r) => `${r.email}: reserved ${r.credits_reserved}, reservations hold ${r.held}, balance ${r.credit_balance}`),
+      'every account\'s reserved credits are its reservations, within its balance', (n) => `${n} account${n === 1 ? '' : 's'} whose reserved credits differ from their reservations or exceed the balance`));
+
     // Since #13 these two tables carry no foreign key to accounts (migration 009): this is the check.
     const unowned = await tx.query<{ what: string }>(
       `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
