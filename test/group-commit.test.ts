@@ -23,6 +23,17 @@ function webhookRequest(accountId: string): NewRequest {
   };
 }
 
+/** A fixed pseudo-random series (mulberry32): `next(n)` is an integer in [0, n), the same on every run. */
+function seeded(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state + 0x6d2b79f5) | 0;
+    let x = Math.imul(state ^ (state >>> 15), 1 | state);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) % n;
+  };
+}
+
 /** An account with `credits` and two webhook requests accepted for it (credits reserved, fetch jobs queued). */
 async function acceptedPair(t: TestApp, credits: number): Promise<{ user: Awaited<ReturnType<typeof createUser>>; requests: [NewRequest, NewRequest] }> {
   const user = await createUser(t, credits);
@@ -225,18 +236,12 @@ for (const mode of STORAGE_MODES) {
     });
 
     it('decides, for any mix of members, exactly what one by one decides: the uncharged first, then the rest in order', async () => {
-      // Seeded pseudo-random groups (mulberry32), so a failure names a reproducible scenario: members
+      // Seeded pseudo-random groups, so a failure names a reproducible scenario: members
       // of two accounts, to charge (1-6 credits), free, failed or settled already (a retried job),
       // holding reservations of 0 (swept) to 4 credits (grown as the quota meter grows them). Each
       // group is settled by the batcher; a twin set-up is settled one by one with settleQueuedAlone,
       // the members not charged first, then the rest in order; the two must agree field by field.
-      let seed = 20261126;
-      const next = (n: number) => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-        return ((x ^ (x >>> 14)) >>> 0) % n;
-      };
+      const next = seeded(20261126);
       const db = t.services.db;
       const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
       const batcher = createQueuedSettlementBatcher(db, { insertJobs: async () => {} });
@@ -299,13 +304,7 @@ for (const mode of STORAGE_MODES) {
       // The same kind of seeded check for the synchronous settlement (CHARGE_GROUP_SQL): each group
       // against a twin set-up settled one by one (chargeAndRecord) in order; per request the balance
       // returned or the exact 402, then the accounts, their ledgers and the records.
-      let seed = 7031;
-      const next = (n: number) => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-        return ((x ^ (x >>> 14)) >>> 0) % n;
-      };
+      const next = seeded(7031);
       const db = t.services.db;
       const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
       const batcher = createSettlementBatcher(db);
