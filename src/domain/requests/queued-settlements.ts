@@ -9,16 +9,16 @@
 // Settlements that become ready together are written by ONE statement, whatever their number: it
 // charges the completed ones, per account in order, as long as the available credits cover them (a
 // member may spend its own reservation, never that of a member to charge after it), ends the
-// reservations of the members it settles (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL) and
-// records every outcome it may. Atomic by itself, it needs no
-// BEGIN/COMMIT, and each account row is touched once, by its UPDATE; on PostgreSQL a group of
-// several accounts has them locked in id order first, in the same transaction (ledger.ts
-// withAccountsLocked), so two instances' groups cannot take them in opposite orders. Members with
-// an `afterSettle` (batch items) go in a transaction: the same statement, then their afterSettle,
-// then the jobs they queued by one insert. A member the credits do not cover, and the later members
-// to charge of its account, take the one-by-one path afterwards (`alone`), which turns a refused charge into the request's failure with the
-// exact message — so a group decides exactly what the one-by-one path would have. If a group's
-// statement or transaction fails, every member runs alone.
+// reservations of the members it settles (credits/ledger.ts CHARGE_GROUP_RELEASING_SQL) and records
+// every outcome it may. Atomic by itself, it needs no BEGIN/COMMIT, and each account row is touched
+// once, by its UPDATE; on PostgreSQL a group of several accounts has them locked in id order first,
+// in the same transaction (ledger.ts withAccountsLocked), so two instances' groups cannot take them
+// in opposite orders. Members with an `afterSettle` (batch items) go in a transaction: the same
+// statement, then their afterSettle, then the jobs they queued by one insert. A member the credits
+// do not cover, and the later members to charge of its account, take the one-by-one path afterwards
+// (`alone`), which turns a refused charge into the request's failure with the exact message — so a
+// group decides exactly what the one-by-one path would have. If a group's statement or transaction
+// fails, every member runs alone.
 import type { Database, DeferredJob, Queryable, Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { CHARGE_GROUP_RELEASING_SQL, lockAccounts, withAccountsLocked } from '../credits/ledger.ts';
@@ -74,9 +74,9 @@ export interface QueuedSettlementOptions {
 // meanwhile (a retried job) is neither charged nor recorded; a member the credits do not cover, and
 // every later member to charge of its account, is not recorded either and keeps its reservation
 // (they are settled alone afterwards, in order; ledger.ts CHARGE_GROUP_RELEASING_SQL says why), nor
-// is any member of an account whose charge the UPDATE's re-check
-// refused (`blocked`: its credits were spent meanwhile; its reservations are kept and its members
-// settled alone). For each request it settled it returns what the webhook's first
+// is any member of an account whose charge the UPDATE's re-check refused (`blocked`: its credits
+// were spent meanwhile; its reservations are kept and its members settled alone). For each request
+// it settled it returns what the webhook's first
 // attempt sends and the secrets that sign it ($2: now), as the delivery's own read would
 // (webhook-delivery-job.ts readRequestAttempts): one statement less per group on the fetch jobs'
 // path (#13).
