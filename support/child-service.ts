@@ -120,7 +120,7 @@ export async function startChild(
         await service.kill();
         throw new Error(`service did not start:\n${output()}`);
       }
-      // Often: bench/memory-probe.ts reports the time to listening.
+      // Polled often: bench/memory-probe.ts reports the time to listening.
       await new Promise((r) => setTimeout(r, 50));
     }
   } else {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
-import { createQueuedSettlementBatcher, type SettledAs } from '../src/domain/requests/queued-settlements.ts';
+import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
 import { chargeAndRecord, createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
@@ -213,18 +213,25 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual(account, { credit_balance: 6, credits_reserved: 0 });
     });
 
+    /** Settles queued requests through one group batcher; each member's one-by-one path is settleQueuedAlone. */
+    const queuedSettler = () => {
+      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
+      return (request: NewRequest, credits: number, failed = false) => {
+        const outcome: Outcome = failed
+          ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
+          : { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 };
+        const one = { request, credits, outcome, quotaUnits: 2 };
+        return batcher.settle({ ...one, alone: () => settleQueuedAlone(t.services.db, one) });
+      };
+    };
+
     it('lets no member of a group spend another member\'s reservation: a request its reservation covers is never refused for it', async () => {
       // 10 credits, two requests holding 1 each. Settled one by one in order, x (10 credits) can
       // spend what is free (8) and its own reservation: 9, so it fails with the exact 402; y's price
       // (1) is covered by its own reservation. A group that pooled the reservations charged x with
       // y's reserved credit and then refused y.
       const { user, requests: [x, y] } = await acceptedPair(t, 10);
-      const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
-      const completed = (credits: number): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 });
-      const settle = (request: NewRequest, credits: number) => {
-        const settlement = { request, credits, outcome: completed(credits), quotaUnits: 2 };
-        return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
-      };
+      const settle = queuedSettler();
       const [ofX, ofY] = await Promise.all([settle(x, 10), settle(y, 1)]);
       assert.equal(ofX.final.status, 'failed');
       assert.equal(ofX.final.errorCode, 'INSUFFICIENT_CREDITS');
@@ -347,41 +354,11 @@ for (const mode of STORAGE_MODES) {
     });
 
     if (mode === 'postgres') {
-      it('re-checks a group\'s charge on the account as it is when the UPDATE gets the row (PostgreSQL, concurrent)', async () => {
-        // The group reads the balance from its snapshot (10 available: two 2-credit requests fit),
-        // but another transaction reserves 8 before the group's UPDATE gets the row: the UPDATE's
-        // re-check refuses the 4, nothing is written by the group, and the two go one by one:
-        // the first is charged, the second gets its exact 402.
-        const user = await createUser(t, 10);
-        const db = t.services.db;
-        let finish!: () => void;
-        const held = new Promise<void>((resolve) => (finish = resolve));
-        let begun!: () => void;
-        const reserving = new Promise<void>((resolve) => (begun = resolve));
-        const other = db.transaction(async (tx) => {
-          await tx.query('UPDATE accounts SET credits_reserved = credits_reserved + 8 WHERE id = $1', [user.id]);
-          begun();
-          await held;
-        });
-        await reserving;
-        const batcher = createSettlementBatcher(db);
-        const sync = (): NewRequest => ({ ...webhookRequest(user.id), webhookUrl: null });
-        const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 60, creditsCharged: 2, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 0 });
-        const [r1, r2] = [sync(), sync()];
-        const group = Promise.allSettled([r1, r2].map((request) => batcher.settle({ request, credits: 2, outcome: completed(request.id) })));
-        await untilLockWaiters(db);
-        finish();
-        await other;
-        const [first, second] = (await group) as [PromiseSettledResult<number>, PromiseSettledResult<number>];
-        assert.equal(first.status, 'fulfilled');
-        assert.ok(second.status === 'rejected' && (second.reason as { code?: string }).code === 'INSUFFICIENT_CREDITS' && /costs 2 credits; the balance is 8, of which 8 are held/.test((second.reason as Error).message), String(second.status === 'rejected' ? second.reason : 'fulfilled'));
-        const [account] = await db.query<{ credit_balance: number; credits_reserved: number; charges: number }>(
-          `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`, [user.id]);
-        assert.deepEqual(account, { credit_balance: 8, credits_reserved: 8, charges: 1 }, 'reserved credits were not spent');
-      });
-
-      // Another transaction changes the account between the group statement's snapshot and its UPDATE.
-      const whileHeld = async (change: (tx: Queryable) => Promise<unknown>, group: () => Promise<unknown>) => {
+      /**
+       * Runs `group` while another transaction, which made `change`, holds what it changed; lets it
+       * commit once the group waits for a lock, and returns the group's result.
+       */
+      const whileHeld = async <T>(change: (tx: Queryable) => Promise<unknown>, group: () => Promise<T>): Promise<T> => {
         let finish!: () => void;
         const held = new Promise<void>((resolve) => (finish = resolve));
         let begun!: () => void;
@@ -398,26 +375,38 @@ for (const mode of STORAGE_MODES) {
         await other;
         return settling;
       };
-      const queuedSettler = () => {
-        const batcher = createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} });
-        return (request: NewRequest, credits: number, failed = false) => {
-          const outcome: Outcome = failed
-            ? { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 }
-            : { status: 'completed', httpStatus: 200, itemCount: credits * 50, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 };
-          const one = { request, credits, outcome, quotaUnits: 2 };
-          return batcher.settle({ ...one, alone: () => settleQueuedAlone(t.services.db, one) });
-        };
-      };
+
+      it('re-checks a group\'s charge on the account as it is when the UPDATE gets the row (PostgreSQL, concurrent)', async () => {
+        // The group reads the balance from its snapshot (10 available: two 2-credit requests fit),
+        // but another transaction reserves 8 before the group's UPDATE gets the row: the UPDATE's
+        // re-check refuses the 4, nothing is written by the group, and the two go one by one:
+        // the first is charged, the second gets its exact 402.
+        const user = await createUser(t, 10);
+        const db = t.services.db;
+        const batcher = createSettlementBatcher(db);
+        const sync = (): NewRequest => ({ ...webhookRequest(user.id), webhookUrl: null });
+        const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 60, creditsCharged: 2, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 0 });
+        const [r1, r2] = [sync(), sync()];
+        const [first, second] = (await whileHeld(
+          (tx) => tx.query('UPDATE accounts SET credits_reserved = credits_reserved + 8 WHERE id = $1', [user.id]),
+          () => Promise.allSettled([r1, r2].map((request) => batcher.settle({ request, credits: 2, outcome: completed(request.id) }))),
+        )) as [PromiseSettledResult<number>, PromiseSettledResult<number>];
+        assert.equal(first.status, 'fulfilled');
+        assert.ok(second.status === 'rejected' && (second.reason as { code?: string }).code === 'INSUFFICIENT_CREDITS' && /costs 2 credits; the balance is 8, of which 8 are held/.test((second.reason as Error).message), String(second.status === 'rejected' ? second.reason : 'fulfilled'));
+        const [account] = await db.query<{ credit_balance: number; credits_reserved: number; charges: number }>(
+          `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`, [user.id]);
+        assert.deepEqual(account, { credit_balance: 8, credits_reserved: 8, charges: 1 }, 'reserved credits were not spent');
+      });
 
       it('re-checks a queued group on the account as its UPDATE finds it: reserved credits are never spent (PostgreSQL, concurrent)', async () => {
         // 8 credits, two requests holding 1 each; the group's snapshot covers both 4-credit results
         // (6 free + their 2), but another transaction reserves 3 before the UPDATE gets the row.
         const { user, requests: [x, y] } = await acceptedPair(t, 8);
         const settle = queuedSettler();
-        const [ofX, ofY] = (await whileHeld(
+        const [ofX, ofY] = await whileHeld(
           (tx) => tx.query('UPDATE accounts SET credits_reserved = credits_reserved + 3 WHERE id = $1', [user.id]),
           () => Promise.all([settle(x, 4), settle(y, 4)]),
-        )) as [SettledAs, SettledAs];
+        );
         // Blocked, then one by one: x (3 free + its 1) is charged 4; y (0 free + its 1) gets its 402.
         assert.deepEqual([ofX.final.status, ofY.final.status], ['completed', 'failed']);
         const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
@@ -435,10 +424,10 @@ for (const mode of STORAGE_MODES) {
         const [a, b, c] = [webhookRequest(user.id), webhookRequest(user.id), webhookRequest(user.id)];
         for (const request of [a, b, c]) await accept.accept(request);
         const settle = queuedSettler();
-        const [ofA, ofB, ofC] = (await whileHeld(
+        const [ofA, ofB, ofC] = await whileHeld(
           async (tx) => assert.notEqual(await deductCredits(tx, user.id, 2, 'review'), null),
           () => Promise.all([settle(a, 5), settle(b, 0, true), settle(c, 3)]),
-        )) as [SettledAs, SettledAs, SettledAs];
+        );
         assert.deepEqual([ofA.final.status, ofB.final.status, ofC.final.status], ['completed', 'failed', 'failed']);
         assert.equal(ofC.final.errorCode, 'INSUFFICIENT_CREDITS');
         const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
@@ -449,30 +438,16 @@ for (const mode of STORAGE_MODES) {
         const { user, requests: [x, y] } = await acceptedPair(t, 10);
         const db = t.services.db;
         const failed: Outcome = { status: 'failed', httpStatus: 404, itemCount: null, creditsCharged: 0, errorCode: 'CHANNEL_NOT_FOUND', result: { success: false }, quotaUnits: 1 };
-        const completed = (credits: number): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: 2 });
-        // Another run of x's job records its failure and holds its transaction open.
-        let finish!: () => void;
-        const held = new Promise<void>((resolve) => (finish = resolve));
-        let begun!: () => void;
-        const settledInside = new Promise<void>((resolve) => (begun = resolve));
-        const otherRun = db.transaction(async (tx) => {
-          await releaseReservation(tx, x.id);
-          await settleRequest(tx, x.id, failed);
-          begun();
-          await held;
-        });
-        await settledInside;
-        const batcher = createQueuedSettlementBatcher(db, { insertJobs: async () => {} });
-        const settle = (request: NewRequest, credits: number) => {
-          const settlement = { request, credits, outcome: completed(credits), quotaUnits: 2 };
-          return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(db, settlement) });
-        };
-        const group = Promise.all([settle(x, 2), settle(y, 1)]);
-        // The group's statement waits for x's row; then the other run commits.
-        await untilLockWaiters(db);
-        finish();
-        await otherRun;
-        const [ofX, ofY] = await group;
+        const settle = queuedSettler();
+        // Another run of x's job records its failure and holds its transaction open; the group's
+        // statement waits for x's row, then the other run commits.
+        const [ofX, ofY] = await whileHeld(
+          async (tx) => {
+            await releaseReservation(tx, x.id);
+            await settleRequest(tx, x.id, failed);
+          },
+          () => Promise.all([settle(x, 2), settle(y, 1)]),
+        );
         assert.deepEqual([ofX.changed, ofY.changed], [false, true]);
         const [row] = await db.query<{ status: string; charges: number }>(`SELECT status, (SELECT count(*)::int FROM credit_ledger WHERE request_id = $1 AND kind = 'charge') AS charges FROM shorts_requests WHERE id = $1`, [x.id]);
         assert.deepEqual(row, { status: 'failed', charges: 0 }, 'failed by the other run, and not charged');
