@@ -5,7 +5,8 @@
 // space-separated, for the two children) and alternates their rounds, so the two are measured
 // seconds apart on the same machine: a shared 2-vCPU machine's speed drifts by tens of per cent
 // over minutes, more than most changes move. PROBE_MODE=scale-out runs on PostgreSQL + Redis;
-// a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first;
+// a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first, and its
+// PROBE_SCRIPT=src/server.ts runs the sources instead of the bundle npm start runs (dist/server.mjs);
 // in those modes the CPU of every postgres and redis-server process on the machine is added apart;
 // PROBE_SECONDS (default 8), PROBE_ROUNDS (default 3, per variant). Run: node bench/cpu-probe.ts
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
-import { startChild, type ChildService } from '../support/child-service.ts';
+import { startChild, type ChildService, type ServiceScript } from '../support/child-service.ts';
 import { commandCpuSeconds, residentMemory, threadCpuSeconds, userSystemSeconds } from './process-stats.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
 import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
@@ -50,7 +51,7 @@ try {
       prepare: async (db) => { for (const statement of statements) await db.query(statement); },
     });
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
+    const service = await startChild((env.PROBE_SCRIPT ?? 'dist/server.mjs') as ServiceScript, benchServiceEnv(dataDir, fake.baseUrl, {
       CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info',
       ...(pg ? { DATABASE_URL: pg.url } : {}),
       ...(pg && withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),

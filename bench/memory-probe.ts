@@ -1,4 +1,4 @@
-// A smaller memory benchmark than `npm run bench`: starts the service (src/server.ts) as a child on an
+// A smaller memory benchmark than `npm run bench`: starts the service (dist/server.mjs, as npm start does) as a child on an
 // EMPTY data directory, signs up through the API (SIGNUP=open, so nothing else opens the directory),
 // creates a key, serves the 3,000-short channel to 20 clients (200 requests), waits idle, then restarts
 // the service on the now existing directory. Reads VmHWM (peak) and VmRSS (now) from /proc.
@@ -37,7 +37,7 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
   const env = benchServiceEnv(join(dataDir, 'data'), fake.baseUrl, { CACHE_TTL_SECONDS: '3600', SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env });
   // By default the flags `npm start` runs the service with.
   const nodeFlags = options.nodeFlags ?? SERVICE_NODE_FLAGS;
-  const start = () => startChild('src/server.ts', env, { nodeFlags });
+  const start = () => startChild('dist/server.mjs', env, { nodeFlags });
   try {
     const t0 = performance.now();
     const first = await start();

@@ -86,6 +86,7 @@ const profDir = await mkdtemp(join(tmpdir(), 'cs-cpuprof-'));
 const pg = scaleOut ? await createPostgresDatabase() : null;
 const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, ...(pg ? { databaseUrl: pg.url } : {}) });
 try {
+  // The sources, not the bundle npm start runs: the frames are attributed to areas by their file.
   const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
     CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '20',
     NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,

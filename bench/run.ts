@@ -53,7 +53,7 @@ async function hotPath() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
   // LOG_LEVEL=info: every request is logged (to a file, as an operator would ship it).
-  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info' }), { logFile: join(dataDir, 'service.log') });
+  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info' }), { logFile: join(dataDir, 'service.log') });
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
   const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
   const sample = await warm.text();
@@ -123,7 +123,7 @@ async function scaledOutHotPath(baseUrl: string, body: string): Promise<autocann
   const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   try {
     const env = { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-${process.pid}:` };
-    const service = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, env), { logFile: join(dataDir, 'service.log') });
+    const service = await startChild('dist/server.mjs', serviceEnv(dataDir, baseUrl, env), { logFile: join(dataDir, 'service.log') });
     try {
       const headers = { authorization: `Bearer ${key}` };
       const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
@@ -144,7 +144,7 @@ async function scaledOutHotPath(baseUrl: string, body: string): Promise<autocann
 async function coldPathAndEarlyStop() {
   const fake = await startFakePlatform({ latencyMs: LATENCY_MS });
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
-  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
+  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const call = (payload: object) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then((r) => r.json());
   // Cold means nothing cached upstream-wise, not a process whose code has never run: one read of a
@@ -193,7 +193,7 @@ async function coldPathAndEarlyStop() {
 async function quotaEconomy() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(1);
-  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl));
+  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl));
   const receiver = await startReceiver();
   const allowance = 50;
   try {
@@ -216,7 +216,7 @@ async function quotaEconomy() {
   // (b) and (c) from an account that can pay, with its own daily allowance: since queued work runs
   // at once, (a) can spend the first account's whole allowance on webhook probes.
   const paid = await prepareDataDir(1_000_000);
-  const payer = await startChild('src/server.ts', serviceEnv(paid.dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
+  const payer = await startChild('dist/server.mjs', serviceEnv(paid.dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
   try {
     const call = (payload: object) => fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(async (r) => ({ status: r.status, body: await r.json() }));
     // (c) units per 50 shorts served cold.
@@ -247,7 +247,7 @@ async function sources() {
   try {
     for (const source of ['data-api', 'hybrid', 'innertube'] as const) {
       const { dataDir, key } = await prepareDataDir(2_000_000_000);
-      const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0', YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}) }));
+      const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0', YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}) }));
       try {
         const times: number[] = [];
         let units = 0;
@@ -300,7 +300,7 @@ async function memory() {
     return;
   }
   const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
-  const service = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url }));
+  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url }));
   const idle = peakRss(service.process.pid!);
   const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
   const peak = peakRss(service.process.pid!);
@@ -357,7 +357,7 @@ function reportWebhookRounds(label: string, target: number, { first, warm }: Web
 async function webhooks() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
-  const service: ChildService = await startChild('src/server.ts', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
+  const service: ChildService = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
   try {
     headline.async_1000_ms = reportWebhookRounds('', 3000, await webhookRounds(service.url, key));
   } finally {
@@ -379,9 +379,9 @@ async function scaledOutWebhooks(baseUrl: string) {
   const children: ChildService[] = [];
   try {
     const env = { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-async-${process.pid}:`, WORKER_CONCURRENCY: '20' };
-    const api = await startChild('src/server.ts', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
+    const api = await startChild('dist/server.mjs', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
     children.push(api);
-    for (let i = 0; i < 2; i++) children.push(await startChild('src/worker.ts', serviceEnv(dataDir, baseUrl, env)));
+    for (let i = 0; i < 2; i++) children.push(await startChild('dist/worker.mjs', serviceEnv(dataDir, baseUrl, env)));
     return await webhookRounds(api.url, key);
   } finally {
     await Promise.all(children.map((c) => c.kill('SIGTERM')));

@@ -27,7 +27,7 @@ async function service(fake: FakePlatform, extra: Record<string, string>, port?:
     DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     LOG_LEVEL: 'warn', WATCH_SWEEP_SECONDS: '1', ...extra,
   };
-  return { service: await startChild('src/server.ts', env, port ? { port } : {}), key, dataDir };
+  return { service: await startChild('dist/server.mjs', env, port ? { port } : {}), key, dataDir };
 }
 
 async function createWatch(url: string, key: string, body: object): Promise<{ id: string }> {

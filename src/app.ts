@@ -1,6 +1,7 @@
 // Builds the HTTP app from ready services. Tests call buildApp() directly and use app.inject().
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from './infra/paths.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { fastifyOptions } from './http/logging.ts';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -33,7 +34,7 @@ import { pricingRoutes } from './http/routes/pricing.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { websubRoutes } from './http/routes/websub.ts';
 
-const DASHBOARD_DIR = fileURLToPath(new URL('../web/dist/', import.meta.url));
+const DASHBOARD_DIR = join(ROOT, 'web', 'dist');
 
 registerAjvFormats();
 

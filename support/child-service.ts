@@ -1,4 +1,4 @@
-// Runs the real service (src/server.ts) or worker as a child process, for crash and multi-process
+// Runs the real service (src/server.ts, or its bundle) or worker as a child process, for crash and multi-process
 // tests, the end-to-end suites and the benchmark (support/ is shared by test, test-e2e and bench).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
@@ -40,11 +40,17 @@ export interface ChildService {
  * embedded service to 450 MiB; with the flag 310, at 4,726 against 4,578 req/s and 232 against
  * 245 µs per request (bench/cpu-probe.ts, 7 alternating rounds). 20 was too tight: the GC
  * helpers used 70 instead of 13 µs per request and throughput fell by 14 % (#13, bench/reading.md).
- * --import=./src/stripped-types.mjs (relative to the package root, the children's cwd): our modules
- * are loaded from copies stripped of their types at install time, so the process never loads Node's
- * type stripper (why and what it saves: that file).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50', '--import=./src/stripped-types.mjs'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+
+/**
+ * What a child runs: the TypeScript sources (tests: the code as it is written), or the bundle that
+ * `npm start` and `npm run worker` run (dist/, scripts/build-bundle.ts; benchmarks, and a test of
+ * the bundle itself), rebuilt first when the sources changed since it was built.
+ */
+export type ServiceScript = 'src/server.ts' | 'src/worker.ts' | 'dist/server.mjs' | 'dist/worker.mjs';
+
+let bundleChecked: Promise<unknown> | undefined;
 
 /**
  * The environment `npm start` and `npm run worker` give the process (package.json: the variable
@@ -79,10 +85,14 @@ export function serviceEnv(): Record<string, string> {
  * `nodeFlags`: instead of SERVICE_NODE_FLAGS (bench/memory-probe.ts weighs other flags).
  */
 export async function startChild(
-  script: 'src/server.ts' | 'src/worker.ts',
+  script: ServiceScript,
   env: Record<string, string>,
   options: { port?: number; logFile?: string; unset?: readonly string[]; nodeFlags?: readonly string[] } = {},
 ): Promise<ChildService> {
+  if (script.startsWith('dist/')) {
+    bundleChecked ??= import('../scripts/build-bundle.ts').then((m) => m.buildBundle({ ifStale: true }));
+    await bundleChecked;
+  }
   const port = options.port ?? (await freePort());
   let captured = '';
   const fd = options.logFile ? openSync(options.logFile, 'a') : null;
@@ -106,7 +116,7 @@ export async function startChild(
       await exited;
     },
   };
-  if (script === 'src/server.ts') {
+  if (script.endsWith('/server.ts') || script.endsWith('/server.mjs')) {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`service exited early:\n${output()}`);

@@ -1,5 +1,7 @@
 // kill -9 the real service while webhook jobs are queued and mid-delivery; after a restart every
 // job completes and every webhook is delivered (at least once, with its stable webhook-id).
+// The service runs as `npm start` runs it: the bundle (dist/server.mjs, with PGlite's thread as its
+// own entry), so this also tests what ships.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -48,7 +50,7 @@ describe('crash safety (embedded mode, real child process)', () => {
       CACHE_TTL_SECONDS: '0',
     };
     const port = await freePort();
-    service = await startChild('src/server.ts', env, { port });
+    service = await startChild('dist/server.mjs', env, { port });
     const first: ChildService = service;
     const login = await (await fetch(`${first.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'crash@example.com', password: PASSWORD }) })).json();
     const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
@@ -62,7 +64,7 @@ describe('crash safety (embedded mode, real child process)', () => {
     await first.kill('SIGKILL');
     slow = false;
 
-    const second: ChildService = await startChild('src/server.ts', env, { port });
+    const second: ChildService = await startChild('dist/server.mjs', env, { port });
     service = second;
     // Only deliveries this receiver answered with 200 count: the ones that hung before the kill
     // were never acknowledged and must be retried after the restart.

@@ -1,5 +1,6 @@
 // The scale-out mode with real processes: 2 API instances (no worker) + 1 worker process, sharing
 // the machine's PostgreSQL and Redis. Limits, credits and webhooks must be exact across them.
+// The processes run as `npm start` and `npm run worker` run them: the bundle (dist/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -35,8 +36,8 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
       JOB_HEARTBEAT_SECONDS: '10',
       JWT_SECRET: randomBytes(32).toString('hex'),
     };
-    api = await Promise.all([startChild('src/server.ts', { ...env, RUN_WORKER: 'false' }), startChild('src/server.ts', { ...env, RUN_WORKER: 'false' })]);
-    worker = await startChild('src/worker.ts', { ...env, WORKER_CONCURRENCY: '8' });
+    api = await Promise.all([startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' }), startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' })]);
+    worker = await startChild('dist/worker.mjs', { ...env, WORKER_CONCURRENCY: '8' });
   });
   after(async () => {
     await Promise.all([...api.map((a) => a.kill('SIGTERM')), worker?.kill('SIGTERM')]);

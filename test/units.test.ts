@@ -134,8 +134,8 @@ describe('the service process\'s node flags (#13)', () => {
   it('npm start and npm run worker pass the flags and environment tests and benchmarks start the service with', () => {
     const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
     const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=\${${name}:-${value}} `).join('');
-    for (const [name, file] of [['start', 'src/server.ts'], ['worker', 'src/worker.ts']] as const) {
-      assert.equal(scripts[name], `${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
+    for (const [name, file] of [['start', 'dist/server.mjs'], ['worker', 'dist/worker.mjs']] as const) {
+      assert.equal(scripts[name], `node scripts/build-bundle.ts --if-stale && ${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
     }
   });
 });

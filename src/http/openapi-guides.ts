@@ -2,11 +2,13 @@
 // the repository too), with the numbers this service is configured with and the errors catalog
 // filled in, so the text never repeats a value that could drift.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../infra/paths.ts';
 import { ERROR_CATALOG } from '../errors.ts';
 import type { Pricing } from '../contract/pricing.ts';
 import type { RateLimits } from '../contract/common.ts';
 
-const GUIDES_DIR = new URL('../../docs/guides/', import.meta.url);
+const GUIDES_DIR = join(ROOT, 'docs', 'guides');
 
 /** The guides, in reading order: file name and the title of its section. */
 export const GUIDES = [
@@ -53,5 +55,5 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
       ['a replaced signing secret keeps signing for', duration(webhooks.secretOverlapSeconds)],
     ]),
   };
-  return GUIDES.map(({ file }) => readFileSync(new URL(file, GUIDES_DIR), 'utf8').replace(/\{\{(\w+)\}\}/g, (match, name: string) => values[name] ?? match).trim()).join('\n\n');
+  return GUIDES.map(({ file }) => readFileSync(join(GUIDES_DIR, file), 'utf8').replace(/\{\{(\w+)\}\}/g, (match, name: string) => values[name] ?? match).trim()).join('\n\n');
 }

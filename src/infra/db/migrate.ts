@@ -1,10 +1,11 @@
 // Ordered SQL migrations, applied once each, under an advisory lock so that many instances
 // starting together against one PostgreSQL do not race.
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../paths.ts';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const MIGRATIONS_DIR = join(ROOT, 'src', 'infra', 'db', 'migrations');
 const LOCK_ID = 424242;
 
 export async function migrate(db: Database): Promise<string[]> {
@@ -16,7 +17,7 @@ export async function migrate(db: Database): Promise<string[]> {
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;
-      const sql = await readFile(MIGRATIONS_DIR + file, 'utf8');
+      const sql = await readFile(join(MIGRATIONS_DIR, file), 'utf8');
       for (const statement of splitStatements(sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);

@@ -20,8 +20,8 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { ROOT } from '../paths.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MIGRATIONS_DIR = join(ROOT, 'src', 'infra', 'db', 'migrations');
 
 function packageVersion(name: string): string {

@@ -13,6 +13,10 @@ import type { Database, Transaction } from './database.ts';
 import { seedFromTemplate } from './pglite-template.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 import { PGLITE_OPTIONS } from './pglite.ts';
+import { BUNDLED } from '../paths.ts';
+
+/** The worker's module: its TypeScript file beside this one, or its own entry beside the bundle (scripts/build-bundle.ts). */
+const WORKER_MODULE = new URL(BUNDLED ? './pglite-worker.mjs' : './pglite-worker.ts', import.meta.url);
 
 export type ThreadRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
@@ -43,7 +47,7 @@ export async function openPgliteThread(dataDir: string | null, lockOptions: Lock
     lock?.release();
     throw error;
   }
-  const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), { workerData: { dataDir } });
+  const worker = new Worker(WORKER_MODULE, { workerData: { dataDir } });
   const pending = new Map<number, { resolve(reply: ThreadReply & { ok: true }): void; reject(error: Error): void }>();
   let lastId = 0;
   let exited: Error | null = null;

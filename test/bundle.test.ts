@@ -1,0 +1,25 @@
+// The bundle `npm start` and `npm run worker` run (scripts/build-bundle.ts, #13): what it still loads
+// from node_modules at run time, and that it carries no TypeScript. The processes themselves are
+// tested running from it in crash-recovery.test.ts (embedded) and scale-out.test.ts (PostgreSQL).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinModules } from 'node:module';
+import { ENTRIES, EXTERNAL, OUTPUT, openBundle } from '../scripts/build-bundle.ts';
+
+describe('the bundle (dist/)', () => {
+  it('has one module per entry and imports only Node built-ins, its own chunks and the packages kept outside', async () => {
+    const bundle = await openBundle();
+    const { output } = await bundle.generate(OUTPUT);
+    await bundle.close();
+    const chunks = output.filter((o) => o.type === 'chunk');
+    const names = new Set(chunks.map((c) => c.fileName));
+    for (const entry of Object.keys(ENTRIES)) assert.ok(names.has(`${entry}.mjs`), `${entry}.mjs`);
+    const builtins = new Set(builtinModules);
+    const imported = new Set(chunks.flatMap((c) => [...c.imports, ...c.dynamicImports]));
+    const unexpected = [...imported].filter((id) => !names.has(id) && !id.startsWith('node:') && !builtins.has(id) && !EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));
+    assert.deepEqual(unexpected, []);
+    assert.ok(imported.has('@electric-sql/pglite'), 'PGlite loads from its package, beside its WASM and data files');
+    assert.ok(chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.endsWith('.ts')).length > 100, 'our TypeScript modules are inside');
+    assert.deepEqual([...imported].filter((id) => id.endsWith('.ts')), [], 'no TypeScript is loaded at run time');
+  });
+});
