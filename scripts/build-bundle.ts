@@ -8,7 +8,9 @@
 // It is the same code, not minified, so stack traces still name our functions; files the service
 // reads at run time are named from the root (src/infra/paths.ts). Packages that load files of their
 // own stay outside and load from node_modules: PGlite (its WASM and data), argon2 (a native addon),
-// swagger-ui (its assets), pino (its transports' worker files).
+// swagger and swagger-ui (their package.json, their assets), pino (its transports' worker files).
+// Bundled code that reads files beside its own (youtubei.js's on-disk cache, which the service does
+// not use; ioredis's friendly error stacks, off) would look beside the bundle instead.
 //
 // `--if-stale`: build only when a source file, the lockfile, this script or Node's version changed
 // since the last build (a hash of them is kept in the bundle), so `npm start` never runs an old one.
@@ -28,7 +30,7 @@ export const ENTRIES = {
 };
 
 /** Packages loaded from node_modules at run time, not bundled: each reads files beside its own code. */
-export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', '@fastify/swagger-ui', 'pino', 'thread-stream'];
+export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', '@fastify/swagger', '@fastify/swagger-ui', 'pino', 'thread-stream'];
 
 /** Flat: every chunk beside the entries, where pglite-thread.ts looks for the worker's module. */
 export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } as const;
