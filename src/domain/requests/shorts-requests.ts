@@ -11,7 +11,7 @@ import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
-import { failureBody, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
+import { failureBody, prerenderShorts, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
@@ -69,7 +69,7 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
   let meter: QuotaMeter | undefined;
   try {
     const query = queryOf(deps, request);
-    const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))) });
+    const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))), onShorts: prerenderShorts });
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
     // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.

@@ -28,6 +28,11 @@ export interface CollectOptions {
   budget: CollectBudget;
   /** A first page already requested (e.g. in parallel with channels.list). */
   firstPage?: Promise<YtListResponse<YtPlaylistItem>>;
+  /**
+   * Each details batch as it arrives, before the rest is read (a window or the balance may still
+   * leave some of its videos out of the result): lets the caller start on them meanwhile.
+   */
+  onVideos?: (videos: YtVideo[]) => void;
 }
 
 export interface Collected {
@@ -103,7 +108,7 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
     }
     if (ids.length > 0) {
       const batch = calls.videos(ids);
-      batch.catch(() => {});
+      batch.then((r) => options.onVideos?.(r.items ?? []), () => {});
       batches.push(batch);
     }
   }

@@ -15,8 +15,9 @@ import { describe as describeRef, resolveChannel, SearchUnaffordable } from './c
 import { collectShorts, shortsPlaylistId } from './shorts-collector.ts';
 import { channelIdentity, parseTimestamp, toChannel, toShort } from './mapping.ts';
 import type { ShortsResult } from './shorts-result.ts';
+import type { Short } from '../../contract/shorts.ts';
 import type { YoutubeClient } from './youtube-client.ts';
-import type { YtChannel } from './youtube-types.ts';
+import type { YtChannel, YtVideo } from './youtube-types.ts';
 import type { QuotaMeter } from '../quota/quota-meter.ts';
 import { priceFor, type PriceSettings } from './pricing.ts';
 import { innertubeFailureKind, keylessChannel, keylessVideo, KEYLESS_APPROXIMATE_FIELDS, type InnertubeClient, type InnertubeFailureKind, type InnertubeVideo } from './innertube-source.ts';
@@ -85,6 +86,12 @@ export interface ShortsServiceOptions {
 export interface FetchHooks {
   /** Opens this request's quota meter; runs only when this request is the one going upstream. */
   openMeter(): Promise<QuotaMeter>;
+  /**
+   * Shorts of the result being read, as their details arrive (the Data API paths), while later
+   * pages travel: the result holds these same objects, unchanged, unless the window or the balance
+   * leaves them out. Only for the request going upstream.
+   */
+  onShorts?(shorts: Short[]): void;
 }
 
 export interface ShortsService {
@@ -171,7 +178,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
   }
 
-  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode): Promise<ShortsResult> {
+  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode, hooks: FetchHooks): Promise<ShortsResult> {
     const calls = client.metered(meter.take);
     let channel: YtChannel;
     let firstPage;
@@ -244,9 +251,21 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       };
     }
 
+    // Shorts are mapped as their details arrive and offered to the caller (hooks.onShorts), after the
+    // I/O callbacks pending then: the next listing page's, on the critical path. The result reuses them.
+    const early = new Map<YtVideo, Short>();
+    const onShorts = hooks.onShorts;
+    const onVideos = onShorts && ((videos: YtVideo[]) => setImmediate(() => {
+      onShorts(videos.map((video) => {
+        const short = toShort(video, identity);
+        early.set(video, short);
+        return short;
+      }));
+    }));
     const collectOptions = {
       cap,
       capIsServiceMax,
+      ...(onVideos ? { onVideos } : {}),
       ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}),
       budget: {
         async onFirstPage(total: number | undefined) {
@@ -282,7 +301,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     options.onUpstream?.(meter.spent);
     const result: ShortsResult = {
       channel: mapped,
-      shorts: collected.videos.map((v) => toShort(v, identity)),
+      shorts: collected.videos.map((v) => early.get(v) ?? toShort(v, identity)),
       truncated: collected.truncated,
       ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? 'balance' as const : 'max' as const } : {}),
       fetchedAt,
@@ -331,7 +350,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     try {
       const result = await cache.singleFlight(flightKey, knownId && !keyless ? cacheTtlMs : 0, async () => {
         meter = await hooks.openMeter();
-        const fresh = await fetchFresh(knownId, query, meter, mode);
+        const fresh = await fetchFresh(knownId, query, meter, mode, hooks);
         if (keyless) return fresh;
         if (!knownId && cacheTtlMs > 0) await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
         await keepStale(query, fresh);

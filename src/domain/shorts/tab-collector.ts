@@ -66,6 +66,7 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
         break;
       }
       videos.push(...batch);
+      options.onVideos?.(batch);
       if (options.oldestDate !== undefined && batch.length > 0 && batch.every(older)) stop = true;
     }
     if (stop || !next) break;
