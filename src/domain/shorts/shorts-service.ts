@@ -252,10 +252,13 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
 
     // Shorts are mapped as their details arrive and offered to the caller (hooks.onShorts), after the
-    // I/O callbacks pending then: the next listing page's, on the critical path. The result reuses them.
+    // I/O callbacks pending then: the next listing page's, on the critical path. The result reuses them;
+    // a batch whose turn comes after the result was built (the last one, often) is left to it.
     const early = new Map<YtVideo, Short>();
+    let built = false;
     const onShorts = hooks.onShorts;
     const onVideos = onShorts && ((videos: YtVideo[]) => setImmediate(() => {
+      if (built) return;
       onShorts(videos.map((video) => {
         const short = toShort(video, identity);
         early.set(video, short);
@@ -299,6 +302,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
     collected ??= await collectShorts(calls, channel.id, { ...collectOptions, ...(firstPage ? { firstPage } : {}) });
     options.onUpstream?.(meter.spent);
+    built = true;
     const result: ShortsResult = {
       channel: mapped,
       shorts: collected.videos.map((v) => early.get(v) ?? toShort(v, identity)),

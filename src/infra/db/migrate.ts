@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ROOT } from '../paths.ts';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = join(ROOT, 'src', 'infra', 'db', 'migrations');
+/** The migration files (also part of the PGlite template's fingerprint: pglite-template.ts). */
+export const MIGRATIONS_DIR = join(ROOT, 'src', 'infra', 'db', 'migrations');
 const LOCK_ID = 424242;
 
 export async function migrate(db: Database): Promise<string[]> {

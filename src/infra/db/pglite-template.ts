@@ -21,8 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { ROOT } from '../paths.ts';
-
-const MIGRATIONS_DIR = join(ROOT, 'src', 'infra', 'db', 'migrations');
+import { MIGRATIONS_DIR } from './migrate.ts';
 
 function packageVersion(name: string): string {
   const entry = fileURLToPath(import.meta.resolve(name));
