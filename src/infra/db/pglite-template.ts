@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { ROOT } from '../paths.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
+import { pgliteModules } from './pglite-wasm.ts';
 
 function packageVersion(name: string): string {
   const entry = fileURLToPath(import.meta.resolve(name));
@@ -74,7 +75,7 @@ export async function buildTemplate(options: { startParams: string[]; initDbStar
   const partial = `${path}.${process.pid}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(dirname(partial), { recursive: true });
-  const pg = await PGlite.create(partial, options);
+  const pg = await PGlite.create(partial, { ...options, ...(await pgliteModules(null)) });
   try {
     if (prepare) await prepare(pg);
   } finally {

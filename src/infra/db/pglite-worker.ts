@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_OPTIONS } from './pglite.ts';
+import { pgliteModules } from './pglite-wasm.ts';
 import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
@@ -105,7 +106,8 @@ async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequ
 }
 
 try {
-  const pglite = dataDir ? await PGlite.create(dataDir, PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
+  const options = { ...PGLITE_OPTIONS, ...(await pgliteModules(dataDir)) };
+  const pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
   const statements = preparedQueries(pglite);
   port.on('message', (m: ThreadRequest) => void handle(pglite, statements, m));
   reply({ id: 0, ok: true });

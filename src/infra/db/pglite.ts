@@ -1,21 +1,14 @@
 // Embedded PostgreSQL (WASM). One connection per process: PGlite serialises statements itself,
 // and `transaction()` holds its lock, so other statements wait rather than interleave.
 import { mkdir } from 'node:fs/promises';
-import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Transaction } from './database.ts';
 import { seedFromTemplate } from './pglite-template.ts';
+import { pgliteModules } from './pglite-wasm.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
-// PGlite's 9 MB WASM module is compiled by V8's baseline compiler (Liftoff) only. With the default
-// dynamic tiering, V8 recompiles hot functions with TurboFan in the background, and one of them
-// (function #2272, 105 KB of WASM: the SQL parser or the expression interpreter) takes 600 MB of
-// compiler memory for about 2 s: that burst was most of the 0.9-1.2 GiB peaks in #13, and it comes
-// back at every start. Measured without it (bench/memory-probe.ts): a bare PGlite peaks at 255 MiB
-// instead of 842. The flags must be set before the module is compiled, which PGlite.create() does;
-// they apply to WASM compiled later in this process (undici's llhttp is compiled earlier, at import).
-setFlagsFromString('--no-wasm-tier-up');
-setFlagsFromString('--no-wasm-dynamic-tiering');
+// PGlite's WASM module is compiled with hints that keep its few huge functions off TurboFan, whose
+// compiler took 600 MB for each of them (pglite-wasm.ts); every PGlite opened here uses that module.
 
 /**
  * Memory settings (#13), measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
@@ -53,7 +46,8 @@ export async function openPglite(dataDir: string | null, lockOptions: LockOption
   try {
     // A new directory is filled from the pre-built template when there is one (pglite-template.ts).
     if (dataDir) await seedFromTemplate(dataDir, PGLITE_OPTIONS.initDbStartParams);
-    pglite = dataDir ? await PGlite.create(dataDir, PGLITE_OPTIONS) : await PGlite.create(PGLITE_OPTIONS);
+    const options = { ...PGLITE_OPTIONS, ...(await pgliteModules(dataDir)) };
+    pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
   } catch (error) {
     lock?.release();
     throw error;
