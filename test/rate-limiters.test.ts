@@ -101,3 +101,41 @@ describe('rate limiter (redis): the script runs by its hash', () => {
     }
   });
 });
+
+describe('rate limiter (redis): concurrent calls', () => {
+  it('decide concurrent calls of several accounts, peeks and consumes as the same calls one by one would', async () => {
+    const grouped = new Redis(REDIS_TEST_URL);
+    const single = new Redis(REDIS_TEST_URL);
+    try {
+      const limiter = createRedisRateLimiter(grouped);
+      const reference = createRedisRateLimiter(single);
+      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+      const tag = randomBytes(6).toString('hex');
+      // 60 calls over 3 accounts with different limits, a peek now and then, all submitted in one turn.
+      const calls = Array.from({ length: 60 }, (_, i) => ({ account: i % 3, peek: i % 7 === 3, limits: windows(4 + (i % 3) * 3, 20) }));
+      const together = await Promise.all(calls.map((c) => (c.peek ? limiter.peek : limiter.consume)(`g:${tag}:${c.account}`, c.limits, now)));
+      const oneByOne = [];
+      for (const c of calls) oneByOne.push(await (c.peek ? reference.peek : reference.consume)(`s:${tag}:${c.account}`, c.limits, now));
+      assert.deepEqual(together, oneByOne);
+      assert.deepEqual(together.filter((d, i) => d.allowed && !calls[i]!.peek).length, 4 + 7 + 10);
+    } finally {
+      grouped.disconnect();
+      single.disconnect();
+    }
+  });
+
+  it('stays exact when two processes race for one account', async () => {
+    const connections = [new Redis(REDIS_TEST_URL), new Redis(REDIS_TEST_URL)];
+    try {
+      const [a, b] = connections.map((c) => createRedisRateLimiter(c));
+      const bucket = `race:${randomBytes(6).toString('hex')}`;
+      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? a! : b!).consume(bucket, windows(137, 1000), now)));
+      assert.equal(results.filter((r) => r.allowed).length, 137);
+      const state = await a!.peek(bucket, windows(137, 1000), now);
+      assert.equal(state.windows[1]!.remaining, 1000 - 137, 'rejected requests counted in no window');
+    } finally {
+      for (const c of connections) c.disconnect();
+    }
+  });
+});
