@@ -16,7 +16,7 @@
 //
 // Measured (#13, bench/reading.md, thirteenth round): PGlite's thread 57-70 against 73-85 µs per
 // hot-path request, 1,000 webhooks delivered 8-12 % sooner; the price is memory: the service's RSS
-// is 20-28 MiB higher after start and when idle (compiled code and the compiler's freed memory that
+// is 11-18 MiB higher after start and when idle (compiled code, and the compiler's freed memory that
 // malloc keeps), and it peaks at 730+ MiB if the huge functions are optimised as well.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,10 @@ const HINTS_FLAG = '--experimental-wasm-compilation-hints';
 setFlagsFromString(HINTS_FLAG);
 setFlagsFromString('--wasm-lazy-compilation');
 setFlagsFromString('--no-wasm-dynamic-tiering');
+// One background compilation at a time: the compiler's memory is freed to malloc, which keeps most
+// of it; with V8's default (one task per core) the service's RSS was 15-20 MiB higher after start
+// and when idle (bench/memory-probe.ts), and the optimised code arrives a little later instead.
+setFlagsFromString('--wasm-num-compilation-tasks=1');
 const HONOURED = compilationHintsHonoured();
 if (HONOURED) setFlagsFromString('--wasm-tier-up');
 else {
