@@ -8,6 +8,7 @@ import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 import { startupNotes } from './startup-notes.ts';
+import { memoryReducingCollection, startIdleCollector } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
 const SHUTDOWN_DEADLINE_MS = 20_000;
@@ -27,6 +28,15 @@ async function main() {
     fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
   );
   built = app;
+  // A few seconds after the last request, both threads give back what the load made their heaps grow by.
+  const reduceHttpThread = memoryReducingCollection();
+  const idle = startIdleCollector({
+    collect: () => {
+      reduceHttpThread();
+      app.services.db.reduceMemory?.().catch(() => {});
+    },
+  });
+  app.server.on('request', () => idle.activity());
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // The CLI finds the running service here and goes through its operator API.
   app.services.db.dataDirLock?.setUrl(address);
@@ -36,6 +46,7 @@ async function main() {
     // In-flight requests get DRAIN_MS to finish; a client that never finishes sending its request
     // (or a load balancer holding a half-open connection) must not keep the process from closing
     // its queue and database cleanly, so whatever is left is then cut.
+    idle.stop();
     const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
     await app.close();
     clearTimeout(cut);

@@ -34,6 +34,8 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
+  /** Embedded database on its thread only: that thread's heap collected to give memory back (infra/idle-memory.ts). */
+  reduceMemory?(): Promise<void>;
   /**
    * PostgreSQL only (one embedded database has one process): calls `onNotify` with the payload of
    * every NOTIFY on `channel`, sent by any process once its transaction commits. It listens on a

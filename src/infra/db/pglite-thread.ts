@@ -23,6 +23,7 @@ export type ThreadRequest =
   | { id: number; op: 'exec'; sql: string; tx?: number }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'reduceMemory' }
   | { id: number; op: 'close' };
 
 export type ThreadReply =
@@ -122,6 +123,9 @@ export async function openPgliteThread(dataDir: string | null, lockOptions: Lock
     },
     async ping() {
       await query('SELECT 1', []);
+    },
+    async reduceMemory() {
+      await call({ op: 'reduceMemory' });
     },
     async close() {
       closing = true;

@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_OPTIONS } from './pglite.ts';
 import { pgliteModules } from './pglite-wasm.ts';
+import { memoryReducingCollection } from '../idle-memory.ts';
 import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
@@ -26,6 +27,7 @@ interface OpenTransaction {
 }
 
 const open = new Map<number, OpenTransaction>();
+let reduceMemory: (() => void) | undefined;
 let lastTransaction = 0;
 
 function reply(message: ThreadReply): void {
@@ -94,6 +96,12 @@ async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequ
         if (!transaction) throw new Error(`transaction ${m.tx} is not open`);
         transaction.end(m.commit, m.id);
         return;
+      }
+      case 'reduceMemory': {
+        // This thread's heap, as the HTTP thread does with its own when the process goes idle (idle-memory.ts).
+        reduceMemory ??= memoryReducingCollection();
+        reduceMemory();
+        return reply({ id: m.id, ok: true });
       }
       case 'close': {
         if (!pglite.closed) await pglite.close();
