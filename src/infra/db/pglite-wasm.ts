@@ -2,9 +2,9 @@
 //
 // V8 compiles WASM in two tiers: Liftoff (fast to compile, slow code) and TurboFan (slow to compile,
 // fast code). TurboFan makes PGlite's statements ~30 % cheaper, but its compiler memory grows faster
-// than the function: PGlite's largest functions (100-127 KB of WASM each, the SQL grammar among them)
-// took 600 MB for ~2 s each, which pushed the embedded service to 0.9-1.2 GiB at every start. Until
-// now the whole module was therefore kept on Liftoff (`--no-wasm-tier-up`).
+// than the function: for PGlite's largest functions (97-127 KB of WASM each) it took 600 MB for
+// ~2 s, which pushed the embedded service to 0.9-1.2 GiB at every start. Until now the whole module
+// was therefore kept on Liftoff (`--no-wasm-tier-up`).
 //
 // Here every function is compiled by Liftoff on its first call and then by TurboFan in the
 // background, except the few whose body is larger than HUGE_FUNCTION_BYTES: those stay on Liftoff,
@@ -39,7 +39,7 @@ setFlagsFromString('--wasm-num-compilation-tasks=1');
 const HONOURED = compilationHintsHonoured();
 if (HONOURED) setFlagsFromString('--wasm-tier-up');
 else {
-  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only, as before #13's last round.
+  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only, as before #13's thirteenth round.
   setFlagsFromString('--no-wasm-tier-up');
 }
 
