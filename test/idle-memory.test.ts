@@ -11,40 +11,26 @@ describe('idle memory', () => {
     let t = 1_000_000;
     let collections = 0;
     const idle = startIdleCollector({ collect: () => collections++, now: () => t, idleMs: 5_000, minIntervalMs: 30_000, everyMs: 3_600_000 });
+    // Each step: a request first (or not), the clock moves on, the timer checks; the collections so far.
+    const steps: Array<[request: boolean, advanceMs: number, collections: number, why: string]> = [
+      [false, 60_000, 0, 'no request since start: nothing to give back'],
+      [true, 4_999, 0, 'not idle long enough'],
+      [false, 1, 1, 'idle for 5 s'],
+      [false, 60_000, 1, 'no request since the last collection'],
+      [true, 5_000, 2, 'idle again, 65 s after the last collection'],
+      [true, 10_000, 2, 'idle again, but 10 s after the last collection'],
+      [false, 19_999, 2, '29.999 s after the last collection'],
+      [false, 1, 3, 'the interval has passed and the process is still idle'],
+      [true, 31_000, 4, 'idle for 31 s'],
+      [true, 1_000, 4, 'busy: the last request was a second ago'],
+    ];
     try {
-      t += 60_000;
-      idle.check();
-      assert.equal(collections, 0, 'no request since start: nothing to give back');
-      idle.activity();
-      t += 4_999;
-      idle.check();
-      assert.equal(collections, 0, 'not idle long enough');
-      t += 1;
-      idle.check();
-      assert.equal(collections, 1);
-      t += 60_000;
-      idle.check();
-      assert.equal(collections, 1, 'no request since the last collection');
-      idle.activity();
-      t += 5_000;
-      idle.check();
-      assert.equal(collections, 2);
-      idle.activity();
-      t += 10_000;
-      idle.check();
-      assert.equal(collections, 2, 'idle again, but within the minimum interval');
-      t += 19_999;
-      idle.check();
-      assert.equal(collections, 2, '29.999 s after the last collection');
-      t += 1;
-      idle.check();
-      assert.equal(collections, 3, 'the interval has passed and the process is still idle');
-      idle.activity();
-      t += 31_000;
-      idle.activity();
-      t += 1_000;
-      idle.check();
-      assert.equal(collections, 3, 'busy: the last request was a second ago');
+      for (const [request, advanceMs, expected, why] of steps) {
+        if (request) idle.activity();
+        t += advanceMs;
+        idle.check();
+        assert.equal(collections, expected, why);
+      }
     } finally {
       idle.stop();
     }
