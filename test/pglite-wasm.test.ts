@@ -54,6 +54,10 @@ describe('PGlite WASM compilation hints', () => {
     assert.deepEqual(order.map((s) => s.name ?? s.id), [1, 3, 'compilationHints', 10]);
     assert.deepEqual([...order[2]!.payload], [2, 0x00, 0x14], 'count, then no hint for the small body and Liftoff/Liftoff for the large one');
     new WebAssembly.Module(bytes); // with the feature on, a count that did not match the functions would be refused
+    // A threshold below every body: the whole module on Liftoff (in-memory databases, the template build).
+    const all = withCompilationHints(module, -1);
+    assert.equal(all.liftoffOnly, 2);
+    assert.deepEqual([...sections(all.bytes)[2]!.payload], [2, 0x14, 0x14]);
   });
 
   it('rewrite PGlite\'s own module into a valid one that V8 accepts with its hints', () => {
