@@ -1,4 +1,5 @@
 // The API process: config → services → app → listen; drains and closes on SIGINT/SIGTERM.
+import type { IncomingMessage } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
@@ -11,6 +12,7 @@ import { startupNotes } from './startup-notes.ts';
 import { memoryReducingCollection, startIdleCollector } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
+const NOT_TRAFFIC = new Set(['/healthz', '/readyz', '/metrics']);
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
 async function main() {
@@ -32,11 +34,19 @@ async function main() {
   const reduceHttpThread = memoryReducingCollection();
   const idle = startIdleCollector({
     collect: () => {
-      reduceHttpThread();
+      try {
+        reduceHttpThread();
+      } catch (err) {
+        app.log.warn({ err }, 'idle memory collection failed');
+      }
       app.services.db.reduceMemory?.().catch(() => {});
     },
   });
-  app.server.on('request', () => idle.activity());
+  app.server.on('request', (req: IncomingMessage) => {
+    // Probes and scrapes are not traffic: counted, a scrape every 15 s would have an idle service
+    // collect every 30 s for nothing.
+    if (!NOT_TRAFFIC.has((req.url ?? '').split('?')[0]!)) idle.activity();
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   // The CLI finds the running service here and goes through its operator API.
   app.services.db.dataDirLock?.setUrl(address);

@@ -10,8 +10,9 @@
 // 241-245 MiB instead of 269-272 with the HTTP thread's alone; one collection took ~90 ms.
 //
 // The collection blocks its thread while it runs, so it waits for an idle period (IDLE_MS without a
-// request) and runs at most once per MIN_INTERVAL_MS: a service receiving a request every few
-// seconds does not collect after each one.
+// request; health probes and metric scrapes do not count, server.ts) and runs at most once per
+// MIN_INTERVAL_MS: a service receiving a request every few seconds does not collect after each one.
+// The job worker's activity does not count either: a collection may land between two jobs.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -26,6 +27,8 @@ export const MIN_INTERVAL_MS = 30_000;
 export function memoryReducingCollection(): () => void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+  // Off again, so that contexts and threads created later do not get a global gc().
+  setFlagsFromString('--no-expose-gc');
   return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
@@ -38,7 +41,7 @@ export interface IdleCollector {
 }
 
 export function startIdleCollector(options: { collect: () => void; now?: () => number; idleMs?: number; minIntervalMs?: number; everyMs?: number }): IdleCollector {
-  const { collect, now = Date.now, idleMs = IDLE_MS, minIntervalMs = MIN_INTERVAL_MS, everyMs = 1_000 } = options;
+  const { collect, now = () => performance.now(), idleMs = IDLE_MS, minIntervalMs = MIN_INTERVAL_MS, everyMs = 1_000 } = options;
   let lastActivity = now();
   let lastCollection = -Infinity;
   // Only after activity: a process that has collected and seen no request since has nothing to give back.

@@ -26,23 +26,6 @@ import { setFlagsFromString } from 'node:v8';
 /** Bodies above this many bytes stay on Liftoff: PGlite 0.5's four largest (97-127 KB); the next is 42 KB. */
 export const HUGE_FUNCTION_BYTES = 64 * 1024;
 
-const HINTS_FLAG = '--experimental-wasm-compilation-hints';
-// Set once, when this module loads: they must precede the compilation of PGlite's module, and they
-// apply to WASM compiled later in the process (undici's llhttp included; it is small).
-setFlagsFromString(HINTS_FLAG);
-setFlagsFromString('--wasm-lazy-compilation');
-setFlagsFromString('--no-wasm-dynamic-tiering');
-// One background compilation at a time: the compiler's memory is freed to malloc, which keeps most
-// of it; with V8's default (one task per core) the service's RSS was 15-20 MiB higher after start
-// and when idle (bench/memory-probe.ts), and the optimised code arrives a little later instead.
-setFlagsFromString('--wasm-num-compilation-tasks=1');
-const HONOURED = compilationHintsHonoured();
-if (HONOURED) setFlagsFromString('--wasm-tier-up');
-else {
-  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only, as before #13's thirteenth round.
-  setFlagsFromString('--no-wasm-tier-up');
-}
-
 /** Unsigned LEB128, as WASM encodes sizes and counts. */
 function leb128(value: number): number[] {
   const out: number[] = [];
@@ -85,11 +68,17 @@ const LIFTOFF_ONLY = (1 << 2) | (1 << 4);
 export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION_BYTES): { bytes: Uint8Array<ArrayBuffer>; liftoffOnly: number } {
   let functionSectionEnd = -1;
   let bodySizes: number[] | null = null;
+  // A hints section the module already has is left out: V8 refuses a module with two.
+  const existing: Array<[start: number, end: number]> = [];
   for (let at = 8; at < wasm.length; ) {
     const id = wasm[at]!;
     const size = readLeb128(wasm, at + 1);
     const end = size.next + size.value;
     if (id === 3) functionSectionEnd = end;
+    if (id === 0) {
+      const name = readLeb128(wasm, size.next);
+      if (Buffer.from(wasm.subarray(name.next, name.next + name.value)).toString() === 'compilationHints') existing.push([at, end]);
+    }
     if (id === 10) {
       const count = readLeb128(wasm, size.next);
       bodySizes = [];
@@ -111,29 +100,64 @@ export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION
     }
   });
   const section = customSection('compilationHints', Buffer.concat([Buffer.from(leb128(hints.length)), hints]));
-  const joined = Buffer.concat([wasm.subarray(0, functionSectionEnd), section, wasm.subarray(functionSectionEnd)]);
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (const [start, end] of [[functionSectionEnd, functionSectionEnd] as [number, number], ...existing].sort((a, b) => a[0] - b[0])) {
+    parts.push(wasm.subarray(from, start));
+    if (start === functionSectionEnd && end === functionSectionEnd) parts.push(section);
+    from = end;
+  }
+  parts.push(wasm.subarray(from));
+  const joined = Buffer.concat(parts);
   return { bytes: new Uint8Array(joined.buffer as ArrayBuffer, joined.byteOffset, joined.byteLength), liftoffOnly };
 }
 
 /**
- * Whether this V8 applies compilation hints: with the feature on, a hints section that does not name
- * every function makes the module invalid; without it, the section is an ignored custom section.
+ * Whether this V8 reads compilation hints: with the feature on, a hints section that does not hold
+ * one hint per function makes the module invalid (and one that does is accepted); without it, the
+ * section is an ignored custom section. That the tiers then follow the hints is checked by
+ * test/pglite-wasm.test.ts, in a process that can ask V8 which tier a function runs on.
  */
 export function compilationHintsHonoured(): boolean {
-  // (module (func)) with a compilationHints section that holds 0 hints for its 1 function.
-  const module = Buffer.concat([
+  // (module (func)) with a compilationHints section holding `hints`.
+  const moduleWith = (hints: number[]) => Buffer.concat([
     Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
     Buffer.from([0x01, 0x04, 0x01, 0x60, 0x00, 0x00]), // type section: () -> ()
     Buffer.from([0x03, 0x02, 0x01, 0x00]), // function section: one function of type 0
-    customSection('compilationHints', Buffer.from([0x00])),
+    customSection('compilationHints', Buffer.from([hints.length, ...hints])),
     Buffer.from([0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b]), // code section: an empty body
   ]);
   try {
-    new WebAssembly.Module(module);
-    return false;
+    new WebAssembly.Module(moduleWith([LIFTOFF_ONLY]));
   } catch {
-    return true;
+    return false;
   }
+  try {
+    new WebAssembly.Module(moduleWith([]));
+    return false;
+  } catch (error) {
+    return /compilation hint/i.test(String(error));
+  }
+}
+
+const HINTS_FLAG = '--experimental-wasm-compilation-hints';
+// Set once, when this module loads (after the declarations above, which the check below uses): they
+// must precede the compilation of PGlite's module, and they apply to WASM compiled later in the
+// process (undici's llhttp included; it is small).
+setFlagsFromString(HINTS_FLAG);
+setFlagsFromString('--wasm-lazy-compilation');
+setFlagsFromString('--no-wasm-dynamic-tiering');
+// One background compilation at a time: the compiler's memory is freed to malloc, which keeps most
+// of it; with V8's default (one task per core) the service's RSS was 15-20 MiB higher after start
+// and when idle (bench/memory-probe.ts), and the optimised code arrives a little later instead.
+setFlagsFromString('--wasm-num-compilation-tasks=1');
+const HONOURED = compilationHintsHonoured();
+/** Whether this process optimises PGlite's module (the hints are read); false: Liftoff only. */
+export const TIERED = HONOURED;
+if (HONOURED) setFlagsFromString('--wasm-tier-up');
+else {
+  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only, as before #13's thirteenth round.
+  setFlagsFromString('--no-wasm-tier-up');
 }
 
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
@@ -151,7 +175,8 @@ function compiledModule(file: 'pglite.wasm' | 'initdb.wasm', optimise: boolean):
     const wasm = readFileSync(path);
     const bytes = HONOURED ? withCompilationHints(wasm, optimise ? HUGE_FUNCTION_BYTES : -1).bytes : new Uint8Array(wasm.buffer as ArrayBuffer, wasm.byteOffset, wasm.byteLength);
     // Synchronously: an asynchronous compilation does not keep a worker thread's event loop alive, and
-    // PGlite's thread awaits this at its top level. Lazy compilation makes this ~30 ms (decoding only).
+    // PGlite's thread awaits this at its top level. Lazy compilation makes this ~30-40 ms (decoding
+    // and validating, no code generated yet).
     module = Promise.resolve(new WebAssembly.Module(bytes));
     compiled.set(key, module);
   }
@@ -166,7 +191,8 @@ function compiledModule(file: 'pglite.wasm' | 'initdb.wasm', optimise: boolean):
  * Only a database on a data directory (the service's) is optimised. An in-memory one (tests, the
  * demo) runs initdb each time it opens, and initdb calls thousands of functions once: optimising
  * each of them in the background made the test suites' database-bound files ~30 % slower (#13);
- * the template built at `npm ci` likewise took 10 s instead of 5.6.
+ * the template built at `npm ci` likewise took 10 s instead of 5.6. (A data directory that has to
+ * run initdb — no template for this PGlite — runs it on the optimised module: a slower first start.)
  */
 export async function pgliteModules(dataDir: string | null): Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule?: WebAssembly.Module }> {
   const initialised = dataDir !== null && existsSync(join(dataDir, 'PG_VERSION'));
