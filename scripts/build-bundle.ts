@@ -60,16 +60,11 @@ function sourceHash(): string {
   return hash.digest('hex');
 }
 
-/** True when dist/ holds the bundle of the sources as they are now. */
-export function bundleIsCurrent(): boolean {
-  const file = join(DIST, HASH_FILE);
-  return existsSync(file) && readFileSync(file, 'utf8') === sourceHash();
-}
-
-/** Builds dist/ (unless `ifStale` and it is current); returns whether it built. */
+/** Builds dist/ (unless `ifStale` and it already holds the bundle of the sources as they are now); returns whether it built. */
 export async function buildBundle({ ifStale = false } = {}): Promise<boolean> {
   const wanted = sourceHash();
-  if (ifStale && bundleIsCurrent()) return false;
+  const hashFile = join(DIST, HASH_FILE);
+  if (ifStale && existsSync(hashFile) && readFileSync(hashFile, 'utf8') === wanted) return false;
   // Built beside dist/ and swapped in whole: a process starting meanwhile loads the old bundle or the new one.
   const building = `${DIST}.building-${process.pid}`;
   const old = `${DIST}.old-${process.pid}`;

@@ -9,8 +9,7 @@
 // Statements run more than once are prepared (pglite-prepared.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { PGLITE_OPTIONS } from './pglite.ts';
-import { pgliteModules } from './pglite-wasm.ts';
+import { createPglite } from './pglite.ts';
 import { memoryReducingCollection } from '../idle-memory.ts';
 import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.ts';
@@ -114,8 +113,7 @@ async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequ
 }
 
 try {
-  const options = { ...PGLITE_OPTIONS, ...(await pgliteModules(dataDir)) };
-  const pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  const pglite = await createPglite(dataDir);
   const statements = preparedQueries(pglite);
   port.on('message', (m: ThreadRequest) => void handle(pglite, statements, m));
   reply({ id: 0, ok: true });

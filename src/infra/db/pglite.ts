@@ -7,8 +7,6 @@ import { seedFromTemplate } from './pglite-template.ts';
 import { pgliteModules } from './pglite-wasm.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
-// PGlite's WASM module is compiled with hints that keep its few huge functions off TurboFan, whose
-// compiler took 600 MB for each of them (pglite-wasm.ts); every PGlite opened here uses that module.
 
 /**
  * Memory settings (#13), measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
@@ -38,6 +36,16 @@ export const PGLITE_OPTIONS = {
   initDbStartParams: PGLITE_MEMORY_SETTINGS.flatMap((s) => ['--set', s]),
 };
 
+/**
+ * PGlite on `dataDir` (null: in memory) with this service's settings and its WASM module compiled
+ * with hints that keep its few huge functions off TurboFan, whose compiler took 600 MB for each of
+ * them (pglite-wasm.ts). In this thread or PGlite's own (pglite-worker.ts).
+ */
+export async function createPglite(dataDir: string | null): Promise<PGlite> {
+  const options = { ...PGLITE_OPTIONS, ...(await pgliteModules(dataDir)) };
+  return dataDir ? PGlite.create(dataDir, options) : PGlite.create(options);
+}
+
 /** With a data directory, the process takes its exclusive lock first (data-dir-lock.ts). */
 export async function openPglite(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGlite }> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
@@ -46,8 +54,7 @@ export async function openPglite(dataDir: string | null, lockOptions: LockOption
   try {
     // A new directory is filled from the pre-built template when there is one (pglite-template.ts).
     if (dataDir) await seedFromTemplate(dataDir, PGLITE_OPTIONS.initDbStartParams);
-    const options = { ...PGLITE_OPTIONS, ...(await pgliteModules(dataDir)) };
-    pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+    pglite = await createPglite(dataDir);
   } catch (error) {
     lock?.release();
     throw error;
