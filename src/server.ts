@@ -9,7 +9,7 @@ import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 import { startupNotes } from './startup-notes.ts';
-import { memoryReducingCollection, startIdleCollector } from './infra/idle-memory.ts';
+import { createIdleRelease, startIdleCollector } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
 const NOT_TRAFFIC = new Set(['/healthz', '/readyz', '/metrics']);
@@ -30,17 +30,13 @@ async function main() {
     fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
   );
   built = app;
-  // A few seconds after the last request, both threads give back what the load made their heaps grow by.
-  const reduceHttpThread = memoryReducingCollection();
+  // A few seconds after the last request, both threads give back what the load made their heaps
+  // grow by, and malloc then what the collections freed.
   const idle = startIdleCollector({
-    collect: () => {
-      try {
-        reduceHttpThread();
-      } catch (err) {
-        app.log.warn({ err }, 'idle memory collection failed');
-      }
-      app.services.db.reduceMemory?.().catch(() => {});
-    },
+    collect: createIdleRelease({
+      reduceDatabaseThread: app.services.db.reduceMemory?.bind(app.services.db),
+      warn: (err, msg) => app.log.warn({ err }, msg),
+    }),
   });
   app.server.on('request', (req: IncomingMessage) => {
     // Probes and scrapes are not traffic: counted, a scrape every 15 s would have an idle service

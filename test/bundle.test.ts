@@ -1,5 +1,5 @@
 // The bundle `npm start` and `npm run worker` run (scripts/build-bundle.ts, #13): what it still loads
-// from node_modules at run time, and that it carries no TypeScript. The processes themselves are
+// from node_modules at run time, that it carries no TypeScript and is ASCII only. The processes themselves are
 // tested running from it in crash-recovery.test.ts (embedded) and scale-out.test.ts (PostgreSQL).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,5 +21,8 @@ describe('the bundle (dist/)', () => {
     assert.ok(imported.has('@electric-sql/pglite'), 'PGlite loads from its package, beside its WASM and data files');
     assert.ok(chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.endsWith('.ts')).length > 100, 'our TypeScript modules are inside');
     assert.deepEqual([...imported].filter((id) => id.endsWith('.ts')), [], 'no TypeScript is loaded at run time');
+    // V8 keeps a module's text for the life of the process at two bytes per character if one of them is not Latin-1.
+    const notAscii = chunks.map((c) => ({ chunk: c.fileName, at: [...c.code].findIndex((ch) => ch.charCodeAt(0) > 0x7f) })).filter((c) => c.at >= 0);
+    assert.deepEqual(notAscii, [], 'every chunk is ASCII');
   });
 });

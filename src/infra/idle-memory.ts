@@ -9,10 +9,17 @@
 // PGlite's thread to do the same in its own heap. Measured (bench/memory-probe.ts): idle RSS
 // 241-245 MiB instead of 269-272 with the HTTP thread's alone; one collection took ~90 ms.
 //
+// What the collections free goes back to malloc, not to the system: glibc returns only the free
+// memory at the top of an arena, and the rest — most of it the zones PGlite's optimising compiler
+// used, freed while longer-lived allocations sat above them — stays resident (~20 MiB after serving,
+// measured in bench/reading.md). glibc's malloc_trim(0) hands every free page of every arena back,
+// so it runs after both collections (createIdleRelease).
+//
 // The collection blocks its thread while it runs, so it waits for an idle period (IDLE_MS without a
 // request; health probes and metric scrapes do not count, server.ts) and runs at most once per
 // MIN_INTERVAL_MS: a service receiving a request every few seconds does not collect after each one.
 // The job worker's activity does not count either: a collection may land between two jobs.
+import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -30,6 +37,51 @@ export function memoryReducingCollection(): () => void {
   // Off again, so that contexts and threads created later do not get a global gc().
   setFlagsFromString('--no-expose-gc');
   return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/**
+ * glibc's malloc_trim(0), through koffi (a foreign-function interface with prebuilt binaries, so
+ * nothing is compiled at install): returns the free pages inside malloc's arenas to the system,
+ * whether or not they sit at an arena's top. Resolves to null where there is no such function
+ * (not Linux with glibc, or no koffi binary for the platform): nothing to release there this way.
+ * The library is loaded at the first call, not at start, so a process that never goes idle never
+ * maps it.
+ */
+export async function loadFreedMemoryReleaser(): Promise<(() => boolean) | null> {
+  if (process.platform !== 'linux') return null;
+  try {
+    const { default: koffi } = await import('koffi');
+    const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
+    // 1 when memory was released, 0 when there was none to release.
+    return () => trim(0) === 1;
+  } catch {
+    return null; // musl or another C library: no libc.so.6 or no malloc_trim in it
+  }
+}
+
+/** After the collections, before malloc_trim: V8 frees a collection's buffers on background threads after it (~6 MiB more was released a second later). */
+export const RELEASE_DELAY_MS = 1_000;
+
+/**
+ * One idle release: the calling (HTTP) thread's heap at once, then PGlite's thread's when there is
+ * one, then, RELEASE_DELAY_MS later, malloc's free pages. Failures are reported to `warn`, never thrown.
+ */
+export function createIdleRelease(options: { reduceDatabaseThread?: (() => Promise<void>) | undefined; warn: (err: unknown, msg: string) => void }): () => void {
+  const reduceThisThread = memoryReducingCollection();
+  let releaseFreed: Promise<(() => boolean) | null> | undefined;
+  return () => {
+    try {
+      reduceThisThread();
+    } catch (err) {
+      options.warn(err, 'idle memory collection failed');
+    }
+    void (async () => {
+      await options.reduceDatabaseThread?.().catch(() => {});
+      await delay(RELEASE_DELAY_MS, undefined, { ref: false });
+      releaseFreed ??= loadFreedMemoryReleaser();
+      (await releaseFreed)?.();
+    })().catch((err: unknown) => options.warn(err, 'releasing freed memory failed'));
+  };
 }
 
 export interface IdleCollector {
