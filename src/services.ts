@@ -127,8 +127,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
     onWait: (holder) => options.log.info({ holder }, `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} to release ${config.DATA_DIR}`),
     onTakeover: (stale) => options.log.info({ stale }, 'took over the lock of a process that no longer runs'),
   }, { onRetry: (code) => metrics.dbRetries.inc({ code }) });
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
-  const subscriber = config.REDIS_URL ? connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
+  const subscriber = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const now = options.now ?? Date.now;
   const cache = redis ? createRedisCache(redis) : createMemoryCache(1000, undefined, now);
   // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.

@@ -1,9 +1,12 @@
 // One Redis connection per process for commands, plus one for pub/sub (a subscribed connection
 // cannot run other commands). ioredis reconnects by itself; commands fail fast while it is down
 // so requests answer 503 instead of hanging (see the error handler).
-import { Redis } from 'ioredis';
+// ioredis is loaded only when a Redis is configured: the embedded mode has none, and the library
+// was ~2 MiB of heap in every process (#13).
+import type { Redis } from 'ioredis';
 
-export function connectRedis(url: string, keyPrefix = '', commandTimeoutMs = 1000): Redis {
+export async function connectRedis(url: string, keyPrefix = '', commandTimeoutMs = 1000): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   return new Redis(url, {
     keyPrefix,
     // A Redis that accepts connections but never answers (stopped, overloaded, a half-open network

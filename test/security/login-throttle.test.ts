@@ -29,7 +29,7 @@ const STORES: StoreCase[] = [
   {
     name: 'redis',
     open: async () => {
-      const redis = connectRedis(REDIS_TEST_URL, `throttle-test-${randomBytes(4).toString('hex')}:`);
+      const redis = await connectRedis(REDIS_TEST_URL, `throttle-test-${randomBytes(4).toString('hex')}:`);
       await new Promise((resolve) => redis.once('ready', resolve));
       return { store: redisThrottleStore(redis), close: async () => redis.disconnect() };
     },
