@@ -73,8 +73,14 @@ for (const mode of STORAGE_MODES) {
       assert.equal(refused.json().error, 'QUOTA_ALLOWANCE_EXHAUSTED');
       assert.ok(Number(refused.headers['retry-after']) > 0);
       assert.equal((await account(t, abuser)).upstreamQuota.allowance.remaining, 0);
+      fake.resetStats();
       const ok = await post(t, payer, { channelUrl: channel('@fake-120') });
       assert.equal(ok.statusCode, 200, ok.body);
+      // Its units are counted on its quota day as paid (by the statement that charges it), none left unpaid.
+      const quota = (await account(t, payer)).upstreamQuota;
+      assert.equal(quota.unitsToday, fake.quotaUsed());
+      assert.ok(quota.unitsToday > 0);
+      assert.equal(quota.allowance.used, 0);
     });
 
     it('a balance of 5 accepts exactly 5 webhook requests and refuses the rest at once with 402', async () => {

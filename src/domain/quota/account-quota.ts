@@ -30,12 +30,15 @@ export async function returnAllowance(db: Queryable, accountId: string, day: str
  */
 export async function recordUnits(db: Queryable, accountId: string, day: string, units: number, unpaid: number): Promise<void> {
   if (units <= 0 && unpaid <= 0) return;
-  await db.query(
-    `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units`,
-    [accountId, day, units, unpaid],
-  );
+  await db.query(addUnitsSql('VALUES ($1, $2, $3, $4)'), [accountId, day, units, unpaid]);
 }
+
+/**
+ * recordUnits' upsert over `rows` (account, day, units, unpaid units): a VALUES list, or a SELECT
+ * when another statement records them in the same breath (a paid request's charge, requests/charge-and-record.ts).
+ */
+export const addUnitsSql = (rows: string) => `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) ${rows}
+     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units`;
 
 export interface AccountQuotaDay {
   quotaDay: string;

@@ -145,6 +145,21 @@ export class QuotaMeter {
     return Math.max(priceFor(items, this.#input.settings.pricing), Math.ceil(this.#spent / this.#input.settings.unitsPerCredit));
   }
 
+  /**
+   * What finishPaid records, for the statement that charges the request to record it in the same
+   * breath (#13: one statement fewer between the last upstream answer and the response); call
+   * paidUnitsRecorded once that statement committed.
+   */
+  paidUnits(): { day: string; units: number } {
+    return { day: this.#day, units: this.#spent - this.#recorded };
+  }
+
+  /** The charge recorded paidUnits(): the request is finished as finishPaid would have finished it. */
+  async paidUnitsRecorded(units: { units: number }): Promise<void> {
+    this.#recorded += units.units;
+    await this.#returning;
+  }
+
   /** The request succeeded: its units are paid. */
   async finishPaid(): Promise<void> {
     await this.#returning;

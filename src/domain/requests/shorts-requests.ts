@@ -12,7 +12,7 @@ import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, prerenderShorts, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
-import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
+import { chargeAndRecord, type Settlement, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
 import { durationBoundsProblem } from '../shorts/sorting.ts';
@@ -79,8 +79,9 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     const [json] = await Promise.all([
       Promise.resolve().then(() => renderSuccessJson(body, outcome.result)),
       meter
-        ? // This request held a reservation: it ends in the statement that charges (refused: it stays, and is released below).
-          chargeAndRecord(deps.db, settlement, { releasing: true }).then(() => outcome.meter?.finishPaid())
+        ? // This request held a reservation: it ends in the statement that charges (refused: it stays, and is
+          // released below), which also counts the units it spent.
+          settleMetered(deps, settlement, meter)
         : deps.settlements.settle(settlement),
     ]);
     deps.onCharged?.(credits);
@@ -94,6 +95,12 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
     throw error;
   }
+}
+
+async function settleMetered(deps: ShortsRequestDeps, settlement: Settlement, meter: QuotaMeter): Promise<void> {
+  const paidUnits = meter.paidUnits();
+  await chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits });
+  await meter.paidUnitsRecorded(paidUnits);
 }
 
 /**
