@@ -86,6 +86,8 @@ export interface ServiceOptions {
   /** Aborts waiting for the DATA_DIR lock (a stop signal during start-up). */
   abortSignal?: AbortSignal;
   log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
+  /** A batch of jobs is about to run in this process (WorkerDeps.onJobs). */
+  onJobs?: () => void;
 }
 
 async function jwtSecret(config: Config, db: Database): Promise<string> {
@@ -251,7 +253,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     },
     onChannelWatched: (channelId) => void subscribeChannel(channelId),
   };
-  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY, jobsPerFetch: JOBS_PER_FETCH[db.kind], ...(db.listen ? { listen: db.listen } : {}), onWoken: (queue) => metrics.jobWakeups.inc({ queue }) }) : undefined;
+  const workers = options.runWorker ? await startWorkers({ boss, shortsRequests, delivery, watches, concurrency: config.WORKER_CONCURRENCY, jobsPerFetch: JOBS_PER_FETCH[db.kind], ...(db.listen ? { listen: db.listen } : {}), onWoken: (queue) => metrics.jobWakeups.inc({ queue }), ...(options.onJobs ? { onJobs: options.onJobs } : {}) }) : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;
   // Worker processes sweep for due watches and resume those whose account can pay again (#15), and
   // queue the delivery of account events recorded without one (credits.low).

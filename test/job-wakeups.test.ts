@@ -11,11 +11,13 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
   let fake: FakePlatform;
   let api: TestApp;
   let worker: TestApp;
+  // Job batches the worker process ran: its activity, for its idle memory release (worker.ts).
+  let batches = 0;
   before(async () => {
     fake = await startFakePlatform();
     api = await startTestApp('postgres', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { runWorker: false });
     // A second process on the same PostgreSQL database that runs the workers (it does not drop the database).
-    worker = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' }, { runWorker: true });
+    worker = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' }, { runWorker: true, onJobs: () => batches++ });
   });
   after(async () => {
     await worker.close();
@@ -67,6 +69,7 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
       await receiver.waitFor(1);
       const payload = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { requestId: string } };
       assert.deepEqual([payload.type, payload.data.requestId], ['shorts.completed', res.json().requestId]);
+      assert.ok(batches >= 1, 'the fetch job counted as the worker process\'s activity');
     } finally {
       await receiver.close();
     }

@@ -18,7 +18,8 @@
 // The collection blocks its thread while it runs, so it waits for an idle period (IDLE_MS without a
 // request; health probes and metric scrapes do not count, server.ts) and runs at most once per
 // MIN_INTERVAL_MS: a service receiving a request every few seconds does not collect after each one.
-// The job worker's activity does not count either: a collection may land between two jobs.
+// In the API process its job workers' activity does not count: a collection may land between two
+// jobs. The worker-only process (`npm run worker`, worker.ts) has no requests, and counts its job batches.
 import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

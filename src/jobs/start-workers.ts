@@ -22,6 +22,8 @@ export interface WorkerDeps {
   listen?: Database['listen'];
   /** An idle worker was woken by jobs another process queued (a metric). */
   onWoken?: (queue: string) => void;
+  /** A batch of jobs is about to run (the worker process's activity, for its idle memory release). */
+  onJobs?: () => void;
 }
 
 /**
@@ -81,6 +83,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   // every worker of a queue per job, a thundering herd on PGlite. Fetches other processes queue
   // wake the first fetch worker when announced, on PostgreSQL only (below).
   const options = workOptions(deps.concurrency, deps.jobsPerFetch);
+  const run = <T>(jobs: Job<T>[], each: (data: T) => Promise<void>) => {
+    deps.onJobs?.();
+    return runEach(jobs, each);
+  };
   // Jobs may run before both workers are registered: until then there is no delivery worker to wake.
   let deliveryWorker: string | undefined;
   const wakeDelivery = () => {
@@ -93,19 +99,19 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   // Only a batch's summary is a delivery job to wake the worker for (a request's first attempt is
   // made by its fetch job): waking it after every settlement cost an empty fetch each on PGlite.
   const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
-    runEach(jobs, async (data) => {
+    run(jobs, async (data) => {
       if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId)).summaryQueued) wakeDelivery();
     }),
   );
   // A check that recorded an event wakes the delivery worker: push notifications should not wait
   // two polling intervals (check, then delivery) on their way to the customer.
   const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, (jobs) =>
-    runEach(jobs, async (data) => {
+    run(jobs, async (data) => {
       const result = await runWatchCheckJob(deps.watches, data);
       if (result.outcome === 'ok' ? result.newShorts > 0 : result.outcome === 'paused') wakeDelivery();
     }),
   );
-  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => runEach(jobs, (data) => runDeliveryJob(delivery, data)));
+  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => run(jobs, (data) => runDeliveryJob(delivery, data)));
   // An API process that runs no workers, or another instance, queued fetches: they are announced
   // once their transaction committed (JOBS_QUEUED_CHANNEL). Measured before (#13, one API process and
   // two worker processes, 1,000 webhook requests): the first delivery came ~1 s after the first

@@ -20,7 +20,7 @@ export interface TestApp {
 
 const silentLog = { error: () => {}, info: () => {} };
 
-export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean; now?: () => number } = {}): Promise<TestApp> {
+export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean; now?: () => number; onJobs?: () => void } = {}): Promise<TestApp> {
   const database = mode === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig({
     DATA_DIR: ':memory:',
@@ -34,7 +34,7 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' } : {}),
     ...env,
   });
-  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog, ...(options.now ? { now: options.now } : {}) });
+  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog, ...(options.now ? { now: options.now } : {}), ...(options.onJobs ? { onJobs: options.onJobs } : {}) });
   const app = await buildApp(services);
   await app.ready();
   return {
