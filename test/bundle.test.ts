@@ -19,6 +19,7 @@ describe('the bundle (dist/)', () => {
     const unexpected = [...imported].filter((id) => !names.has(id) && !id.startsWith('node:') && !builtins.has(id) && !EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));
     assert.deepEqual(unexpected, []);
     assert.ok(imported.has('@electric-sql/pglite'), 'PGlite loads from its package, beside its WASM and data files');
+    assert.ok(imported.has('koffi'), 'koffi loads from its package, which finds its native binary beside it');
     assert.ok(chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.endsWith('.ts')).length > 100, 'our TypeScript modules are inside');
     assert.deepEqual([...imported].filter((id) => id.endsWith('.ts')), [], 'no TypeScript is loaded at run time');
     // V8 keeps a module's text for the life of the process at two bytes per character if one of them is not Latin-1.

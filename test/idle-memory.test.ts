@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getHeapStatistics } from 'node:v8';
 import { readFileSync } from 'node:fs';
-import { loadFreedMemoryReleaser, memoryReducingCollection, startIdleCollector } from '../src/infra/idle-memory.ts';
+import { createIdleRelease, loadFreedMemoryReleaser, memoryReducingCollection, onGlibc, startIdleCollector } from '../src/infra/idle-memory.ts';
 import { openPgliteThread } from '../src/infra/db/pglite-thread.ts';
 
 describe('idle memory', () => {
@@ -29,9 +29,14 @@ describe('idle memory', () => {
       for (const [request, advanceMs, expected, why] of steps) {
         if (request) idle.activity();
         t += advanceMs;
+        const before = collections;
         idle.check();
         assert.equal(collections, expected, why);
+        // quiet(): no request since the last collection began (what the release checks before malloc_trim).
+        if (collections > before) assert.equal(idle.quiet(), true, why);
       }
+      idle.activity();
+      assert.equal(idle.quiet(), false, 'a request since the last collection');
     } finally {
       idle.stop();
     }
@@ -48,23 +53,61 @@ describe('idle memory', () => {
     assert.ok(after < before - 10 * 2 ** 20, `used heap ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB`);
   });
 
-  it('gives the system back the free memory in the middle of malloc\'s heap', { skip: process.platform !== 'linux' && 'glibc only' }, async () => {
-    const release = await loadFreedMemoryReleaser();
+  it('gives the system back the free memory in the middle of malloc\'s heap', { skip: !onGlibc() && 'glibc only' }, async (t) => {
+    const warnings: string[] = [];
+    const release = await loadFreedMemoryReleaser((_err, msg) => warnings.push(msg));
     assert.ok(release, 'malloc_trim is found on Linux with glibc');
+    assert.deepEqual(warnings, []);
     const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
     const collect = memoryReducingCollection();
-    // 125 MiB in 64 KiB buffers (malloc'd, below its mmap threshold), then nine in ten freed: the
-    // tenth ones pin the heap's top, so free() alone gives back nothing.
+    collect();
+    const base = rssMiB();
+    // 125 MiB in 64 KiB buffers (malloc'd, below its default mmap threshold), then nine in ten freed:
+    // the tenth ones pin the heap's top, so free() alone gives back nothing.
     let buffers = Array.from({ length: 2_000 }, () => Buffer.alloc(64 * 1024, 1));
     buffers = buffers.filter((_, i) => i % 10 === 9);
     // Twice: V8 frees buffers' memory on a background thread after a collection, and the next one waits for that.
     collect();
     collect();
     const freed = rssMiB();
+    if (freed - base < 90) return t.skip(`free() already gave the memory back (${base.toFixed(0)} → ${freed.toFixed(0)} MiB): MALLOC_MMAP_THRESHOLD_ set?`);
     assert.equal(release(), true, 'malloc_trim reports memory released');
     const released = rssMiB();
     assert.ok(released < freed - 50, `RSS ${freed.toFixed(0)} → ${released.toFixed(0)} MiB`);
     assert.equal(buffers.length, 200);
+  });
+
+  it('releases in order: this thread, the database\'s thread, then malloc if still idle; failures are warnings', async () => {
+    const run = async (options: { stillIdle?: boolean; fail?: 'this' | 'db' | 'load' }) => {
+      const steps: string[] = [];
+      const warnings: string[] = [];
+      const release = createIdleRelease({
+        reduceThisThread: () => {
+          steps.push('this thread');
+          if (options.fail === 'this') throw new Error('no gc');
+        },
+        reduceDatabaseThread: async () => {
+          steps.push('database thread');
+          if (options.fail === 'db') throw new Error('thread gone');
+        },
+        loadReleaser: async () => {
+          if (options.fail === 'load') throw new Error('no koffi');
+          return () => steps.push('malloc_trim') > 0;
+        },
+        stillIdle: () => options.stillIdle ?? true,
+        delayMs: 0,
+        warn: (_err, msg) => warnings.push(msg),
+      });
+      await release();
+      return { steps, warnings };
+    };
+    assert.deepEqual(await run({}), { steps: ['this thread', 'database thread', 'malloc_trim'], warnings: [] });
+    assert.deepEqual((await run({ stillIdle: false })).steps, ['this thread', 'database thread'], 'busy again: no malloc_trim');
+    for (const fail of ['this', 'db', 'load'] as const) {
+      const { steps, warnings } = await run({ fail });
+      assert.equal(warnings.length, 1, `${fail}: ${warnings.join('; ')}`);
+      assert.deepEqual(steps, fail === 'load' ? ['this thread', 'database thread'] : ['this thread', 'database thread', 'malloc_trim'], fail);
+    }
   });
 
   it('PGlite\'s thread collects its own heap on request and goes on answering', async () => {

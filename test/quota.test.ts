@@ -7,6 +7,7 @@ import { startFakePlatform, type FakePlatform } from '../src/fake-platform/serve
 import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
+import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
@@ -81,6 +82,23 @@ for (const mode of STORAGE_MODES) {
       assert.equal(quota.unitsToday, fake.quotaUsed());
       assert.ok(quota.unitsToday > 0);
       assert.equal(quota.allowance.used, 0);
+    });
+
+    it('the statement that charges a request counts its paid units, once, and nothing when the charge is refused', async () => {
+      const user = await createUser(t, 2);
+      const day = '2001-02-03';
+      const settle = (credits: number, units: number, n: number) => chargeAndRecord(t.services.db, {
+        request: { id: `req_paidunits_${mode}_${n}`, accountId: user.id, apiKeyId: null, channelUrl: channel('@fake-10'), oldestDate: null, limit: null, freshness: null, webhookUrl: null, options: {} },
+        credits,
+        outcome: { status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: units },
+      }, { paidUnits: { day, units } });
+      const counted = async () => (await t.services.db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1 AND quota_day = $2', [user.id, day]))[0];
+      await assert.rejects(settle(3, 7, 1), { code: 'INSUFFICIENT_CREDITS' });
+      assert.equal(await counted(), undefined, 'refused: nothing counted');
+      assert.equal(await settle(1, 7, 2), 1);
+      assert.deepEqual(await counted(), { units: 7, unpaid_units: 0 }, 'a new quota day');
+      assert.equal(await settle(1, 3, 3), 0);
+      assert.deepEqual(await counted(), { units: 10, unpaid_units: 0 }, 'added to the day');
     });
 
     it('a balance of 5 accepts exactly 5 webhook requests and refuses the rest at once with 402', async () => {

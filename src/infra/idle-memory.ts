@@ -20,6 +20,7 @@
 // MIN_INTERVAL_MS: a service receiving a request every few seconds does not collect after each one.
 // In the API process its job workers' activity does not count: a collection may land between two
 // jobs. The worker-only process (`npm run worker`, worker.ts) has no requests, and counts its job batches.
+import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -40,54 +41,86 @@ export function memoryReducingCollection(): () => void {
   return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
+/** Whether this process runs on glibc: its C library, libc.so.6, is mapped (musl's is ld-musl-*.so.1). */
+export function onGlibc(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return readFileSync('/proc/self/maps', 'utf8').includes('/libc.so.6');
+  } catch {
+    return false;
+  }
+}
+
 /**
- * glibc's malloc_trim(0), through koffi (a foreign-function interface with prebuilt binaries, so
- * nothing is compiled at install): returns the free pages inside malloc's arenas to the system,
- * whether or not they sit at an arena's top. Resolves to null where there is no such function
- * (not Linux with glibc, or no koffi binary for the platform): nothing to release there this way.
- * The library is loaded at the first call, not at start, so a process that never goes idle never
- * maps it.
+ * glibc's malloc_trim(0), through koffi (a foreign-function interface whose binaries come prebuilt
+ * per platform; an optional dependency, so an install on a platform without one goes on without it):
+ * returns the free pages inside malloc's arenas to the system, whether or not they sit at an
+ * arena's top. Resolves to null without glibc (musl, macOS…): nothing to release this way there.
+ * On glibc, koffi failing to load (not installed, no binary) is reported to `warn` and also gives
+ * null. The library is loaded at the first call, not at start, so a process that never goes idle
+ * never maps it.
  */
-export async function loadFreedMemoryReleaser(): Promise<(() => boolean) | null> {
-  if (process.platform !== 'linux') return null;
+export async function loadFreedMemoryReleaser(warn: (err: unknown, msg: string) => void): Promise<(() => boolean) | null> {
+  if (!onGlibc()) return null;
   try {
     const { default: koffi } = await import('koffi');
     const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
     // 1 when memory was released, 0 when there was none to release.
     return () => trim(0) === 1;
-  } catch {
-    return null; // musl or another C library: no libc.so.6 or no malloc_trim in it
+  } catch (err) {
+    warn(err, 'malloc_trim is not available: memory freed while idle stays with malloc');
+    return null;
   }
 }
 
 /** After the collections, before malloc_trim: V8 frees a collection's buffers on background threads after it (~6 MiB more was released a second later). */
 export const RELEASE_DELAY_MS = 1_000;
 
+export interface IdleReleaseOptions {
+  /** The other thread's collection (PGlite's, Database.reduceMemory), awaited before malloc_trim. */
+  reduceDatabaseThread?: (() => Promise<void>) | undefined;
+  /** Whether the process is still idle when malloc_trim is due (it holds malloc's locks while it runs). */
+  stillIdle?: () => boolean;
+  warn: (err: unknown, msg: string) => void;
+  /** Tests: this thread's collection, the releaser and the delay. */
+  reduceThisThread?: () => void;
+  loadReleaser?: () => Promise<(() => boolean) | null>;
+  delayMs?: number;
+}
+
 /**
  * One idle release: the calling (HTTP) thread's heap at once, then PGlite's thread's when there is
- * one, then, RELEASE_DELAY_MS later, malloc's free pages. Failures are reported to `warn`, never thrown.
+ * one, then, RELEASE_DELAY_MS later and if the process is still idle, malloc's free pages.
+ * Failures are reported to `warn`, never thrown; the returned promise settles when it is all done.
  */
-export function createIdleRelease(options: { reduceDatabaseThread?: (() => Promise<void>) | undefined; warn: (err: unknown, msg: string) => void }): () => void {
-  const reduceThisThread = memoryReducingCollection();
+export function createIdleRelease(options: IdleReleaseOptions): () => Promise<void> {
+  const { warn, delayMs = RELEASE_DELAY_MS } = options;
+  const reduceThisThread = options.reduceThisThread ?? memoryReducingCollection();
+  const loadReleaser = options.loadReleaser ?? (() => loadFreedMemoryReleaser(warn));
   let releaseFreed: Promise<(() => boolean) | null> | undefined;
-  return () => {
+  return async () => {
     try {
       reduceThisThread();
     } catch (err) {
-      options.warn(err, 'idle memory collection failed');
+      warn(err, 'idle memory collection failed');
     }
-    void (async () => {
-      await options.reduceDatabaseThread?.().catch(() => {});
-      await delay(RELEASE_DELAY_MS, undefined, { ref: false });
-      releaseFreed ??= loadFreedMemoryReleaser();
+    try {
+      await options.reduceDatabaseThread?.().catch((err: unknown) => warn(err, "idle memory collection of the database's thread failed"));
+      await delay(delayMs, undefined, { ref: false });
+      if (options.stillIdle?.() === false) return;
+      releaseFreed ??= loadReleaser();
       (await releaseFreed)?.();
-    })().catch((err: unknown) => options.warn(err, 'releasing freed memory failed'));
+    } catch (err) {
+      warn(err, 'releasing freed memory failed');
+    }
   };
 }
 
 export interface IdleCollector {
   /** A request came in: the process is busy again. */
   activity(): void;
+  /** No activity since the last collection began (a release still under way may go on). */
+  quiet(): boolean;
   /** Collects if the process has been idle long enough (called every second by the timer). */
   check(): void;
   stop(): void;
@@ -103,6 +136,9 @@ export function startIdleCollector(options: { collect: () => void; now?: () => n
     activity() {
       lastActivity = now();
       pending = true;
+    },
+    quiet() {
+      return !pending;
     },
     check() {
       const t = now();

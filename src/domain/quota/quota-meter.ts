@@ -25,6 +25,12 @@ export interface QuotaSettings {
   pricing: PriceSettings;
 }
 
+/** Upstream units a request spent and paid for, on the quota day they count in. */
+export interface PaidUnits {
+  day: string;
+  units: number;
+}
+
 /** A paid-phase call the reservation cannot cover and the balance cannot extend. */
 export class BudgetExhausted extends Error {}
 
@@ -146,25 +152,22 @@ export class QuotaMeter {
   }
 
   /**
-   * What finishPaid records, for the statement that charges the request to record it in the same
-   * breath (#13: one statement fewer between the last upstream answer and the response); call
-   * paidUnitsRecorded once that statement committed.
+   * The request succeeded: `record` writes its units not yet counted, as paid, to the account's quota
+   * day — in the statement that charges the request (#13: one statement fewer between the last
+   * upstream answer and the response, chargeAndRecord's `paidUnits`) or on their own (finishPaid).
+   * Once it resolved they count as recorded; if it throws they do not (finishUnpaid counts them).
    */
-  paidUnits(): { day: string; units: number } {
-    return { day: this.#day, units: this.#spent - this.#recorded };
-  }
-
-  /** The charge recorded paidUnits(): the request is finished as finishPaid would have finished it. */
-  async paidUnitsRecorded(units: { units: number }): Promise<void> {
+  async settlePaid<T>(record: (units: PaidUnits) => Promise<T>): Promise<T> {
+    const units: PaidUnits = { day: this.#day, units: this.#spent - this.#recorded };
+    const result = await record(units);
     this.#recorded += units.units;
     await this.#returning;
+    return result;
   }
 
   /** The request succeeded: its units are paid. */
   async finishPaid(): Promise<void> {
-    await this.#returning;
-    await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, 0);
-    this.#recorded = this.#spent;
+    await this.settlePaid(({ day, units }) => recordUnits(this.#input.db, this.accountId, day, units, 0));
   }
 
   /** The request failed: every unit it spent is unpaid (probe units were checked against the allowance). */

@@ -19,6 +19,7 @@ import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { addUnitsSql } from '../quota/account-quota.ts';
+import type { PaidUnits } from '../quota/quota-meter.ts';
 
 export interface Settlement {
   request: NewRequest;
@@ -32,20 +33,20 @@ export interface Settlement {
  * `paidUnits`: the upstream units the request spent, counted on the account's quota day by the same
  * statement (QuotaMeter.paidUnits; nothing is counted when the charge is refused).
  */
-export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement, { releasing = false, paidUnits }: { releasing?: boolean; paidUnits?: { day: string; units: number } } = {}): Promise<number> {
+export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement, { releasing = false, paidUnits }: { releasing?: boolean; paidUnits?: PaidUnits } = {}): Promise<number> {
   const charge = (releasing ? chargeReleasingSql : chargeOneSql)({ account: '$1', amount: '$2', requestId: '$3' });
-  const counted = paidUnits && paidUnits.units > 0 ? `, counted AS (${addUnitsSql('SELECT $1::uuid, $16::text, $17::int, 0 FROM charged')})` : '';
+  const counted = paidUnits?.units ? paidUnits : undefined;
   const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     `WITH ${charge}, recorded AS (
        INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
        SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
-     )${counted}
+     )${counted ? `, counted AS (${addUnitsSql('SELECT $1::uuid, $16::text, $17::int, 0 FROM charged')})` : ''}
      SELECT credit_balance, low_balance_threshold FROM charged`,
     [
       request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
       outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
       request.limit, optionsParam(request.options),
-      ...(counted ? [paidUnits!.day, paidUnits!.units] : []),
+      ...(counted ? [counted.day, counted.units] : []),
     ],
   );
   if (!row) throw await insufficientCredits(db, request.accountId, credits);

@@ -12,7 +12,7 @@ import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
 import { failureBody, prerenderShorts, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
-import { chargeAndRecord, type Settlement, type SettlementBatcher } from './charge-and-record.ts';
+import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
 import { durationBoundsProblem } from '../shorts/sorting.ts';
@@ -76,14 +76,19 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true) };
     // The body is rendered while the database writes the charge: a fresh result's JSON (~1 ms for 50
     // shorts) came after the charge, on the cold path's critical path (#13). Refused, it is dropped.
-    const [json] = await Promise.all([
+    // Both are awaited before either's failure is handled, so the failure path below never runs while
+    // the charge may still commit (it would count the units a second time).
+    const [rendered, settled] = await Promise.allSettled([
       Promise.resolve().then(() => renderSuccessJson(body, outcome.result)),
       meter
         ? // This request held a reservation: it ends in the statement that charges (refused: it stays, and is
           // released below), which also counts the units it spent.
-          settleMetered(deps, settlement, meter)
+          meter.settlePaid((paidUnits) => chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits }))
         : deps.settlements.settle(settlement),
     ]);
+    if (settled.status === 'rejected') throw settled.reason;
+    if (rendered.status === 'rejected') throw rendered.reason;
+    const json = rendered.value;
     deps.onCharged?.(credits);
     return { body, json };
   } catch (failure) {
@@ -95,12 +100,6 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
     throw error;
   }
-}
-
-async function settleMetered(deps: ShortsRequestDeps, settlement: Settlement, meter: QuotaMeter): Promise<void> {
-  const paidUnits = meter.paidUnits();
-  await chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits });
-  await meter.paidUnitsRecorded(paidUnits);
 }
 
 /**
