@@ -1,6 +1,6 @@
 // CPU profile of the service and its top frames by self time: on the hot path (100 shorts cached,
 // c=50), or with PROFILE_SCENARIO=async while 1,000 webhook requests are accepted and delivered.
-// PROFILE_MODE=scale-out runs it on PostgreSQL + Redis; PROFILE_RATE=2000 holds the hot path at that rate. The profile (a .cpuprofile file, for Chrome
+// PROFILE_MODE=scale-out runs it on PostgreSQL + Redis (postgres: without Redis); PROFILE_RATE=2000 holds the hot path at that rate. The profile (a .cpuprofile file, for Chrome
 // DevTools) stays in the printed directory. Run: node bench/profile-hot.ts
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,9 @@ import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
-const scaleOut = process.env.PROFILE_MODE === 'scale-out';
+const scaleOut = process.env.PROFILE_MODE === 'scale-out' || process.env.PROFILE_MODE === 'postgres';
+/** PROFILE_MODE=postgres: PostgreSQL without Redis (rate limits in PostgreSQL, cache in the process). */
+const withRedis = process.env.PROFILE_MODE === 'scale-out';
 const scenario = process.env.PROFILE_SCENARIO === 'async' ? 'async' : 'hot';
 /** A fixed request rate (req/s) instead of as fast as it goes: below saturation, a frame's samples are its own CPU time rather than time the thread waited for a core. */
 const RATE = process.env.PROFILE_RATE ? Number(process.env.PROFILE_RATE) : undefined;
@@ -90,7 +92,7 @@ try {
   const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
     CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '20',
     NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
-    ...(pg ? { DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}),
+    ...(pg ? { DATABASE_URL: pg.url, ...(withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}) } : {}),
   }), { logFile: join(dataDir, 'service.log') });
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -124,7 +126,7 @@ try {
   const file = (await readdir(profDir)).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no profile written');
   const profile = JSON.parse(await readFile(join(profDir, file), 'utf8')) as Profile;
-  console.log(`${scenario}, ${scaleOut ? 'scale-out' : 'embedded'}: ${summary}; profile ${join(profDir, file)}`);
+  console.log(`${scenario}, ${process.env.PROFILE_MODE ?? 'embedded'}: ${summary}; profile ${join(profDir, file)}`);
   console.log('by area (self time):');
   for (const { share, frame } of byArea(profile)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
   if (process.env.PROFILE_INCLUSIVE) {
