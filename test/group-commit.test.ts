@@ -1,5 +1,5 @@
 // Group commit of webhook acceptances and of queued settlements (#13): a group decides exactly
-// what the one-by-one path would have.
+// what the one-by-one path would have; and the keyed form the PostgreSQL rate limiter uses.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
@@ -7,6 +7,7 @@ import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
 import { chargeAndRecord, createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
+import { keyedGroupCommit } from '../src/infra/db/group-commit.ts';
 import { createAttemptRecorder } from '../src/domain/webhooks/delivery-log.ts';
 import { settleQueuedAlone } from '../src/domain/requests/shorts-requests.ts';
 import type { Database, DeferredJob, Queryable, Transaction } from '../src/infra/db/database.ts';
@@ -42,6 +43,30 @@ async function acceptedPair(t: TestApp, credits: number): Promise<{ user: Awaite
   await Promise.all(requests.map((request) => accept.accept(request)));
   return { user, requests };
 }
+
+describe('keyed group commit', () => {
+  it('groups each key\'s items that arrive while its group is written, keys side by side; a failed group fails its own members', async () => {
+    const written: string[] = [];
+    let release!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (release = resolve));
+    const submit = keyedGroupCommit<number, string>(3, async (key, members) => {
+      written.push(`${key}:${members.map((m) => m.item).join(',')}`);
+      if (key === 'a' && members[0]!.item === 1) await firstHeld;
+      if (key === 'bad') throw new Error('refused');
+      for (const m of members) m.resolve(`${key}${m.item}`);
+    });
+    const first = [submit('a', 1), submit('b', 1)];
+    await new Promise((resolve) => setImmediate(resolve));
+    // While a's first group is held, a's next items queue (at most 3 per group) and b goes on.
+    const queued = [2, 3, 4, 5].map((n) => submit('a', n));
+    assert.equal(await first[1], 'b1');
+    release();
+    assert.deepEqual(await Promise.all([first[0]!, ...queued]), ['a1', 'a2', 'a3', 'a4', 'a5']);
+    await assert.rejects(submit('bad', 1), /refused/);
+    assert.equal(await submit('a', 6), 'a6', 'a key used again after its queue emptied starts a new one');
+    assert.deepEqual(written, ['a:1', 'b:1', 'a:2,3,4', 'a:5', 'bad:1', 'a:6']);
+  });
+});
 
 for (const mode of STORAGE_MODES) {
   describe(`group commit (${mode})`, () => {

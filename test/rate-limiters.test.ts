@@ -17,7 +17,8 @@ const windows = (perMinute: number, perHour: number) => [
   { name: 'hour', limit: perHour, seconds: 3600 },
 ];
 
-const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; close(): Promise<void> }> }> = [
+// `other`: a second limiter on the same store, as another process would have.
+const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; other?: RateLimiter; close(): Promise<void> }> }> = [
   { name: 'memory', open: async () => ({ limiter: createMemoryRateLimiter(), close: async () => {} }) },
   {
     name: 'redis',
@@ -31,14 +32,14 @@ const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; clos
     open: async () => {
       const database = await createPostgresDatabase();
       const db: Database = await openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 20 });
-      return { limiter: createSqlRateLimiter(db), close: async () => { await db.close(); await database.drop(); } };
+      return { limiter: createSqlRateLimiter(db), other: createSqlRateLimiter(db), close: async () => { await db.close(); await database.drop(); } };
     },
   },
   {
     name: 'pglite',
     open: async () => {
       const db = await openDatabase({ DATA_DIR: ':memory:', DATABASE_POOL_SIZE: 1 });
-      return { limiter: createSqlRateLimiter(db), close: () => db.close() };
+      return { limiter: createSqlRateLimiter(db), other: createSqlRateLimiter(db), close: () => db.close() };
     },
   },
 ];
@@ -46,8 +47,9 @@ const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; clos
 for (const store of stores) {
   describe(`rate limiter (${store.name})`, () => {
     let limiter: RateLimiter;
+    let other: RateLimiter | undefined;
     let close: () => Promise<void>;
-    before(async () => ({ limiter, close } = await store.open()));
+    before(async () => ({ limiter, other, close } = await store.open()));
     after(() => close());
     const bucket = () => `test:${randomBytes(6).toString('hex')}`;
     // A fixed instant 10 s into a minute, so the test never straddles a window boundary.
@@ -60,6 +62,26 @@ for (const store of stores) {
       const rejected = results.find((r) => !r.allowed)!;
       assert.equal(rejected.retryAfterSeconds, 50);
       assert.equal(rejected.windows[0]!.remaining, 0);
+    });
+
+    it('decides a burst of checks of several accounts exactly as the same checks one by one', async () => {
+      // All submitted in one turn: the PostgreSQL limiter decides each account's checks in one call.
+      const tag = randomBytes(6).toString('hex');
+      const calls = Array.from({ length: 45 }, (_, i) => ({ account: i % 3, limits: windows(4 + (i % 3) * 3, 20) }));
+      const together = await Promise.all(calls.map((c) => limiter.consume(`g:${tag}:${c.account}`, c.limits, now)));
+      const oneByOne = [];
+      for (const c of calls) oneByOne.push(await limiter.consume(`s:${tag}:${c.account}`, c.limits, now));
+      assert.deepEqual(together, oneByOne);
+      assert.equal(together.filter((d) => d.allowed).length, 4 + 7 + 10);
+      const state = await limiter.peek(`g:${tag}:2`, windows(10, 20), now);
+      assert.deepEqual([state.allowed, state.windows[0]!.remaining, state.windows[1]!.remaining], [false, 0, 10], 'refused checks counted in no window');
+    });
+
+    it('stays exact when two limiters (processes) race for one bucket', { skip: store.name === 'memory' || store.name === 'redis' ? 'one process, or tested below' : false }, async () => {
+      const b = bucket();
+      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)));
+      assert.equal(results.filter((r) => r.allowed).length, 137);
+      assert.equal((await limiter.peek(b, windows(137, 1000), now)).windows[1]!.remaining, 1000 - 137, 'refused checks counted in no window');
     });
 
     it('a request rejected by one window consumes none of the others', async () => {

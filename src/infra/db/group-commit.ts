@@ -59,3 +59,39 @@ export function groupRead<K, V>(maxGroup: number, keyOf: (key: K) => string, rea
     for (const member of members) member.resolve(found.get(keyOf(member.item)));
   });
 }
+
+/**
+ * groupCommit with a queue per key: items of one key that become ready while that key's group is
+ * being written form its next group; different keys' groups are written side by side. A key's
+ * queue is dropped once it is empty, so a key used once costs nothing afterwards. Used by the
+ * PostgreSQL rate limiter (#13): one account's concurrent checks took turns for its lock one by one.
+ */
+export function keyedGroupCommit<T, R>(maxGroup: number, writeGroup: (key: string, members: Array<Member<T, R>>) => Promise<void>): (key: string, item: T) => Promise<R> {
+  const queues = new Map<string, Array<Member<T, R>>>();
+
+  async function drain(key: string, queue: Array<Member<T, R>>): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const group = queue.splice(0, maxGroup);
+        await writeGroup(key, group).catch((error: unknown) => {
+          for (const member of group) member.reject(error);
+        });
+      }
+    } finally {
+      queues.delete(key);
+    }
+  }
+
+  return (key, item) =>
+    new Promise<R>((resolve, reject) => {
+      const queue = queues.get(key);
+      if (queue) {
+        queue.push({ item, resolve, reject });
+        return;
+      }
+      const started = [{ item, resolve, reject }];
+      queues.set(key, started);
+      // Items of this key submitted in the same turn of the event loop join the first group.
+      setImmediate(() => void drain(key, started));
+    });
+}

@@ -1,35 +1,60 @@
 // PostgreSQL without Redis: counters in a table. A per-bucket advisory lock serialises the
-// check-then-count step across every instance sharing the database; the step is one call of
-// rate_limit_take (migration 011), so an account's requests hold that lock for one statement, not
-// for a transaction of seven round trips (#13).
+// check-then-count step across every instance sharing the database. The step is one call of
+// rate_limit_take (migration 011), and a process's checks of one bucket that arrive while one is in
+// flight go together in the next call, decided in arrival order exactly as one by one (#13: an
+// account's concurrent requests took turns for its lock, each a transaction of seven round trips).
 import type { Database } from '../db/database.ts';
-import { decide, windowStart, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
+import { keyedGroupCommit } from '../db/group-commit.ts';
+import { decide, windowStart, type RateLimitDecision, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
 
 const SWEEP_EVERY_MS = 60_000;
+/** Checks of one bucket decided by one call at most. */
+const MAX_GROUP = 200;
+
+interface Check {
+  bucket: string;
+  windows: WindowSpec[];
+  nowMs: number;
+}
 
 export function createSqlRateLimiter(db: Database, now: () => number = Date.now): RateLimiter {
   let lastSweep = 0;
-  const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
+  /** The counts as read, and how many of `hits` checks were admitted (0 for a peek). */
+  const take = async ({ bucket, windows, nowMs }: Check, hits: number) => {
     const starts = windows.map((w) => windowStart(w, nowMs));
-    const [row] = await db.query<{ counts: number[]; admitted: boolean }>('SELECT counts, admitted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::integer[], $5::timestamptz[], $6)', [
+    const [row] = await db.query<{ counts: number[]; granted: number }>('SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::integer[], $5::timestamptz[], $6)', [
       bucket,
       windows.map((w) => `${bucket}:${w.name}`),
       starts,
       windows.map((w) => w.limit),
       windows.map((w, i) => new Date(starts[i]! + w.seconds * 1000)),
-      count,
+      hits,
     ]);
-    const counts = row!.counts.map(Number);
-    if (count && row!.admitted && nowMs - lastSweep > SWEEP_EVERY_MS) {
+    if (hits > 0 && nowMs - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = nowMs;
-      // Expired windows, now and then; not on the request's path.
+      // Expired windows, now and then; not on the requests' path.
       db.query('DELETE FROM rate_limit_counters WHERE expires_at < $1', [new Date(nowMs)]).catch(() => {});
     }
-    return decide(windows, row!.admitted && count ? counts.map((c) => c + 1) : counts, row!.admitted, nowMs);
+    return { counts: row!.counts.map(Number), granted: Number(row!.granted) };
   };
+  // Checks of the same bucket, windows and window starts share a call; the i-th of a group is
+  // admitted when i < granted, and sees the counts the ones before it left, as it would alone.
+  const consume = keyedGroupCommit<Check, RateLimitDecision>(MAX_GROUP, async (_key, members) => {
+    const { counts, granted } = await take(members[0]!.item, members.length);
+    members.forEach(({ item, resolve }, i) => {
+      const admitted = i < granted;
+      resolve(decide(item.windows, counts.map((c) => c + (admitted ? i + 1 : granted)), admitted, item.nowMs));
+    });
+  });
   return {
-    consume: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, true),
-    peek: (bucket, windows, nowMs = now()) => run(bucket, windows, nowMs, false),
+    consume: (bucket, windows, nowMs = now()) => {
+      const starts = windows.map((w) => windowStart(w, nowMs));
+      return consume(JSON.stringify([bucket, windows, starts]), { bucket, windows, nowMs });
+    },
+    peek: async (bucket, windows, nowMs = now()) => {
+      const { counts } = await take({ bucket, windows, nowMs }, 0);
+      return decide(windows, counts, counts.every((c, i) => c < windows[i]!.limit), nowMs);
+    },
     async close() {},
   };
 }
