@@ -8,6 +8,7 @@ import type { RateLimiter } from '../src/infra/ratelimit/rate-limiter.ts';
 import { createMemoryRateLimiter } from '../src/infra/ratelimit/memory-rate-limiter.ts';
 import { createRedisRateLimiter } from '../src/infra/ratelimit/redis-rate-limiter.ts';
 import { createSqlRateLimiter } from '../src/infra/ratelimit/sql-rate-limiter.ts';
+import { untilLockWaiters } from './helpers/test-app.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
@@ -18,7 +19,7 @@ const windows = (perMinute: number, perHour: number) => [
 ];
 
 // `other`: a second limiter on the same store, as another process would have.
-const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; other?: RateLimiter; close(): Promise<void> }> }> = [
+const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; other?: RateLimiter; db?: Database; close(): Promise<void> }> }> = [
   { name: 'memory', open: async () => ({ limiter: createMemoryRateLimiter(), close: async () => {} }) },
   {
     name: 'redis',
@@ -32,7 +33,7 @@ const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; othe
     open: async () => {
       const database = await createPostgresDatabase();
       const db: Database = await openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 20 });
-      return { limiter: createSqlRateLimiter(db), other: createSqlRateLimiter(db), close: async () => { await db.close(); await database.drop(); } };
+      return { limiter: createSqlRateLimiter(db), other: createSqlRateLimiter(db), db, close: async () => { await db.close(); await database.drop(); } };
     },
   },
   {
@@ -48,8 +49,9 @@ for (const store of stores) {
   describe(`rate limiter (${store.name})`, () => {
     let limiter: RateLimiter;
     let other: RateLimiter | undefined;
+    let db: Database | undefined;
     let close: () => Promise<void>;
-    before(async () => ({ limiter, other, close } = await store.open()));
+    before(async () => ({ limiter, other, db, close } = await store.open()));
     after(() => close());
     const bucket = () => `test:${randomBytes(6).toString('hex')}`;
     // A fixed instant 10 s into a minute, so the test never straddles a window boundary.
@@ -84,6 +86,37 @@ for (const store of stores) {
       assert.equal((await limiter.peek(b, windows(137, 1000), now)).windows[1]!.remaining, 1000 - 137, 'refused checks counted in no window');
     });
 
+    it('two limiters whose calls both waited for the bucket\'s lock stay exact: the second reads what the first counted', { skip: store.name !== 'postgres' && 'PostgreSQL: several connections' }, async () => {
+      const b = bucket();
+      let taken!: () => void;
+      let release!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (taken = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // Another session holds the bucket's lock until both limiters' calls wait for it.
+      const holder = db!.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [b]);
+        taken();
+        await released;
+      });
+      await lockTaken;
+      const results = Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)));
+      await untilLockWaiters(db!, 2);
+      release();
+      await holder;
+      assert.equal((await results).filter((r) => r.allowed).length, 137);
+      assert.equal((await limiter.peek(b, windows(137, 1000), now)).windows[1]!.remaining, 1000 - 137);
+    });
+
+    it('decides a burst larger than one call, on a window already in use, as one by one', async () => {
+      const tag = randomBytes(6).toString('hex');
+      for (const prefix of ['g', 's']) for (let i = 0; i < 5; i++) await limiter.consume(`${prefix}:${tag}`, windows(300, 1000), now);
+      const together = await Promise.all(Array.from({ length: 450 }, () => limiter.consume(`g:${tag}`, windows(300, 1000), now)));
+      const oneByOne = [];
+      for (let i = 0; i < 450; i++) oneByOne.push(await limiter.consume(`s:${tag}`, windows(300, 1000), now));
+      assert.deepEqual(together, oneByOne);
+      assert.equal(together.filter((d) => d.allowed).length, 295);
+    });
+
     it('a request rejected by one window consumes none of the others', async () => {
       const b = bucket();
       for (let i = 0; i < 3; i++) assert.equal((await limiter.consume(b, windows(3, 10), now)).allowed, true);
@@ -95,6 +128,11 @@ for (const store of stores) {
       assert.equal(next.allowed, true);
       assert.equal(next.windows[0]!.remaining, 2);
       assert.equal(next.windows[1]!.remaining, 6);
+    });
+
+    it('takes limits beyond 32 bits (configured limits have no upper bound)', async () => {
+      const decision = await limiter.consume(bucket(), windows(5, 5_000_000_000), now);
+      assert.deepEqual([decision.allowed, decision.windows[1]!.remaining], [true, 4_999_999_999]);
     });
 
     it('reports reset times of the clock-aligned windows', async () => {

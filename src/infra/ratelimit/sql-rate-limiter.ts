@@ -1,13 +1,17 @@
 // PostgreSQL without Redis: counters in a table. A per-bucket advisory lock serialises the
 // check-then-count step across every instance sharing the database. The step is one call of
-// rate_limit_take (migration 011), and a process's checks of one bucket that arrive while one is in
-// flight go together in the next call, decided in arrival order exactly as one by one (#13: an
-// account's concurrent requests took turns for its lock, each a transaction of seven round trips).
+// rate_limit_take (migration 011), and a process's checks of one bucket (same windows and window
+// starts) that arrive while one is in flight go together in the next call, decided in arrival order
+// exactly as one by one (#13: an account's concurrent requests took turns for its lock, each a
+// transaction of seven round trips). Checks of a bucket across a window boundary, or from other
+// processes, are ordered by the lock, as concurrent checks are.
 import type { Database } from '../db/database.ts';
 import { keyedGroupCommit } from '../db/group-commit.ts';
 import { decide, windowStart, type RateLimitDecision, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
 
 const SWEEP_EVERY_MS = 60_000;
+/** A window's row outlives its end by this much: a check that waited (for its group, for the lock, or on a clock behind this one) still finds it. */
+const SWEEP_GRACE_MS = 5 * 60_000;
 /** Checks of one bucket decided by one call at most. */
 const MAX_GROUP = 200;
 
@@ -22,7 +26,7 @@ export function createSqlRateLimiter(db: Database, now: () => number = Date.now)
   /** The counts as read, and how many of `hits` checks were admitted (0 for a peek). */
   const take = async ({ bucket, windows, nowMs }: Check, hits: number) => {
     const starts = windows.map((w) => windowStart(w, nowMs));
-    const [row] = await db.query<{ counts: number[]; granted: number }>('SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::integer[], $5::timestamptz[], $6)', [
+    const [row] = await db.query<{ counts: number[]; granted: number }>('SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::bigint[], $5::timestamptz[], $6)', [
       bucket,
       windows.map((w) => `${bucket}:${w.name}`),
       starts,
@@ -33,7 +37,7 @@ export function createSqlRateLimiter(db: Database, now: () => number = Date.now)
     if (hits > 0 && nowMs - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = nowMs;
       // Expired windows, now and then; not on the requests' path.
-      db.query('DELETE FROM rate_limit_counters WHERE expires_at < $1', [new Date(nowMs)]).catch(() => {});
+      db.query('DELETE FROM rate_limit_counters WHERE expires_at < $1', [new Date(nowMs - SWEEP_GRACE_MS)]).catch(() => {});
     }
     return { counts: row!.counts.map(Number), granted: Number(row!.granted) };
   };
