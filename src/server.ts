@@ -9,7 +9,7 @@ import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 import { startupNotes } from './startup-notes.ts';
-import { createIdleRelease, startIdleCollector, type IdleCollector } from './infra/idle-memory.ts';
+import { startIdleRelease } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
 const NOT_TRAFFIC = new Set(['/healthz', '/readyz', '/metrics']);
@@ -32,12 +32,9 @@ async function main() {
   built = app;
   // A few seconds after the last request, both threads give back what the load made their heaps
   // grow by, and malloc then what the collections freed.
-  const idle: IdleCollector = startIdleCollector({
-    collect: createIdleRelease({
-      reduceDatabaseThread: app.services.db.reduceMemory?.bind(app.services.db),
-      stillIdle: () => idle.quiet(),
-      warn: (err, msg) => app.log.warn({ err }, msg),
-    }),
+  const idle = startIdleRelease({
+    reduceDatabaseThread: app.services.db.reduceMemory?.bind(app.services.db),
+    warn: (err, msg) => app.log.warn({ err }, msg),
   });
   app.server.on('request', (req: IncomingMessage) => {
     // Probes and scrapes are not traffic: counted, a scrape every 15 s would have an idle service

@@ -6,7 +6,7 @@ import { createServices } from './services.ts';
 import { LOG_REDACT } from './http/logging.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
-import { createIdleRelease, startIdleCollector, type IdleCollector } from './infra/idle-memory.ts';
+import { startIdleRelease } from './infra/idle-memory.ts';
 
 async function main() {
   const startup = deferSignalsDuringStartup();
@@ -14,7 +14,7 @@ async function main() {
   const log = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   // Its activity is jobs: a few seconds after the last batch it gives back what a burst made it
   // grow by, as the API process does after its last request (infra/idle-memory.ts).
-  const idle: IdleCollector = startIdleCollector({ collect: createIdleRelease({ stillIdle: () => idle.quiet(), warn: (err, msg) => log.warn({ err }, msg) }) });
+  const idle = startIdleRelease({ warn: (err, msg) => log.warn({ err }, msg) });
   const services = await createServices(config, { runWorker: true, role: 'worker', log, abortSignal: startup.aborted, onJobs: () => idle.activity() });
   log.info('channel-shorts worker started');
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {

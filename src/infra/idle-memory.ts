@@ -155,3 +155,12 @@ export function startIdleCollector(options: { collect: () => void; now?: () => n
   timer.unref();
   return collector;
 }
+
+/**
+ * The idle release of a process (server.ts, worker.ts): a collector whose collections are
+ * createIdleRelease's, and whose malloc_trim is skipped once activity resumed meanwhile.
+ */
+export function startIdleRelease(options: Omit<IdleReleaseOptions, 'stillIdle'>): IdleCollector {
+  const idle: IdleCollector = startIdleCollector({ collect: createIdleRelease({ ...options, stillIdle: () => idle.quiet() }) });
+  return idle;
+}

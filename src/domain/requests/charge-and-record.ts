@@ -31,7 +31,7 @@ export interface Settlement {
  * Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing
  * written). `releasing`: the request holds a reservation, which ends in the same statement.
  * `paidUnits`: the upstream units the request spent, counted on the account's quota day by the same
- * statement (QuotaMeter.paidUnits; nothing is counted when the charge is refused).
+ * statement (QuotaMeter.settlePaid; nothing is counted when the charge is refused).
  */
 export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement, { releasing = false, paidUnits }: { releasing?: boolean; paidUnits?: PaidUnits } = {}): Promise<number> {
   const charge = (releasing ? chargeReleasingSql : chargeOneSql)({ account: '$1', amount: '$2', requestId: '$3' });

@@ -8,7 +8,7 @@
 // PGlite's own transaction() runs it, so statements outside it wait exactly as they did in-process.
 // Statements run more than once are prepared (pglite-prepared.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { createPglite } from './pglite.ts';
 import { memoryReducingCollection } from '../idle-memory.ts';
 import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';

@@ -19,13 +19,16 @@ interface Check {
   bucket: string;
   windows: WindowSpec[];
   nowMs: number;
+  /** Each window's start at nowMs. */
+  starts: number[];
 }
+
+const checkOf = (bucket: string, windows: WindowSpec[], nowMs: number): Check => ({ bucket, windows, nowMs, starts: windows.map((w) => windowStart(w, nowMs)) });
 
 export function createSqlRateLimiter(db: Database, now: () => number = Date.now): RateLimiter {
   let lastSweep = 0;
   /** The counts as read, and how many of `hits` checks were admitted (0 for a peek). */
-  const take = async ({ bucket, windows, nowMs }: Check, hits: number) => {
-    const starts = windows.map((w) => windowStart(w, nowMs));
+  const take = async ({ bucket, windows, nowMs, starts }: Check, hits: number) => {
     const [row] = await db.query<{ counts: number[]; granted: number }>('SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::bigint[], $5::timestamptz[], $6)', [
       bucket,
       windows.map((w) => `${bucket}:${w.name}`),
@@ -52,11 +55,11 @@ export function createSqlRateLimiter(db: Database, now: () => number = Date.now)
   });
   return {
     consume: (bucket, windows, nowMs = now()) => {
-      const starts = windows.map((w) => windowStart(w, nowMs));
-      return consume(JSON.stringify([bucket, windows, starts]), { bucket, windows, nowMs });
+      const check = checkOf(bucket, windows, nowMs);
+      return consume(JSON.stringify([bucket, windows, check.starts]), check);
     },
     peek: async (bucket, windows, nowMs = now()) => {
-      const { counts } = await take({ bucket, windows, nowMs }, 0);
+      const { counts } = await take(checkOf(bucket, windows, nowMs), 0);
       return decide(windows, counts, counts.every((c, i) => c < windows[i]!.limit), nowMs);
     },
     async close() {},
