@@ -7925,6 +7925,27 @@ export type components = {
             };
         };
         /**
+         * @example {
+         *       "channelUrl": "https://www.youtube.com/@demo",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "intervalSeconds": 900
+         *     }
+         */
+        CreateWatch: {
+            /**
+             * Format: uri
+             * @description Channel address in any form accepted by POST /api/youtube/shorts.
+             */
+            channelUrl: string;
+            /**
+             * Format: uri
+             * @description Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.
+             */
+            webhookUrl: string;
+            /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval). */
+            intervalSeconds?: number;
+        };
+        /**
          * @description A new invitation with its one-time link (shown once).
          * @example {
          *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
@@ -7987,27 +8008,6 @@ export type components = {
             scopes: string[];
             /** @description The secret. Shown once. */
             key: string;
-        };
-        /**
-         * @example {
-         *       "channelUrl": "https://www.youtube.com/@demo",
-         *       "webhookUrl": "https://example.com/hooks/shorts",
-         *       "intervalSeconds": 900
-         *     }
-         */
-        CreateWatch: {
-            /**
-             * Format: uri
-             * @description Channel address in any form accepted by POST /api/youtube/shorts.
-             */
-            channelUrl: string;
-            /**
-             * Format: uri
-             * @description Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.
-             */
-            webhookUrl: string;
-            /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval). */
-            intervalSeconds?: number;
         };
         /**
          * @description The low-balance alert.

@@ -10,9 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { mkdir } from 'node:fs/promises';
 import type { PGliteLike } from 'pg-boss';
 import type { Database, Transaction } from './database.ts';
-import { seedFromTemplate } from './pglite-template.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
-import { PGLITE_OPTIONS } from './pglite.ts';
 import { BUNDLED } from '../paths.ts';
 
 /** The worker's module: its TypeScript file beside this one, or its own entry beside the bundle (scripts/build-bundle.ts). */
@@ -41,13 +39,8 @@ function rebuildError(fields: Record<string, unknown>): Error {
 export async function openPgliteThread(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGliteLike }> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
-  try {
-    // A new directory is filled from the pre-built template (pglite-template.ts) before PGlite opens it.
-    if (dataDir) await seedFromTemplate(dataDir, PGLITE_OPTIONS.initDbStartParams);
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
+  // The thread fills a new directory from the pre-built template while this thread holds the lock:
+  // this thread never loads the PGlite package itself (~1.5 MiB of heap for good, #13).
   const worker = new Worker(WORKER_MODULE, { workerData: { dataDir } });
   const pending = new Map<number, { resolve(reply: ThreadReply & { ok: true }): void; reject(error: Error): void }>();
   let lastId = 0;

@@ -9,7 +9,8 @@
 // Statements run more than once are prepared (pglite-prepared.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { createPglite } from './pglite.ts';
+import { createPglite, PGLITE_OPTIONS } from './pglite.ts';
+import { seedFromTemplate } from './pglite-template.ts';
 import { memoryReducingCollection } from '../idle-memory.ts';
 import { preparedQueries, type PreparedQueries } from './pglite-prepared.ts';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.ts';
@@ -113,6 +114,8 @@ async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequ
 }
 
 try {
+  // A new directory is filled from the pre-built template before PGlite opens it (the owning thread holds its lock).
+  if (dataDir) await seedFromTemplate(dataDir, PGLITE_OPTIONS.initDbStartParams);
   const pglite = await createPglite(dataDir);
   const statements = preparedQueries(pglite);
   port.on('message', (m: ThreadRequest) => void handle(pglite, statements, m));
