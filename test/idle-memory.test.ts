@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getHeapStatistics } from 'node:v8';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createIdleRelease, loadFreedMemoryReleaser, memoryReducingCollection, onGlibc, startIdleCollector } from '../src/infra/idle-memory.ts';
 import { openPgliteThread } from '../src/infra/db/pglite-thread.ts';
 
@@ -51,6 +52,32 @@ describe('idle memory', () => {
     collect();
     const after = getHeapStatistics().used_heap_size;
     assert.ok(after < before - 10 * 2 ** 20, `used heap ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB`);
+  });
+
+  it('drops the compiled code of functions that no longer run at the idle collections', () => {
+    // In child processes: V8's flags are process-wide, and the comparison needs V8's defaults.
+    const script = (flush: boolean) => `
+      import { getHeapCodeStatistics } from 'node:v8';
+      import { enableCodeFlushing, memoryReducingCollection } from ${JSON.stringify(new URL('../src/infra/idle-memory.ts', import.meta.url).href)};
+      ${flush ? 'enableCodeFlushing();' : ''}
+      const collect = memoryReducingCollection();
+      // 3,000 functions run often enough to get baseline machine code, then no more; kept alive, so only their code can go.
+      const fns = Array.from({ length: 3000 }, (_, i) => new Function('a', 'let s = a; for (let j = 0; j < 3; j++) s += j * ' + i + ' + (a % 7); return [s, ' + i + '];'));
+      for (let k = 0; k < 200; k++) for (const fn of fns) fn(k);
+      const before = getHeapCodeStatistics();
+      collect();
+      collect();
+      const after = getHeapCodeStatistics();
+      console.log(JSON.stringify({ bytecode: [before.bytecode_and_metadata_size, after.bytecode_and_metadata_size], code: [before.code_and_metadata_size, after.code_and_metadata_size], kept: fns.length }));`;
+    type Sizes = { bytecode: [number, number]; code: [number, number] };
+    const run = (flush: boolean) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script(flush)], { encoding: 'utf8' })) as Sizes;
+    const MiB = (n: number) => `${(n / 2 ** 20).toFixed(2)} MiB`;
+    const show = ({ bytecode, code }: Sizes) => `bytecode ${MiB(bytecode[0])} → ${MiB(bytecode[1])}, machine code ${MiB(code[0])} → ${MiB(code[1])}`;
+    const flushed = run(true);
+    const kept = run(false);
+    assert.ok(flushed.bytecode[0] > 2 ** 20, `3,000 functions compiled: ${show(flushed)}`);
+    assert.ok(flushed.bytecode[1] < flushed.bytecode[0] * 0.4 && flushed.code[0] - flushed.code[1] > 2 ** 20, `two idle collections with code flushing: ${show(flushed)}`);
+    assert.ok(kept.bytecode[1] > kept.bytecode[0] * 0.6 && kept.code[0] - kept.code[1] < 2 ** 19, `V8's defaults keep most of it: ${show(kept)}`);
   });
 
   it('gives the system back the free memory in the middle of malloc\'s heap', { skip: !onGlibc() && 'glibc only' }, async (t) => {
