@@ -13,9 +13,14 @@ import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-d
  * (128 MB) is backed by the WASM heap and was the largest part of the idle figure; 16 MB holds this
  * service's working set (the whole database is a few MB of tables) and brought a bare PGlite from
  * 257 to 139 MiB RSS. The library's own start parameters are kept (its defaults are replaced, not
- * merged, when startParams is given). initdb gets the same shared_buffers.
+ * merged, when startParams is given). initdb gets the same settings.
+ * max_connections=10: PGlite is one single-user backend, but PostgreSQL sizes its shared memory
+ * (process slots, the lock tables) for max_connections backends plus its own; the default 100 kept
+ * ~3 MiB of the WASM heap resident for backends that never exist (#13, fifteenth round). The one
+ * backend still has the whole lock table to itself: one transaction created 2,097 tables (each with
+ * an index) before running out of it, against 3,169 with 100; pg-boss's largest takes a few dozen.
  */
-export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
+export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB', 'max_connections=10'];
 /**
  * Planner settings (#13). The embedded data directory is a few MB, read once and then served from
  * memory, so an index probe costs about what a sequential page read does: PostgreSQL's default
