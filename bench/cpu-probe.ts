@@ -8,6 +8,7 @@
 // a variant's PROBE_SQL_FILE (statements separated by ';') runs on its database first, and its
 // PROBE_SCRIPT=src/server.ts runs the sources instead of the bundle npm start runs (dist/server.mjs);
 // in those modes the CPU of every postgres and redis-server process on the machine is added apart;
+// a variant's PROBE_NODE_FLAGS (comma-separated) starts its node with those flags instead of npm start's;
 // PROBE_SECONDS (default 8), PROBE_ROUNDS (default 3, per variant). Run: node bench/cpu-probe.ts
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -56,7 +57,7 @@ try {
       ...(pg ? { DATABASE_URL: pg.url } : {}),
       ...(pg && withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `cpu-probe-${process.pid}-${i}:` } : {}),
       ...env,
-    }), { logFile: join(dataDir, 'service.log') });
+    }), { logFile: join(dataDir, 'service.log'), ...(env.PROBE_NODE_FLAGS ? { nodeFlags: env.PROBE_NODE_FLAGS.split(',') } : {}) });
     cleanup.push(() => service.kill('SIGTERM'));
     started.push({ name: name || '(as is)', service, key, rounds: [] });
   }

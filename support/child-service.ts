@@ -29,10 +29,14 @@ export interface ChildService {
 /**
  * The V8 flags `npm start` and `npm run worker` run node with (package.json; test/units.test.ts
  * checks they agree), so tests and benchmarks measure the process an operator runs.
- * --max-semi-space-size=8 (MiB; V8's default lets the young generation of each thread grow to 32):
- * the embedded service's peak RSS through serving 3,000 shorts to 20 clients fell from 353 to
- * 311 MiB (4: 301), idle from 356 to 312; the hot path's CPU per request rose by ~10 % at most
- * (668 → 740-751 µs, within the noise of single runs) — #13, bench/results.md.
+ * --max-semi-space-size=32 (MiB, each thread's young generation): the hot path allocates fast, and
+ * with fewer scavenges fewer of its in-flight objects are promoted: 6,003 req/s at 186 µs per
+ * request and p99 23 ms, against 5,183 / 226 µs / 30 ms with 16 and 5,090 / 236 µs / 31 ms with 8
+ * (the GC helper threads 13-23 against 42 µs per request), and 64 was slower again (5,500). The
+ * price is memory under load only: 319 against 270 MiB at the hot path's peak, 265-271 against
+ * 245-250 through serving 3,000 shorts to 20 clients; idle is the same (195-196 MiB), since the
+ * idle collection shrinks the young generation (#13, fifteenth round, bench/reading.md). 8 was
+ * chosen before there was an idle collection, when the young generation stayed at its peak size.
  * --heap-growing-percent=50: each thread's old generation may grow by half of what survived the
  * last full collection before the next one, instead of V8's own factor (up to 4×, chosen from how
  * fast the program allocates), which under a steady load of short-lived request objects let the
@@ -41,7 +45,7 @@ export interface ChildService {
  * 245 µs per request (bench/cpu-probe.ts, 7 alternating rounds). 20 was too tight: the GC
  * helpers used 70 instead of 13 µs per request and throughput fell by 14 % (#13, bench/reading.md).
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=50'];
 
 /**
  * What a child runs: the TypeScript sources (tests: the code as it is written), or the bundle that
