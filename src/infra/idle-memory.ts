@@ -71,7 +71,8 @@ export function onGlibc(): boolean {
 
 /**
  * glibc's malloc_trim(0), through koffi (a foreign-function interface whose binaries come prebuilt
- * per platform; an optional dependency, so an install on a platform without one goes on without it):
+ * per platform; an optional dependency, so an install on a platform without one goes on without it,
+ * and its install script, which would build it from source there, is denied in package.json's allowScripts):
  * returns the free pages inside malloc's arenas to the system, whether or not they sit at an
  * arena's top. Resolves to null without glibc (musl, macOS…): nothing to release this way there.
  * On glibc, koffi failing to load (not installed, no binary) is reported to `warn` and also gives
