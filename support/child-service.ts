@@ -30,9 +30,9 @@ export interface ChildService {
  * The V8 flags `npm start` and `npm run worker` run node with (package.json; test/units.test.ts
  * checks they agree), so tests and benchmarks measure the process an operator runs.
  * --max-semi-space-size=32 (MiB, each thread's young generation): the hot path allocates fast, and
- * with fewer scavenges fewer of its in-flight objects are promoted: 6,003 req/s at 186 µs per
- * request and p99 23 ms, against 5,183 / 226 µs / 30 ms with 16 and 5,090 / 236 µs / 31 ms with 8
- * (the GC helper threads 13-23 against 42 µs per request), and 64 was slower again (5,500). The
+ * with fewer scavenges fewer of its in-flight objects are promoted. Alternating rounds, 8 against
+ * 32: 5,090 against 5,869 req/s, 236 against 199 µs per request, p99 31 against 23 ms (the GC
+ * helper threads 42 against 13-23 µs per request); then 16 / 32 / 64: 5,183 / 6,003 / 5,500 req/s. The
  * price is memory under load only: 319 against 270 MiB at the hot path's peak, 265-271 against
  * 245-250 through serving 3,000 shorts to 20 clients; idle is the same (195-196 MiB), since the
  * idle collection shrinks the young generation (#13, fifteenth round, bench/reading.md). 8 was

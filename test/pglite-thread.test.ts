@@ -1,11 +1,12 @@
 // The embedded database on its own thread (#13): what callers relied on in-process still holds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPgliteThread } from '../src/infra/db/pglite-thread.ts';
-import { DataDirLockedError } from '../src/infra/db/data-dir-lock.ts';
+import { DataDirLockedError, LOCK_FILE_NAME } from '../src/infra/db/data-dir-lock.ts';
 import { isRetryableTransactionError } from '../src/infra/db/database.ts';
 
 describe('PGlite on a worker thread', () => {
@@ -41,6 +42,29 @@ describe('PGlite on a worker thread', () => {
       const again = await openPgliteThread(dir, { role: 'test' });
       assert.deepEqual((await again.query<{ n: number }>('SELECT count(*)::int AS n FROM t'))[0], { n: 2 }, 'committed data is there after a reopen');
       await again.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a new directory that cannot be filled from the template, and lets go of its lock', async () => {
+    // The thread fills a new directory from the template while this thread holds the lock: a file
+    // where the template has a directory makes the copy fail.
+    const dir = await mkdtemp(join(tmpdir(), 'cs-thread-seed-'));
+    try {
+      await writeFile(join(dir, 'base'), 'not a directory');
+      const failure = await openPgliteThread(dir, { role: 'test' }).then(() => null, (e: unknown) => e as Error & { code?: string; path?: string });
+      assert.ok(failure instanceof Error, 'the open is refused');
+      assert.equal(failure.code, 'ERR_FS_CP_DIR_TO_NON_DIR');
+      assert.match(String(failure.path), /base$/, 'with the path it could not fill');
+      assert.equal(existsSync(join(dir, LOCK_FILE_NAME)), false, 'the lock is released');
+      await rm(join(dir, 'base'));
+      const db = await openPgliteThread(dir, { role: 'test' });
+      try {
+        assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'the directory opens once the obstacle is gone');
+      } finally {
+        await db.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

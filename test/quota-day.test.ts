@@ -1,8 +1,8 @@
 // The quota day (src/domain/quota/quota-day.ts) computes Pacific Time from the United States'
 // daylight-saving rule instead of loading ICU's time-zone data into the service. Here ICU is the
-// reference: the rule must agree with ICU's America/Los_Angeles at every transition, around every
-// midnight, and hour by hour, for decades ahead — so a Node.js update whose zone data changes the
-// rule fails this test instead of moving the quota day silently.
+// reference: the rule must agree with ICU's America/Los_Angeles hour by hour for two days around
+// every transition to 2099, and every hour from 2025 to 2035 — so a Node.js update whose zone data
+// changes the rule fails this test instead of moving the quota day silently.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextQuotaDayStart, quotaDay, secondsToNextQuotaDay } from '../src/domain/quota/quota-day.ts';
@@ -37,12 +37,20 @@ function icuTransitions(from: number, to: number): number[] {
 }
 
 describe('quota day (Los Angeles calendar date without ICU)', () => {
-  it('agrees with ICU on both sides of every daylight-saving transition, 2007-2100', () => {
+  it('agrees with ICU hour by hour for two days on both sides of every daylight-saving transition, 2007-2099', () => {
     const transitions = icuTransitions(Date.UTC(2007, 0, 1), Date.UTC(2100, 0, 1));
     assert.equal(transitions.length, 2 * 93, 'two transitions a year');
     for (const t of transitions) {
-      for (const ms of [t - 1, t, t + 1, t - 3 * HOUR, t + 3 * HOUR, t - 10 * HOUR, t + 17 * HOUR]) {
-        assert.equal(quotaDay(ms), icu(ms).day, new Date(ms).toISOString());
+      // Every hour from two days before to two days after, at the hour and a millisecond either side:
+      // the midnights next to a transition (07:00 or 08:00 UTC) are where a wrong rule shows.
+      for (let hour = -48; hour <= 48; hour++) {
+        for (const ms of [t + hour * HOUR - 1, t + hour * HOUR, t + hour * HOUR + 1]) {
+          assert.equal(quotaDay(ms), icu(ms).day, new Date(ms).toISOString());
+        }
+        const ms = t + hour * HOUR;
+        const next = nextQuotaDayStart(ms);
+        assert.equal(icu(next).clock, '00:00:00', `the next quota day after ${new Date(ms).toISOString()} starts at midnight`);
+        assert.equal(icu(next - 1).day, icu(ms).day, `and not before, after ${new Date(ms).toISOString()}`);
       }
     }
   });

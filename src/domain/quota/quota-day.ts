@@ -5,9 +5,9 @@
 // ICU (Intl.DateTimeFormat with a timeZone): the first such formatter maps ~7 MiB of ICU's locale
 // and time-zone data into the process for good (bench/reading.md, #13 fifteenth round), more than
 // a tenth of what the embedded service needs at rest, to answer one question a rule answers.
-// test/quota-day.test.ts checks the rule against ICU's America/Los_Angeles at every transition and
-// around every midnight for decades, so if the law changes, a Node.js update that carries the new
-// zone data fails that test.
+// test/quota-day.test.ts checks the rule against ICU's America/Los_Angeles hour by hour for two days
+// around every transition to 2099, so if the law changes, a Node.js update that carries the new zone
+// data fails that test.
 
 const HOUR = 3_600_000;
 /** Pacific Standard Time is UTC−8, Pacific Daylight Time UTC−7. */

@@ -61,7 +61,14 @@ export function templateFor(dataDir: string, initDbStartParams: string[]): strin
 /** Fills a new data directory from its template; returns the template used, or undefined (PGlite will run initdb). */
 export async function seedFromTemplate(dataDir: string, initDbStartParams: string[]): Promise<string | undefined> {
   const template = templateFor(dataDir, initDbStartParams);
-  if (template) await cp(template, dataDir, { recursive: true, force: false, errorOnExist: false });
+  if (!template) return undefined;
+  // PG_VERSION last: it is what marks a directory as a database (templateFor, pglite-wasm.ts and
+  // PostgreSQL itself), so a copy cut short (a crash, a full disk) is made again at the next open
+  // instead of being opened half-made; the files already there are overwritten then, since a
+  // directory without PG_VERSION holds no database yet.
+  const version = join(template, 'PG_VERSION');
+  await cp(template, dataDir, { recursive: true, force: true, filter: (source) => source !== version });
+  await cp(version, join(dataDir, 'PG_VERSION'));
   return template;
 }
 

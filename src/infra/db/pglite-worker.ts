@@ -38,7 +38,8 @@ function reply(message: ThreadReply): void {
 function errorFields(error: unknown): Record<string, unknown> {
   const e = error as Record<string, unknown> & { message?: string; name?: string };
   const fields: Record<string, unknown> = { message: String(e?.message ?? error), name: e?.name ?? 'Error' };
-  for (const key of ['code', 'detail', 'hint', 'severity', 'constraint', 'table', 'column', 'schema', 'where', 'position']) {
+  // PostgreSQL's fields, and a system error's (seeding a new directory from the template: its path, syscall…).
+  for (const key of ['code', 'detail', 'hint', 'severity', 'constraint', 'table', 'column', 'schema', 'where', 'position', 'path', 'dest', 'syscall', 'errno']) {
     if (e?.[key] !== undefined) fields[key] = e[key];
   }
   return fields;

@@ -445,8 +445,10 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
 
   let yt: Innertube;
   try {
-    // No network call but the config one, whose failure the library tolerates.
-    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', fetch: fetchThroughUs as typeof fetch });
+    // No network call but the config one, whose failure the library tolerates. The session's time
+    // zone is given: the library's default asks ICU for the system's (Intl.DateTimeFormat), which maps
+    // ~8 MiB of ICU data into the process for good (#13); the dates read here carry their own offsets.
+    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', timezone: 'UTC', fetch: fetchThroughUs as typeof fetch });
   } catch (error) {
     await agent.close();
     throw classify(error, 'a new InnerTube session');
