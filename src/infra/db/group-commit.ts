@@ -12,9 +12,10 @@ export interface Member<T, R> {
 /**
  * Returns `submit`: its promise settles when the item's group has been written. `writeGroup`
  * receives the members of one group (at most `maxGroup`, in arrival order) and must settle every
- * one of them; groups are written one at a time.
+ * one of them; groups are written one at a time. `onDrained`: every item submitted so far is
+ * written (keyedGroupCommit drops the key's queue then).
  */
-export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<Member<T, R>>) => Promise<void>): (item: T) => Promise<R> {
+export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<Member<T, R>>) => Promise<void>, onDrained?: () => void): (item: T) => Promise<R> {
   let queue: Array<Member<T, R>> = [];
   let running = false;
 
@@ -30,6 +31,7 @@ export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<
       }
     } finally {
       running = false;
+      onDrained?.();
     }
   }
 
@@ -67,31 +69,13 @@ export function groupRead<K, V>(maxGroup: number, keyOf: (key: K) => string, rea
  * PostgreSQL rate limiter (#13): one account's concurrent checks took turns for its lock one by one.
  */
 export function keyedGroupCommit<T, R>(maxGroup: number, writeGroup: (key: string, members: Array<Member<T, R>>) => Promise<void>): (key: string, item: T) => Promise<R> {
-  const queues = new Map<string, Array<Member<T, R>>>();
-
-  async function drain(key: string, queue: Array<Member<T, R>>): Promise<void> {
-    try {
-      while (queue.length > 0) {
-        const group = queue.splice(0, maxGroup);
-        await writeGroup(key, group).catch((error: unknown) => {
-          for (const member of group) member.reject(error);
-        });
-      }
-    } finally {
-      queues.delete(key);
+  const queues = new Map<string, (item: T) => Promise<R>>();
+  return (key, item) => {
+    let submit = queues.get(key);
+    if (!submit) {
+      submit = groupCommit<T, R>(maxGroup, (members) => writeGroup(key, members), () => queues.delete(key));
+      queues.set(key, submit);
     }
-  }
-
-  return (key, item) =>
-    new Promise<R>((resolve, reject) => {
-      const queue = queues.get(key);
-      if (queue) {
-        queue.push({ item, resolve, reject });
-        return;
-      }
-      const started = [{ item, resolve, reject }];
-      queues.set(key, started);
-      // Items of this key submitted in the same turn of the event loop join the first group.
-      setImmediate(() => void drain(key, started));
-    });
+    return submit(item);
+  };
 }
