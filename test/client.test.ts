@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, createUser, bearer, clearOfWindowEnd, type TestApp } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { CLIENT_TYPES_PATH, renderClientTypes, serviceOpenApiDocument } from '../scripts/generate-client-types.ts';
 import { ChannelShortsClient, ChannelShortsError, parseRetryAfter, verifyWebhook, WebhookVerificationError, type Short } from '../clients/typescript/src/index.ts';
@@ -32,7 +32,9 @@ describe('typed client against the real service', () => {
   before(async () => {
     fake = await startFakePlatform();
     // Three calls a day per account: the fourth meets a 429 whose Retry-After runs to midnight UTC.
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_DAY: '3', WEBHOOK_RETRY_SCHEDULE: '0.3', CACHE_TTL_SECONDS: '0' }, { runWorker: true });
+    // The UTC day is a clock-aligned window: the service's clock keeps two minutes clear of midnight.
+    const skew = clearOfWindowEnd(Date.now(), 86_400, 120_000);
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_DAY: '3', WEBHOOK_RETRY_SCHEDULE: '0.3', CACHE_TTL_SECONDS: '0' }, { runWorker: true, now: () => Date.now() + skew });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, PASSWORD, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, createUser, bearer, PASSWORD, toMidMinute, type TestApp } from './helpers/test-app.ts';
 import { assertMatchesOpenApi, compileDocumentSchema } from './helpers/openapi-check.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +20,10 @@ describe('OpenAPI document and real responses', () => {
   let doc: Parameters<typeof assertMatchesOpenApi>[0] & { openapi: string; components: { securitySchemes: Record<string, unknown> }; webhooks: Record<string, unknown> };
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '3' });
+    // The fourth shorts call must meet the per-minute limit: the service's clock starts 30 s into a
+    // minute, so the calls cannot straddle a boundary (with the real clock, a CI run saw a 200).
+    const skew = toMidMinute(Date.now());
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '3' }, { now: () => Date.now() + skew });
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
   after(async () => {

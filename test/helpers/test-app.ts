@@ -56,6 +56,17 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
  */
 export const toMidMinute = (nowMs: number): number => (90_000 - (nowMs % 60_000)) % 60_000;
 
+/**
+ * How far forward `nowMs` must move to have at least `marginMs` left in its clock-aligned window of
+ * `seconds` (0 when it has): 1 s past the window's end otherwise. For hour and day windows, where
+ * moving to the middle would put the service's clock hours ahead of the webhook receivers' (they
+ * check signatures' timestamps against the real clock, within 5 minutes).
+ */
+export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => {
+  const left = seconds * 1000 - (nowMs % (seconds * 1000));
+  return left >= marginMs ? 0 : left + 1000;
+};
+
 let counter = 0;
 export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${Date.now().toString(36)}-${++counter}-${randomBytes(3).toString('hex')}@example.com`;

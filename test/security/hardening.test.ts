@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { startTestApp, createUser, bearer, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, createUser, bearer, clearOfWindowEnd, type TestApp } from '../helpers/test-app.ts';
 import { freePort } from '../../support/child-service.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 import { buildApp } from '../../src/app.ts';
@@ -86,7 +86,9 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
 describe('webhook secrets, redelivery (7, 8)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp('pglite', { WEBHOOK_SECRET_ROTATIONS_PER_HOUR: '3' });
+    // Rotations are counted per clock hour: the service's clock keeps a minute clear of the hour's end.
+    const skew = clearOfWindowEnd(Date.now(), 3600, 60_000);
+    t = await startTestApp('pglite', { WEBHOOK_SECRET_ROTATIONS_PER_HOUR: '3' }, { now: () => Date.now() + skew });
   });
   after(() => t.close());
 
