@@ -65,7 +65,9 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
 
   it('a client that never finishes its headers is cut after HTTP_HEADERS_TIMEOUT_MS with 408', async () => {
     const { text, closedAfterMs } = await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n', { keepOpenMs: 5000 });
-    assert.ok(closedAfterMs >= 900 && closedAfterMs < 2000, `closed after ${closedAfterMs} ms`);
+    // 1 s plus the 0.5 s check interval; the bound leaves room for a loaded test machine and still
+    // tells a cut from the client's own 5 s.
+    assert.ok(closedAfterMs >= 900 && closedAfterMs < 3000, `closed after ${closedAfterMs} ms`);
     assert.equal(jsonOf(text).body.error, 'REQUEST_TIMEOUT');
   });
 
