@@ -9,6 +9,9 @@
 // intent); notifications are Atom documents POSTed to the callback, signed X-Hub-Signature:
 // sha1=<HMAC of the body with hub.secret>; leases are renewed when a tenth of them is left.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// The undici package's fetch, as for every other outgoing call: Node's global one is a second copy
+// of undici, loaded on first use (~3 MiB, src/infra/http-globals.ts).
+import { fetch } from 'undici';
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 

@@ -6,8 +6,12 @@ import { AppError, ERROR_CATALOG, type ErrorCode } from '../../errors.ts';
 import { isRedisUnavailable } from '../../infra/redis.ts';
 import { isDatabaseUnavailable } from '../../infra/db/unavailable.ts';
 import { newRequestId } from '../request-id.ts';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+// Not `import … from 'node:http'`: an ES import of a built-in module fills in every export of its
+// namespace, and node:http's include WebSocket and MessageEvent, which load Node's internal copy of
+// undici (~3 MiB for good, #13; the service makes its calls with the undici package).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export function classify(error: FastifyError): AppError {
   if (error instanceof AppError) return error;

@@ -12,7 +12,9 @@
 // covering its body too, is reported to `onCall`, and non-2xx answers become typed failures before
 // the library sees them, so the kind of a failure never has to be guessed from a library message.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Agent, fetch as undiciFetch } from 'undici';
+// First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
+import '../http-globals.ts';
+import { Agent, fetch as undiciFetch, Headers, Request, Response, type RequestInit } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 // The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
@@ -448,7 +450,7 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     // No network call but the config one, whose failure the library tolerates. The session's time
     // zone is given: the library's default asks ICU for the system's (Intl.DateTimeFormat), which maps
     // ~8 MiB of ICU data into the process for good (#13); the dates read here carry their own offsets.
-    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', timezone: 'UTC', fetch: fetchThroughUs as typeof fetch });
+    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', timezone: 'UTC', fetch: fetchThroughUs as unknown as typeof globalThis.fetch });
   } catch (error) {
     await agent.close();
     throw classify(error, 'a new InnerTube session');

@@ -1,0 +1,66 @@
+// One HTTP client stack in the service's process (#13): the undici package. Node carries a second
+// copy of undici inside it, which it loads when a program touches the global fetch, Request,
+// Response, Headers or FormData, or imports node:http as an ES module (its namespace includes
+// WebSocket and MessageEvent): ~3 MiB for good (bench/reading.md). This runs the bundle as
+// `npm start` does, in the default source mode (hybrid with a key: youtubei.js loaded, InnerTube
+// and Data API calls), serves a cold request and a webhook, and asks the process at exit which of
+// Node's modules it loaded.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { createAccount } from '../src/domain/accounts/accounts.ts';
+import { SERVICE_NODE_FLAGS, startChild, type ChildService } from '../support/child-service.ts';
+import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { PASSWORD } from './helpers/test-app.ts';
+
+/** Node's bundled undici, as process.moduleLoadList names it once loaded. */
+const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
+
+/** Preloaded into the service: at exit, writes the built-in modules it loaded to LOADED_MODULES_FILE. */
+const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
+
+describe('the HTTP client stack of the service process (#13)', () => {
+  let fake: FakePlatform;
+  let dataDir: string;
+  let service: ChildService | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  before(async () => {
+    fake = await startFakePlatform();
+    dataDir = await mkdtemp(join(tmpdir(), 'cs-stack-'));
+    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
+    await createAccount(db, { email: 'stack@example.com', password: PASSWORD, credits: 1000 });
+    await db.close();
+  });
+  after(async () => {
+    await service?.kill();
+    await receiver?.close();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('is the undici package alone: Node never loads its own copy, in the default source mode', async () => {
+    receiver = await startReceiver();
+    const report = join(dataDir, 'loaded-modules.json');
+    service = await startChild('dist/server.mjs', {
+      DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'auto', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOADED_MODULES_FILE: report,
+    }, { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] });
+    const login = await (await fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stack@example.com', password: PASSWORD }) })).json();
+    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const cold = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@demo' }) });
+    assert.equal(cold.status, 200, await cold.clone().text());
+    assert.ok((await cold.json()).data.shorts.length > 0);
+    assert.ok(fake.innertubeCalls().length > 0, 'the request went through youtubei.js');
+    const accepted = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url('/hook') }) });
+    assert.equal(accepted.status, 202);
+    await until(async () => receiver!.deliveries.length > 0, 30_000);
+    await service.kill('SIGTERM');
+    const loaded = JSON.parse(await readFile(report, 'utf8')) as string[];
+    assert.ok(loaded.includes('NativeModule internal/modules/esm/loader'), 'the report lists the built-in modules the process loaded');
+    assert.equal(loaded.includes(NODE_UNDICI), false, "Node's own undici was loaded");
+  });
+});
