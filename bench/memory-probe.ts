@@ -28,6 +28,8 @@ export interface MemoryFigures {
   restartRss: number;
   errors: number;
   startMs: number;
+  /** InnerTube calls the fake platform answered (0 unless the source uses InnerTube). */
+  innertubeCalls: number;
 }
 
 export async function measureMemory(options: { env?: Record<string, string>; nodeFlags?: string[]; idleSeconds?: number; log?: (s: string) => void } = {}): Promise<MemoryFigures> {
@@ -63,7 +65,7 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     const restart = residentMemory(second.process.pid!);
     log(`restart on the existing directory: peak ${(restart.peak / MiB).toFixed(0)} MiB, rss ${(restart.now / MiB).toFixed(0)} MiB`);
     await second.kill('SIGTERM');
-    return { freshStartPeak: atStart.peak, freshStartRss: atStart.now, servePeak: served.peak, idleRss: idle.now, restartPeak: restart.peak, restartRss: restart.now, errors: result.errors + result.non2xx, startMs };
+    return { freshStartPeak: atStart.peak, freshStartRss: atStart.now, servePeak: served.peak, idleRss: idle.now, restartPeak: restart.peak, restartRss: restart.now, errors: result.errors + result.non2xx, startMs, innertubeCalls: fake.innertubeCalls().length };
   } finally {
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -73,5 +75,5 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env.PROBE_ENV ? (JSON.parse(process.env.PROBE_ENV) as Record<string, string>) : {};
   const figures = await measureMemory({ env, ...(process.argv.length > 2 ? { nodeFlags: process.argv.slice(2) } : {}), log: console.log, idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10) });
-  console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'errors' || k === 'startMs' ? Math.round(v) : Math.round(v / MiB)]))));
+  console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'errors' || k === 'startMs' || k === 'innertubeCalls' ? Math.round(v) : Math.round(v / MiB)]))));
 }

@@ -20,8 +20,12 @@ import { PASSWORD } from './helpers/test-app.ts';
 /** Node's bundled undici, as process.moduleLoadList names it once loaded. */
 const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
 
-/** Preloaded into the service: at exit, writes the built-in modules it loaded to LOADED_MODULES_FILE. */
-const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
+/**
+ * Preloaded into the service: at exit, its main thread writes the built-in modules it loaded to
+ * LOADED_MODULES_FILE. (Preloads run in worker threads too; PGlite's thread is terminated, not
+ * exited, and would only write the same file.)
+ */
+const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
 
 describe('the HTTP client stack of the service process (#13)', () => {
   let fake: FakePlatform;

@@ -59,8 +59,8 @@ export const toMidMinute = (nowMs: number): number => (90_000 - (nowMs % 60_000)
 /**
  * How far forward `nowMs` must move to have at least `marginMs` left in its clock-aligned window of
  * `seconds` (0 when it has): 1 s past the window's end otherwise. For hour and day windows, where
- * moving to the middle would put the service's clock hours ahead of the webhook receivers' (they
- * check signatures' timestamps against the real clock, within 5 minutes).
+ * moving to the middle would move the service's clock hours away from the real one, which other
+ * parts still read (signed webhook timestamps, tokens): the smallest move that does the job.
  */
 export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => {
   const left = seconds * 1000 - (nowMs % (seconds * 1000));

@@ -14,7 +14,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 // First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
 import '../http-globals.ts';
-import { Agent, fetch as undiciFetch, Headers, Request, Response, type RequestInit } from 'undici';
+import { Agent, fetch as undiciFetch, Headers, Response, type Request, type RequestInit } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 // The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
@@ -411,7 +411,8 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
   // The library calls fetch(Request, {body, headers, redirect, credentials}) for API calls and
   // fetch(url string, {method, headers, body}) for its config call.
   const fetchThroughUs = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : undefined;
+    // By shape rather than instanceof: the class is whichever Request youtubei.js was given.
+    const request = typeof input === 'object' && !(input instanceof URL) ? input : undefined;
     const original = new URL(request ? request.url : String(input));
     const target = original.origin === YOUTUBE_ORIGIN ? new URL(`${base.origin}${basePath}${original.pathname}${original.search}`) : original;
     const endpoint = endpointName(original.pathname);
