@@ -4,15 +4,11 @@
 // own entry), so this also tests what ships.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { PASSWORD } from './helpers/test-app.ts';
+import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
 
 describe('crash safety (embedded mode, real child process)', () => {
   let fake: FakePlatform;
@@ -21,10 +17,7 @@ describe('crash safety (embedded mode, real child process)', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   before(async () => {
     fake = await startFakePlatform({ latencyMs: 20 });
-    dataDir = await mkdtemp(join(tmpdir(), 'cs-crash-'));
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
-    await createAccount(db, { email: 'crash@example.com', password: PASSWORD, credits: 1000 });
-    await db.close();
+    dataDir = await dataDirWithAccount('crash', 'crash@example.com');
   });
   after(async () => {
     await service?.kill();
@@ -52,8 +45,7 @@ describe('crash safety (embedded mode, real child process)', () => {
     const port = await freePort();
     service = await startChild('dist/server.mjs', env, { port });
     const first: ChildService = service;
-    const login = await (await fetch(`${first.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'crash@example.com', password: PASSWORD }) })).json();
-    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const headers = await sessionHeaders(first.url, 'crash@example.com');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const res: Response = await fetch(`${first.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${60 + i}`, webhookUrl: receiver.url(`/hook/${i}`) }) });

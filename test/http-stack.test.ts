@@ -7,15 +7,12 @@
 // Node's modules it loaded.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { SERVICE_NODE_FLAGS, startChild, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { PASSWORD } from './helpers/test-app.ts';
+import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
 
 /** Node's bundled undici, as process.moduleLoadList names it once loaded. */
 const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
@@ -34,10 +31,7 @@ describe('the HTTP client stack of the service process (#13)', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
   before(async () => {
     fake = await startFakePlatform();
-    dataDir = await mkdtemp(join(tmpdir(), 'cs-stack-'));
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
-    await createAccount(db, { email: 'stack@example.com', password: PASSWORD, credits: 1000 });
-    await db.close();
+    dataDir = await dataDirWithAccount('stack', 'stack@example.com');
   });
   after(async () => {
     await service?.kill();
@@ -53,8 +47,7 @@ describe('the HTTP client stack of the service process (#13)', () => {
       DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'auto', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOADED_MODULES_FILE: report,
     }, { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] });
-    const login = await (await fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stack@example.com', password: PASSWORD }) })).json();
-    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const headers = await sessionHeaders(service.url, 'stack@example.com');
     const cold = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@demo' }) });
     assert.equal(cold.status, 200, await cold.clone().text());
     assert.ok((await cold.json()).data.shorts.length > 0);

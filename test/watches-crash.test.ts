@@ -3,15 +3,11 @@
 // retried, and every short published before, during and after the outage is reported exactly once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { openDatabase } from '../src/infra/db/open-database.ts';
-import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { PASSWORD } from './helpers/test-app.ts';
+import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
 
 describe('watches across kill -9 and restart (embedded mode, real child process)', () => {
   let fake: FakePlatform;
@@ -21,10 +17,7 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
   before(async () => {
     fake = await startFakePlatform();
     fake.addChannel({ handle: 'crash-watch', shortsCount: 10 });
-    dataDir = await mkdtemp(join(tmpdir(), 'cs-watch-crash-'));
-    const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 });
-    await createAccount(db, { email: 'watch-crash@example.com', password: PASSWORD, credits: 1000 });
-    await db.close();
+    dataDir = await dataDirWithAccount('watch-crash', 'watch-crash@example.com');
   });
   after(async () => {
     await service?.kill();
@@ -49,8 +42,7 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
     const port = await freePort();
     const first = await startChild('src/server.ts', env, { port });
     service = first;
-    const login = await (await fetch(`${first.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'watch-crash@example.com', password: PASSWORD }) })).json();
-    const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
+    const headers = await sessionHeaders(first.url, 'watch-crash@example.com');
     const created = await fetch(`${first.url}/api/youtube/watches`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@crash-watch', webhookUrl: receiver.url(), intervalSeconds: 1 }) });
     assert.equal(created.status, 201, await created.clone().text());
     const watch = await created.json();
