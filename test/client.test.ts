@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, clearOfWindowEnd, type TestApp } from './helpers/test-app.ts';
-import { nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
+import { startTestApp, createUser, bearer, clearOfWindowEnd, clearOfQuotaDayEnd, type TestApp } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { CLIENT_TYPES_PATH, renderClientTypes, serviceOpenApiDocument } from '../scripts/generate-client-types.ts';
 import { ChannelShortsClient, ChannelShortsError, parseRetryAfter, verifyWebhook, WebhookVerificationError, type Short } from '../clients/typescript/src/index.ts';
@@ -35,9 +34,8 @@ describe('typed client against the real service', () => {
     // Three calls a day per account: the fourth meets a 429 whose Retry-After runs to midnight UTC.
     // The per-day limit counts in the UTC day, and a spent platform quota is retried after the quota
     // day (midnight in Los Angeles): the service's clock keeps two minutes clear of both ends.
-    const clearOfMidnightUtc = clearOfWindowEnd(Date.now(), 86_400, 120_000);
-    const quotaDayLeft = nextQuotaDayStart(Date.now() + clearOfMidnightUtc) - (Date.now() + clearOfMidnightUtc);
-    const skew = clearOfMidnightUtc + (quotaDayLeft < 120_000 ? quotaDayLeft + 1000 : 0);
+    // (UTC midnight and Los Angeles midnight are hours apart: at most one of the two moves it.)
+    const skew = clearOfWindowEnd(Date.now(), 86_400, 120_000) + clearOfQuotaDayEnd(Date.now(), 120_000);
     t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_DAY: '3', WEBHOOK_RETRY_SCHEDULE: '0.3', CACHE_TTL_SECONDS: '0' }, { runWorker: true, now: () => Date.now() + skew });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

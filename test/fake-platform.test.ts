@@ -525,7 +525,7 @@ describe('fake YouTube Data API: injected faults and latency', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await fake.close();
-    assert.ok(performance.now() - started < 500);
+    assert.ok(performance.now() - started < 3000, 'closes without waiting for the hanging answer');
     assert.ok((await pending) instanceof Error, 'the hanging request ends with a connection error');
   });
 
@@ -540,7 +540,7 @@ describe('fake YouTube Data API: injected faults and latency', () => {
     fake.setLatency(150);
     assert.ok((await time()) >= 149);
     fake.setLatency(0);
-    assert.ok((await time()) < 100);
+    assert.ok((await time()) < 149, 'no latency once it is set to 0');
   });
 });
 

@@ -4,10 +4,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { startTestApp, createUser, bearer, clearOfQuotaDayEnd, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
 import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
+
+/**
+ * A service clock two minutes or more from the end of the quota day (midnight in Los Angeles): the
+ * daily allowance and the keys' budgets start again then, and a test whose calls straddled it would
+ * see its units split over two days.
+ */
+const clearOfQuotaDay = (): (() => number) => {
+  const skew = clearOfQuotaDayEnd(Date.now(), 120_000);
+  return () => Date.now() + skew;
+};
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
@@ -23,7 +33,7 @@ for (const mode of STORAGE_MODES) {
     let t: TestApp;
     before(async () => {
       fake = await startFakePlatform();
-      t = await startTestApp(mode, { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' }, { runWorker: true });
+      t = await startTestApp(mode, { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' }, { runWorker: true, now: clearOfQuotaDay() });
     });
     after(async () => {
       await t.close();
@@ -141,7 +151,7 @@ describe('price follows upstream work: limit', () => {
   let t: TestApp;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '500' });
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '500' }, { now: clearOfQuotaDay() });
   });
   after(async () => {
     await t.close();
@@ -209,7 +219,7 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
       { handle: 'modernhandle', username: 'LegacyName', customUrl: '@modernhandle', shortsCount: 4 },
       { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 },
     ] });
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl });
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { now: clearOfQuotaDay() });
   });
   after(async () => {
     await t.close();
@@ -311,7 +321,7 @@ describe('key pool and quota day', () => {
 
   it('stops at each key\'s own budget without waiting for the platform to refuse', async () => {
     const local = await startFakePlatform({ apiKeys: { a: 100_000, b: 100_000 } });
-    const app = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: local.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'a,b', YOUTUBE_KEY_DAILY_UNITS: '20', YOUTUBE_KEY_RESERVE_UNITS: '6', CACHE_TTL_SECONDS: '0' });
+    const app = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: local.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'a,b', YOUTUBE_KEY_DAILY_UNITS: '20', YOUTUBE_KEY_RESERVE_UNITS: '6', CACHE_TTL_SECONDS: '0' }, { now: clearOfQuotaDay() });
     try {
       const user = await createUser(app, 100);
       for (let i = 0; i < 4; i++) assert.equal((await post(app, user, { channelUrl: channel('@demo') })).statusCode, 200);

@@ -27,9 +27,10 @@ describe('Redis cache (two instances)', () => {
     assert.equal(await b.get('k'), await b.get('k'), 'repeated hits share one parsed value');
     assert.match((await redis.get(`${prefix}k`))!, /^\d+:\{/, 'stored with its expiry');
 
-    await a.set('short-lived', 'v', 40);
+    // Shorter than the near copy's own second, long enough that a loaded machine still reads it back.
+    await a.set('short-lived', 'v', 300);
     assert.equal(await b.get('short-lived'), 'v');
-    await new Promise((r) => setTimeout(r, 120));
+    await new Promise((r) => setTimeout(r, 450));
     assert.equal(await b.get('short-lived'), undefined, 'the near copy expired with the shared entry');
 
     await b.delete('k');

@@ -302,15 +302,16 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
   });
 
   it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async (context) => {
-    // The windows are aligned to the clock: a clock that starts 30 s into a minute keeps the seven
-    // calls in one minute window (with the real clock, a run that crossed a minute saw seven 200s).
-    const base = Date.now();
-    const start = base + toMidMinute(base);
-    const own = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' }, { now: () => start + (Date.now() - base) });
+    // The windows are aligned to the clock: once the app and its users exist, the service's clock
+    // moves to 30 s into a minute, which keeps the seven calls in one minute window (with the real
+    // clock, a run that crossed a minute saw seven 200s).
+    let skew = 0;
+    const own = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' }, { now: () => Date.now() + skew });
     context.after(() => own.close());
     const call = (user: TestUser, payload: object) => own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
     const user = await createUser(own, 100);
     const other = await createUser(own, 100);
+    skew = toMidMinute(Date.now());
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 7; i++) {

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { createPostgresDatabase } from '../../support/databases.ts';
+import { nextQuotaDayStart } from '../../src/domain/quota/quota-day.ts';
 
 export type StorageMode = 'pglite' | 'postgres';
 export const STORAGE_MODES: StorageMode[] = ['pglite', 'postgres'];
@@ -64,6 +65,15 @@ export const toMidMinute = (nowMs: number): number => (90_000 - (nowMs % 60_000)
  */
 export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => {
   const left = seconds * 1000 - (nowMs % (seconds * 1000));
+  return left >= marginMs ? 0 : left + 1000;
+};
+
+/**
+ * The same for the quota day (midnight in Los Angeles, when the daily allowances and the keys'
+ * budgets start again): how far forward `nowMs` must move to have `marginMs` of its quota day left.
+ */
+export const clearOfQuotaDayEnd = (nowMs: number, marginMs: number): number => {
+  const left = nextQuotaDayStart(nowMs) - nowMs;
   return left >= marginMs ? 0 : left + 1000;
 };
 
