@@ -42,6 +42,13 @@ export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'koffi', '@f
  */
 export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', charset: 'ascii', comments: false } as const;
 
+/**
+ * Modules a bundled dependency imports that the bundle replaces with a module of ours loading them on
+ * first use (by package: the imported module, the importing package, the replacement). meriyah: a
+ * JavaScript parser youtubei.js needs only to decipher stream URLs, which the service never asks for.
+ */
+export const ON_DEMAND = [{ module: 'meriyah', importer: 'youtubei.js', replacement: 'src/infra/innertube/meriyah-on-demand.ts' }];
+
 /** The bundle of the sources as they are (rolldown, loaded only to build: checking costs no more than hashing). */
 export async function openBundle() {
   const { rolldown } = await import('rolldown');
@@ -50,6 +57,13 @@ export async function openBundle() {
     platform: 'node',
     cwd: ROOT,
     external: (id) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
+    plugins: [{
+      name: 'on-demand',
+      resolveId: (source: string, importer: string | undefined) => {
+        const entry = ON_DEMAND.find((e) => source === e.module && importer?.includes(`/node_modules/${e.importer}/`));
+        return entry ? join(ROOT, entry.replacement) : null;
+      },
+    }],
     logLevel: 'warn',
   });
 }

@@ -1,10 +1,11 @@
 // The bundle `npm start` and `npm run worker` run (scripts/build-bundle.ts, #13): what it still loads
-// from node_modules at run time, that it carries no TypeScript and is ASCII only. The processes themselves are
+// from node_modules at run time, what it loads on demand, that it carries no TypeScript and is ASCII only. The processes themselves are
 // tested running from it in crash-recovery.test.ts (embedded) and scale-out.test.ts (PostgreSQL).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
-import { ENTRIES, EXTERNAL, OUTPUT, openBundle } from '../scripts/build-bundle.ts';
+import { ENTRIES, EXTERNAL, ON_DEMAND, OUTPUT, openBundle } from '../scripts/build-bundle.ts';
+import { parseScript } from '../src/infra/innertube/meriyah-on-demand.ts';
 
 describe('the bundle (dist/)', () => {
   it('has one module per entry and imports only Node built-ins, its own chunks and the packages kept outside', async () => {
@@ -25,5 +26,23 @@ describe('the bundle (dist/)', () => {
     // V8 keeps a module's text for the life of the process at two bytes per character if one of them is not Latin-1.
     const notAscii = chunks.map((c) => ({ chunk: c.fileName, at: [...c.code].findIndex((ch) => ch.charCodeAt(0) > 0x7f) })).filter((c) => c.at >= 0);
     assert.deepEqual(notAscii, [], 'every chunk is ASCII');
+  });
+
+  it('holds a module loaded on demand in place of each ON_DEMAND import, and not the module itself', async () => {
+    const bundle = await openBundle();
+    const { output } = await bundle.generate(OUTPUT);
+    await bundle.close();
+    const modules = output.flatMap((o) => (o.type === 'chunk' ? Object.keys(o.modules) : []));
+    for (const { module, importer, replacement } of ON_DEMAND) {
+      assert.ok(modules.some((id) => id.includes(`/node_modules/${importer}/`)), `${importer} is bundled`);
+      assert.deepEqual(modules.filter((id) => id.includes(`/node_modules/${module}/`)), [], `${module} is not`);
+      assert.ok(modules.some((id) => id.endsWith(replacement)), `${replacement} is, in its place`);
+    }
+  });
+
+  it('loads meriyah on its first use and parses with it', () => {
+    const ast = parseScript('var answer = 6 * 7;', { ranges: true }) as { type: string; body: Array<{ type: string; range: number[] }> };
+    assert.equal(ast.type, 'Program');
+    assert.deepEqual(ast.body.map((n) => [n.type, n.range]), [['VariableDeclaration', [0, 19]]]);
   });
 });
