@@ -44,10 +44,15 @@ export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNa
 
 /**
  * Modules a bundled dependency imports that the bundle replaces with a module of ours loading them on
- * first use (by package: the imported module, the importing package, the replacement). meriyah: a
- * JavaScript parser youtubei.js needs only to decipher stream URLs, which the service never asks for.
+ * first use (by package: the imported module, the importing package, the replacement; src/infra/on-demand/).
+ * meriyah: a JavaScript parser youtubei.js needs only to decipher stream URLs, which the service never
+ * asks for; cron-parser (with luxon) and rrule-temporal: pg-boss's schedules, which it does not use.
  */
-export const ON_DEMAND = [{ module: 'meriyah', importer: 'youtubei.js', replacement: 'src/infra/innertube/meriyah-on-demand.ts' }];
+export const ON_DEMAND = [
+  { module: 'meriyah', importer: 'youtubei.js', replacement: 'src/infra/on-demand/meriyah.ts' },
+  { module: 'cron-parser', importer: 'pg-boss', replacement: 'src/infra/on-demand/cron-parser.ts' },
+  { module: 'rrule-temporal', importer: 'pg-boss', replacement: 'src/infra/on-demand/rrule-temporal.ts' },
+];
 
 /** The bundle of the sources as they are (rolldown, loaded only to build: checking costs no more than hashing). */
 export async function openBundle() {

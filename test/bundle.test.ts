@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
 import { ENTRIES, EXTERNAL, ON_DEMAND, OUTPUT, openBundle } from '../scripts/build-bundle.ts';
-import { parseScript } from '../src/infra/innertube/meriyah-on-demand.ts';
+import { parseScript } from '../src/infra/on-demand/meriyah.ts';
+import { CronExpressionParser } from '../src/infra/on-demand/cron-parser.ts';
+import { RRuleTemporal } from '../src/infra/on-demand/rrule-temporal.ts';
 
 describe('the bundle (dist/)', () => {
   it('has one module per entry and imports only Node built-ins, its own chunks and the packages kept outside', async () => {
@@ -40,9 +42,15 @@ describe('the bundle (dist/)', () => {
     }
   });
 
-  it('loads meriyah on its first use and parses with it', () => {
+  it('the modules in their place load the real ones on first use and answer as they do', () => {
     const ast = parseScript('var answer = 6 * 7;', { ranges: true }) as { type: string; body: Array<{ type: string; range: number[] }> };
     assert.equal(ast.type, 'Program');
     assert.deepEqual(ast.body.map((n) => [n.type, n.range]), [['VariableDeclaration', [0, 19]]]);
+    // As pg-boss's timekeeper.js and rrule.js call them.
+    const cron = CronExpressionParser.parse('*/15 * * * *', { tz: 'UTC', strict: false, currentDate: new Date('2026-11-26T10:07:00Z') }) as { next(): { toISOString(): string } };
+    assert.equal(cron.next().toISOString(), '2026-11-26T10:15:00.000Z');
+    const rule = new RRuleTemporal({ rruleString: 'DTSTART:20261126T100000Z\nRRULE:FREQ=DAILY;COUNT=3', tzid: 'UTC', strict: true }) as unknown as { between(a: Date, b: Date): unknown[]; next(after: Date): unknown };
+    assert.deepEqual(rule.between(new Date('2026-11-26T00:00:00Z'), new Date('2026-12-31T00:00:00Z')).map(String), ['2026-11-26T10:00:00+00:00[UTC]', '2026-11-27T10:00:00+00:00[UTC]', '2026-11-28T10:00:00+00:00[UTC]']);
+    assert.equal(String(rule.next(new Date('2026-11-26T12:00:00Z'))), '2026-11-27T10:00:00+00:00[UTC]');
   });
 });

@@ -52,7 +52,11 @@ export interface QueueSettings {
 export function createBoss(db: Database, settings: Pick<QueueSettings, 'databaseUrl' | 'onError'>): PgBoss {
   // queueCacheIntervalSeconds: workers switch to continuous fetching while the cached backlog
   // count says there is work (see start-workers.ts), so the count must be fresh.
-  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2 } as const;
+  // schedule: false — the service has no pg-boss schedules (watches keep their own, src/domain/watches),
+  // so no instance runs the timekeeper: its clock-skew checks, its cron monitor and the worker polling
+  // its send-it queue were statements every few seconds for nothing (on PGlite, on the one thread
+  // that also settles requests); the libraries it parses schedules with then never load (on-demand/).
+  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2, schedule: false } as const;
   const boss =
     db.kind === 'pglite'
       ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGliteLike }).pglite), backend: 'pglite', ...common })
