@@ -53,9 +53,9 @@ export function createBoss(db: Database, settings: Pick<QueueSettings, 'database
   // queueCacheIntervalSeconds: workers switch to continuous fetching while the cached backlog
   // count says there is work (see start-workers.ts), so the count must be fresh.
   // schedule: false — the service has no pg-boss schedules (watches keep their own, src/domain/watches),
-  // so no instance runs the timekeeper: its clock-skew checks, its cron monitor and the worker polling
-  // its send-it queue were statements every few seconds for nothing (on PGlite, on the one thread
-  // that also settles requests); the libraries it parses schedules with then never load (on-demand/).
+  // so no instance runs the timekeeper (its clock-skew checks, its cron monitor, a worker polling its
+  // send-it queue: ~12 statements a minute for nothing), and the libraries it parses schedules with
+  // never load (src/infra/on-demand/: ~3 MiB less resident, bench/reading.md).
   const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2, schedule: false } as const;
   const boss =
     db.kind === 'pglite'
