@@ -46,12 +46,14 @@ export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNa
  * Modules a bundled dependency imports that the bundle replaces with a module of ours loading them on
  * first use (by package: the imported module, the importing package, the replacement; src/infra/on-demand/).
  * meriyah: a JavaScript parser youtubei.js needs only to decipher stream URLs, which the service never
- * asks for; cron-parser (with luxon) and rrule-temporal: pg-boss's schedules, which it does not use.
+ * asks for; cron-parser (with luxon) and rrule-temporal: pg-boss's schedules, which it does not use;
+ * glob: @fastify/static lists a directory with it only when registered with `wildcard: false`.
  */
 export const ON_DEMAND = [
   { module: 'meriyah', importer: 'youtubei.js', replacement: 'src/infra/on-demand/meriyah.ts' },
   { module: 'cron-parser', importer: 'pg-boss', replacement: 'src/infra/on-demand/cron-parser.ts' },
   { module: 'rrule-temporal', importer: 'pg-boss', replacement: 'src/infra/on-demand/rrule-temporal.ts' },
+  { module: 'glob', importer: '@fastify/static', replacement: 'src/infra/on-demand/glob.ts' },
 ];
 
 /** The bundle of the sources as they are (rolldown, loaded only to build: checking costs no more than hashing). */

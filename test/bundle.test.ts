@@ -8,6 +8,7 @@ import { ENTRIES, EXTERNAL, ON_DEMAND, OUTPUT, openBundle } from '../scripts/bui
 import { parseScript } from '../src/infra/on-demand/meriyah.ts';
 import { CronExpressionParser } from '../src/infra/on-demand/cron-parser.ts';
 import { RRuleTemporal } from '../src/infra/on-demand/rrule-temporal.ts';
+import { glob } from '../src/infra/on-demand/glob.ts';
 
 describe('the bundle (dist/)', () => {
   it('has one module per entry and imports only Node built-ins, its own chunks and the packages kept outside', async () => {
@@ -52,5 +53,10 @@ describe('the bundle (dist/)', () => {
     const rule = new RRuleTemporal({ rruleString: 'DTSTART:20261126T100000Z\nRRULE:FREQ=DAILY;COUNT=3', tzid: 'UTC', strict: true }) as unknown as { between(a: Date, b: Date): unknown[]; next(after: Date): unknown };
     assert.deepEqual(rule.between(new Date('2026-11-26T00:00:00Z'), new Date('2026-12-31T00:00:00Z')).map(String), ['2026-11-26T10:00:00+00:00[UTC]', '2026-11-27T10:00:00+00:00[UTC]', '2026-11-28T10:00:00+00:00[UTC]']);
     assert.equal(String(rule.next(new Date('2026-11-26T12:00:00Z'))), '2026-11-27T10:00:00+00:00[UTC]');
+  });
+
+  it('the glob in its place lists files as @fastify/static asks it to', async () => {
+    const files = await glob('**/**', { cwd: new URL('../src/infra/on-demand/', import.meta.url).pathname, absolute: false, follow: true, nodir: true, dot: false });
+    assert.deepEqual(files.sort(), ['cron-parser.ts', 'glob.ts', 'load.ts', 'meriyah.ts', 'rrule-temporal.ts']);
   });
 });
