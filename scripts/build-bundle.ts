@@ -9,7 +9,8 @@
 // reads at run time are named from the root (src/infra/paths.ts). Packages that load files of their
 // own stay outside and load from node_modules: PGlite (its WASM and data), argon2 (a native addon),
 // koffi (a native addon from a per-platform package), swagger and swagger-ui (their package.json,
-// their assets), pino (its transports' worker files).
+// their assets), pino (its transports' worker files); and @fastify/static, which swagger-ui loads
+// from there itself: the dashboard is served by that one copy rather than by a second, bundled one.
 // Bundled code that reads files beside its own (youtubei.js's on-disk cache, which the service does
 // not use; ioredis's friendly error stacks, off) would look beside the bundle instead.
 //
@@ -30,8 +31,8 @@ export const ENTRIES = {
   'pglite-worker': 'src/infra/db/pglite-worker.ts',
 };
 
-/** Packages loaded from node_modules at run time, not bundled: each reads files beside its own code. */
-export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'koffi', '@fastify/swagger', '@fastify/swagger-ui', 'pino', 'thread-stream'];
+/** Packages loaded from node_modules at run time, not bundled: each reads files beside its own code (or, @fastify/static, is loaded from there by one that does). */
+export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'koffi', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/static', 'pino', 'thread-stream'];
 
 /**
  * Flat: every chunk beside the entries, where pglite-thread.ts looks for the worker's module.
@@ -46,14 +47,12 @@ export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNa
  * Modules a bundled dependency imports that the bundle replaces with a module of ours loading them on
  * first use (by package: the imported module, the importing package, the replacement; src/infra/on-demand/).
  * meriyah: a JavaScript parser youtubei.js needs only to decipher stream URLs, which the service never
- * asks for; cron-parser (with luxon) and rrule-temporal: pg-boss's schedules, which it does not use;
- * glob: @fastify/static lists a directory with it only when registered with `wildcard: false`.
+ * asks for; cron-parser (with luxon) and rrule-temporal: pg-boss's schedules, which it does not use.
  */
 export const ON_DEMAND = [
   { module: 'meriyah', importer: 'youtubei.js', replacement: 'src/infra/on-demand/meriyah.ts' },
   { module: 'cron-parser', importer: 'pg-boss', replacement: 'src/infra/on-demand/cron-parser.ts' },
   { module: 'rrule-temporal', importer: 'pg-boss', replacement: 'src/infra/on-demand/rrule-temporal.ts' },
-  { module: 'glob', importer: '@fastify/static', replacement: 'src/infra/on-demand/glob.ts' },
 ];
 
 /** The bundle of the sources as they are (rolldown, loaded only to build: checking costs no more than hashing). */
@@ -67,7 +66,9 @@ export async function openBundle() {
     plugins: [{
       name: 'on-demand',
       resolveId: (source: string, importer: string | undefined) => {
-        const entry = ON_DEMAND.find((e) => source === e.module && importer?.includes(`/node_modules/${e.importer}/`));
+        // The importing file's own package: the last node_modules/ segment of its path.
+        const from = importer?.split('/node_modules/').at(-1);
+        const entry = ON_DEMAND.find((e) => source === e.module && from?.startsWith(`${e.importer}/`));
         return entry ? join(ROOT, entry.replacement) : null;
       },
     }],

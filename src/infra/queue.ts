@@ -53,9 +53,9 @@ export function createBoss(db: Database, settings: Pick<QueueSettings, 'database
   // queueCacheIntervalSeconds: workers switch to continuous fetching while the cached backlog
   // count says there is work (see start-workers.ts), so the count must be fresh.
   // schedule: false — the service has no pg-boss schedules (watches keep their own, src/domain/watches),
-  // so no instance runs the timekeeper (its clock-skew checks, its cron monitor, a worker polling its
-  // send-it queue: ~12 statements a minute for nothing), and the libraries it parses schedules with
-  // never load (src/infra/on-demand/: ~3 MiB less resident, bench/reading.md).
+  // so no instance runs the timekeeper (a worker polling its send-it queue every 5 s, its cron monitor,
+  // its clock-skew checks: more than a dozen statements a minute for nothing), and in the bundle the
+  // libraries it parses schedules with never load (src/infra/on-demand/; bench/reading.md).
   const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2, schedule: false } as const;
   const boss =
     db.kind === 'pglite'

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 
 /** `module` as `importer` (a package) would resolve it: it is that package's dependency, not ours. */
 export function loadAsDependencyOf<T>(importer: string, module: string): T {
-  const importerRequire = createRequire(createRequire(import.meta.url).resolve(importer));
+  // The importer's entry as an import finds it (what the bundle was built from), then require from there.
+  const importerRequire = createRequire(import.meta.resolve(importer));
   return importerRequire(module) as T;
 }

@@ -1,6 +1,6 @@
 // meriyah, loaded on its first use (see load.ts). youtubei.js imports this JavaScript parser for the
 // player scripts it deciphers stream URLs with, which the service never asks it to do (sessions are
-// created with `retrieve_player: false`): 244 KB of source and ~0.4 MiB of Unicode tables otherwise.
+// created with `retrieve_player: false`): ~250 KB of source and ~0.4 MiB of Unicode tables otherwise.
 import { loadAsDependencyOf } from './load.ts';
 
 interface Meriyah {
