@@ -12,6 +12,15 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
   let db: ReturnType<typeof openPostgres>;
   before(async () => {
     database = await createPostgresDatabase();
+    // Which of two waiting backends is the victim depends on whose deadlock check runs after the
+    // cycle closes: each checks once, deadlock_timeout after it began to wait. The adapter's
+    // connections check after 3 s and the other session after 60 s, so the adapter's statement is the
+    // victim even when the test needs more than PostgreSQL's default second to close the cycle (a
+    // loaded CI machine once did, and the other session was aborted instead).
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET deadlock_timeout = '3s'`);
+    await admin.end();
     db = openPostgres(database.url, 2);
     await db.query('CREATE TABLE rows (id int PRIMARY KEY, n int NOT NULL)');
     await db.query('INSERT INTO rows VALUES (1, 0), (2, 0)');
@@ -25,10 +34,11 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     try {
+      await other.query("SET deadlock_timeout = '60s'");
       await other.query('BEGIN');
       await other.query('UPDATE rows SET n = n + 100 WHERE id = 1');
-      // Locks row 2, then waits for row 1 (locking in descending order): it waits first, so its
-      // deadlock check (after deadlock_timeout) runs first and it is the victim.
+      // Locks row 2, then waits for row 1 (locking in descending order): its deadlock check (3 s
+      // after it began to wait) runs first, once the cycle is closed, and it is the victim.
       const statement = db.query('UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id');
       await waitForLockWait(db);
       // Closes the cycle: row 2 is held by the statement.
