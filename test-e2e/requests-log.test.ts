@@ -64,11 +64,6 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
   }
 
   before(async () => {
-    // "Refused today" counts in the UTC day, and the screens are checked a minute or two after the
-    // refused calls are made, by a service in another process (its clock is the real one): a run
-    // that starts within four minutes of midnight UTC waits for it first (this hook's timeout allows for it).
-    const toMidnightUtc = 86_400_000 - (Date.now() % 86_400_000);
-    if (toMidnightUtc < 4 * 60_000) await new Promise((r) => setTimeout(r, toMidnightUtc + 1000));
     await ensureDashboardBuilt();
     fake = await startFakePlatform();
     ok = await startReceiver(() => ({ status: 204 }));
@@ -97,6 +92,12 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
     });
+
+    // "Refused today" counts in the UTC day, and the screens are checked a minute or two after the
+    // refused calls are made, by a service in another process (its clock is the real one): a run
+    // that gets here within four minutes of midnight UTC waits for it first (this hook's timeout allows for it).
+    const toMidnightUtc = 86_400_000 - (Date.now() % 86_400_000);
+    if (toMidnightUtc < 4 * 60_000) await new Promise((r) => setTimeout(r, toMidnightUtc + 1000));
 
     // The data the screens show: an API key, 56 requests (more than a page), webhook requests that
     // are delivered and that fail until the schedule gives up, and refused calls.

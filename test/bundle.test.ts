@@ -23,6 +23,8 @@ describe('the bundle (dist/)', () => {
     assert.deepEqual(unexpected, []);
     assert.ok(imported.has('@electric-sql/pglite'), 'PGlite loads from its package, beside its WASM and data files');
     assert.ok(imported.has('koffi'), 'koffi loads from its package, which finds its native binary beside it');
+    const bundled = chunks.flatMap((c) => Object.keys(c.modules));
+    assert.deepEqual(bundled.filter((id) => /\/node_modules\/@fastify\/(static|send)\//.test(id)), [], '@fastify/static is the one copy swagger-ui loads, not bundled');
     assert.ok(chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.endsWith('.ts')).length > 100, 'our TypeScript modules are inside');
     assert.deepEqual([...imported].filter((id) => id.endsWith('.ts')), [], 'no TypeScript is loaded at run time');
     // V8 keeps a module's text for the life of the process at two bytes per character if one of them is not Latin-1.
