@@ -57,25 +57,22 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
  */
 export const toMidMinute = (nowMs: number): number => (90_000 - (nowMs % 60_000)) % 60_000;
 
+/** 0 when `leftMs` is at least `marginMs`; otherwise how far to move to be 1 s past the end. */
+const pastEndIfWithin = (leftMs: number, marginMs: number): number => (leftMs >= marginMs ? 0 : leftMs + 1000);
+
 /**
  * How far forward `nowMs` must move to have at least `marginMs` left in its clock-aligned window of
  * `seconds` (0 when it has): 1 s past the window's end otherwise. For hour and day windows, where
  * moving to the middle would move the service's clock hours away from the real one, which other
  * parts still read (signed webhook timestamps, tokens): the smallest move that does the job.
  */
-export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => {
-  const left = seconds * 1000 - (nowMs % (seconds * 1000));
-  return left >= marginMs ? 0 : left + 1000;
-};
+export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => pastEndIfWithin(seconds * 1000 - (nowMs % (seconds * 1000)), marginMs);
 
 /**
  * The same for the quota day (midnight in Los Angeles, when the daily allowances and the keys'
  * budgets start again): how far forward `nowMs` must move to have `marginMs` of its quota day left.
  */
-export const clearOfQuotaDayEnd = (nowMs: number, marginMs: number): number => {
-  const left = nextQuotaDayStart(nowMs) - nowMs;
-  return left >= marginMs ? 0 : left + 1000;
-};
+export const clearOfQuotaDayEnd = (nowMs: number, marginMs: number): number => pastEndIfWithin(nextQuotaDayStart(nowMs) - nowMs, marginMs);
 
 let counter = 0;
 export function uniqueEmail(tag = 'user'): string {

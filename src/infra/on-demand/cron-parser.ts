@@ -1,18 +1,11 @@
 // cron-parser (and luxon, which it loads), loaded on first use (see load.ts). pg-boss imports it
 // for its schedules (cron expressions), which the service does not use: its queue runs with
 // `schedule: false` (src/infra/queue.ts).
-import { loadAsDependencyOf } from './load.ts';
+import { onFirstUse } from './load.ts';
 
-interface CronParser {
-  CronExpressionParser: { parse(expression: string, options?: Record<string, unknown>): unknown };
-}
-
-let cronParser: CronParser | undefined;
+const cronParser = onFirstUse<{ CronExpressionParser: { parse(expression: string, options?: Record<string, unknown>): unknown } }>('pg-boss', 'cron-parser');
 
 /** The one export of cron-parser that pg-boss imports (timekeeper.js, timezone.js), with its one method. */
 export const CronExpressionParser = {
-  parse(expression: string, options?: Record<string, unknown>): unknown {
-    cronParser ??= loadAsDependencyOf<CronParser>('pg-boss', 'cron-parser');
-    return cronParser.CronExpressionParser.parse(expression, options);
-  },
+  parse: (expression: string, options?: Record<string, unknown>): unknown => cronParser().CronExpressionParser.parse(expression, options),
 };

@@ -5,9 +5,15 @@
 // of them is first used. Its text, and what its evaluation builds, stay out of the process until then.
 import { createRequire } from 'node:module';
 
-/** `module` as `importer` (a package) would resolve it: it is that package's dependency, not ours. */
-export function loadAsDependencyOf<T>(importer: string, module: string): T {
-  // The importer's entry as an import finds it (what the bundle was built from), then require from there.
-  const importerRequire = createRequire(import.meta.resolve(importer));
-  return importerRequire(module) as T;
+/**
+ * `module` as `importer` (a package) would resolve it — it is that package's dependency, not ours —
+ * loaded at the first call of the returned function, which gives the same module every time.
+ */
+export function onFirstUse<T>(importer: string, module: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    // The importer's entry as an import finds it (what the bundle was built from), then require from there.
+    loaded ??= createRequire(import.meta.resolve(importer))(module) as T;
+    return loaded;
+  };
 }
