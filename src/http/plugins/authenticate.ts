@@ -3,23 +3,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors.ts';
-import { getAccount, type AccountRow } from '../../domain/accounts/accounts.ts';
-import { createLookupCache } from '../../infra/cache/lookup-cache.ts';
 
 export const authenticate = fp(async (app: FastifyInstance) => {
-  const { auth, db, config } = app.services;
-  // CREDENTIAL_CACHE_MS, like the key cache: disabling an account reaches every instance within it.
-  const cacheMs = config.CREDENTIAL_CACHE_MS;
-  const accounts = createLookupCache<AccountRow | undefined>({ ttlMs: cacheMs });
-  const loadAccount = (id: string) => accounts.get(id, () => getAccount(db, id));
-
+  const { auth } = app.services;
   app.decorateRequest('caller', null);
   app.decorateRequest('account', null);
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
     const routeConfig = request.routeOptions.config;
     if (!routeConfig?.auth) return;
-    const caller = await auth.authenticate(request.headers.authorization);
-    const account = await loadAccount(caller.accountId);
+    // The caller and its account, each cached for CREDENTIAL_CACHE_MS: disabling an account reaches every instance within it.
+    const { caller, account } = await auth.identify(request.headers.authorization);
     if (!account) throw new AppError('UNAUTHORIZED', 'The account behind this credential no longer exists.');
     if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');
     if (routeConfig.auth === 'session' && caller.via !== 'session') throw new AppError('FORBIDDEN', 'This resource needs a dashboard session (log in with POST /auth/login); API keys may not use it.');
