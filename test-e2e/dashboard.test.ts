@@ -280,6 +280,15 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     // Redeliver from the request's page: same webhook-id, signed by both secrets.
     await page.goto(`${base}/dashboard/#/requests/${webhookRequestId}`);
     await heading(/^Request /).waitFor();
+    // The stored result's tree renders a closed node's children when it is opened (JsonTree): the
+    // 120 shorts are not in the page until then.
+    const shortsSummary = page.locator('.json-tree summary').filter({ hasText: /^\s*"shorts"\s*:/ });
+    const shortsNode = shortsSummary.locator('xpath=..');
+    assert.equal(await shortsNode.locator('li').count(), 0, 'a closed node has no children in the page');
+    await shortsSummary.click();
+    await waitFor('the opened node\'s 120 items', async () => (await shortsNode.locator(':scope > ul > li').count()) === 120);
+    await shortsSummary.click();
+    await waitFor('the node closed again', async () => (await shortsNode.locator('li').count()) === 0);
     const attempts = page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('row');
     await attempts.filter({ hasText: 'Delivered' }).first().waitFor();
     await page.getByRole('button', { name: 'Redeliver' }).click();
