@@ -284,6 +284,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     // 120 shorts are not in the page until then.
     const shortsSummary = page.locator('.json-tree summary').filter({ hasText: /^\s*"shorts"\s*:/ });
     const shortsNode = shortsSummary.locator('xpath=..');
+    await shortsSummary.waitFor();
     assert.equal(await shortsNode.locator('li').count(), 0, 'a closed node has no children in the page');
     await shortsSummary.click();
     await waitFor('the opened node\'s 120 items', async () => (await shortsNode.locator(':scope > ul > li').count()) === 120);

@@ -75,6 +75,9 @@ for (const mode of STORAGE_MODES) {
       assert.equal(statements.length, 1, statements.join(' | '));
       assert.deepEqual(await auth.authenticate(`Bearer ${token}`), identified.caller, 'authenticate: the caller alone, no account read');
       assert.equal(statements.length, 1);
+      clock += CACHE_MS + 1;
+      await auth.identify(`Bearer ${token}`);
+      assert.equal(statements.length, 2, 'read again once it lapsed');
     });
 
     it('refuses an unknown key after one statement, a malformed one without any', async () => {

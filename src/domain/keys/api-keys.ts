@@ -101,6 +101,8 @@ export interface KeyWithAccount {
  * round trips before any of its work (on embedded PGlite, 2-3 ms each on a slow machine; #13).
  */
 export async function findKeyWithAccount(db: Queryable, secret: string): Promise<KeyWithAccount | undefined> {
+  // The key's columns come as key_*, the account's as they are (a.*: what getAccount returns);
+  // no accounts column may be named key_* (it would be taken for the key's).
   const [row] = await db.query<Omit<AccountRow, 'id'> & { id: string | null; key_id: string; key_account_id: string; key_revoked_at: Date | null; key_expires_at: Date | null; key_scopes: string[] | null }>(
     `SELECT k.id AS key_id, k.account_id AS key_account_id, k.revoked_at AS key_revoked_at, k.expires_at AS key_expires_at, k.scopes AS key_scopes, a.*
      FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`,
