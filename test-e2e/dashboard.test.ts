@@ -280,16 +280,23 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     // Redeliver from the request's page: same webhook-id, signed by both secrets.
     await page.goto(`${base}/dashboard/#/requests/${webhookRequestId}`);
     await heading(/^Request /).waitFor();
-    // The stored result's tree renders a closed node's children when it is opened (JsonTree): the
-    // 120 shorts are not in the page until then.
+    // The stored result's tree renders a node's children the first time it is opened (JsonTree):
+    // the 120 shorts are not in the page until then; closed again, they stay, hidden.
     const shortsSummary = page.locator('.json-tree summary').filter({ hasText: /^\s*"shorts"\s*:/ });
     const shortsNode = shortsSummary.locator('xpath=..');
     await shortsSummary.waitFor();
-    assert.equal(await shortsNode.locator('li').count(), 0, 'a closed node has no children in the page');
+    assert.equal(await shortsNode.locator('li').count(), 0, 'a node never opened has no children in the page');
     await shortsSummary.click();
-    await waitFor('the opened node\'s 120 items', async () => (await shortsNode.locator(':scope > ul > li').count()) === 120);
+    const items = shortsNode.locator(':scope > ul > li');
+    await waitFor('the opened node\'s 120 items', async () => (await items.count()) === 120 && (await items.first().isVisible()));
+    await items.first().locator('summary').first().click(); // the first short, opened
     await shortsSummary.click();
-    await waitFor('the node closed again', async () => (await shortsNode.locator('li').count()) === 0);
+    await waitFor('the node closed again', async () => !(await items.first().isVisible()));
+    assert.equal(await items.count(), 120, 'closed again, its children stay in the page');
+    await shortsSummary.click();
+    await waitFor('reopened', async () => await items.first().isVisible());
+    assert.equal(await items.first().locator(':scope > details').getAttribute('open'), '', 'the first short is still open');
+    await shortsSummary.click();
     const attempts = page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('row');
     await attempts.filter({ hasText: 'Delivered' }).first().waitFor();
     await page.getByRole('button', { name: 'Redeliver' }).click();
