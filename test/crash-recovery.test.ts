@@ -2,34 +2,20 @@
 // job completes and every webhook is delivered (at least once, with its stable webhook-id).
 // The service runs as `npm start` runs it: the bundle (dist/server.mjs, with PGlite's thread as its
 // own entry), so this also tests what ships.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
+import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
 
 describe('crash safety (embedded mode, real child process)', () => {
-  let fake: FakePlatform;
-  let dataDir: string;
-  let service: ChildService | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
-  before(async () => {
-    fake = await startFakePlatform({ latencyMs: 20 });
-    dataDir = await dataDirWithAccount('crash', 'crash@example.com');
-  });
-  after(async () => {
-    await service?.kill();
-    await receiver?.close(); // a hanging delivery would otherwise keep the test process alive
-    await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const fixture = childServiceFixture('crash', 'crash@example.com', { latencyMs: 20 });
 
   it('delivers every webhook after kill -9 and restart', async () => {
     // The receiver is slow at first, so deliveries are in flight when the process dies.
+    const { fake, dataDir } = fixture;
     let slow = true;
-    receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
+    const receiver = fixture.receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
@@ -43,8 +29,7 @@ describe('crash safety (embedded mode, real child process)', () => {
       CACHE_TTL_SECONDS: '0',
     };
     const port = await freePort();
-    service = await startChild('dist/server.mjs', env, { port });
-    const first: ChildService = service;
+    const first: ChildService = fixture.service = await startChild('dist/server.mjs', env, { port });
     const headers = await sessionHeaders(first.url, 'crash@example.com');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
@@ -56,14 +41,12 @@ describe('crash safety (embedded mode, real child process)', () => {
     await first.kill('SIGKILL');
     slow = false;
 
-    const second: ChildService = await startChild('dist/server.mjs', env, { port });
-    service = second;
+    const second: ChildService = fixture.service = await startChild('dist/server.mjs', env, { port });
     // Only deliveries this receiver answered with 200 count: the ones that hung before the kill
     // were never acknowledged and must be retried after the restart.
     const expected = new Set(ids.map((id) => `msg_${id}`));
-    const hooks = receiver;
     await until(async () => {
-      const delivered = new Set(hooks.deliveries.filter((d) => d.answered === 200 && expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
+      const delivered = new Set(receiver.deliveries.filter((d) => d.answered === 200 && expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
       return delivered.size === expected.size;
     }, 90_000, 250);
     // The service records the attempt after the receiver answers, so poll until it shows.

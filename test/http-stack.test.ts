@@ -5,14 +5,13 @@
 // `npm start` does, in the default source mode (hybrid with a key: youtubei.js loaded, InnerTube
 // and Data API calls), serves a cold request and a webhook, and asks the process at exit which of
 // Node's modules it loaded.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { SERVICE_NODE_FLAGS, startChild, type ChildService } from '../support/child-service.ts';
+import { SERVICE_NODE_FLAGS, startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
+import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
 
 /** Node's bundled undici, as process.moduleLoadList names it once loaded. */
 const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
@@ -25,25 +24,13 @@ const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
 const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
 
 describe('the HTTP client stack of the service process (#13)', () => {
-  let fake: FakePlatform;
-  let dataDir: string;
-  let service: ChildService | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
-  before(async () => {
-    fake = await startFakePlatform();
-    dataDir = await dataDirWithAccount('stack', 'stack@example.com');
-  });
-  after(async () => {
-    await service?.kill();
-    await receiver?.close();
-    await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const fixture = childServiceFixture('stack', 'stack@example.com');
 
   it('is the undici package alone: Node never loads its own copy, in the default source mode', async () => {
-    receiver = await startReceiver();
+    const { fake, dataDir } = fixture;
+    const receiver = fixture.receiver = await startReceiver();
     const report = join(dataDir, 'loaded-modules.json');
-    service = await startChild('dist/server.mjs', {
+    const service = fixture.service = await startChild('dist/server.mjs', {
       DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'auto', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOADED_MODULES_FILE: report,
     }, { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] });
@@ -54,7 +41,7 @@ describe('the HTTP client stack of the service process (#13)', () => {
     assert.ok(fake.innertubeCalls().length > 0, 'the request went through youtubei.js');
     const accepted = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url('/hook') }) });
     assert.equal(accepted.status, 202);
-    await until(async () => receiver!.deliveries.length > 0, 30_000);
+    await until(async () => receiver.deliveries.length > 0, 30_000);
     await service.kill('SIGTERM');
     const loaded = JSON.parse(await readFile(report, 'utf8')) as string[];
     assert.ok(loaded.includes('NativeModule internal/modules/esm/loader'), 'the report lists the built-in modules the process loaded');

@@ -1,33 +1,19 @@
 // Watches survive kill -9 (#15): the real service (embedded mode) is killed while a check is in
 // flight; after a restart the schedule goes on from the database, the interrupted check's job is
 // retried, and every short published before, during and after the outage is reported exactly once.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startChild, freePort, type ChildService } from '../support/child-service.ts';
+import { startChild, freePort } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { dataDirWithAccount, sessionHeaders } from './helpers/child-fixture.ts';
+import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
 
 describe('watches across kill -9 and restart (embedded mode, real child process)', () => {
-  let fake: FakePlatform;
-  let dataDir: string;
-  let service: ChildService | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
-  before(async () => {
-    fake = await startFakePlatform();
-    fake.addChannel({ handle: 'crash-watch', shortsCount: 10 });
-    dataDir = await dataDirWithAccount('watch-crash', 'watch-crash@example.com');
-  });
-  after(async () => {
-    await service?.kill();
-    await receiver?.close();
-    await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const fixture = childServiceFixture('watch-crash', 'watch-crash@example.com');
 
   it('reports every short exactly once across a crash mid-check', async () => {
-    receiver = await startReceiver();
+    const { fake, dataDir } = fixture;
+    fake.addChannel({ handle: 'crash-watch', shortsCount: 10 });
+    const receiver = fixture.receiver = await startReceiver();
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
@@ -40,8 +26,7 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
       WATCH_SWEEP_SECONDS: '0.5',
     };
     const port = await freePort();
-    const first = await startChild('src/server.ts', env, { port });
-    service = first;
+    const first = fixture.service = await startChild('src/server.ts', env, { port });
     const headers = await sessionHeaders(first.url, 'watch-crash@example.com');
     const created = await fetch(`${first.url}/api/youtube/watches`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@crash-watch', webhookUrl: receiver.url(), intervalSeconds: 1 }) });
     assert.equal(created.status, 201, await created.clone().text());
@@ -60,14 +45,13 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
     fake.setLatency(0);
     published.push((await fake.publishShort('crash-watch')).videoId);
 
-    const second = await startChild('src/server.ts', env, { port });
-    service = second;
+    const second = fixture.service = await startChild('src/server.ts', env, { port });
     published.push((await fake.publishShort('crash-watch')).videoId);
 
     const reported = () => {
       // Retried deliveries share their webhook-id: count each event once.
       const events = new Map<string, string[]>();
-      for (const d of receiver!.deliveries) {
+      for (const d of receiver.deliveries) {
         const body = JSON.parse(d.body) as { type: string; data: { shorts?: Array<{ id: string }> } };
         if (body.type === 'shorts.created') events.set(String(d.headers['webhook-id']), body.data.shorts!.map((s) => s.id));
       }

@@ -1,12 +1,46 @@
 // What the tests that run the service as a child process share: a data directory that already holds
 // one account (made before the service starts: only one process may open an embedded directory),
-// and the headers of a session for that account.
-import { mkdtemp } from 'node:fs/promises';
+// the headers of a session for that account, and the describe block's fake platform, service and
+// webhook receiver with their clean-up (childServiceFixture).
+import { after, before } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/infra/db/open-database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { PASSWORD } from './test-app.ts';
+import { startFakePlatform, type FakePlatform } from '../../src/fake-platform/server.ts';
+import type { ChildService } from '../../support/child-service.ts';
+import type { startReceiver } from '../../support/webhook-receiver.ts';
+
+export interface ChildServiceFixture {
+  fake: FakePlatform;
+  dataDir: string;
+  /** The running service, set by the test: killed after the block. */
+  service?: ChildService;
+  /** The test's webhook receiver: closed after the block (a hanging delivery would keep the test process alive). */
+  receiver?: Awaited<ReturnType<typeof startReceiver>>;
+}
+
+/**
+ * Registers the calling describe block's before/after: a fake platform and a data directory with the
+ * account `email` before its tests; then the service and receiver the tests set are stopped, and the
+ * platform and directory removed.
+ */
+export function childServiceFixture(tag: string, email: string, fakeOptions: Parameters<typeof startFakePlatform>[0] = {}): ChildServiceFixture {
+  const fixture = {} as ChildServiceFixture;
+  before(async () => {
+    fixture.fake = await startFakePlatform(fakeOptions);
+    fixture.dataDir = await dataDirWithAccount(tag, email);
+  });
+  after(async () => {
+    await fixture.service?.kill();
+    await fixture.receiver?.close();
+    await fixture.fake.close();
+    await rm(fixture.dataDir, { recursive: true, force: true });
+  });
+  return fixture;
+}
 
 /** A new data directory (under the system's temporary one) with the account `email` (password PASSWORD). */
 export async function dataDirWithAccount(tag: string, email: string, credits = 1000): Promise<string> {
