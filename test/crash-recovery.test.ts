@@ -15,7 +15,8 @@ describe('crash safety (embedded mode, real child process)', () => {
     // The receiver is slow at first, so deliveries are in flight when the process dies.
     const { fake, dataDir } = fixture;
     let slow = true;
-    const receiver = fixture.receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
+    const receiver = await startReceiver(() => (slow ? { status: 0, hang: true } : { status: 200 }));
+    fixture.receiver = receiver;
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
@@ -29,7 +30,8 @@ describe('crash safety (embedded mode, real child process)', () => {
       CACHE_TTL_SECONDS: '0',
     };
     const port = await freePort();
-    const first: ChildService = fixture.service = await startChild('dist/server.mjs', env, { port });
+    const first: ChildService = await startChild('dist/server.mjs', env, { port });
+    fixture.service = first;
     const headers = await sessionHeaders(first.url, 'crash@example.com');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
@@ -41,7 +43,8 @@ describe('crash safety (embedded mode, real child process)', () => {
     await first.kill('SIGKILL');
     slow = false;
 
-    const second: ChildService = fixture.service = await startChild('dist/server.mjs', env, { port });
+    const second: ChildService = await startChild('dist/server.mjs', env, { port });
+    fixture.service = second;
     // Only deliveries this receiver answered with 200 count: the ones that hung before the kill
     // were never acknowledged and must be retried after the restart.
     const expected = new Set(ids.map((id) => `msg_${id}`));

@@ -28,12 +28,14 @@ describe('the HTTP client stack of the service process (#13)', () => {
 
   it('is the undici package alone: Node never loads its own copy, in the default source mode', async () => {
     const { fake, dataDir } = fixture;
-    const receiver = fixture.receiver = await startReceiver();
+    const receiver = await startReceiver();
+    fixture.receiver = receiver;
     const report = join(dataDir, 'loaded-modules.json');
-    const service = fixture.service = await startChild('dist/server.mjs', {
+    const service = await startChild('dist/server.mjs', {
       DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'auto', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOADED_MODULES_FILE: report,
     }, { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] });
+    fixture.service = service;
     const headers = await sessionHeaders(service.url, 'stack@example.com');
     const cold = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@demo' }) });
     assert.equal(cold.status, 200, await cold.clone().text());

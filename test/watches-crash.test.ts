@@ -13,7 +13,8 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
   it('reports every short exactly once across a crash mid-check', async () => {
     const { fake, dataDir } = fixture;
     fake.addChannel({ handle: 'crash-watch', shortsCount: 10 });
-    const receiver = fixture.receiver = await startReceiver();
+    const receiver = await startReceiver();
+    fixture.receiver = receiver;
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
@@ -26,7 +27,8 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
       WATCH_SWEEP_SECONDS: '0.5',
     };
     const port = await freePort();
-    const first = fixture.service = await startChild('src/server.ts', env, { port });
+    const first = await startChild('src/server.ts', env, { port });
+    fixture.service = first;
     const headers = await sessionHeaders(first.url, 'watch-crash@example.com');
     const created = await fetch(`${first.url}/api/youtube/watches`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@crash-watch', webhookUrl: receiver.url(), intervalSeconds: 1 }) });
     assert.equal(created.status, 201, await created.clone().text());
@@ -45,7 +47,8 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
     fake.setLatency(0);
     published.push((await fake.publishShort('crash-watch')).videoId);
 
-    const second = fixture.service = await startChild('src/server.ts', env, { port });
+    const second = await startChild('src/server.ts', env, { port });
+    fixture.service = second;
     published.push((await fake.publishShort('crash-watch')).videoId);
 
     const reported = () => {
