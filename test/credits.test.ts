@@ -72,6 +72,42 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
+    it("one account's group is charged whole by one statement, or by the general one when its credits cover only a run of it (#13)", async () => {
+      const user = await createUser(t, 10);
+      const statements: string[] = [];
+      // The batcher's database, counting what it is asked to run.
+      const db = new Proxy(t.services.db, {
+        get: (target, name) => {
+          if (name !== 'query') return Reflect.get(target, name);
+          return (sql: string, params?: unknown[]) => {
+            statements.push(sql);
+            return target.query(sql, params);
+          };
+        },
+      });
+      const batcher = createSettlementBatcher(db);
+      const ledger = async () => (await t.services.db.query<{ amount: number; balance_after: number }>(`SELECT amount, balance_after FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' ORDER BY id`, [user.id]))
+        .map((r) => [r.amount, r.balance_after]);
+
+      // Covered whole: one statement, each member with the balance after its own charge, in order.
+      const whole = [1, 2, 0, 3].map((credits) => batcher.settle(settlement(user.id, credits)));
+      assert.deepEqual(await Promise.all(whole), [9, 7, 7, 4]);
+      assert.equal(statements.length, 1, statements.join('\n---\n'));
+      assert.match(statements[0]!, /run int/, 'the one-account form');
+      assert.deepEqual(await ledger(), [[-1, 9], [-2, 7], [-3, 4]], 'no entry for the free member');
+
+      // 4 left; 1 + 2 + 6 is not covered: the general statement charges the run 1 + 2 that is, and 6 is refused on its own.
+      statements.length = 0;
+      const partly = await Promise.allSettled([1, 2, 6].map((credits) => batcher.settle(settlement(user.id, credits))));
+      assert.deepEqual(partly.slice(0, 2), [{ status: 'fulfilled', value: 3 }, { status: 'fulfilled', value: 1 }]);
+      assert.equal(partly[2]!.status, 'rejected');
+      assert.match(String((partly[2] as PromiseRejectedResult).reason.message), /costs 6 credits; the balance is 1/);
+      assert.deepEqual(statements.map((sql) => (/run int/.test(sql) ? 'account' : /jsonb_to_recordset/.test(sql) ? 'general' : 'other')).slice(0, 2), ['account', 'general']);
+      assert.deepEqual((await ledger()).slice(3), [[-1, 3], [-2, 1]]);
+      const [row] = await t.services.db.query<{ credit_balance: number; recorded: number }>('SELECT credit_balance, (SELECT count(*)::int FROM shorts_requests WHERE account_id = $1) AS recorded FROM accounts WHERE id = $1', [user.id]);
+      assert.deepEqual({ ...row }, { credit_balance: 1, recorded: 6 }, 'a request is recorded exactly when charged (free ones too)');
+    });
+
     it('a cheap request behind an unaffordable one in the same batch is still charged', async () => {
       const user = await createUser(t, 5);
       const batcher = createSettlementBatcher(t.services.db);

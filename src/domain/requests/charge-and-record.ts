@@ -14,7 +14,7 @@
 // so each gets its exact answer, a cheap request behind an unaffordable one included, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Database, Queryable } from '../../infra/db/database.ts';
-import { CHARGE_GROUP_SQL, chargeOneSql, chargeReleasingSql, insufficientCredits, withAccountsLocked } from '../credits/ledger.ts';
+import { CHARGE_GROUP_SQL, chargeAccountGroupSql, chargeOneSql, chargeReleasingSql, insufficientCredits, withAccountsLocked } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
@@ -56,16 +56,22 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
   return row.credit_balance;
 }
 
-const BATCH_SQL = `
-WITH input AS (
+/** A group's members, one JSON parameter (`run`: the member's running total, for chargeAccountGroupSql only). */
+const inputSql = (extra = '') => `input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
     i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
-    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb)
-), ${CHARGE_GROUP_SQL}, recorded AS (
+    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb${extra})
+)`;
+const RECORDED_SQL = `recorded AS (
   INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
   SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, options, now()
   FROM accepted
-)
+)`;
+/** Any group: per account, the longest run of members its credits cover. */
+const BATCH_SQL = `WITH ${inputSql()}, ${CHARGE_GROUP_SQL}, ${RECORDED_SQL}
+SELECT i, balance_after, low_balance_threshold FROM accepted`;
+/** A group of one account's members ($2), all or none ($3: their total). */
+const ACCOUNT_BATCH_SQL = `WITH ${inputSql(', run int')}, ${chargeAccountGroupSql({ account: '$2', total: '$3' })}, ${RECORDED_SQL}
 SELECT i, balance_after, low_balance_threshold FROM accepted`;
 
 export interface SettlementBatcher {
@@ -89,13 +95,22 @@ export function createSettlementBatcher(db: Database, { maxBatch = 100, onBatchE
     if (members.length === 1) return settleOneByOne(members);
     let accepted: Array<{ i: number; balance_after: number | string; low_balance_threshold: number | null }>;
     try {
-      const input = JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => ({
-        i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
-        oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
-        credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
-        options: recordedOptions(request.options),
-      })));
-      accepted = await withAccountsLocked(db, members.map(({ item }) => item.request.accountId), (q) => q.query(BATCH_SQL, [input]));
+      const accountId = members[0]!.item.request.accountId;
+      const oneAccount = members.every(({ item }) => item.request.accountId === accountId);
+      let total = 0;
+      const input = JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => {
+        total += credits;
+        return {
+          i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
+          oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
+          credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+          options: recordedOptions(request.options), ...(oneAccount ? { run: total } : {}),
+        };
+      }));
+      // One account's group (the usual one) is charged whole by the cheaper statement; when its
+      // credits do not cover the whole group, the general statement takes the run they cover.
+      accepted = oneAccount ? await db.query(ACCOUNT_BATCH_SQL, [input, accountId, total]) : [];
+      if (accepted.length === 0) accepted = await withAccountsLocked(db, members.map(({ item }) => item.request.accountId), (q) => q.query(BATCH_SQL, [input]));
     } catch (error) {
       onBatchError?.(error, members.length);
       // The whole batch rolled back (e.g. a deadlock with a non-batched writer): settle each on its own,
