@@ -44,6 +44,7 @@ import { createRequestAttemptReader, enqueueDelivery, type DeliveryDeps } from '
 import { purgeExpiredResults } from './domain/requests/stored-results.ts';
 import type { WatchDeps } from './domain/watches/watches.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from './domain/watches/scheduler.ts';
+import { releaseAllExpiredReservations } from './domain/credits/reservations.ts';
 import { enqueueWatchCheck, eventRecorder } from './jobs/watch-check-job.ts';
 import { subscribe, subscriptionsDue, type WebSubDeps } from './domain/watches/websub.ts';
 
@@ -262,7 +263,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
     ? setInterval(() => {
         if (sweeping) return;
         sweeping = true;
-        void resumePaidWatches(watches)
+        // Holds of requests whose process died are released first, so they neither keep a paused watch
+        // paused nor refuse a charge past their lapse (reservations.ts).
+        void releaseAllExpiredReservations(db, new Date(now()))
+          .then(() => resumePaidWatches(watches))
           .then(async () => {
             if ((await sweepDueWatches(watches)).length > 0) watches.wakeChecks?.();
           })

@@ -5,6 +5,7 @@ import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
+import { releaseAllExpiredReservations, reserveCredits } from '../src/domain/credits/reservations.ts';
 
 let serial = 0;
 function settlement(accountId: string, credits: number): Settlement {
@@ -106,6 +107,42 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual((await ledger()).slice(3), [[-1, 3], [-2, 1]]);
       const [row] = await t.services.db.query<{ credit_balance: number; recorded: number }>('SELECT credit_balance, (SELECT count(*)::int FROM shorts_requests WHERE account_id = $1) AS recorded FROM accounts WHERE id = $1', [user.id]);
       assert.deepEqual({ ...row }, { credit_balance: 1, recorded: 6 }, 'a request is recorded exactly when charged (free ones too)');
+    });
+
+    it("holds that outlived their request are released by the worker's sweep, so a charge that reserves nothing is not refused behind them", async () => {
+      const user = await createUser(t, 5);
+      const db = t.services.db;
+      const now = Date.now();
+      // A synchronous request's hold whose process died, lapsed; and a live one of another account's request.
+      assert.ok(await reserveCredits(db, { accountId: user.id, requestId: `req_dead${user.id.slice(0, 8)}`, credits: 4, expiresAt: new Date(now - 60_000), now: new Date(now) }));
+      const other = await createUser(t, 5);
+      assert.ok(await reserveCredits(db, { accountId: other.id, requestId: `req_live${other.id.slice(0, 8)}`, credits: 2, expiresAt: new Date(now + 60_000), now: new Date(now) }));
+      // A cached answer's charge reserves nothing: refused behind the dead hold.
+      await assert.rejects(db.transaction((tx) => chargeCredits(tx, user.id, 3, `req_c1${user.id.slice(0, 8)}`)), /of which 4 are held/);
+      assert.equal(await releaseAllExpiredReservations(db, new Date(now)), 4);
+      assert.equal(await db.transaction((tx) => chargeCredits(tx, user.id, 3, `req_c2${user.id.slice(0, 8)}`)), 2);
+      const reserved = async (id: string) => (await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [id]))[0]!.credits_reserved;
+      assert.equal(await reserved(user.id), 0);
+      assert.equal(await reserved(other.id), 2, 'a live hold stays');
+      assert.equal(await releaseAllExpiredReservations(db, new Date(now)), 0);
+    });
+
+    it("a request extending its own lapsed hold keeps it: only other requests' lapsed holds are released to make room (found by review)", async () => {
+      const user = await createUser(t, 3);
+      const db = t.services.db;
+      const now = new Date();
+      const lapsed = new Date(now.getTime() - 60_000);
+      const later = new Date(now.getTime() + 3600_000);
+      const [own, dead, live] = ['own', 'dead', 'live'].map((name) => `req_${name}${user.id.slice(0, 8)}`) as [string, string, string];
+      await reserveCredits(db, { accountId: user.id, requestId: own, credits: 1, expiresAt: lapsed, now });
+      await reserveCredits(db, { accountId: user.id, requestId: dead, credits: 1, expiresAt: lapsed, now });
+      await reserveCredits(db, { accountId: user.id, requestId: live, credits: 1, expiresAt: later, now });
+      // Nothing available: the extension makes room by releasing the dead request's hold, not its own.
+      assert.ok(await reserveCredits(db, { accountId: user.id, requestId: own, credits: 1, expiresAt: later, now }));
+      const holds = await db.query<{ request_id: string; credits: number }>('SELECT request_id, credits FROM credit_reservations WHERE account_id = $1 ORDER BY credits DESC, request_id', [user.id]);
+      assert.deepEqual(holds.map((h) => [h.request_id, h.credits]), [[own, 2], [live, 1]]);
+      const [account] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [user.id]);
+      assert.equal(account!.credits_reserved, 3, 'what the account holds is what its holds say');
     });
 
     it('a cheap request behind an unaffordable one in the same batch is still charged', async () => {

@@ -7,9 +7,10 @@ import { Webhook } from 'standardwebhooks';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
-import { runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
+import { checkReservation, MAX_CHECK_UNITS, runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
-import { resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
+import { checkChannelNow, resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
+import { reserveCredits } from '../src/domain/credits/reservations.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
@@ -303,6 +304,75 @@ describe('watches', () => {
     assert.equal(created.type, 'shorts.created');
     assert.equal((created.data.shorts as unknown[]).length, 1);
     await receiver.close();
+  });
+
+  it("a disabled account's watches are not claimed, checked, pushed or resumed; enabled again, they are due at once (found by review)", async () => {
+    const receiver = await startReceiver();
+    try {
+      const user = await createUser(t, 20);
+      fake.addChannel({ handle: 'watched-disabled', shortsCount: 3 });
+      const [a, b] = await Promise.all([1, 2].map(async () => {
+        const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-disabled', webhookUrl: receiver.url() });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json() as { id: string; channel: { id: string } };
+      })) as [{ id: string; channel: { id: string } }, { id: string; channel: { id: string } }];
+      const db = t.services.db;
+      await db.query(`UPDATE watches SET next_check_at = '2000-01-01' WHERE id = $1`, [a.id]);
+      await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1`, [b.id]);
+      await db.query('UPDATE accounts SET disabled_at = now() WHERE id = $1', [user.id]);
+      const { videoId } = await fake.publishShort('watched-disabled');
+      fake.resetStats();
+      assert.ok(!(await sweepDueWatches(t.services.watches)).some((j) => j.watchId === a.id), 'not claimed');
+      assert.deepEqual(await check(a.id), { outcome: 'skipped', why: 'account disabled' }, 'a check queued before is not run');
+      assert.deepEqual(await checkChannelNow(t.services.watches, a.channel.id, [videoId]), [], 'a push checks none of its watches');
+      assert.ok(!(await resumePaidWatches(t.services.watches)).includes(b.id), 'not resumed, though the account could pay');
+      assert.equal(fake.quotaUsed(), 0);
+      await db.query('UPDATE accounts SET disabled_at = NULL WHERE id = $1', [user.id]);
+      assert.ok((await resumePaidWatches(t.services.watches)).includes(b.id));
+      const due = (await sweepDueWatches(t.services.watches)).map((j) => j.watchId);
+      assert.ok(due.includes(a.id) && due.includes(b.id), JSON.stringify(due));
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units (found by review)', async () => {
+    const user = await createUser(t, 20);
+    fake.addChannel({ handle: 'watched-prepaid', shortsCount: 3 });
+    const ids = await Promise.all([1, 2].map(async () => {
+      const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-prepaid', webhookUrl: 'https://example.com/hook' });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().id as string;
+    }));
+    const [prepaid, none] = ids as [string, string];
+    const { quota, pricing } = t.services.watches;
+    const db = t.services.db;
+    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = CASE WHEN id = $1 THEN $3::int ELSE 0 END WHERE id IN ($1, $2)`, [prepaid, none, MAX_CHECK_UNITS]);
+    const cheap = checkReservation(MAX_CHECK_UNITS, quota, pricing);
+    assert.ok(cheap < checkReservation(0, quota, pricing), 'the settings make the two differ');
+    await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, cheap]);
+    const resumed = await resumePaidWatches(t.services.watches);
+    assert.ok(resumed.includes(prepaid), 'the watch its credits pay for');
+    assert.ok(!resumed.includes(none));
+  });
+
+  it("a retried check replaces the hold its dead run left instead of adding to it (found by review)", async () => {
+    const user = await createUser(t, 20);
+    fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });
+    const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-retried', webhookUrl: 'https://example.com/hook' });
+    assert.equal(res.statusCode, 201, res.body);
+    const watchId = res.json().id as string;
+    const db = t.services.db;
+    const [watch] = await db.query<{ prepaid_units: number }>('SELECT prepaid_units FROM watches WHERE id = $1', [watchId]);
+    const hold = checkReservation(watch!.prepaid_units, t.services.watches.quota, t.services.watches.pricing);
+    // The dead run reserved what a check needs, and the account has exactly that.
+    await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, hold]);
+    const checkId = newCheckId();
+    assert.ok(await reserveCredits(db, { accountId: user.id, requestId: checkId, credits: hold, expiresAt: new Date(Date.now() + 600_000), now: new Date() }));
+    const result = await runWatchCheck(t.services.watches, watchId, checkId, 'schedule');
+    assert.equal(result.outcome, 'ok', JSON.stringify(result));
+    const [account] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [user.id]);
+    assert.equal(account!.credits_reserved, 0, 'no hold left behind');
   });
 });
 

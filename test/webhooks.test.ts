@@ -9,6 +9,7 @@ import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
 import { runShortsFetchJob } from '../src/jobs/shorts-fetch-job.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
+import { AppError } from '../src/errors.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
@@ -67,6 +68,66 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.deepEqual(payload.data, { success: false, error: 'CHANNEL_NOT_FOUND', message: payload.data.message, requestId: res.json().requestId });
     assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
     await receiver.close();
+  });
+
+  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const { shorts } = t.services.shortsRequests;
+    const real = shorts.fetch;
+    // Infrastructure trouble that outlasts every retry (e.g. the shared cache down): not an AppError.
+    shorts.fetch = async () => {
+      throw new Error('Connection is closed.');
+    };
+    try {
+      const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
+      assert.equal(res.statusCode, 202, res.body);
+      const { requestId } = res.json();
+      const db = t.services.db;
+      const job = `name = 'shorts-fetch' AND data->>'requestId' = $1`;
+      await until(async () => (await db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
+      // As after an hour of failures: the next one is its last.
+      await db.query(`UPDATE pgboss.job SET retry_count = retry_limit, start_after = now() WHERE ${job} AND state = 'retry'`, [requestId]);
+      await receiver.waitFor(1);
+      const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
+      assert.equal(payload.type, 'shorts.failed');
+      assert.equal(payload.data.error, 'INTERNAL_ERROR');
+      assert.equal(payload.data.requestId, requestId);
+      const state = await detail(user, requestId);
+      assert.equal(state.status, 'failed');
+      const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+      assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+    } finally {
+      shorts.fetch = real;
+      await receiver.close();
+    }
+  });
+
+  it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work (found by review)", async () => {
+    const user = await createUser(t, 10);
+    const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/hook' });
+    // The acceptance's hold; the job runs at once, so it is taken as it starts (below, again, on a copy of the request).
+    assert.equal(res.statusCode, 202, res.body);
+    const db = t.services.db;
+    const requestId = `req_renew${user.id.slice(0, 8)}`;
+    await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
+    const lapsed = new Date(Date.now() - 60_000);
+    await db.query('INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 1, $3)', [requestId, user.id, lapsed]);
+    await db.query('UPDATE accounts SET credits_reserved = credits_reserved + 1 WHERE id = $1', [user.id]);
+    let seen: Date | undefined;
+    const deps = {
+      ...t.services.shortsRequests,
+      shorts: {
+        ...t.services.shortsRequests.shorts,
+        fetch: async (_query: unknown, hooks: { openMeter(): Promise<unknown> }) => {
+          await hooks.openMeter();
+          seen = (await db.query<{ expires_at: Date }>('SELECT expires_at FROM credit_reservations WHERE request_id = $1', [requestId]))[0]?.expires_at;
+          throw new AppError('CHANNEL_NOT_FOUND');
+        },
+      },
+    } as typeof t.services.shortsRequests;
+    await processQueuedRequest(deps, requestId, async () => {});
+    assert.ok(seen && seen.getTime() > Date.now() + 47 * 3600_000, `renewed for the work's time: ${seen?.toISOString()}`);
   });
 
   it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {

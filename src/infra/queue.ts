@@ -6,6 +6,12 @@ import type { Database, DeferredJob, Queryable, Transaction } from './db/databas
 
 export const QUEUES = {
   shortsFetch: 'shorts-fetch',
+  /**
+   * Where pg-boss moves a fetch job that used up its retries (its dead-letter queue): its request is
+   * then settled as failed and its webhook told, rather than left `processing` for good with its
+   * credits held (found by review; jobs/start-workers.ts).
+   */
+  shortsFetchGaveUp: 'shorts-fetch-gave-up',
   webhookDelivery: 'webhook-delivery',
   watchCheck: 'watch-check',
 } as const;
@@ -79,14 +85,25 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
     retentionSeconds: 14 * 86_400,
     deleteAfterSeconds: 7 * 86_400,
   };
-  for (const [name, policy] of [[QUEUES.shortsFetch, 'standard'], [QUEUES.webhookDelivery, 'singleton'], [QUEUES.watchCheck, 'singleton']] as const) {
-    if (!(await boss.getQueue(name))) {
+  // The dead-letter queue first: a queue can name only an existing one.
+  const queues = [
+    [QUEUES.shortsFetchGaveUp, 'standard', undefined],
+    [QUEUES.shortsFetch, 'standard', QUEUES.shortsFetchGaveUp],
+    [QUEUES.webhookDelivery, 'singleton', undefined],
+    [QUEUES.watchCheck, 'singleton', undefined],
+  ] as const;
+  for (const [name, policy, deadLetter] of queues) {
+    const existing = await boss.getQueue(name);
+    if (!existing) {
       try {
-        await boss.createQueue(name, { ...queueOptions, policy });
+        await boss.createQueue(name, { ...queueOptions, policy, ...(deadLetter ? { deadLetter } : {}) });
       } catch (error) {
         // Another instance created it between our check and our create.
         if (!(await boss.getQueue(name))) throw error;
       }
+    } else if (deadLetter && existing.deadLetter !== deadLetter) {
+      // A queue created before it had one (jobs already queued keep what they were queued with).
+      await boss.updateQueue(name, { deadLetter });
     }
   }
   return boss;

@@ -10,6 +10,7 @@
 // recorded (readyToSend skips one that was, so nothing is sent twice after a recorded attempt).
 // Later attempts (retries) and redeliveries are delivery jobs, as are batch.completed summaries.
 import type { PgBoss } from 'pg-boss';
+import { AppError } from '../errors.ts';
 import { processQueuedRequest, type ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { settleBatchItem } from '../domain/requests/batches.ts';
 import { enqueueDelivery, runDeliveryJob, type DeliveryDeps } from './webhook-delivery-job.ts';
@@ -23,14 +24,18 @@ export interface FetchJobDeps {
 /**
  * `settled`: what this run found and did (processQueuedRequest); `summaryQueued`: settling the last
  * item of a batch queued its batch.completed summary, a delivery job (the caller wakes that worker).
+ * `giveUp`: the job used up its retries; the request is settled as failed with that error.
  */
-export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
+export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string, giveUp?: AppError): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
   let summaryQueued = false;
   const { state, settledRow } = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
     summaryQueued = await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
-  });
+  }, giveUp);
   // A request this run settled is delivered from what its settling statement returned; one settled
   // before (a retried job) reads what to send, and whether this attempt was made already.
   if (state !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 }, settledRow);
   return { settled: state, summaryQueued };
 }
+
+/** What a webhook request whose fetch job used up its retries fails with (QUEUES.shortsFetchGaveUp). */
+export const GAVE_UP = new AppError('INTERNAL_ERROR', 'The request failed on our side each time it was tried (for about an hour); nothing was charged. Send it again.');

@@ -5,7 +5,7 @@ import { JOBS_QUEUED_CHANNEL, QUEUES } from '../infra/queue.ts';
 import type { Database } from '../infra/db/database.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
-import { runShortsFetchJob } from './shorts-fetch-job.ts';
+import { GAVE_UP, runShortsFetchJob } from './shorts-fetch-job.ts';
 import { runWatchCheckJob } from './watch-check-job.ts';
 import type { WatchCheckDeps } from '../domain/watches/watch-check.ts';
 import type { WatchCheckJob } from '../domain/watches/scheduler.ts';
@@ -96,11 +96,24 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     ...deps.delivery,
     onRetryScheduled: (seconds) => setTimeout(wakeDelivery, seconds * 1000 + 100).unref(),
   };
+  // Fetch jobs that used up their retries (pg-boss moves them to QUEUES.shortsFetchGaveUp): each
+  // request is settled as failed — nothing charged, its hold released — and its webhook's first
+  // attempt made, as a fetch job's would be. Rare: one worker polling every 5 s, which a fetch
+  // batch with failed jobs also wakes once pg-boss has moved them.
+  let gaveUpWorker: string | undefined;
+  const wakeGaveUp = () => setTimeout(() => gaveUpWorker && deps.boss.notifyWorker(gaveUpWorker), 500).unref();
   // Only a batch's summary is a delivery job to wake the worker for (a request's first attempt is
   // made by its fetch job): waking it after every settlement cost an empty fetch each on PGlite.
-  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, (jobs) =>
-    run(jobs, async (data) => {
+  const fetchWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetch, options, async (jobs) => {
+    const results = await run(jobs, async (data) => {
       if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId)).summaryQueued) wakeDelivery();
+    });
+    if (results.some((r) => r.status === 'failed')) wakeGaveUp();
+    return results;
+  });
+  gaveUpWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetchGaveUp, { ...options, localConcurrency: 1, pollingIntervalSeconds: 5 }, (jobs) =>
+    run(jobs, async (data) => {
+      if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId, GAVE_UP)).summaryQueued) wakeDelivery();
     }),
   );
   // A check that recorded an event wakes the delivery worker: push notifications should not wait

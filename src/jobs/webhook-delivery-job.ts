@@ -171,11 +171,12 @@ export async function redeliver(db: Database, boss: PgBoss, requestId: string): 
   return db.transaction(async (tx) => {
     // Concurrent redeliveries of one request take turns, so only one of them can enqueue.
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${requestId}`]);
-    // The fetch job makes the first attempt: until that attempt is recorded, it is running or due
-    // (once recorded, a retried fetch job does not send it again).
+    // The fetch job (or, once it used up its retries, its gave-up job) makes the first attempt: until
+    // that attempt is recorded, it is running or due (once recorded, a retried job does not send it again).
     const live = (j: { state: string }) => j.state === 'created' || j.state === 'retry' || j.state === 'active';
     const attempt = await nextAttemptNumber(tx, { requestId });
-    if (attempt === 1 && (await boss.findJobs(QUEUES.shortsFetch, { data: { requestId }, db: tx.jobDb })).some(live)) throw new AppError('DELIVERY_IN_PROGRESS');
+    const fetching = async (queue: string) => (await boss.findJobs(queue, { data: { requestId }, db: tx.jobDb })).some(live);
+    if (attempt === 1 && ((await fetching(QUEUES.shortsFetch)) || (await fetching(QUEUES.shortsFetchGaveUp)))) throw new AppError('DELIVERY_IN_PROGRESS');
     const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key: requestId, db: tx.jobDb });
     const pending = jobs.filter(live);
     // Read the clock after the lock: a job queued by the redelivery we waited for is due now.

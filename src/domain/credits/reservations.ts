@@ -25,7 +25,9 @@ export async function reserveCredits(db: Queryable, input: { accountId: string; 
       [input.accountId, input.requestId, input.credits, input.expiresAt],
     );
   if ((await attempt()).length === 1) return true;
-  if ((await releaseExpiredReservations(db, input.accountId, input.now)) === 0) return false;
+  // Not this request's own hold, even lapsed: its meter counts it as held, and released here the
+  // retry would insert only the extension while the meter believed it held both (found by review).
+  if ((await releaseExpiredReservations(db, input.accountId, input.now, input.requestId)) === 0) return false;
   return (await attempt()).length === 1;
 }
 
@@ -47,13 +49,31 @@ export async function releaseReservation(db: Queryable, requestId: string): Prom
   return rows.reduce((sum, row) => sum + Number(row.credits), 0);
 }
 
-/** Releases the account's reservations that outlived their request; returns how many credits came back. */
-export async function releaseExpiredReservations(db: Queryable, accountId: string, now: Date): Promise<number> {
+/**
+ * Releases the account's reservations that outlived their request (but `except`'s); returns how
+ * many credits came back.
+ */
+export async function releaseExpiredReservations(db: Queryable, accountId: string, now: Date, except: string | null = null): Promise<number> {
   const [row] = await db.query<{ credits: number | string | null }>(
-    `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2 RETURNING credits),
+    `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2 AND request_id IS DISTINCT FROM $3 RETURNING credits),
      acct AS (UPDATE accounts SET credits_reserved = credits_reserved - (SELECT sum(credits) FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM released))
      SELECT sum(credits) AS credits FROM released`,
-    [accountId, now],
+    [accountId, now, except],
   );
   return Number(row?.credits ?? 0);
+}
+
+/**
+ * Releases every account's reservations that outlived their request (its process died mid-request);
+ * returns how many credits came back. The worker's sweep calls it, so that nothing reading the
+ * available credits — a charge for a cached answer, a paused watch's resume — sees a dead
+ * request's hold for longer than one sweep after it lapsed. Before, a lapsed hold was released only
+ * when it stood in the way of a new reservation, and a charge that reserves nothing was refused
+ * (402) behind it indefinitely. One account at a time: each release locks its own account's row only.
+ */
+export async function releaseAllExpiredReservations(db: Queryable, now: Date, limit = 100): Promise<number> {
+  const accounts = await db.query<{ account_id: string }>('SELECT DISTINCT account_id FROM credit_reservations WHERE expires_at < $1 LIMIT $2', [now, limit]);
+  let credits = 0;
+  for (const { account_id } of accounts) credits += await releaseExpiredReservations(db, account_id, now);
+  return credits;
 }

@@ -99,9 +99,10 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
     const stuck = await tx.query<{ id: string; created_at: Date }>(
       hasQueue
         ? `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
-             SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`
-        : `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND $1::text IS NOT NULL ORDER BY r.created_at`,
-      [QUEUES.shortsFetch],
+             SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`
+        : `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL ORDER BY r.created_at`,
+      // A fetch job that used up its retries continues in the gave-up queue, which settles its request.
+      [QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
     );
     out.push(finding('processing request → job', stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
       'every request in processing has a live fetch job', (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`));
@@ -111,12 +112,12 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
         ? `SELECT r.id, r.completed_at FROM shorts_requests r
            WHERE r.mode = 'webhook' AND r.status <> 'processing'
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
-             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
+             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2, $3) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
            ORDER BY r.created_at`
-        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL
+        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL
              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
-      // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts), the others by delivery jobs.
-      [QUEUES.webhookDelivery, QUEUES.shortsFetch],
+      // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the others by delivery jobs.
+      [QUEUES.webhookDelivery, QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
     );
     out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`),
       'every settled webhook request was attempted or has a fetch or delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`));

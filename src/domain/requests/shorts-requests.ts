@@ -158,14 +158,15 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
 }
 
 /**
- * Worker side of a webhook request. Idempotent: a job retried after a crash finds the request
+ * Worker side of a webhook request (`giveUp`: its job used up its retries; the request fails with
+ * that error, without reading upstream). Idempotent: a job retried after a crash finds the request
  * settled and changes nothing. `afterSettle` is what settling a batch item also does, in the
  * settling transaction (queue the batch's summary when the item completes the batch), so "the last
  * item settled" and "summary queued" are one fact; a request outside a batch settles without it, in
  * its group's one statement (queued-settlements.ts). `settledRow`: what the webhook's first attempt
  * needs, when the group's statement returned it (SettledAs).
  */
-export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>): Promise<{ state: 'settled' | 'already-settled' | 'missing'; settledRow?: SettledRow | undefined }> {
+export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>, giveUp?: AppError): Promise<{ state: 'settled' | 'already-settled' | 'missing'; settledRow?: SettledRow | undefined }> {
   const row = await (deps.findQueued ? deps.findQueued(requestId) : findRequest(deps.db, requestId, { withResult: false }));
   if (!row) return { state: 'missing' };
   if (row.status !== 'processing') return { state: 'already-settled' };
@@ -175,11 +176,18 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   let meter: QuotaMeter | undefined;
   let fetched: FetchOutcome | undefined;
   try {
+    // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
+    if (giveUp) throw giveUp;
     const query = queryOf(deps, request);
     fetched = await deps.shorts.fetch(query, {
       // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the meter.
+      // The hold is renewed as the work starts: a job that runs late (a backlog, an outage) must not
+      // have it lapse and be released mid-work while the meter counts it as held (found by review).
       openMeter: async () => {
-        const [held] = await deps.db.query<{ credits: number }>('SELECT credits FROM credit_reservations WHERE request_id = $1', [request.id]);
+        const [held] = await deps.db.query<{ credits: number }>(
+          'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
+          [request.id, webhookReservationExpiry(deps)],
+        );
         meter = new QuotaMeter({ ...meterInput(deps, request, WEBHOOK_RESERVATION_MS), reserved: held?.credits ?? 0 });
         return meter;
       },

@@ -17,7 +17,7 @@ import type { QuotaSettings } from '../quota/quota-meter.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
 import type { WatchResumedPayload } from '../../contract/watches.ts';
-import { checkReservation, type CheckTrigger } from './watch-check.ts';
+import { checkReservation, MAX_CHECK_UNITS, type CheckTrigger } from './watch-check.ts';
 import { newCheckId, type WatchRow } from './watch-store.ts';
 
 export interface WatchCheckJob {
@@ -44,8 +44,10 @@ export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise
   return deps.db.transaction(async (tx) => {
     const claimed = await tx.query<{ id: string }>(
       `WITH due AS (
-         SELECT id FROM watches WHERE status = 'active' AND next_check_at <= $1
-         ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         -- A disabled account's watches are not checked (they stay due, and are checked once it is enabled again).
+         SELECT w.id FROM watches w JOIN accounts a ON a.id = w.account_id
+         WHERE w.status = 'active' AND w.next_check_at <= $1 AND a.disabled_at IS NULL
+         ORDER BY w.next_check_at LIMIT $2 FOR UPDATE OF w SKIP LOCKED
        )
        UPDATE watches w SET next_check_at = $1::timestamptz + make_interval(secs => w.interval_seconds)
        FROM due WHERE w.id = due.id RETURNING w.id`,
@@ -57,18 +59,24 @@ export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise
   });
 }
 
-/** Watches paused for credits whose account can pay a check again are resumed (and due at once). */
+/**
+ * Watches paused for credits whose account can pay their next check again are resumed (and due at
+ * once): each needs what its own check reserves (checkReservation: less for a watch holding prepaid
+ * units; before, every watch needed what one without any does, and one that a single credit would
+ * pay for stayed paused). A disabled account's watches stay paused.
+ */
 export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> {
   const now = new Date(deps.now());
-  // What a check of a watch without prepaid units reserves: the most any check needs.
-  const needed = checkReservation(0, deps.quota, deps.pricing);
+  // checkReservation in SQL: the credits for the units the watch's prepaid units do not cover, plus those for a page of shorts.
+  const unitsPart = 'ceil(greatest(0, $2::int - w.prepaid_units)::numeric / $3::int)::int';
   return deps.db.transaction(async (tx) => {
     const resumed = await tx.query<WatchRow>(
       `UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
        FROM accounts a
-       WHERE a.id = w.account_id AND w.status = 'paused' AND w.paused_reason = 'credits' AND a.credit_balance - a.credits_reserved >= $2
+       WHERE a.id = w.account_id AND w.status = 'paused' AND w.paused_reason = 'credits' AND a.disabled_at IS NULL
+         AND a.credit_balance - a.credits_reserved >= ${unitsPart} + $4::int
        RETURNING w.*`,
-      [now, needed],
+      [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],
     );
     for (const w of resumed) {
       await deps.recordEvent(tx, { accountId: w.account_id, type: 'watch.resumed', webhookUrl: w.webhook_url, subjectId: w.id, at: now, data: { watchId: w.id, channel: { id: w.channel_id, title: w.channel_title }, reason: 'credits' } satisfies WatchResumedPayload['data'] });
@@ -86,7 +94,7 @@ export async function checkChannelNow(deps: SchedulerDeps, channelId: string, vi
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const rows = await tx.query<{ id: string }>(
-      `SELECT w.id FROM watches w WHERE w.channel_id = $1 AND w.status = 'active'
+      `SELECT w.id FROM watches w JOIN accounts a ON a.id = w.account_id WHERE w.channel_id = $1 AND w.status = 'active' AND a.disabled_at IS NULL
          AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) < cardinality($2::text[])`,
       [channelId, videoIds],
     );

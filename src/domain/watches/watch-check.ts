@@ -166,9 +166,16 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   const watch = await findWatch(db, watchId);
   if (!watch) return { outcome: 'skipped', why: 'deleted' };
   if (watch.status !== 'active') return { outcome: 'skipped', why: 'paused' };
+  // Queued before its account was disabled: not run (the sweep claims no more of its watches).
+  const [account] = await db.query<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM accounts WHERE id = $1', [watch.account_id]);
+  if (!account || account.disabled) return { outcome: 'skipped', why: 'account disabled' };
   const now = new Date(deps.now());
   const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing);
   const expiresAt = new Date(deps.now() + CHECK_RESERVATION_MS);
+  // A run of this check that died (kill -9) after reserving left its hold under the same id: this
+  // run's reservation replaces it. Added to it, the two could exceed the available credits and pause
+  // the watch for credits the account has (nothing was charged for the dead run).
+  await releaseReservation(db, checkId);
   if (!(await reserveCredits(db, { accountId: watch.account_id, requestId: checkId, credits: reserve, expiresAt, now }))) {
     await pauseForCredits(deps, watch, checkId, trigger, reserve);
     deps.onCheck?.({ trigger, outcome: 'paused', units: 0, newShorts: 0 });
