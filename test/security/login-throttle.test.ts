@@ -14,6 +14,7 @@ import type { Database } from '../../src/infra/db/database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { STORAGE_MODES, startTestApp, uniqueEmail, PASSWORD, type TestApp } from '../helpers/test-app.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../../support/databases.ts';
+import { clientAddressKey } from '../../src/http/client-address.ts';
 
 type StoreCase = { name: string; open(): Promise<{ store: ThrottleStore; close(): Promise<void> }> };
 const STORES: StoreCase[] = [
@@ -160,6 +161,44 @@ for (const { mode, redis } of LOGIN_MODES) {
     });
   });
 }
+
+describe('per-address limits count an IPv6 client by its /64 (found by review)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp('pglite', { LOGIN_MAX_FAILURES: '5', SIGNUP: 'open', SIGNUP_CREDITS: '5' });
+  });
+  after(() => t.close());
+  // Addresses of one /64, as one host picks them.
+  const rotated = (i: number) => `2001:db8:1:2:${(0x1000 + i).toString(16)}::${(i % 7) + 1}`;
+
+  it('the keys: IPv4 as it is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64', () => {
+    assert.equal(clientAddressKey('203.0.113.7'), '203.0.113.7');
+    assert.equal(clientAddressKey('::ffff:203.0.113.7'), '203.0.113.7');
+    assert.equal(clientAddressKey('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+    assert.equal(clientAddressKey('2001:db8:1:2:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
+    assert.equal(clientAddressKey('2001:db8:1:3::1'), '2001:db8:1:3::/64');
+  });
+
+  it('rotating addresses within one /64 neither opens more accounts nor tries more passwords', async () => {
+    const signups = [];
+    for (let i = 0; i < 14; i++) {
+      signups.push((await t.app.inject({ method: 'POST', url: '/signup', remoteAddress: rotated(i), payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' } })).statusCode);
+    }
+    assert.deepEqual(signups.filter((s) => s !== 201 && s !== 429), [], String(signups));
+    assert.equal(signups.filter((s) => s === 201).length, 10, 'ten an hour from one client');
+    assert.equal((await t.app.inject({ method: 'POST', url: '/signup', remoteAddress: '2001:db8:1:3::1', payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' } })).statusCode, 201, 'another /64 is another client');
+
+    const email = uniqueEmail('rotvictim');
+    await createAccount(t.services.db, { email, password: PASSWORD });
+    let checked = 0;
+    for (let i = 0; i < 20; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: rotated(100 + i), payload: { email, password: `guess-${i}` } });
+      if (res.statusCode === 401) checked++;
+      else assert.equal(res.statusCode, 429, res.body);
+    }
+    assert.equal(checked, 5, 'as from one address');
+  });
+});
 
 describe('TRUSTED_PROXIES', () => {
   let t: TestApp;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
+import { clientAddressKey } from '../client-address.ts';
 import { findAccountByEmail, normaliseEmail } from '../../domain/accounts/accounts.ts';
 import { burnPasswordCheck, verifyPassword } from '../../domain/accounts/passwords.ts';
 import { errorResponse, invalidInput, json } from '../schemas/common.ts';
@@ -26,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const email = normaliseEmail(request.body.email);
     // Counted before the password is checked, atomically (see login-throttle.ts).
-    const verdict = await loginThrottle.begin(email, request.ip);
+    const verdict = await loginThrottle.begin(email, clientAddressKey(request.ip));
     if (!verdict.allowed) {
       throw new AppError('TOO_MANY_LOGIN_ATTEMPTS', `Too many failed login attempts; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'retry-after': String(verdict.retryAfterSeconds) } });
     }

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
+import { clientAddressKey } from '../client-address.ts';
 import { acceptInvitation, signUp } from '../../domain/operators/invitations.ts';
 import type { AccountRow } from '../../domain/accounts/accounts.ts';
 import { errorResponse, invalidInput, json } from '../schemas/common.ts';
@@ -36,7 +37,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     if (config.SIGNUP === 'open') {
-      const decision = await rateLimiter.consume(`signup:ip:${request.ip}`, [{ name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 }]);
+      const decision = await rateLimiter.consume(`signup:ip:${clientAddressKey(request.ip)}`, [{ name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 }]);
       if (!decision.allowed) throw new AppError('RATE_LIMITED', `Too many sign-ups from this address; try again in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
     }
     const account = await signUp(db, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
