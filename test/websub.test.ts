@@ -7,7 +7,7 @@ import { startFakePlatform, type FakePlatform } from '../src/fake-platform/serve
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { freePort } from '../support/child-service.ts';
-import { subscribe, subscriptionsDue, parseNotification, topicFor } from '../src/domain/watches/websub.ts';
+import { callbackToken, MAX_LEASE_SECONDS, subscribe, subscriptionsDue, parseNotification, topicFor } from '../src/domain/watches/websub.ts';
 import { feedTopic } from '../src/fake-platform/websub-hub.ts';
 
 const WATCHES = '/api/youtube/watches';
@@ -53,10 +53,10 @@ describe('WebSub push for watches', () => {
     const topic = feedTopic(fake.innertubeBaseUrl, watch.channel.id);
     assert.equal(topicFor(t.services.websub!.settings, watch.channel.id), topic);
     const sub = await until(async () => fake.hub.subscriptions().find((s) => s.topic === topic));
-    assert.equal(sub.callback, `${t.config.PUBLIC_BASE_URL}/websub/youtube/${watch.channel.id}`);
     assert.equal(sub.leaseSeconds, LEASE);
     const row = await until(async () => { const r = await subscription(watch.channel.id); return r?.state === 'verified' && r; });
     assert.equal(sub.secret, row.secret);
+    assert.equal(sub.callback, `${t.config.PUBLIC_BASE_URL}/websub/youtube/${watch.channel.id}/${callbackToken(row.secret, watch.channel.id)}`);
     assert.equal(row.lease_expires_at?.getTime(), now + LEASE * 1000);
   });
 
@@ -71,6 +71,31 @@ describe('WebSub push for watches', () => {
     const wrong = await t.app.inject({ method: 'GET', url: `/websub/youtube/${watch.channel.id}?hub.mode=subscribe&hub.topic=${encodeURIComponent('https://evil.example/feed')}&hub.challenge=abc` });
     assert.equal(wrong.statusCode, 404);
     assert.equal(wrong.json().error, 'NOT_FOUND');
+  });
+
+  it("believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription (found by review)", async () => {
+    const row = (await subscription(watch.channel.id))!;
+    const topic = encodeURIComponent(feedTopic(fake.innertubeBaseUrl, watch.channel.id));
+    const base = `/websub/youtube/${watch.channel.id}`;
+    const forged = [
+      `${base}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=x&hub.lease_seconds=3000000000`,
+      `${base}?hub.mode=denied&hub.topic=${topic}&hub.reason=forged`,
+      `${base}/${'A'.repeat(32)}?hub.mode=denied&hub.topic=${topic}&hub.reason=forged`,
+    ];
+    for (const url of forged) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 404, url);
+      assert.equal(res.json().error, 'NOT_FOUND');
+    }
+    assert.deepEqual(await subscription(watch.channel.id), row, 'unchanged');
+    // The hub's own, at the callback: a lease beyond any hub's is recorded as the longest one kept.
+    const token = callbackToken(row.secret, watch.channel.id);
+    const res = await t.app.inject({ method: 'GET', url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=99999999999999` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.body, 'ok');
+    assert.equal((await subscription(watch.channel.id))!.lease_expires_at!.getTime(), now + MAX_LEASE_SECONDS * 1000);
+    // Back to the hub's lease for the tests that follow.
+    await t.app.inject({ method: 'GET', url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=${LEASE}` });
   });
 
   it('checks at once on a signed notification and reports the new short', async () => {

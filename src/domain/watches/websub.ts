@@ -50,9 +50,22 @@ export function topicFor(settings: WebSubSettings, channelId: string): string {
   return `${settings.topicBaseUrl.replace(/\/+$/, '')}/feeds/videos.xml?channel_id=${channelId}`;
 }
 
-export function callbackFor(settings: WebSubSettings, channelId: string): string {
-  return `${settings.publicBaseUrl.replace(/\/+$/, '')}/websub/youtube/${channelId}`;
+/**
+ * The callback's last path segment, derived from the subscription's secret: the hub's verification
+ * of intent is believed only at the callback we gave the hub, which nobody else learns. Before, the
+ * callback was the channel's id alone, and anyone could GET it: mark a subscription the hub never
+ * verified as verified for a century (push then never renewed) or as denied (found by review).
+ */
+export function callbackToken(secret: string, channelId: string): string {
+  return createHmac('sha256', secret).update(`websub-callback:${channelId}`).digest('base64url').slice(0, 32);
 }
+
+export function callbackFor(settings: WebSubSettings, channelId: string, secret: string): string {
+  return `${settings.publicBaseUrl.replace(/\/+$/, '')}/websub/youtube/${channelId}/${callbackToken(secret, channelId)}`;
+}
+
+/** The longest lease recorded, whatever the hub says (YouTube's hub grants up to 10 days). */
+export const MAX_LEASE_SECONDS = 30 * 86_400;
 
 /** Asks the hub for (or to renew) the subscription of a channel's feed; the hub verifies it asynchronously. */
 export async function subscribe(deps: WebSubDeps, channelId: string): Promise<void> {
@@ -65,7 +78,7 @@ export async function subscribe(deps: WebSubDeps, channelId: string): Promise<vo
     [channelId, randomBytes(24).toString('base64url'), now],
   );
   const form = new URLSearchParams({
-    'hub.callback': callbackFor(deps.settings, channelId),
+    'hub.callback': callbackFor(deps.settings, channelId, row!.secret),
     'hub.mode': 'subscribe',
     'hub.topic': topicFor(deps.settings, channelId),
     'hub.verify': 'async',
@@ -94,24 +107,34 @@ export interface VerificationQuery {
   'hub.reason'?: string | undefined;
 }
 
+/** Whether `token` is the callback token of the channel's subscription (constant time). */
+function tokenMatches(row: SubscriptionRow | undefined, channelId: string, token: string | undefined): row is SubscriptionRow {
+  if (!row || !token) return false;
+  const expected = Buffer.from(callbackToken(row.secret, channelId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /**
- * The hub's verification of intent. Returns the challenge to echo when we asked for this; throws
- * NOT_FOUND otherwise (the hub then gives up), so nobody can subscribe us to anything.
+ * The hub's verification of intent, at the callback `token` we gave it (callbackToken). Returns the
+ * challenge to echo when we asked for this; throws NOT_FOUND otherwise (the hub then gives up), so
+ * nobody can subscribe us to anything, nor change what we record of a subscription.
  */
-export async function verifyIntent(deps: WebSubDeps, channelId: string, query: VerificationQuery): Promise<string> {
+export async function verifyIntent(deps: WebSubDeps, channelId: string, token: string | undefined, query: VerificationQuery): Promise<string> {
   if (query['hub.topic'] !== topicFor(deps.settings, channelId)) throw new AppError('NOT_FOUND', 'Not a topic this callback subscribes to.');
-  const watched = (await deps.db.query('SELECT 1 FROM watches WHERE channel_id = $1 LIMIT 1', [channelId])).length > 0;
   const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+  if (!tokenMatches(row, channelId, token)) throw new AppError('NOT_FOUND', 'Not a callback this service gave a hub.');
+  const watched = (await deps.db.query('SELECT 1 FROM watches WHERE channel_id = $1 LIMIT 1', [channelId])).length > 0;
   const mode = query['hub.mode'];
   if (mode === 'denied') {
-    if (row) await deps.db.query("UPDATE websub_subscriptions SET state = 'failed', last_error = $2 WHERE channel_id = $1", [channelId, `The hub denied the subscription${query['hub.reason'] ? `: ${query['hub.reason']}` : ''}.`]);
+    await deps.db.query("UPDATE websub_subscriptions SET state = 'failed', last_error = $2 WHERE channel_id = $1", [channelId, `The hub denied the subscription${query['hub.reason'] ? `: ${query['hub.reason']}` : ''}.`]);
     return query['hub.challenge'] ?? '';
   }
   const challenge = query['hub.challenge'];
   if (!challenge) throw new AppError('VALIDATION_FAILED', 'hub.challenge is required.');
   if (mode === 'subscribe') {
-    if (!row || !watched) throw new AppError('NOT_FOUND', 'No subscription of this channel was requested.');
-    const lease = query['hub.lease_seconds'] ?? deps.settings.leaseSeconds;
+    if (!watched) throw new AppError('NOT_FOUND', 'No subscription of this channel was requested.');
+    const lease = Math.min(query['hub.lease_seconds'] ?? deps.settings.leaseSeconds, MAX_LEASE_SECONDS);
     const now = deps.now();
     await deps.db.query("UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, last_error = NULL WHERE channel_id = $1", [channelId, new Date(now), new Date(now + lease * 1000)]);
     return challenge;
@@ -152,10 +175,14 @@ export function parseNotification(xml: string): Array<{ videoId: string; channel
 
 export type NotificationOutcome = { outcome: 'accepted'; videoIds: string[] } | { outcome: 'bad-signature' } | { outcome: 'unknown-topic' };
 
-/** Checks a notification's signature and reads it; the caller then checks the channel's watches. */
-export async function readNotification(deps: WebSubDeps, channelId: string, signature: string | undefined, body: Buffer): Promise<NotificationOutcome> {
+/**
+ * Checks a notification's signature and reads it; the caller then checks the channel's watches.
+ * `token`: the callback's, when it came to one with a token (a lease taken before callbacks had
+ * one notifies the callback without; the signature is what authenticates a notification).
+ */
+export async function readNotification(deps: WebSubDeps, channelId: string, token: string | undefined, signature: string | undefined, body: Buffer): Promise<NotificationOutcome> {
   const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
-  if (!row) return { outcome: 'unknown-topic' };
+  if (!row || (token !== undefined && !tokenMatches(row, channelId, token))) return { outcome: 'unknown-topic' };
   if (!signatureValid(row.secret, signature, body)) return { outcome: 'bad-signature' };
   const videoIds = parseNotification(body.toString('utf8')).filter((e) => e.channelId === channelId).map((e) => e.videoId);
   return { outcome: 'accepted', videoIds };

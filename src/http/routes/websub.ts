@@ -8,14 +8,17 @@ import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
 import { checkChannelNow } from '../../domain/watches/scheduler.ts';
 import { errorResponse } from '../schemas/common.ts';
 
-const ChannelParams = Type.Object({ channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }) });
+const ChannelParams = Type.Object({
+  channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }),
+  token: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'The callback token this service gave the hub.' })),
+});
 
 export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { websub, watches, metrics } = app.services;
   // Atom arrives as application/atom+xml; the raw bytes are needed for the signature.
   app.addContentTypeParser(['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
 
-  app.get('/websub/youtube/:channelId', {
+  const verification = {
     schema: {
       hide: true,
       params: ChannelParams,
@@ -29,16 +32,11 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         200: Type.String({ description: 'The intent is verified: the body is hub.challenge, as text/plain.' }),
         400: errorResponse('hub.mode is not subscribe, unsubscribe or denied, or hub.challenge is missing.', ['VALIDATION_FAILED']),
-        404: errorResponse('Push is off, or not a subscription this service requested (or a channel it still watches, for unsubscribe).', ['NOT_FOUND']),
+        404: errorResponse('Push is off, not a callback this service gave a hub, or not a subscription it requested (or a channel it still watches, for unsubscribe).', ['NOT_FOUND']),
       },
     },
-  }, async (request, reply) => {
-    if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
-    const challenge = await verifyIntent(websub, request.params.channelId, request.query);
-    return reply.type('text/plain; charset=utf-8').send(challenge);
-  });
-
-  app.post('/websub/youtube/:channelId', {
+  } as const;
+  const notification = {
     schema: {
       hide: true,
       params: ChannelParams,
@@ -47,15 +45,29 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
         404: errorResponse('Push is off, or no subscription for this channel.', ['NOT_FOUND']),
       },
     },
-  }, async (request, reply) => {
-    if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const signature = request.headers['x-hub-signature'];
-    const read = await readNotification(websub, request.params.channelId, Array.isArray(signature) ? signature[0] : signature, body);
-    metrics.websubNotifications.inc({ outcome: read.outcome });
-    if (read.outcome === 'unknown-topic') throw new AppError('NOT_FOUND', 'No subscription for this channel.');
-    // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it).
-    if (read.outcome === 'accepted' && (await checkChannelNow(watches, request.params.channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
-    return reply.code(202).send(null);
-  });
+  } as const;
+
+  // The callback the service gives the hub ends in a token (websub.ts callbackToken); the one
+  // without is kept for notifications under leases taken before it had one (they are signed).
+  for (const path of ['/websub/youtube/:channelId/:token', '/websub/youtube/:channelId']) {
+    app.get(path, verification, async (request, reply) => {
+      if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
+      const { channelId, token } = request.params as { channelId: string; token?: string };
+      const challenge = await verifyIntent(websub, channelId, token, request.query);
+      return reply.type('text/plain; charset=utf-8').send(challenge);
+    });
+
+    app.post(path, notification, async (request, reply) => {
+      if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
+      const { channelId, token } = request.params as { channelId: string; token?: string };
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = request.headers['x-hub-signature'];
+      const read = await readNotification(websub, channelId, token, Array.isArray(signature) ? signature[0] : signature, body);
+      metrics.websubNotifications.inc({ outcome: read.outcome });
+      if (read.outcome === 'unknown-topic') throw new AppError('NOT_FOUND', 'No subscription for this channel.');
+      // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it).
+      if (read.outcome === 'accepted' && (await checkChannelNow(watches, channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
+      return reply.code(202).send(null);
+    });
+  }
 };
