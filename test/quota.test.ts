@@ -94,6 +94,17 @@ for (const mode of STORAGE_MODES) {
       assert.equal(quota.allowance.used, 0);
     });
 
+    it("a paying account's burst of cold requests is not refused for the allowance its own probes hold in flight (found by review)", async () => {
+      // Before: 50 at once each took 1 unit of the 50-unit allowance for its first call, found none
+      // for its second, and failed 429 — the allowance then spent for the day, the credits untouched.
+      const payer = await createUser(t, 1000);
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(t, payer, { channelUrl: channel(`@fake-${300 + i}`) })));
+      assert.deepEqual([...new Set(answers.map((r) => r.statusCode))], [200], JSON.stringify(answers.filter((r) => r.statusCode !== 200).map((r) => r.body)).slice(0, 500));
+      const { allowance } = (await account(t, payer)).upstreamQuota;
+      assert.equal(allowance.used, 0, 'every probe paid: the allowance is whole');
+      assert.equal((await post(t, payer, { channelUrl: channel('@fake-299') })).statusCode, 200);
+    });
+
     it('the statement that charges a request counts its paid units, once, and nothing when the charge is refused', async () => {
       const user = await createUser(t, 2);
       const day = '2001-02-03';

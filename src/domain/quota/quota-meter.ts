@@ -16,6 +16,7 @@ import { reserveCredits } from '../credits/reservations.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { accountQuotaDay, recordUnits, returnAllowance, takeAllowance } from './account-quota.ts';
 import { quotaDay, secondsToNextQuotaDay } from './quota-day.ts';
+import { createProbeGate, type ProbeGate } from './probe-gate.ts';
 
 export interface QuotaSettings {
   /** Upstream units one credit pays for. */
@@ -44,7 +45,12 @@ export interface MeterInput {
   reservationExpiresAt: Date;
   /** Credits already reserved for this request (a webhook request reserves at acceptance). */
   reserved: number;
+  /** How many of the account's probes run at once (probe-gate.ts); the process's own by default. */
+  probes?: ProbeGate;
 }
+
+/** This process's probe gate (probe-gate.ts): every meter shares it unless given its own. */
+const PROBES = createProbeGate();
 
 export class QuotaMeter {
   readonly accountId: string;
@@ -60,6 +66,8 @@ export class QuotaMeter {
   #turn: Promise<void> = Promise.resolve();
   /** The probe's units leaving the allowance (commit), awaited before the request's end is recorded. */
   #returning: Promise<void> = Promise.resolve();
+  /** The probe's place at the gate, taken at its first call and left when it commits or ends. */
+  #leaveGate: (() => void) | undefined;
 
   constructor(input: MeterInput) {
     this.#input = input;
@@ -99,6 +107,7 @@ export class QuotaMeter {
   take = async (units: number): Promise<void> => {
     const { settings, db } = this.#input;
     if (this.#phase === 'probe') {
+      this.#leaveGate ??= await (this.#input.probes ?? PROBES).enter(this.accountId, () => this.allowanceLeft());
       if (!(await takeAllowance(db, this.accountId, this.#day, units, settings.allowanceUnits))) {
         const seconds = secondsToNextQuotaDay(this.#input.now());
         throw new AppError('QUOTA_ALLOWANCE_EXHAUSTED', `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`, { headers: { 'retry-after': String(seconds) } });
@@ -137,7 +146,8 @@ export class QuotaMeter {
     // The next upstream call need not wait for this statement (#13: a round trip to the database on
     // the cold path's critical path); the request's end waits for it before recording its units.
     // Should it fail, the probe's units stay counted as unpaid: the allowance errs on the safe side.
-    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {});
+    // The probe leaves the gate once its units are back in the allowance, for the next to count on them.
+    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {}).finally(() => this.#leaveGate?.());
     this.#unpaidRecorded = 0;
   }
 
@@ -159,10 +169,14 @@ export class QuotaMeter {
    */
   async settlePaid<T>(record: (units: PaidUnits) => Promise<T>): Promise<T> {
     const units: PaidUnits = { day: this.#day, units: this.#spent - this.#recorded };
-    const result = await record(units);
-    this.#recorded += units.units;
-    await this.#returning;
-    return result;
+    try {
+      const result = await record(units);
+      this.#recorded += units.units;
+      await this.#returning;
+      return result;
+    } finally {
+      this.#leaveGate?.();
+    }
   }
 
   /** The request succeeded: its units are paid. */
@@ -172,10 +186,14 @@ export class QuotaMeter {
 
   /** The request failed: every unit it spent is unpaid (probe units were checked against the allowance). */
   async finishUnpaid(): Promise<void> {
-    await this.#returning;
-    await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
-    this.#recorded = this.#spent;
-    this.#unpaidRecorded = this.#spent;
+    try {
+      await this.#returning;
+      await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
+      this.#recorded = this.#spent;
+      this.#unpaidRecorded = this.#spent;
+    } finally {
+      this.#leaveGate?.();
+    }
   }
 
   async #extendTo(credits: number): Promise<boolean> {
