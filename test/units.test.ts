@@ -41,8 +41,8 @@ describe('webhook retry schedule', () => {
 });
 
 describe('SSRF address policy', () => {
-  const forbidden = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::10.0.0.1', '224.0.0.1', 'not-an-ip'];
-  const allowed = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+  const forbidden = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::10.0.0.1', '2002:7f00:1::1', '2002:a9fe:a9fe::', '2002:a00:1::5', '224.0.0.1', 'not-an-ip'];
+  const allowed = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1'];
   for (const ip of forbidden) it(`refuses ${ip}`, () => assert.equal(isForbiddenAddress(ip), true));
   for (const ip of allowed) it(`allows ${ip}`, () => assert.equal(isForbiddenAddress(ip), false));
   it('refuses clearly unsafe webhook URLs at request time unless private targets are allowed', () => {

@@ -1,6 +1,6 @@
 // Which network addresses a webhook may reach. Private, loopback, link-local (incl. cloud metadata
 // 169.254.169.254), carrier-grade NAT, multicast, reserved, unspecified and documentation ranges are
-// refused, and IPv4-mapped / NAT64 IPv6 forms are judged by the IPv4 address inside them.
+// refused, and IPv4-mapped / NAT64 / 6to4 IPv6 forms are judged by the IPv4 address inside them.
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -37,6 +37,11 @@ export function isForbiddenAddress(address: string): boolean {
   const range = v6.range();
   if (range === 'ipv4Mapped' || range === 'rfc6052' || range === 'rfc6145') {
     const v4 = ipaddr.fromByteArray(v6.toByteArray().slice(12)).toString();
+    return blocked.check(v4, 'ipv4') || v4 === '0.0.0.0';
+  }
+  // 6to4 (2002:V4ADDR::/48): on a host with 6to4 routing it reaches the IPv4 address in bits 16-47 (noted by review).
+  if (range === '6to4') {
+    const v4 = ipaddr.fromByteArray(v6.toByteArray().slice(2, 6)).toString();
     return blocked.check(v4, 'ipv4') || v4 === '0.0.0.0';
   }
   return blocked.check(v6.toNormalizedString(), 'ipv6');
