@@ -4,6 +4,12 @@ import { startFakePlatform, type FakePlatform } from '../src/fake-platform/serve
 import { startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
+import { createShortsService, type FlightFailure } from '../src/domain/shorts/shorts-service.ts';
+import { createMemoryCache } from '../src/infra/cache/memory-cache.ts';
+import type { Cache } from '../src/infra/cache/cache.ts';
+import type { YoutubeClient } from '../src/domain/shorts/youtube-client.ts';
+import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
+import { AppError } from '../src/errors.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
@@ -328,5 +334,23 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     const account = (await own.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     assert.equal(account.usage.minute, 5, 'rejected requests were not counted');
     assert.equal(account.credits.balance, 95);
+  });
+});
+
+describe('shared fetches that fail for their leader', () => {
+  it("never answer a request with another account's error (found by review)", async () => {
+    const cache = createMemoryCache();
+    let flights = 0;
+    // Every fetch this request joins is led by another account whose balance stops it.
+    const othersFlight: Cache = { ...cache, singleFlight: async () => { flights++; throw new AppError('INSUFFICIENT_CREDITS', 'This result costs 3 credits; the balance is 1.'); } };
+    const service = createShortsService({
+      client: {} as YoutubeClient, cache: othersFlight, staleCache: createMemoryCache(), cacheTtlMs: 60_000, negativeTtlMs: 60_000, staleTtlMs: 60_000,
+      maxShorts: 3000, unitsPerCredit: 4, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings, now: Date.now, source: 'data-api', playerCallsPerHour: 300,
+    });
+    const failure = await service.fetch({ ref: { type: 'id', value: 'UCaaaaaaaaaaaaaaaaaaaaaa' } }, { openMeter: () => assert.fail('this request never leads') }).then(() => assert.fail('no result'), (e: unknown) => e as FlightFailure);
+    const error = failure.error as AppError;
+    assert.equal(error.code, 'SERVICE_UNAVAILABLE');
+    assert.doesNotMatch(error.message, /balance/);
+    assert.equal(flights, 5, 'it joined (or tried to lead) a few times first');
   });
 });

@@ -196,7 +196,12 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
     outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale), fetched.meter?.spent ?? 0, true);
   } catch (failure) {
     const { error } = unwrapFailure(failure);
-    if (!isAppError(error)) throw error; // infrastructure trouble: let the queue retry the job
+    if (!isAppError(error)) {
+      // Infrastructure trouble: the queue retries the job. The units this attempt spent count as
+      // unpaid work now (found by review: they were never counted), and its probe leaves the gate.
+      if (meter) await meter.finishUnpaid().catch(() => {});
+      throw error;
+    }
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const fetchedOutcome = outcome;

@@ -108,6 +108,9 @@ class OwnResult extends Error {
 }
 
 /** Errors that belong to the request that met them, not to everyone waiting on the same fetch. */
+/** Shared fetches a request joins that fail for the leader's own reasons, before it gives up. */
+const MAX_FLIGHT_ATTEMPTS = 5;
+
 function isPersonal(error: unknown): boolean {
   return error instanceof OwnResult || (isAppError(error) && (error.code === 'INSUFFICIENT_CREDITS' || error.code === 'QUOTA_ALLOWANCE_EXHAUSTED'));
 }
@@ -384,8 +387,14 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           return await fetchOnce(query, hooks, knownId, options.source);
         } catch (failure) {
           const { error, meter } = failure as FlightFailure;
-          // Another request's balance or allowance stopped the shared fetch: do our own.
-          if (!meter && isPersonal(error) && attempt < 3) continue;
+          // Another request's balance or allowance stopped the shared fetch: do our own. That error is
+          // the other account's (its balance, its allowance) and never this request's answer: should
+          // other requests keep leading and failing, this one gives up with an error of its own
+          // (found by review: the third such failure was passed on as it was).
+          if (!meter && isPersonal(error)) {
+            if (attempt < MAX_FLIGHT_ATTEMPTS) continue;
+            throw new FlightFailure(new AppError('SERVICE_UNAVAILABLE', 'Concurrent requests for this channel kept failing before this one could read it; try again shortly.', { headers: { 'retry-after': '1' } }), undefined);
+          }
           if (isAppError(error) && error.code === 'UPSTREAM_QUOTA_EXHAUSTED') {
             const copy = await staleFor(knownId ?? (await staleCache.get<string>(staleRefKey(query.ref))), query);
             if (copy) return { result: copy, stale: true, ...(meter ? { meter } : {}) };
