@@ -354,8 +354,11 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     // Keyless results are approximate: they never share a flight or a cache entry with exact ones.
     const keyless = mode === 'innertube' && options.source !== 'innertube';
     const flightKey = keyless ? `${base}:keyless` : base;
+    // Whether this request led the flight (its own error) or joined another's (the leader's).
+    let led = false;
     try {
       const result = await cache.singleFlight(flightKey, knownId && !keyless ? cacheTtlMs : 0, async () => {
+        led = true;
         meter = await hooks.openMeter();
         const fresh = await fetchFresh(knownId, query, meter, mode, hooks);
         if (keyless) return fresh;
@@ -367,7 +370,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     } catch (error) {
       if (error instanceof OwnResult && meter) return { result: error.result, stale: false, meter };
       // The error object may be shared with other requests waiting on the same flight: wrap, never mutate.
-      throw new FlightFailure(error, meter);
+      throw new FlightFailure(error, meter, led);
     }
   }
 
@@ -386,12 +389,12 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         try {
           return await fetchOnce(query, hooks, knownId, options.source);
         } catch (failure) {
-          const { error, meter } = failure as FlightFailure;
+          const { error, meter, led } = failure as FlightFailure;
           // Another request's balance or allowance stopped the shared fetch: do our own. That error is
           // the other account's (its balance, its allowance) and never this request's answer: should
           // other requests keep leading and failing, this one gives up with an error of its own
           // (found by review: the third such failure was passed on as it was).
-          if (!meter && isPersonal(error)) {
+          if (!led && !meter && isPersonal(error)) {
             if (attempt < MAX_FLIGHT_ATTEMPTS) continue;
             throw new FlightFailure(new AppError('SERVICE_UNAVAILABLE', 'Concurrent requests for this channel kept failing before this one could read it; try again shortly.', { headers: { 'retry-after': '1' } }), undefined);
           }
@@ -417,10 +420,13 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
 export class FlightFailure extends Error {
   readonly error: unknown;
   readonly meter: QuotaMeter | undefined;
-  constructor(error: unknown, meter: QuotaMeter | undefined) {
+  /** This request led the flight: the error is its own (its meter may not have opened: its balance). */
+  readonly led: boolean;
+  constructor(error: unknown, meter: QuotaMeter | undefined, led = meter !== undefined) {
     super((error as Error)?.message ?? String(error));
     this.error = error;
     this.meter = meter;
+    this.led = led;
   }
 }
 
