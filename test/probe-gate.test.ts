@@ -1,7 +1,10 @@
 // The probe gate (src/domain/quota/probe-gate.ts): how many of one account's probes run at once.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProbeGate, PROBE_UNITS } from '../src/domain/quota/probe-gate.ts';
+import { createProbeGate, PROBE_UNITS, type ProbeGate } from '../src/domain/quota/probe-gate.ts';
+import { QuotaMeter } from '../src/domain/quota/quota-meter.ts';
+import type { Queryable } from '../src/infra/db/database.ts';
+import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
 
 /** Whether the promise has settled after the turns already queued have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -48,5 +51,29 @@ describe('probe gate', () => {
     const held = await gate.enter('a', async () => 0);
     assert.equal(await settled(gate.enter('a', async () => 0)), true);
     held();
+  });
+});
+
+describe('quota meter at the probe gate', () => {
+  it('a probe whose first calls start together takes one place, and gives it back once (found by review)', async () => {
+    let enters = 0;
+    let leaves = 0;
+    const probes: ProbeGate = {
+      enter: async () => {
+        enters++;
+        await new Promise((resolve) => setImmediate(resolve));
+        return () => { leaves++; };
+      },
+    };
+    // The statements the meter runs, answered as an account with allowance to spare.
+    const db = { query: async () => [{ units: 1, unpaid_units: 1 }] } as unknown as Queryable;
+    const settings = { unitsPerCredit: 4, allowanceUnits: 50, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings };
+    const meter = new QuotaMeter({ db, accountId: 'a', requestId: 'r', settings, now: Date.now, reservationExpiresAt: new Date(Date.now() + 60_000), reserved: 1, probes });
+    await Promise.all([meter.take(1), meter.take(1)]); // the channel and the first page, side by side
+    assert.equal(enters, 1);
+    await meter.finishUnpaid();
+    await meter.finishUnpaid();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(leaves, 1);
   });
 });

@@ -21,7 +21,7 @@ describe('WebSub push for watches', () => {
   let now = Date.parse('2026-07-01T12:00:00Z');
   const clock = () => now;
   const LEASE = 3600;
-  const subscription = async (channelId: string) => (await t.services.db.query<{ state: string; secret: string; lease_expires_at: Date | null; verified_at: Date | null }>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]))[0];
+  const subscription = async (channelId: string) => (await t.services.db.query<{ state: string; secret: string; lease_expires_at: Date | null; verified_at: Date | null; requested_at: Date }>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]))[0];
   const checksOf = async (id: string) => (await t.services.db.query<{ trigger: string }>('SELECT trigger FROM watch_checks WHERE watch_id = $1 ORDER BY created_at', [id])).map((r) => r.trigger);
 
   before(async () => {
@@ -94,8 +94,14 @@ describe('WebSub push for watches', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.body, 'ok');
     assert.equal((await subscription(watch.channel.id))!.lease_expires_at!.getTime(), now + MAX_LEASE_SECONDS * 1000);
+    // A lease no hub grants, recorded before callbacks had a token: the subscription is asked for again.
+    const db = t.services.db;
+    await db.query(`UPDATE websub_subscriptions SET lease_expires_at = '2121-07-25', requested_at = $2 WHERE channel_id = $1`, [watch.channel.id, new Date(now - 600_000)]);
+    assert.deepEqual(await subscriptionsDue(t.services.websub!), [watch.channel.id]);
     // Back to the hub's lease for the tests that follow.
+    await db.query('UPDATE websub_subscriptions SET requested_at = $2 WHERE channel_id = $1', [watch.channel.id, row.requested_at]);
     await t.app.inject({ method: 'GET', url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=${LEASE}` });
+    assert.deepEqual(await subscriptionsDue(t.services.websub!), []);
   });
 
   it('checks at once on a signed notification and reports the new short', async () => {

@@ -102,8 +102,10 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
         if (!(await boss.getQueue(name))) throw error;
       }
     } else if (deadLetter && existing.deadLetter !== deadLetter) {
-      // A queue created before it had one (jobs already queued keep what they were queued with).
+      // A queue created before it had one. A job carries the dead-letter queue it was queued with,
+      // so the live ones get it too: those retrying at the upgrade are the likeliest to use up their retries.
       await boss.updateQueue(name, { deadLetter });
+      await db.query(`UPDATE pgboss.job SET dead_letter = $1 WHERE name = $2 AND dead_letter IS NULL AND state IN ('created', 'retry', 'active')`, [deadLetter, name]);
     }
   }
   return boss;

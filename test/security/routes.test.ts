@@ -142,8 +142,8 @@ describe('security suite: generated from the route table', () => {
       );
       return id;
     };
-    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id, batchId: await batchOf(alice), watchId: await watchOf(alice), channelId: 'UCdemo0000000000000000' };
-    fixtures.others = { id: bob.keyId, requestId: bobRequest.id, batchId: await batchOf(bob), watchId: await watchOf(bob), channelId: 'UCdemo0000000000000001' };
+    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id, batchId: await batchOf(alice), watchId: await watchOf(alice), channelId: 'UCdemo0000000000000000', token: 'A'.repeat(32) };
+    fixtures.others = { id: bob.keyId, requestId: bobRequest.id, batchId: await batchOf(bob), watchId: await watchOf(bob), channelId: 'UCdemo0000000000000001', token: 'B'.repeat(32) };
     routes = routesOf(t.app.routeTable);
   });
   after(() => t.close());

@@ -66,8 +66,14 @@ export class QuotaMeter {
   #turn: Promise<void> = Promise.resolve();
   /** The probe's units leaving the allowance (commit), awaited before the request's end is recorded. */
   #returning: Promise<void> = Promise.resolve();
-  /** The probe's place at the gate, taken at its first call and left when it commits or ends. */
-  #leaveGate: (() => void) | undefined;
+  /**
+   * The probe's place at the gate, asked for at its first call and left when it commits or ends.
+   * The promise itself is kept, set before any await: a probe's first calls may start together
+   * (the channel and the first page of a known channel), and both must wait for one place (found
+   * by review: each took its own, and the second was never given back).
+   */
+  #gate: Promise<() => void> | undefined;
+  #leftGate = false;
 
   constructor(input: MeterInput) {
     this.#input = input;
@@ -107,7 +113,8 @@ export class QuotaMeter {
   take = async (units: number): Promise<void> => {
     const { settings, db } = this.#input;
     if (this.#phase === 'probe') {
-      this.#leaveGate ??= await (this.#input.probes ?? PROBES).enter(this.accountId, () => this.allowanceLeft());
+      this.#gate ??= (this.#input.probes ?? PROBES).enter(this.accountId, () => this.allowanceLeft());
+      await this.#gate;
       if (!(await takeAllowance(db, this.accountId, this.#day, units, settings.allowanceUnits))) {
         const seconds = secondsToNextQuotaDay(this.#input.now());
         throw new AppError('QUOTA_ALLOWANCE_EXHAUSTED', `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`, { headers: { 'retry-after': String(seconds) } });
@@ -147,7 +154,7 @@ export class QuotaMeter {
     // the cold path's critical path); the request's end waits for it before recording its units.
     // Should it fail, the probe's units stay counted as unpaid: the allowance errs on the safe side.
     // The probe leaves the gate once its units are back in the allowance, for the next to count on them.
-    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {}).finally(() => this.#leaveGate?.());
+    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {}).finally(() => this.#leaveGate());
     this.#unpaidRecorded = 0;
   }
 
@@ -175,7 +182,7 @@ export class QuotaMeter {
       await this.#returning;
       return result;
     } finally {
-      this.#leaveGate?.();
+      this.#leaveGate();
     }
   }
 
@@ -192,8 +199,16 @@ export class QuotaMeter {
       this.#recorded = this.#spent;
       this.#unpaidRecorded = this.#spent;
     } finally {
-      this.#leaveGate?.();
+      this.#leaveGate();
     }
+  }
+
+  /** Gives the probe's place at the gate back (once it has one; idempotent). */
+  #leaveGate(): void {
+    if (!this.#gate || this.#leftGate) return;
+    this.#leftGate = true;
+    // A gate that failed (its allowance read did) holds no place: nothing to give back.
+    void this.#gate.then((leave) => leave(), () => {});
   }
 
   async #extendTo(credits: number): Promise<boolean> {

@@ -207,7 +207,14 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const fetchedOutcome = outcome;
   const hook = request.batchId ? afterSettle : undefined;
   const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle: hook, quotaUnits: meter?.spent ?? null });
-  const settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : await alone();
+  let settledAs: SettledAs;
+  try {
+    settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : await alone();
+  } catch (error) {
+    // Not settled (the database's trouble): the queue retries the job; this attempt's units are unpaid (found by review).
+    if (meter) await meter.finishUnpaid().catch(() => {});
+    throw error;
+  }
   outcome = settledAs.final;
   const settled = settledAs.changed;
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());

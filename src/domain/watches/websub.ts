@@ -190,7 +190,8 @@ export async function readNotification(deps: WebSubDeps, channelId: string, toke
 
 /**
  * Channels whose subscription needs asking for: watched but never subscribed, failed a while ago,
- * requested but never verified, or with a tenth of the lease left.
+ * requested but never verified, with a tenth of the lease left, or with a lease longer than any
+ * hub grants.
  */
 export async function subscriptionsDue(deps: WebSubDeps): Promise<string[]> {
   const now = deps.now();
@@ -199,8 +200,10 @@ export async function subscriptionsDue(deps: WebSubDeps): Promise<string[]> {
       WHERE s.channel_id IS NULL
          OR (s.state = 'failed' AND s.requested_at < $1)
          OR (s.state = 'requested' AND s.requested_at < $2)
-         OR (s.state = 'verified' AND s.lease_expires_at < $3 AND s.requested_at < $4)`,
-    [new Date(now - RETRY_FAILED_MS), new Date(now - RETRY_UNVERIFIED_MS), new Date(now + (deps.settings.leaseSeconds * 1000) / 10), new Date(now - RETRY_FAILED_MS)],
+         OR (s.state = 'verified' AND s.lease_expires_at < $3 AND s.requested_at < $4)
+         -- A lease no hub grants (recorded from a forged verification before callbacks had a token): asked for again.
+         OR (s.state = 'verified' AND s.lease_expires_at > $5 AND s.requested_at < $4)`,
+    [new Date(now - RETRY_FAILED_MS), new Date(now - RETRY_UNVERIFIED_MS), new Date(now + (deps.settings.leaseSeconds * 1000) / 10), new Date(now - RETRY_FAILED_MS), new Date(now + MAX_LEASE_SECONDS * 1000)],
   );
   return rows.map((r) => r.channel_id);
 }
