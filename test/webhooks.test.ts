@@ -130,52 +130,37 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.ok(seen && seen.getTime() > Date.now() + 47 * 3600_000, `renewed for the work's time: ${seen?.toISOString()}`);
   });
 
-  it('a fetch job attempt that fails on our side counts the units it spent as unpaid before the queue retries it (found by review)', async () => {
-    const user = await createUser(t, 10);
-    const db = t.services.db;
-    const requestId = `req_units${user.id.slice(0, 8)}`;
-    await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
-    const deps = {
-      ...t.services.shortsRequests,
-      shorts: {
-        ...t.services.shortsRequests.shorts,
-        fetch: async (_query: unknown, hooks: { openMeter(): Promise<{ take(units: number): Promise<void>; commit(credits: number, why: string): Promise<void> }> }) => {
-          const meter = await hooks.openMeter();
-          await meter.take(1); // the probe
-          await meter.commit(1, 'This channel costs'); // the price known: the probe's unit is paid for from here on
-          await meter.take(2); // spent upstream, then the attempt fails
-          throw new Error('Connection is closed.');
+  // An attempt that fails on our side — the fetch itself, or the settling of a failed fetch — counts
+  // the units it spent as unpaid before the queue retries it (found by review: they were never counted).
+  const failedAttempts: Array<[string, Error, Partial<typeof t.services.shortsRequests>]> = [
+    ['its fetch failed on our side', new Error('Connection is closed.'), {}],
+    ['the database failed its settlement', new AppError('UPSTREAM_ERROR'), { queuedSettlements: { settle: async () => { throw new Error('the database went away'); } } }],
+  ];
+  for (const [when, failure, overrides] of failedAttempts) {
+    it(`a fetch job attempt that failed (${when}) counts the units it spent as unpaid before the queue retries it (found by review)`, async () => {
+      const user = await createUser(t, 10);
+      const db = t.services.db;
+      const requestId = `req_units${user.id.slice(0, 8)}`;
+      await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
+      const deps = {
+        ...t.services.shortsRequests,
+        shorts: {
+          ...t.services.shortsRequests.shorts,
+          fetch: async (_query: unknown, hooks: { openMeter(): Promise<{ take(units: number): Promise<void>; commit(credits: number, why: string): Promise<void> }> }) => {
+            const meter = await hooks.openMeter();
+            await meter.take(1); // the probe
+            await meter.commit(1, 'This channel costs'); // the price known: the probe's unit is paid for from here on
+            await meter.take(2); // spent upstream, then the attempt fails
+            throw failure;
+          },
         },
-      },
-    } as typeof t.services.shortsRequests;
-    await assert.rejects(processQueuedRequest(deps, requestId, async () => {}), /Connection is closed/);
-    const [day] = await db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1', [user.id]);
-    assert.deepEqual({ ...day }, { units: 3, unpaid_units: 3 }, 'nothing was charged: every unit is unpaid');
-  });
-
-  it('so does an attempt whose settlement the database failed (found by review)', async () => {
-    const user = await createUser(t, 10);
-    const db = t.services.db;
-    const requestId = `req_unset${user.id.slice(0, 8)}`;
-    await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
-    const deps = {
-      ...t.services.shortsRequests,
-      shorts: {
-        ...t.services.shortsRequests.shorts,
-        fetch: async (_query: unknown, hooks: { openMeter(): Promise<{ take(units: number): Promise<void>; commit(credits: number, why: string): Promise<void> }> }) => {
-          const meter = await hooks.openMeter();
-          await meter.take(1);
-          await meter.commit(1, 'This channel costs');
-          await meter.take(2);
-          throw new AppError('UPSTREAM_ERROR'); // a failure of the platform's: the request is to be settled as failed
-        },
-      },
-      queuedSettlements: { settle: async () => { throw new Error('the database went away'); } },
-    } as unknown as typeof t.services.shortsRequests;
-    await assert.rejects(processQueuedRequest(deps, requestId, async () => {}), /database went away/);
-    const [day] = await db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1', [user.id]);
-    assert.deepEqual({ ...day }, { units: 3, unpaid_units: 3 });
-  });
+        ...overrides,
+      } as typeof t.services.shortsRequests;
+      await assert.rejects(processQueuedRequest(deps, requestId, async () => {}), /Connection is closed|database went away/);
+      const [day] = await db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1', [user.id]);
+      assert.deepEqual({ ...day }, { units: 3, unpaid_units: 3 }, 'nothing was charged: every unit is unpaid');
+    });
+  }
 
   it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {
     const receiver = await startReceiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
