@@ -11,6 +11,9 @@ describe('channel URL parsing', () => {
     ['https://music.youtube.com/@demo#top', { type: 'handle', value: 'demo' }],
     ['https://www.youtube.com/@%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%81%A1%E3%82%83%E3%82%93', { type: 'handle', value: '日本語ちゃん' }],
     ['https://www.youtube.com/@café.tv', { type: 'handle', value: 'café.tv' }],
+    // The Latin middle dot is allowed in handles (found by review).
+    ['https://www.youtube.com/@col·legi', { type: 'handle', value: 'col·legi' }],
+    ['https://www.youtube.com/@col%C2%B7legi/shorts', { type: 'handle', value: 'col·legi' }],
     ['https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA', { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' }],
     ['https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA/shorts?x=1', { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' }],
     ['https://www.youtube.com/user/DemoUser', { type: 'username', value: 'DemoUser' }],

@@ -50,6 +50,13 @@ describe('sorting and duration filtering', () => {
     assert.deepEqual(sortShorts(shorts, 'oldest').map((s) => s.id), ['b', 'c', 'a', 'e', 'f', 'd']);
     assert.deepEqual(sortShorts(shorts, 'newest').map((s) => s.id), ['f', 'e', 'a', 'c', 'b', 'd']);
   });
+  it("a keyless listing's undated shorts keep its order (newest first), reversed for oldest (found by review)", () => {
+    // As the Shorts tab lists them, newest first, none dated; ids in no particular order.
+    const listing = ['q', 'z', 'a', 'm'].map((id) => short(id, undefined, '1'));
+    assert.deepEqual(sortShorts(listing, 'newest').map((s) => s.id), ['q', 'z', 'a', 'm']);
+    assert.deepEqual(sortShorts(listing, 'oldest').map((s) => s.id), ['m', 'a', 'z', 'q']);
+    assert.deepEqual(sortShorts(listing, 'popular').map((s) => s.id), ['q', 'z', 'a', 'm'], 'equal counts: newest first');
+  });
   it('duration bounds are inclusive; a short without a duration matches no bound', () => {
     assert.deepEqual(filterByDuration(shorts, { minDurationSeconds: 30, maxDurationSeconds: 60 }).map((s) => s.id), ['a', 'b']);
     assert.deepEqual(filterByDuration(shorts, { maxDurationSeconds: 0 }).map((s) => s.id), ['f']);

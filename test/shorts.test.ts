@@ -7,7 +7,9 @@ import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { createShortsService, type FlightFailure } from '../src/domain/shorts/shorts-service.ts';
 import { createMemoryCache } from '../src/infra/cache/memory-cache.ts';
 import type { Cache } from '../src/infra/cache/cache.ts';
-import type { YoutubeClient } from '../src/domain/shorts/youtube-client.ts';
+import type { YoutubeCalls, YoutubeClient } from '../src/domain/shorts/youtube-client.ts';
+import { collectShorts } from '../src/domain/shorts/shorts-collector.ts';
+import type { YtListResponse, YtPlaylistItem } from '../src/domain/shorts/youtube-types.ts';
 import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
 import { AppError } from '../src/errors.ts';
 
@@ -352,5 +354,27 @@ describe('shared fetches that fail for their leader', () => {
     assert.equal(error.code, 'SERVICE_UNAVAILABLE');
     assert.doesNotMatch(error.message, /balance/);
     assert.equal(flights, 5, 'it joined (or tried to lead) a few times first');
+  });
+});
+
+describe('reading the Shorts playlist page by page', () => {
+  it('a short already read that comes again on the next page (the list shifted meanwhile) is read once (found by review)', async () => {
+    const item = (id: string) => ({ contentDetails: { videoId: id, videoPublishedAt: '2026-01-01T00:00:00Z' } });
+    // Page tokens are positions: a short published between the two reads pushes 'c' onto page 2 as well.
+    const pages: Record<string, YtListResponse<YtPlaylistItem>> = {
+      first: { kind: 'youtube#playlistItemListResponse', nextPageToken: 'p2', pageInfo: { totalResults: 5 }, items: [item('a'), item('b'), item('c')] },
+      p2: { kind: 'youtube#playlistItemListResponse', pageInfo: { totalResults: 5 }, items: [item('c'), item('d')] },
+    };
+    const asked: string[][] = [];
+    const calls = {
+      playlistItems: async (_playlist: string, token?: string) => pages[token ?? 'first']!,
+      videos: async (ids: string[]) => {
+        asked.push(ids);
+        return { kind: 'youtube#videoListResponse', items: ids.map((id) => ({ kind: 'youtube#video', id, snippet: { publishedAt: '2026-01-01T00:00:00Z' } })) };
+      },
+    } as unknown as YoutubeCalls;
+    const collected = await collectShorts(calls, 'UCaaaaaaaaaaaaaaaaaaaaaa', { cap: 100, capIsServiceMax: true, budget: { onFirstPage: async () => {}, allowItems: async () => true } });
+    assert.deepEqual(collected.videos.map((v) => v.id), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(asked, [['a', 'b', 'c'], ['d']], 'its details are not asked for twice');
   });
 });

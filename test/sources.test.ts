@@ -132,6 +132,37 @@ describe('source modes against the same fake channels', () => {
     assert.equal(fake.innertubeCalls().filter((c) => c.endpoint === 'player').length, 0);
   });
 
+  it("innertube: a cached full listing (no dates) does not answer a window; the window is read (found by review)", async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-120') })).json().data.shorts as Short[];
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '', CACHE_TTL_SECONDS: '3600', RATE_LIMIT_PER_MINUTE: '1000' });
+    try {
+      const user = await createUser(t, 1000);
+      const full = await post(t, user, { channelUrl: channel('@fake-120') });
+      assert.equal(full.json().itemCount, 120);
+      assert.equal((full.json().data.shorts as Short[])[0]!.snippet.publishedAt, undefined, 'a keyless listing without a window has no dates');
+      const window = await post(t, user, { channelUrl: channel('@fake-120'), oldestDate: parseTimestamp(exact[5]!.snippet.publishedAt)! });
+      assert.equal(window.statusCode, 200, window.body);
+      assert.deepEqual((window.json().data.shorts as Short[]).map((s) => s.id), exact.slice(0, 6).map((s) => s.id));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('hybrid: a window the cap cut after its end is not truncated; one with more beyond the cap is (found by review)', async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'hybrid', CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000' });
+    try {
+      const user = await createUser(t, 1000);
+      const within = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[96]!.snippet.publishedAt)! })).json();
+      assert.deepEqual([within.itemCount, within.truncated], [97, false]);
+      assert.deepEqual((within.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 97).map((s) => s.id));
+      const beyond = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[149]!.snippet.publishedAt)! })).json();
+      assert.deepEqual([beyond.itemCount, beyond.truncated], [100, true]);
+    } finally {
+      await t.close();
+    }
+  });
+
   const faults = [['botCheck', 'player'], ['rateLimited', 'browse'], ['malformed', 'browse'], ['layoutChanged', 'browse'], ['hang', 'resolve_url']] as const;
   for (const [kind, endpoint] of faults) {
     it(`innertube: ${kind} on ${endpoint} is a clear 502/503 failure, never 500`, async () => {

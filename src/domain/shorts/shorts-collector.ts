@@ -59,6 +59,7 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
   let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined = options.firstPage ?? calls.playlistItems(playlistId);
   // Failed detail batches must not surface as unhandled rejections while we await later pages.
   const batches: Promise<YtListResponse<YtVideo>>[] = [];
+  const seen = new Set<string>();
   let wanted = 0;
   let truncated = false;
   let budgetStopped = false;
@@ -82,8 +83,17 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
     if (pages === 0) await options.budget.onFirstPage(page.pageInfo?.totalResults ?? (page.items ?? []).length);
     pages++;
     pending = undefined;
-    const items = page.items ?? [];
-    const matching = items.filter((item) => item.contentDetails?.videoId && inWindow(item.contentDetails.videoPublishedAt));
+    // Page tokens are positions in the list: a short published (or removed) between two pages shifts
+    // the items, and one already read comes again — read once (found by review: it was returned and
+    // priced twice). One removed meanwhile can likewise shift an item past the next page; nothing
+    // short of reading the list again finds that one.
+    const items = (page.items ?? []).filter((item) => {
+      const id = item.contentDetails?.videoId;
+      if (!id || seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+    const matching = items.filter((item) => inWindow(item.contentDetails!.videoPublishedAt));
     const allOlder = options.oldestDate !== undefined && items.length > 0 && matching.length === 0;
     if (wanted >= options.cap) {
       // We only read this page to learn whether anything was left out.

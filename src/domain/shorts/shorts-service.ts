@@ -462,7 +462,10 @@ function narrow(full: ShortsResult | undefined, query: ShortsQuery): ShortsResul
   if (query.oldestDate !== undefined) {
     // A truncated full result is missing older shorts that may fall in the window.
     if (full.truncated) return undefined;
-    shorts = shorts.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) >= query.oldestDate!);
+    const dates = shorts.map((s) => parseTimestamp(s.snippet.publishedAt));
+    // A keyless listing read without a window has no publish dates: it cannot tell the window (found by review).
+    if (dates.some((d) => d === undefined)) return undefined;
+    shorts = shorts.filter((_, i) => dates[i]! >= query.oldestDate!);
   }
   let truncated = full.truncated;
   if (query.limit !== undefined) {

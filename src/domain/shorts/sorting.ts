@@ -25,26 +25,25 @@ const time = (s: Short) => parseTimestamp(s.snippet.publishedAt);
 /** Exact view counts are decimal strings; a missing one ranks below every count. */
 const views = (s: Short) => (s.statistics.viewCount === undefined ? -1n : BigInt(s.statistics.viewCount));
 
-/** Newer first; shorts without a date after every dated one. */
-function byNewest(a: Short, b: Short): number {
-  return (time(b) ?? -Infinity) - (time(a) ?? -Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-/** Older first; shorts without a date after every dated one. */
-function byOldest(a: Short, b: Short): number {
-  return (time(a) ?? Infinity) - (time(b) ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-/** Most viewed first; equal counts newest first. */
-function byPopular(a: Short, b: Short): number {
-  const va = views(a);
-  const vb = views(b);
-  return va === vb ? byNewest(a, b) : vb > va ? 1 : -1;
-}
-
+/**
+ * Sorts a window of shorts. Shorts without a date (a keyless listing has none: docs/sources.md) come
+ * after every dated one and keep the listing's order among themselves — newest first, as the
+ * listing reads — reversed for `oldest`; dated shorts of the same instant keep it too. Before, ties
+ * went by id, so `oldest` over a keyless listing returned shorts in no order at all (found by review).
+ */
 export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] {
-  const compare = sort === 'oldest' ? byOldest : sort === 'popular' ? byPopular : byNewest;
-  return [...shorts].sort(compare);
+  const position = new Map(shorts.map((s, i) => [s.id, i]));
+  const listed = (a: Short, b: Short) => position.get(a.id)! - position.get(b.id)!;
+  // Infinity - Infinity is NaN, which || passes over: two undated shorts fall to the listing's order.
+  const newest = (a: Short, b: Short) => (time(b) ?? -Infinity) - (time(a) ?? -Infinity) || listed(a, b);
+  const oldest = (a: Short, b: Short) => (time(a) ?? Infinity) - (time(b) ?? Infinity) || listed(b, a);
+  /** Most viewed first; equal counts newest first. */
+  const popular = (a: Short, b: Short) => {
+    const va = views(a);
+    const vb = views(b);
+    return va === vb ? newest(a, b) : vb > va ? 1 : -1;
+  };
+  return [...shorts].sort(sort === 'oldest' ? oldest : sort === 'popular' ? popular : newest);
 }
 
 /** Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a bound. */

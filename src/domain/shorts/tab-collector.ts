@@ -74,5 +74,10 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     pages++;
   }
   const kept = videos.filter((v) => !older(v));
+  // With a window, the cap counted the listed ids, the window's and older ones alike. When some of
+  // those read were older, the window ended inside what was read (the tab lists newest first): the
+  // ids left beyond the cap are older too, and nothing of the window is missing (found by review:
+  // such a result said `truncated`, unlike the playlist path's and the keyless one's).
+  if (truncated && options.oldestDate !== undefined && kept.length < videos.length) truncated = false;
   return { videos: kept, truncated: truncated || budgetStopped, budgetStopped, pages };
 }
