@@ -6,6 +6,7 @@ import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from '.
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { chargeAndRecord, createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
 import { adjustCredits } from '../src/domain/operators/users.ts';
+import { purgeExpiredResults } from '../src/domain/requests/stored-results.ts';
 import { csvCell, csvRow } from '../src/http/csv.ts';
 import { dispatchPendingEvents } from '../src/domain/webhooks/events.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -102,6 +103,36 @@ for (const mode of STORAGE_MODES) {
         assert.equal(res.json().error, 'VALIDATION_FAILED');
         assert.match(res.json().message, /cursor/);
       }
+    });
+
+    it("names a watch check's channel, keeps a purged result's channel title, and counts watch checks in the usage figures (found by review)", async () => {
+      const user = await createUser(t, 100);
+      const db = t.services.db;
+      // A watch and one of its checks, charged 2 credits under the check's id.
+      const watchId = `wch_stmt${user.id.slice(0, 8)}`;
+      const checkId = `wck_stmt${user.id.slice(0, 8)}`;
+      await db.query(
+        `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, webhook_url, interval_seconds, status, next_check_at)
+         VALUES ($1, $2, 'https://www.youtube.com/@watched', 'UCwatched000000000000000', 'Watched Channel', 'http://127.0.0.1:9/hook', 900, 'active', now() + interval '1 hour')`,
+        [watchId, user.id],
+      );
+      await db.query(`INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome) VALUES ($1, $2, $3, 'schedule', 1, 3, 2, 'ok')`, [checkId, watchId, user.id]);
+      await db.transaction((tx) => chargeCredits(tx, user.id, 2, checkId));
+      // A request whose whole result was stored, past its retention.
+      const kept = settlement(user.id, 1);
+      kept.outcome.result = { data: { channel: { id: 'UCkept', snippet: { title: 'Kept Title' } } } };
+      await chargeAndRecord(db, kept);
+      assert.equal(await purgeExpiredResults(db, 1, Date.now() + 3 * 86_400_000) >= 1, true);
+
+      const entries = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json().entries as Array<{ requestId: string | null; channelUrl: string | null; channelTitle: string | null }>;
+      const channelOf = (id: string) => { const e = entries.find((x) => x.requestId === id)!; return [e.channelUrl, e.channelTitle]; };
+      assert.deepEqual(channelOf(checkId), ['https://www.youtube.com/@watched', 'Watched Channel']);
+      assert.deepEqual(channelOf(kept.request.id), ['https://www.youtube.com/@fake-1', 'Kept Title']);
+
+      const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+      assert.deepEqual([account.usage.totalRequests, account.usage.totalCreditsCharged], [1, 3], 'the ledger charged 3');
+      const [today] = (await t.app.inject({ method: 'GET', url: '/accounts/usage?days=1', headers: bearer(user.key) })).json().days as Array<{ requests: number; items: number; credits: number }>;
+      assert.deepEqual([today!.requests, today!.items, today!.credits], [1, 50, 3]);
     });
 
     it('exports the ledger as CSV with a header, correct escaping and the formula guard', async () => {

@@ -176,12 +176,22 @@ export async function listRequests(db: Queryable, accountId: string, limit: numb
 
 export type { UsageDay };
 
+/**
+ * Per UTC day: the account's shorts requests, the shorts they returned, and the credits charged —
+ * theirs and its watches' checks' (found by review: without the checks the figures disagreed with
+ * the ledger and the statement).
+ */
 export async function usageByDay(db: Queryable, accountId: string, days: number, now = new Date()): Promise<UsageDay[]> {
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const rows = await db.query<{ day: string; requests: number; items: number; credits: number }>(
-    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS requests,
-            coalesce(sum(item_count), 0)::int AS items, coalesce(sum(credits_charged), 0)::int AS credits
-     FROM shorts_requests WHERE account_id = $1 AND created_at >= $2 GROUP BY 1`,
+    `SELECT day, sum(requests)::int AS requests, sum(items)::int AS items, sum(credits)::int AS credits FROM (
+       SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS requests,
+              coalesce(sum(item_count), 0) AS items, coalesce(sum(credits_charged), 0) AS credits
+       FROM shorts_requests WHERE account_id = $1 AND created_at >= $2 GROUP BY 1
+       UNION ALL
+       SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 0, 0, sum(credits_charged)
+       FROM watch_checks WHERE account_id = $1 AND created_at >= $2 GROUP BY 1
+     ) u GROUP BY day`,
     [accountId, since],
   );
   const byDay = new Map(rows.map((r) => [r.day, r]));
@@ -192,9 +202,12 @@ export async function usageByDay(db: Queryable, accountId: string, days: number,
   });
 }
 
+/** The account's shorts requests, and every credit charged: theirs and its watches' checks' (as usageByDay). */
 export async function accountTotals(db: Queryable, accountId: string): Promise<{ totalRequests: number; totalCreditsCharged: number }> {
   const [row] = await db.query<{ total_requests: number; total_credits: number }>(
-    'SELECT count(*)::int AS total_requests, coalesce(sum(credits_charged), 0)::int AS total_credits FROM shorts_requests WHERE account_id = $1',
+    `SELECT count(*)::int AS total_requests,
+            (coalesce(sum(credits_charged), 0) + (SELECT coalesce(sum(credits_charged), 0) FROM watch_checks WHERE account_id = $1))::int AS total_credits
+     FROM shorts_requests WHERE account_id = $1`,
     [accountId],
   );
   return { totalRequests: row?.total_requests ?? 0, totalCreditsCharged: row?.total_credits ?? 0 };

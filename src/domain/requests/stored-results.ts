@@ -91,7 +91,7 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
  */
 export async function purgeExpiredResults(db: Queryable, retentionDays: number, now: number): Promise<number> {
   const rows = await db.query(
-    `UPDATE shorts_requests SET result = (result - 'data') || jsonb_build_object('channelId', result->'data'->'channel'->>'id', 'note', 'The result was kept for ' || $2::int || ' days (RESULT_RETENTION_DAYS) and has been dropped.')
+    `UPDATE shorts_requests SET result = (result - 'data') || jsonb_build_object('channelId', result->'data'->'channel'->>'id', 'channelTitle', result->'data'->'channel'->'snippet'->>'title', 'note', 'The result was kept for ' || $2::int || ' days (RESULT_RETENTION_DAYS) and has been dropped.')
      WHERE result ? 'data' AND completed_at IS NOT NULL AND completed_at <= $1::timestamptz RETURNING id`,
     [new Date(now - retentionDays * DAY_MS), retentionDays],
   );
