@@ -159,7 +159,11 @@ for (const mode of STORAGE_MODES) {
         `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status, item_count, credits_charged, completed_at) VALUES ($1, $2, 'https://www.youtube.com/@x', 'https://example.com/h', 'webhook', 'completed', 3, 0, now())`,
         [`req_op_${target.id.slice(0, 8)}`, target.id],
       );
-      await t.services.db.query(`INSERT INTO webhook_deliveries (request_id, webhook_id, attempt, status_code, latency_ms, outcome) VALUES ($1, $2, 1, 200, 12, 'delivered')`, [`req_op_${target.id.slice(0, 8)}`, `msg_req_op_${target.id.slice(0, 8)}`]);
+      await t.services.db.query(`INSERT INTO webhook_deliveries (request_id, account_id, webhook_id, attempt, status_code, latency_ms, outcome) VALUES ($1, $2, $3, 1, 200, 12, 'delivered')`, [`req_op_${target.id.slice(0, 8)}`, target.id, `msg_req_op_${target.id.slice(0, 8)}`]);
+      // An account event's delivery (credits.low), which no request names (found by review: the operator's view left it out, the customer's showed no URL).
+      const eventId = `evt_op_${target.id.slice(0, 8)}`;
+      await t.services.db.query(`INSERT INTO webhook_events (id, account_id, type, webhook_url, payload) VALUES ($1, $2, 'credits.low', 'https://example.com/events', '{}')`, [eventId, target.id]);
+      await t.services.db.query(`INSERT INTO webhook_deliveries (event_id, account_id, webhook_id, attempt, status_code, latency_ms, outcome) VALUES ($1, $2, $3, 1, 500, 9, 'failed')`, [eventId, target.id, `msg_${eventId}`]);
       const detail = (await t.app.inject({ method: 'GET', url: `/operator/users/${target.id}?days=7`, headers: bearer(operator.token) })).json();
       assert.equal(detail.user.email, target.email);
       assert.equal(detail.totals.totalRequests, 1);
@@ -168,7 +172,10 @@ for (const mode of STORAGE_MODES) {
       const requests = (await t.app.inject({ method: 'GET', url: `/operator/users/${target.id}/requests`, headers: bearer(operator.token) })).json().requests;
       assert.equal(requests[0].mode, 'webhook');
       const deliveries = (await t.app.inject({ method: 'GET', url: `/operator/users/${target.id}/deliveries`, headers: bearer(operator.token) })).json().deliveries;
-      assert.deepEqual(deliveries.map((d: { outcome: string; statusCode: number }) => [d.outcome, d.statusCode]), [['delivered', 200]]);
+      assert.deepEqual(deliveries.map((d: { outcome: string; statusCode: number; requestId: string | null; webhookId: string }) => [d.outcome, d.statusCode, d.requestId, d.webhookId]),
+        [['failed', 500, null, `msg_${eventId}`], ['delivered', 200, `req_op_${target.id.slice(0, 8)}`, `msg_req_op_${target.id.slice(0, 8)}`]]);
+      const own = (await t.app.inject({ method: 'GET', url: '/webhooks/deliveries', headers: bearer(target.key) })).json().deliveries as Array<{ webhookId: string; url: string }>;
+      assert.deepEqual(own.map((d) => [d.webhookId, d.url]), [[`msg_${eventId}`, 'https://example.com/events'], [`msg_req_op_${target.id.slice(0, 8)}`, 'https://example.com/h']]);
       assertErrorBody(await t.app.inject({ method: 'GET', url: `/operator/users/${target.id}/ledger?limit=0`, headers: bearer(operator.token) }), 400, 'VALIDATION_FAILED');
       assertErrorBody(await t.app.inject({ method: 'GET', url: '/operator/users/nobody@example.com/requests', headers: bearer(operator.token) }), 404, 'NOT_FOUND');
     });

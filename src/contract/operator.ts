@@ -54,8 +54,8 @@ export const CreatedInvitationSchema = Type.Object(
 );
 
 export const UserDeliverySchema = Type.Object(
-  { ...DeliveryAttemptSchema.properties, requestId: Type.String() },
-  { $id: 'UserDelivery', description: 'A webhook delivery attempt with the request it delivered.', examples: [{ id: 41, requestId: EXAMPLE_REQUEST_ID, webhookId: `msg_${EXAMPLE_REQUEST_ID}`, attempt: 1, startedAt: EXAMPLE_TIME, statusCode: 503, latencyMs: 120, outcome: 'failed', error: 'HTTP 503', requestHeaders: null, responseExcerpt: null, nextAttemptAt: null }] },
+  { ...DeliveryAttemptSchema.properties, requestId: Type.Union([Type.String(), Type.Null()], { description: 'The request it delivered; null for a batch summary or an account event (credits.low, a watch\'s events), which its webhookId names.' }) },
+  { $id: 'UserDelivery', description: 'A webhook delivery attempt of the user\'s: a request\'s, a batch summary\'s or an account event\'s.', examples: [{ id: 41, requestId: EXAMPLE_REQUEST_ID, webhookId: `msg_${EXAMPLE_REQUEST_ID}`, attempt: 1, startedAt: EXAMPLE_TIME, statusCode: 503, latencyMs: 120, outcome: 'failed', error: 'HTTP 503', requestHeaders: null, responseExcerpt: null, nextAttemptAt: null }] },
 );
 export type UserDelivery = Static<typeof UserDeliverySchema>;
 

@@ -9363,7 +9363,7 @@ export type components = {
             rateLimits: components["schemas"]["RateLimits"];
         };
         /**
-         * @description A webhook delivery attempt with the request it delivered.
+         * @description A webhook delivery attempt of the user's: a request's, a batch summary's or an account event's.
          * @example {
          *       "id": 41,
          *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
@@ -9396,7 +9396,8 @@ export type components = {
             } | null;
             responseExcerpt: string | null;
             nextAttemptAt: string | null;
-            requestId: string;
+            /** @description The request it delivered; null for a batch summary or an account event (credits.low, a watch's events), which its webhookId names. */
+            requestId: string | null;
         };
         /**
          * @description A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.

@@ -152,11 +152,13 @@ export async function setUserLimits(db: Database, actor: Actor, user: string, li
 /** The API's UserDelivery shape (contract/operator.ts). */
 export type DeliveryView = UserDelivery;
 
-/** A user's webhook delivery attempts, newest first. */
+/**
+ * A user's webhook delivery attempts, newest first: its requests', its batch summaries' and its
+ * account events' (found by review: joined to the requests, the view left the other two out).
+ */
 export async function listUserDeliveries(db: Queryable, accountId: string, limit: number): Promise<DeliveryView[]> {
-  const rows = await db.query<DeliveryRow & { request_id: string }>(
-    `SELECT d.* FROM webhook_deliveries d JOIN shorts_requests r ON r.id = d.request_id
-     WHERE r.account_id = $1 ORDER BY d.id DESC LIMIT $2`,
+  const rows = await db.query<DeliveryRow & { request_id: string | null }>(
+    'SELECT d.* FROM webhook_deliveries d WHERE d.account_id = $1 ORDER BY d.id DESC LIMIT $2',
     [accountId, limit],
   );
   return rows.map((d) => ({ ...attemptOf(d), requestId: d.request_id }));

@@ -127,7 +127,7 @@ function decodeDeliveryCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** Every delivery attempt of an account (requests and batch summaries), newest first, in keyset pages. */
+/** Every delivery attempt of an account (requests, batch summaries, account events), newest first, in keyset pages. */
 export async function listAccountDeliveries(
   db: Queryable,
   accountId: string,
@@ -145,10 +145,12 @@ export async function listAccountDeliveries(
   }
   params.push(options.limit + 1);
   const rows = await db.query<DeliveryRow & { request_id: string | null; batch_id: string | null; url: string | null }>(
-    `SELECT d.*, coalesce(r.webhook_url, b.webhook_url) AS url
+    `SELECT d.*, coalesce(r.webhook_url, b.webhook_url, e.webhook_url) AS url
      FROM webhook_deliveries d
      LEFT JOIN shorts_requests r ON r.id = d.request_id
      LEFT JOIN shorts_batches b ON b.id = d.batch_id
+     -- An account event's delivery (credits.low, a watch's events) went to the event's URL (found by review: shown empty).
+     LEFT JOIN webhook_events e ON e.id = d.event_id
      WHERE ${where.join(' AND ')}
      ORDER BY d.id DESC LIMIT $${params.length}`,
     params,
