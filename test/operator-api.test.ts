@@ -122,6 +122,12 @@ for (const mode of STORAGE_MODES) {
         assertErrorBody(await t.app.inject({ method: 'POST', url: `/operator/users/${target.id}/credits`, headers: bearer(operator.token), payload }), 400, 'VALIDATION_FAILED');
       }
       assertErrorBody(await t.app.inject({ method: 'POST', url: '/operator/users/00000000-0000-4000-8000-000000000000/credits', headers: bearer(operator.token), payload: { direction: 'grant', amount: 1, reason: 'x' } }), 404, 'NOT_FOUND');
+      // Past the most a balance holds (2^31 - 1): a clear 400, not a 500 (found by review).
+      await t.services.db.query('UPDATE accounts SET credit_balance = 2000000000 WHERE id = $1', [target.id]);
+      const tooMuch = assertErrorBody(await t.app.inject({ method: 'POST', url: `/operator/users/${target.id}/credits`, headers: bearer(operator.token), payload: { direction: 'grant', amount: 1_000_000_000, reason: 'x' } }), 400, 'VALIDATION_FAILED');
+      assert.match(tooMuch.message, /past 2,147,483,647 credits/);
+      assertErrorBody(await t.app.inject({ method: 'POST', url: '/operator/users', headers: bearer(operator.token), payload: { email: uniqueEmail('rich'), password: 'a long enough password 1', credits: 3_000_000_000 } }), 400, 'VALIDATION_FAILED');
+      await t.services.db.query('UPDATE accounts SET credit_balance = 11 WHERE id = $1', [target.id]);
       assert.deepEqual(await counts(target.id), before, 'balance, ledger and audit log unchanged');
 
       const ledger = (await t.app.inject({ method: 'GET', url: `/operator/users/${target.id}/ledger`, headers: bearer(operator.token) })).json().entries;

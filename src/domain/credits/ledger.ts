@@ -8,16 +8,26 @@ import type { LedgerEntry } from '../../contract/accounts.ts';
 
 export type { LedgerEntry };
 
+/** The most credits an account holds (the balance is a PostgreSQL integer). */
+export const MAX_BALANCE = 2_147_483_647;
+
 export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');
+  if (amount > MAX_BALANCE) throw new AppError('VALIDATION_FAILED', `An account holds at most ${MAX_BALANCE.toLocaleString('en-US')} credits.`);
   const [row] = await tx.query<{ credit_balance: number }>(
     // A grant that lifts the balance to the low-balance threshold or above re-arms the credits.low alert.
+    // One that would take it past MAX_BALANCE changes nothing (the sum in bigint: in integer it would fail the statement).
     `UPDATE accounts SET credit_balance = credit_balance + $2,
        credits_low_sent = credits_low_sent AND low_balance_threshold IS NOT NULL AND credit_balance + $2 < low_balance_threshold
-     WHERE id = $1 RETURNING credit_balance`,
-    [accountId, amount],
+     WHERE id = $1 AND credit_balance::bigint + $2::bigint <= $3 RETURNING credit_balance`,
+    [accountId, amount, MAX_BALANCE],
   );
-  if (!row) throw new AppError('NOT_FOUND', 'No such account.');
+  if (!row) {
+    const [account] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+    if (!account) throw new AppError('NOT_FOUND', 'No such account.');
+    // Found by review: the overflow answered 500.
+    throw new AppError('VALIDATION_FAILED', `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} credits, the most an account holds.`);
+  }
   await tx.query(
     `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', $2, $3, $4)`,
     [accountId, amount, row.credit_balance, note],

@@ -10,7 +10,7 @@ import { authenticateOperator } from '../../domain/operators/operator-auth.ts';
 import { adjustCredits, createUser, findUser, listUserDeliveries, searchUsers, setUserDisabled, setUserLimits, setUserRole, userView } from '../../domain/operators/users.ts';
 import { createInvitation, listInvitations } from '../../domain/operators/invitations.ts';
 import { ownLockStatus, runDoctor } from '../../domain/operators/doctor.ts';
-import { listLedger } from '../../domain/credits/ledger.ts';
+import { listLedger, MAX_BALANCE } from '../../domain/credits/ledger.ts';
 import { accountTotals, listRequests, usageByDay } from '../../domain/requests/request-store.ts';
 import { errorResponse, json, Nullable } from '../schemas/common.ts';
 import { AuditEntrySchema, CreatedInvitationSchema, DoctorReportSchema, InvitationSchema, Role, UserDeliverySchema, UserSchema } from '../../contract/operator.ts';
@@ -83,7 +83,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/operator/users', {
     schema: {
       tags, security, summary: 'Create a user (customer or operator) with an optional starting balance.',
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }), credits: Type.Optional(Type.Integer({ minimum: 0 })), role: Type.Optional(Role) }, { additionalProperties: false }),
+      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }), credits: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BALANCE })), role: Type.Optional(Role) }, { additionalProperties: false }),
       response: { 201: json('The new user.', UserSchema), ...operatorErrors() },
     },
   }, async (request, reply) => {
@@ -172,7 +172,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/operator/invitations', {
     schema: {
       tags, security, summary: 'Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once.',
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), credits: Type.Optional(Type.Integer({ minimum: 0 })), role: Type.Optional(Role) }, { additionalProperties: false }),
+      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), credits: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BALANCE })), role: Type.Optional(Role) }, { additionalProperties: false }),
       response: { 201: json('The invitation and its one-time link.', CreatedInvitationSchema), ...operatorErrors() },
     },
   }, async (request, reply) => {
