@@ -184,6 +184,23 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(await balance(user), 40);
   });
 
+  it('every /api/youtube/shorts… failure is the failure body, with success: false (found by review)', async () => {
+    const user = await createUser(t, 1);
+    const failures = [
+      ['GET', '/api/youtube/shorts?limit=0', 400],
+      ['GET', '/api/youtube/shorts/req_nosuchrequest', 404],
+      ['POST', '/api/youtube/shorts/req_nosuchrequest/redeliver', 404],
+      ['GET', '/api/youtube/shorts/rejections?days=0', 400],
+      ['GET', '/api/youtube/shorts/batch/bat_nosuchbatch', 404],
+    ] as const;
+    for (const [method, url, status] of failures) {
+      const res = await t.app.inject({ method, url, headers: bearer(user.key) });
+      assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['error', 'message', 'requestId', 'success'], `${method} ${url}`);
+      assert.equal(res.json().success, false);
+    }
+  });
+
   it('answers 402 when the balance cannot cover the minimum or the result, and charges nothing', async () => {
     const broke = await createUser(t, 0);
     const res = await call(broke, { channelUrl: channel('@demo') });

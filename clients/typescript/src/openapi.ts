@@ -1777,7 +1777,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -1786,7 +1786,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
@@ -1795,7 +1795,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -1804,7 +1804,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -1813,7 +1813,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2061,7 +2061,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -2070,7 +2070,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
@@ -2079,7 +2079,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description No such request on this account. */
@@ -2088,7 +2088,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2097,7 +2097,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -2106,7 +2106,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2190,7 +2190,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -2199,7 +2199,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
@@ -2208,7 +2208,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description No such request on this account. */
@@ -2217,7 +2217,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Not a settled webhook request, or a delivery is queued or running. */
@@ -2226,7 +2226,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The result is past RESULT_RETENTION_DAYS. */
@@ -2235,7 +2235,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2244,7 +2244,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -2253,7 +2253,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };
@@ -2356,7 +2356,7 @@ export type paths = {
                         "application/json": components["schemas"]["BatchAccepted"];
                     };
                 };
-                /** @description Invalid input (or an unsafe webhookUrl); the message says what is accepted. */
+                /** @description Invalid input (an item's channelUrl not a channel address, or an unsafe webhookUrl); the message says what is accepted. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2768,7 +2768,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Missing, invalid, expired or revoked credential. */
@@ -2777,7 +2777,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
@@ -2786,7 +2786,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description Unexpected server error. */
@@ -2795,7 +2795,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
                 /** @description A backing store (database, Redis) is unavailable. */
@@ -2804,7 +2804,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": components["schemas"]["Failure"];
                     };
                 };
             };

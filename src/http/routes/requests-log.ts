@@ -6,7 +6,7 @@ import { rejectionsByDay } from '../../domain/requests/rejections.ts';
 import { listAccountDeliveries } from '../../domain/webhooks/delivery-log.ts';
 import { sendTestEvent } from '../../domain/webhooks/test-event.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { authErrors, errorResponse, invalidInput, json } from '../schemas/common.ts';
+import { authErrors, errorResponse, FailureBody, failureResponse, invalidInput, json } from '../schemas/common.ts';
 import { DeliveryLogPageSchema, DeliveryLogQuerySchema, RejectionsQuerySchema, RejectionsSchema, WebhookTestBodySchema, WebhookTestResultSchema } from '../schemas/requests-log.ts';
 
 /** Test events an account may send per minute: enough to iterate on a receiver, too few to be a cannon. */
@@ -17,14 +17,14 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const security = [{ bearer: [] }];
 
   app.get('/api/youtube/shorts/rejections', {
-    config: { auth: true, scope: 'shorts:read' },
+    config: { auth: true, scope: 'shorts:read', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'Calls refused before a request was recorded (400, 402, 429 …), counted per UTC day.',
       description: 'A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance\'s latest are included at once.',
       security,
       querystring: RejectionsQuerySchema,
-      response: { 200: json('Refused calls per UTC day, newest first.', RejectionsSchema), 400: invalidInput(), ...authErrors() },
+      response: { 200: json('Refused calls per UTC day, newest first.', RejectionsSchema), 400: failureResponse('Invalid input: the message names the field.', ['VALIDATION_FAILED']), ...authErrors(FailureBody) },
     },
   }, async (request) => ({ days: await rejectionsByDay(db, app.rejections, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())) }));
 

@@ -39,7 +39,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         202: json('Accepted: one webhook request per item.', BatchAcceptedSchema),
         ...common,
-        400: failure('Invalid input (or an unsafe webhookUrl); the message says what is accepted.', ['VALIDATION_FAILED', 'UNSAFE_WEBHOOK_URL']),
+        400: failure('Invalid input (an item\'s channelUrl not a channel address, or an unsafe webhookUrl); the message says what is accepted.', ['VALIDATION_FAILED', 'INVALID_CHANNEL_URL', 'UNSAFE_WEBHOOK_URL']),
         402: failure('The available credits cannot reserve every item; nothing was accepted.', ['INSUFFICIENT_CREDITS']),
         429: failure('Rate limit exceeded (see Retry-After and RateLimit headers).', ['RATE_LIMITED']),
       },

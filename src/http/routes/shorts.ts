@@ -10,7 +10,7 @@ import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.t
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { sendRendered } from '../send-rendered.ts';
-import { authErrors, errorResponse, failureResponse as failure, invalidInput, json } from '../schemas/common.ts';
+import { authErrors, errorResponse, FailureBody, failureResponse as failure, invalidInput, json } from '../schemas/common.ts';
 import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
 import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
@@ -72,15 +72,17 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { success: true as const, requestId: record.id, status: 'processing' as const, message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.` };
   });
 
+  // Every /api/youtube/shorts… failure is the failure body, with success: false (docs/guides/errors.md;
+  // found by review: the list, one request and its redelivery answered the plain error body).
   app.get('/api/youtube/shorts', {
-    config: { auth: true, scope: 'shorts:read' },
+    config: { auth: true, scope: 'shorts:read', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'The caller\'s shorts requests, newest first, filtered and paged (#16.2).',
       description: 'Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt\'s time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.',
       security,
       querystring: RequestLogQuerySchema,
-      response: { 200: json('Requests, newest first, one page.', RequestLogPageSchema), 400: invalidInput(), ...authErrors() },
+      response: { 200: json('Requests, newest first, one page.', RequestLogPageSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), ...authErrors(FailureBody) },
     },
   }, async (request) => {
     const { limit, cursor, from, to, ...filter } = request.query;
@@ -100,13 +102,13 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get('/api/youtube/shorts/:requestId', {
-    config: { auth: true, scope: 'shorts:read' },
+    config: { auth: true, scope: 'shorts:read', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'Status and result of one request, with its webhook delivery attempts.',
       security,
       params: RequestParams,
-      response: { 200: json('The request.', RequestDetailSchema), 400: invalidInput(), 404: errorResponse('No such request on this account.', ['NOT_FOUND']), ...authErrors() },
+      response: { 200: json('The request.', RequestDetailSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), 404: failure('No such request on this account.', ['NOT_FOUND']), ...authErrors(FailureBody) },
     },
   }, async (request) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
@@ -114,13 +116,13 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/youtube/shorts/:requestId/redeliver', {
-    config: { auth: true, scope: 'shorts:write' },
+    config: { auth: true, scope: 'shorts:write', failureBody: true },
     schema: {
       tags: ['shorts'],
       summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
       security,
       params: RequestParams,
-      response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: invalidInput(), 404: errorResponse('No such request on this account.', ['NOT_FOUND']), 409: errorResponse('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: errorResponse('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), ...authErrors() },
+      response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), 404: failure('No such request on this account.', ['NOT_FOUND']), 409: failure('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: failure('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), ...authErrors(FailureBody) },
     },
   }, async (request, reply) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
