@@ -116,13 +116,17 @@ for (const mode of STORAGE_MODES) {
          VALUES ($1, $2, 'https://www.youtube.com/@watched', 'UCwatched000000000000000', 'Watched Channel', 'http://127.0.0.1:9/hook', 900, 'active', now() + interval '1 hour')`,
         [watchId, user.id],
       );
-      await db.query(`INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome) VALUES ($1, $2, $3, 'schedule', 1, 3, 2, 'ok')`, [checkId, watchId, user.id]);
+      await db.query(`INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, channel_url, channel_title) VALUES ($1, $2, $3, 'schedule', 1, 3, 2, 'ok', 'https://www.youtube.com/@watched', 'Watched Channel')`, [checkId, watchId, user.id]);
       await db.transaction((tx) => chargeCredits(tx, user.id, 2, checkId));
+      // The watch is deleted afterwards; its check and the check's charge stay.
+      await db.query('DELETE FROM watches WHERE id = $1', [watchId]);
       // A request whose whole result was stored, past its retention.
       const kept = settlement(user.id, 1);
       kept.outcome.result = { data: { channel: { id: 'UCkept', snippet: { title: 'Kept Title' } } } };
       await chargeAndRecord(db, kept);
-      assert.equal(await purgeExpiredResults(db, 1, Date.now() + 3 * 86_400_000) >= 1, true);
+      // Past its retention (and only this test's request: others in this app keep theirs).
+      await db.query(`UPDATE shorts_requests SET completed_at = now() - interval '3 days' WHERE id = $1`, [kept.request.id]);
+      assert.equal(await purgeExpiredResults(db, 1, Date.now()), 1);
 
       const entries = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json().entries as Array<{ requestId: string | null; channelUrl: string | null; channelTitle: string | null }>;
       const channelOf = (id: string) => { const e = entries.find((x) => x.requestId === id)!; return [e.channelUrl, e.channelTitle]; };

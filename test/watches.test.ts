@@ -373,6 +373,9 @@ describe('watches', () => {
     assert.equal(result.outcome, 'ok', JSON.stringify(result));
     const [account] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [user.id]);
     assert.equal(account!.credits_reserved, 0, 'no hold left behind');
+    // Every check names its channel itself, so the statement outlives the watch (found by review).
+    const checks = await db.query<{ trigger: string; channel_url: string; channel_title: string }>('SELECT trigger, channel_url, channel_title FROM watch_checks WHERE watch_id = $1 ORDER BY trigger', [watchId]);
+    assert.deepEqual(checks.map((c) => [c.trigger, c.channel_url, c.channel_title]), [['create', 'https://www.youtube.com/@watched-retried', res.json().channel.title], ['schedule', 'https://www.youtube.com/@watched-retried', res.json().channel.title]]);
   });
 });
 

@@ -23,12 +23,13 @@ interface StatementRow {
 
 // A stored result is either the whole success body (data.channel.snippet.title), its summary
 // (channel.title) or, past its retention, what the purge kept (channelTitle: found by review, the
-// statement lost the title then). A watch check's charge names its watch's channel (it named none).
+// statement lost the title then). A watch check's charge names its channel, kept on the check itself
+// so that it outlives the watch (it named none).
 const SELECT_ENTRIES = `
-  SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at, coalesce(r.channel_url, w.channel_url) AS channel_url,
-         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title', r.result->>'channelTitle', w.channel_title) AS channel_title
+  SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at, coalesce(r.channel_url, c.channel_url) AS channel_url,
+         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title', r.result->>'channelTitle', c.channel_title) AS channel_title
   FROM credit_ledger l LEFT JOIN shorts_requests r ON r.id = l.request_id
-    LEFT JOIN watch_checks c ON r.id IS NULL AND c.id = l.request_id LEFT JOIN watches w ON w.id = c.watch_id
+    LEFT JOIN watch_checks c ON r.id IS NULL AND c.id = l.request_id
   WHERE l.account_id = $1 AND ($2::bigint IS NULL OR l.id < $2::bigint)
   ORDER BY l.id DESC LIMIT $3`;
 

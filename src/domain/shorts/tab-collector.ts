@@ -74,10 +74,12 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     pages++;
   }
   const kept = videos.filter((v) => !older(v));
-  // With a window, the cap counted the listed ids, the window's and older ones alike. When some of
-  // those read were older, the window ended inside what was read (the tab lists newest first): the
-  // ids left beyond the cap are older too, and nothing of the window is missing (found by review:
-  // such a result said `truncated`, unlike the playlist path's and the keyless one's).
-  if (truncated && options.oldestDate !== undefined && kept.length < videos.length) truncated = false;
+  // With a window, the cap counted the listed ids, the window's and older ones alike. When the last
+  // short read is older than the window, the window ended inside what was read (the tab lists newest
+  // first): the ids left beyond the cap are older too, and nothing of the window is missing (found by
+  // review: such a result said `truncated`, unlike the playlist path's; as the keyless collector
+  // judges it, by the last one, so that one short out of order does not hide a cut window).
+  const last = videos.at(-1);
+  if (truncated && options.oldestDate !== undefined && last && older(last)) truncated = false;
   return { videos: kept, truncated: truncated || budgetStopped, budgetStopped, pages };
 }

@@ -205,7 +205,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
         : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
     await db.transaction(async (tx) => {
-      const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, meter.spent, 'failed', message, now]);
+      const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, meter.spent, 'failed', message, now, watch.channel_url, watch.channel_title]);
       if (fresh.length === 0) return;
       await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1', [watch.id, now, meter.spent, message]);
     });
@@ -214,7 +214,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   }
   const units = meter.spent;
   const outcome = await db.transaction(async (tx) => {
-    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'ok', now]);
+    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'ok', now, watch.channel_url, watch.channel_title]);
     if (fresh.length === 0) return undefined;
     // The row lock orders concurrent checks of one watch (a push and the schedule): what one
     // reported, the other finds seen. Prepaid units are read under the lock too.
@@ -274,7 +274,7 @@ async function pauseForCredits(deps: WatchCheckDeps, watch: WatchRow, checkId: s
     const paused = await tx.query('UPDATE watches SET status = $2, paused_reason = $3 WHERE id = $1 AND status = $4 RETURNING id', [watch.id, 'paused', 'credits', 'active']);
     if (paused.length === 0) return;
     const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
-    await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at) VALUES ($1, $2, $3, $4, 0, 0, 0, $5, $6, $7) ON CONFLICT (id) DO NOTHING', [checkId, watch.id, watch.account_id, trigger, 'paused', message, now]);
+    await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, 0, 0, 0, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING', [checkId, watch.id, watch.account_id, trigger, 'paused', message, now, watch.channel_url, watch.channel_title]);
     await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } satisfies WatchPausedPayload['data'] });
   });
 }

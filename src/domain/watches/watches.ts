@@ -83,7 +83,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       );
       // The baseline: everything listed now counts as seen and is never reported.
       await markSeen(tx, id, listing.ids, now);
-      await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8)', [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now]);
+      await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)', [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title]);
       await releaseReservation(tx, checkId);
       await chargeCredits(tx, input.accountId, price.credits, checkId);
       return row!;

@@ -10,7 +10,7 @@ import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.t
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
 import { sendRendered } from '../send-rendered.ts';
-import { authErrors, errorResponse, FailureBody, failureResponse as failure, invalidInput, json } from '../schemas/common.ts';
+import { authErrors, FailureBody, failureResponse as failure, json } from '../schemas/common.ts';
 import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
 import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
