@@ -132,6 +132,19 @@ export async function createServices(config: Config, options: ServiceOptions): P
   }, { onRetry: (code) => metrics.dbRetries.inc({ code }) });
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
   const subscriber = config.REDIS_URL ? await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, config.REDIS_COMMAND_TIMEOUT_MS) : null;
+  // ioredis reports each failed reconnection as an 'error' event, printed raw to stderr when nobody
+  // listens (found by review): logged once per outage, and its end, as JSON lines like the rest.
+  for (const [name, connection] of [['commands', redis], ['subscriber', subscriber]] as const) {
+    let down = false;
+    connection?.on('error', (err: Error) => {
+      if (!down) options.log.error({ err, connection: name }, 'Redis connection failed; reconnecting');
+      down = true;
+    });
+    connection?.on('ready', () => {
+      if (down) options.log.info({ connection: name }, 'Redis connection is back');
+      down = false;
+    });
+  }
   const now = options.now ?? Date.now;
   const cache = redis ? createRedisCache(redis) : createMemoryCache(1000, undefined, now);
   // Stale copies are bounded by the shorts they hold, not by entries: one can hold 5,000.

@@ -82,6 +82,21 @@ for (const mode of STORAGE_MODES) {
       await pool.close();
     });
 
+    it("a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next (found by review)", async () => {
+      const key = `midnight-key-${process.pid}-${++serial}`;
+      const beforeMidnight = Date.parse('2026-11-25T07:59:59.700Z'); // 23:59:59.7 in Los Angeles (PST)
+      let now = beforeMidnight;
+      const pool = createKeyPool(t.services.db, { keys: [key], dailyUnits: 1000, reserveUnits: 0, now: () => now, leaseUnits: 10 });
+      const lease = await pool.take(1);
+      now += 700; // the answer arrives in the new quota day
+      assert.notEqual(quotaDay(now), quotaDay(beforeMidnight));
+      await pool.markExhausted(lease);
+      const rows = await t.services.db.query<{ quota_day: string; exhausted: boolean }>('SELECT quota_day, exhausted_at IS NOT NULL AS exhausted FROM upstream_key_usage WHERE key_id = $1 ORDER BY quota_day', [keyIdOf(key)]);
+      assert.deepEqual(rows.map((r) => [r.quota_day, r.exhausted]), [[quotaDay(beforeMidnight), true]]);
+      assert.equal((await pool.take(1)).keyId, keyIdOf(key), 'the new day has the key');
+      await pool.close();
+    });
+
     it('a key exhausted upstream drops what this process held', async () => {
       const key = `lease-out-${process.pid}-${++serial}`;
       const pool = newPool(t.services.db, key, 1000);

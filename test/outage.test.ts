@@ -11,6 +11,9 @@ import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-a
 import { createPostgresDatabase, startRedis } from '../support/databases.ts';
 import { freePort } from '../support/child-service.ts';
 import { until } from '../support/webhook-receiver.ts';
+import { Redis } from 'ioredis';
+import { isRedisUnavailable } from '../src/infra/redis.ts';
+import { isDatabaseUnavailable } from '../src/infra/db/unavailable.ts';
 
 /** A TCP proxy to PostgreSQL that a test can cut and restore. */
 async function startCuttableProxy(targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -68,6 +71,36 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
     redis = await startRedis(port);
     await until(async () => (await call()).statusCode === 200, 15_000, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  });
+
+  it('answers 503 with Retry-After, not 500, while Redis answers but refuses writes (at maxmemory), and 200 once it takes them again (found by review)', async () => {
+    const user = await createUser(t, 100);
+    const call = () => t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse' } });
+    const admin = new Redis(`redis://127.0.0.1:${port}`);
+    try {
+      await admin.config('SET', 'maxmemory', '1');
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      const refused = await call();
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal(refused.json().error, 'SERVICE_UNAVAILABLE');
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+      await admin.config('SET', 'maxmemory', '0');
+      assert.equal((await call()).statusCode, 200);
+    } finally {
+      await admin.config('SET', 'maxmemory', '0').catch(() => null);
+      admin.disconnect();
+    }
+  });
+});
+
+describe('store errors that mean "unavailable"', () => {
+  it('Redis replies refusing writes and PostgreSQL codes of an overloaded or restarting server are 503, not 500 (found by review)', () => {
+    for (const reply of ['OOM command not allowed when used memory > \'maxmemory\'.', 'MISCONF Redis is configured to save RDB snapshots', "READONLY You can't write against a read only replica.", 'LOADING Redis is loading the dataset in memory']) {
+      assert.equal(isRedisUnavailable(Object.assign(new Error(reply), { name: 'ReplyError' })), true, reply);
+    }
+    assert.equal(isRedisUnavailable(Object.assign(new Error('ERR wrong number of arguments'), { name: 'ReplyError' })), false, 'a bug stays a 500');
+    for (const code of ['53300', '57P02', '53100', 'ENOTFOUND', 'EAI_AGAIN']) assert.equal(isDatabaseUnavailable({ code }), true, code);
+    assert.equal(isDatabaseUnavailable({ code: '23505' }), false, 'a constraint violation stays what it is');
   });
 });
 

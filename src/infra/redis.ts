@@ -24,5 +24,9 @@ export async function connectRedis(url: string, keyPrefix = '', commandTimeoutMs
 export function isRedisUnavailable(error: unknown): boolean {
   const message = (error as Error | null)?.message ?? '';
   const name = (error as Error | null)?.name ?? '';
-  return name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|enableOfflineQueue|Command timed out/i.test(message);
+  if (name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|enableOfflineQueue|Command timed out/i.test(message)) return true;
+  // A Redis that answers but cannot take writes — at maxmemory (OOM), unable to save (MISCONF), a
+  // replica after a failover (READONLY), loading or failing over — is unavailable too (found by
+  // review: these answered 500).
+  return name === 'ReplyError' && /^(OOM|MISCONF|READONLY|LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b/.test(message);
 }

@@ -29,6 +29,11 @@ export interface KeyLease {
   /** Short hash of the key: safe to log and to use as a metric label. */
   keyId: string;
   key: string;
+  /**
+   * The quota day the call was made on: its quotaExceeded is that day's (found by review: an
+   * answer that came just after midnight marked the key spent for the whole next day).
+   */
+  quotaDay?: string;
 }
 
 export interface KeyState {
@@ -172,17 +177,18 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
       const day = quotaDay(now);
       if (keys.length === 0) throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
       for (const k of keys) {
-        if (spendHeld(k.keyId, units, day)) return k; // units in hand are spent even when the key has no more to lease
+        if (spendHeld(k.keyId, units, day)) return { ...k, quotaDay: day }; // units in hand are spent even when the key has no more to lease
         if (isOut(k.keyId, day, now)) continue;
-        if (await takeFrom(k, units, day, now)) return k;
+        if (await takeFrom(k, units, day, now)) return { ...k, quotaDay: day };
       }
       const allInvalid = keys.every((k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now);
       if (allInvalid) throw new AppError('UPSTREAM_ERROR', 'The video platform rejects every API key this service is configured with.');
       throw noQuotaError(now);
     },
     async markExhausted(lease) {
-      const day = quotaDay(options.now());
-      held.delete(lease.keyId); // the platform's word beats our count: what this process held is void
+      const day = lease.quotaDay ?? quotaDay(options.now());
+      // The platform's word beats our count: what this process held for that day is void.
+      if (held.get(lease.keyId)?.day === day) held.delete(lease.keyId);
       await db.query(
         `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units, exhausted_at) VALUES ($1, $2, 0, $3)
          ON CONFLICT (key_id, quota_day) DO UPDATE SET exhausted_at = coalesce(u.exhausted_at, EXCLUDED.exhausted_at)`,

@@ -21,6 +21,9 @@ for i = 1, n do out[i + 1] = counts[i] end
 return out
 `;
 
+/** How long a window's counter is kept after the window ends, for instances whose clocks run behind. */
+const SKEW_GRACE_MS = 5 * 60_000;
+
 /** The script as a command of the connection (ioredis's defineCommand). */
 type WithScript = Redis & { consumeWindows(numberOfKeys: number, ...args: string[]): Promise<number[]> };
 
@@ -31,7 +34,10 @@ export function createRedisRateLimiter(redis: Redis, now: () => number = Date.no
   const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
     // The hash tag keeps all of a bucket's keys in one cluster slot, as a multi-key script requires.
     const keys = windows.map((w) => `rl:{${bucket}}:${w.name}:${windowStart(w, nowMs)}`);
-    const ttls = windows.map((w) => String(windowStart(w, nowMs) + w.seconds * 1000 - nowMs + 1000));
+    // A counter outlives its window by SKEW_GRACE_MS: an instance whose clock runs behind still
+    // counts in that window's key, and one expired by the clock that created it was made again at 0
+    // — a second full limit in the same window (found by review; the SQL limiter keeps 5 minutes too).
+    const ttls = windows.map((w) => String(windowStart(w, nowMs) + w.seconds * 1000 - nowMs + SKEW_GRACE_MS));
     const args = [...keys, ...windows.map((w) => String(w.limit)), ...ttls, count ? '1' : '0'];
     const result = await (redis as WithScript).consumeWindows(keys.length, ...args);
     const admitted = result[0] === 1;
