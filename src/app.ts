@@ -40,6 +40,9 @@ registerAjvFormats();
 
 export async function buildApp(services: Services, options: FastifyServerOptions = fastifyOptions(false, services.config)): Promise<FastifyInstance> {
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  // Bodies are JSON (and the WebSub hub's Atom, on its own routes): a text/plain body is refused
+  // with 415 like any other type, not parsed as a string and refused as a malformed body (400; found by review).
+  app.removeContentTypeParser('text/plain');
   // Every route, as registered: the shared security suite (test/security/) iterates over it.
   const routeTable: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {

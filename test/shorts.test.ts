@@ -201,6 +201,15 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     }
   });
 
+  it('refuses a body that is not JSON with 415, plain text included (found by review: it was a 400)', async () => {
+    const user = await createUser(t, 1);
+    for (const [type, payload] of [['text/plain', '{"channelUrl":"https://www.youtube.com/@demo"}'], ['application/x-www-form-urlencoded', 'channelUrl=x'], ['application/xml', '<a/>']] as const) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: { ...bearer(user.key), 'content-type': type }, payload });
+      assert.equal(res.statusCode, 415, `${type}: ${res.body}`);
+      assert.deepEqual([res.json().error, res.json().success], ['UNSUPPORTED_MEDIA_TYPE', false]);
+    }
+  });
+
   it('answers 402 when the balance cannot cover the minimum or the result, and charges nothing', async () => {
     const broke = await createUser(t, 0);
     const res = await call(broke, { channelUrl: channel('@demo') });

@@ -90,7 +90,7 @@ export const ApiKeySchema = Type.Object({
 }, {
   $id: 'ApiKey',
   description: 'An API key, without its secret.',
-  examples: [{ id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_live_8Fq2', createdAt: '2026-05-01T09:05:00.000Z', lastUsedAt: EXAMPLE_TIME, revokedAt: null, expiresAt: null, scopes: ['shorts:write', 'shorts:read', 'account:read'] }],
+  examples: [{ id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_lEaNrfoT', createdAt: '2026-05-01T09:05:00.000Z', lastUsedAt: EXAMPLE_TIME, revokedAt: null, expiresAt: null, scopes: ['shorts:write', 'shorts:read', 'account:read'] }],
 });
 export type ApiKey = Static<typeof ApiKeySchema>;
 
@@ -99,7 +99,7 @@ export const CreatedKeySchema = Type.Object(
   {
     $id: 'CreatedKey',
     description: 'A new API key with its secret (shown once).',
-    examples: [{ id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_live_8Fq2', createdAt: '2026-05-01T09:05:00.000Z', lastUsedAt: null, revokedAt: null, expiresAt: null, scopes: ['shorts:write', 'shorts:read', 'account:read'], key: 'csk_live_8Fq2xYc7Rk1mNp4sTv6wZa9bQe3dHj5L_0a1b2c' }],
+    examples: [{ id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_lEaNrfoT', createdAt: '2026-05-01T09:05:00.000Z', lastUsedAt: null, revokedAt: null, expiresAt: null, scopes: ['shorts:write', 'shorts:read', 'account:read'], key: 'csk_lEaNrfoTBo667nA23VKOvQ9aSwr05bVL2xuwZj' }],
   },
 );
 export type CreatedKey = Static<typeof CreatedKeySchema>;

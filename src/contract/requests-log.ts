@@ -32,7 +32,7 @@ export type DeliveryStatus = Static<typeof DeliveryStatusSchema>;
 const EXAMPLE_LOG_ENTRY = {
   requestId: EXAMPLE_REQUEST_ID, createdAt: EXAMPLE_TIME, completedAt: '2026-06-01T12:00:01.200Z', channelUrl: 'https://www.youtube.com/@demo', oldestDate: null, limit: null,
   webhookUrl: 'https://example.com/hooks/shorts', mode: 'webhook', status: 'completed', itemCount: 120, creditsCharged: 3, error: null,
-  apiKey: { id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_live_8Fq2' },
+  apiKey: { id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_lEaNrfoT' },
   delivery: { state: 'retrying', attempts: 1, lastAttemptAt: '2026-06-01T12:00:01.300Z', lastStatusCode: 503, nextAttemptAt: '2026-06-01T12:00:06.300Z', retryingUntil: '2026-06-01T12:13:18.300Z' },
 };
 

@@ -7468,7 +7468,7 @@ export type components = {
          * @example {
          *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *       "name": "production backend",
-         *       "prefix": "csk_live_8Fq2",
+         *       "prefix": "csk_lEaNrfoT",
          *       "createdAt": "2026-05-01T09:05:00.000Z",
          *       "lastUsedAt": "2026-06-01T12:00:00.000Z",
          *       "revokedAt": null,
@@ -7980,7 +7980,7 @@ export type components = {
          * @example {
          *       "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *       "name": "production backend",
-         *       "prefix": "csk_live_8Fq2",
+         *       "prefix": "csk_lEaNrfoT",
          *       "createdAt": "2026-05-01T09:05:00.000Z",
          *       "lastUsedAt": null,
          *       "revokedAt": null,
@@ -7990,7 +7990,7 @@ export type components = {
          *         "shorts:read",
          *         "account:read"
          *       ],
-         *       "key": "csk_live_8Fq2xYc7Rk1mNp4sTv6wZa9bQe3dHj5L_0a1b2c"
+         *       "key": "csk_lEaNrfoTBo667nA23VKOvQ9aSwr05bVL2xuwZj"
          *     }
          */
         CreatedKey: {
@@ -8732,7 +8732,7 @@ export type components = {
          *       "apiKey": {
          *         "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *         "name": "production backend",
-         *         "prefix": "csk_live_8Fq2"
+         *         "prefix": "csk_lEaNrfoT"
          *       },
          *       "delivery": {
          *         "state": "retrying",
@@ -8805,7 +8805,7 @@ export type components = {
          *           "apiKey": {
          *             "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *             "name": "production backend",
-         *             "prefix": "csk_live_8Fq2"
+         *             "prefix": "csk_lEaNrfoT"
          *           },
          *           "delivery": {
          *             "state": "retrying",
