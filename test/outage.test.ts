@@ -84,8 +84,11 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
       assert.equal(refused.statusCode, 503, refused.body);
       assert.equal(refused.json().error, 'SERVICE_UNAVAILABLE');
       assert.ok(Number(refused.headers['retry-after']) > 0);
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      assert.deepEqual([ready.statusCode, ready.json().checks.redis.status], [503, 'down'], 'not ready while writes are refused');
       await admin.config('SET', 'maxmemory', '0');
       assert.equal((await call()).statusCode, 200);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
     } finally {
       await admin.config('SET', 'maxmemory', '0').catch(() => null);
       admin.disconnect();

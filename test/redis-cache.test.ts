@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisCache } from '../src/infra/cache/redis-cache.ts';
-import { REDIS_TEST_URL } from '../support/databases.ts';
+import { REDIS_TEST_URL, startRedis } from '../support/databases.ts';
+import { connectRedis } from '../src/infra/redis.ts';
+import { freePort } from '../support/child-service.ts';
+import { until } from '../support/webhook-receiver.ts';
 
 describe('Redis cache (two instances)', () => {
   let redis: Redis;
@@ -50,5 +53,28 @@ describe('Redis cache (two instances)', () => {
     const results = await Promise.all([a.singleFlight('flight', 60_000, work), b.singleFlight('flight', 60_000, work), a.singleFlight('flight', 60_000, work)]);
     assert.equal(runs, 1);
     for (const result of results) assert.deepEqual(result, { fetched: true });
+  });
+});
+
+describe('Redis cache: a stall', () => {
+  it("a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers (found by review)", async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const redis = await connectRedis(`redis://127.0.0.1:${port}`, 'stall:', 300);
+    try {
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      const cache = createRedisCache(redis);
+      process.kill(server.pid!, 'SIGSTOP'); // answers nothing, the connection stays up
+      await assert.rejects(cache.singleFlight('channel-x', 60_000, async () => 'fresh'), /timed out/);
+      process.kill(server.pid!, 'SIGCONT'); // the SET runs now, then the release sent after it
+      await until(async () => (await redis.ping().catch(() => null)) === 'PONG', 5_000, 20);
+      assert.equal(await redis.exists('cache:lock:channel-x'), 0, 'no lock left behind');
+      const started = Date.now();
+      assert.equal(await cache.singleFlight('channel-x', 60_000, async () => 'fresh'), 'fresh');
+      assert.ok(Date.now() - started < 5_000, 'the next caller did not wait out the lock');
+    } finally {
+      redis.disconnect();
+      server.kill('SIGKILL');
+    }
   });
 });

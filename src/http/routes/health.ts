@@ -52,7 +52,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const [database, queue, redisCheck] = await Promise.all([
       check('database', () => db.ping()),
       check('queue', () => boss.getQueue(QUEUES.webhookDelivery)),
-      check('redis', redis ? () => redis.ping() : null),
+      // A write, not a PING: a Redis that answers but refuses writes (at maxmemory, unable to save, a
+      // replica after a failover) cannot serve the limits or the cache (found by review: ready meanwhile).
+      check('redis', redis ? () => redis.set('readyz', '1', 'PX', 5000) : null),
     ]);
     const checks = { database, queue, redis: redisCheck };
     const ok = Object.values(checks).every((c) => c.status !== 'down');

@@ -84,8 +84,19 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
     const lockKey = `${prefix}lock:${key}`;
     const token = randomUUID();
     const deadline = Date.now() + LOCK_TTL_MS * 2;
+    const take = async () => {
+      try {
+        return (await redis.set(lockKey, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK';
+      } catch (error) {
+        // A SET that timed out in a Redis stall still runs when Redis recovers, and would hold the
+        // lock for its TTL with nobody behind it: every instance's next read of this channel waited
+        // 30 s (found by review). The release, sent after it on the same connection, runs after it.
+        void redis.eval(RELEASE_SCRIPT, 1, lockKey, token).catch(() => {});
+        throw error;
+      }
+    };
     for (;;) {
-      if ((await redis.set(lockKey, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') {
+      if (await take()) {
         try {
           // Another instance may have finished between our cache miss and taking the lock.
           const ready = ttlMs > 0 ? await readShared<T>(key) : undefined;
