@@ -169,6 +169,8 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await page.getByRole('status').filter({ hasText: 'was revoked' }).waitFor();
     // Revoked keys are hidden unless asked for (#16).
     await row.waitFor({ state: 'detached' });
+    // The button that opened the dialog went with its row: focus is on the main region, not lost to the body (found by review).
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
     await page.getByRole('checkbox', { name: /Show revoked keys/ }).check();
     await row.getByText('Revoked', { exact: true }).waitFor();
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, createUser, bearer, uniqueEmail, PASSWORD, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { acceptInvitation, createInvitation } from '../src/domain/operators/invitations.ts';
+import { setUserLimits } from '../src/domain/operators/users.ts';
 
 const OPERATOR_TOKEN = 'op-token-0123456789abcdef0123456789abcdef';
 
@@ -150,6 +151,9 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual(set.json().rateLimits, { perMinute: 2, perHour: t.config.RATE_LIMIT_PER_HOUR, perDay: 500 });
       assertErrorBody(await t.app.inject({ method: 'PUT', url: `/operator/users/${target.id}/limits`, headers: bearer(operator.token), payload: { perMinute: 0 } }), 400, 'VALIDATION_FAILED');
       assertErrorBody(await t.app.inject({ method: 'PUT', url: `/operator/users/${target.id}/limits`, headers: bearer(operator.token), payload: {} }), 400, 'VALIDATION_FAILED');
+      // Beyond what the column holds: a 400, not a 500 (found by review).
+      assertErrorBody(await t.app.inject({ method: 'PUT', url: `/operator/users/${target.id}/limits`, headers: bearer(operator.token), payload: { perMinute: 99_999_999_999 } }), 400, 'VALIDATION_FAILED');
+      await assert.rejects(setUserLimits(t.services.db, { label: 'test', accountId: null }, target.id, { perDay: 99_999_999_999 }), /from 1 to 2147483647/);
       const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(target.key) })).json();
       assert.equal(account.rateLimits.perMinute, 2);
       const reset = await t.app.inject({ method: 'DELETE', url: `/operator/users/${target.id}/limits`, headers: bearer(operator.token) });

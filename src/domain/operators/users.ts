@@ -128,12 +128,16 @@ export async function adjustCredits(db: Database, actor: Actor, user: string, ad
 
 export type LimitChange = Partial<Record<keyof RateLimits, number | null>>;
 
+/** The largest rate limit an account can be given (the columns are PostgreSQL integers). */
+export const MAX_LIMIT = 2_147_483_647;
+
 /** Set some windows (a number) or restore their default (null); reset = all three null. */
 export async function setUserLimits(db: Database, actor: Actor, user: string, limits: LimitChange): Promise<AccountRow> {
   const given = Object.entries(limits).filter(([, v]) => v !== undefined);
   if (given.length === 0) throw new AppError('VALIDATION_FAILED', 'Give at least one of perMinute, perHour, perDay (a positive whole number, or null for the default).');
   for (const [name, value] of given) {
-    if (value !== null && (!Number.isSafeInteger(value) || value! < 1)) throw new AppError('VALIDATION_FAILED', `${name} must be a positive whole number or null.`);
+    // The limits are PostgreSQL integers: a larger one answered 500 (found by review).
+    if (value !== null && (!Number.isSafeInteger(value) || value! < 1 || value! > MAX_LIMIT)) throw new AppError('VALIDATION_FAILED', `${name} must be a whole number from 1 to ${MAX_LIMIT}, or null.`);
   }
   const reset = given.length === 3 && given.every(([, v]) => v === null);
   return changeUser(db, actor, user, reset ? 'limits.reset' : 'limits.set', null, async (tx, row) => {

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../domain/operators/audit.ts';
 import { listAudit } from '../../domain/operators/audit.ts';
 import { authenticateOperator } from '../../domain/operators/operator-auth.ts';
-import { adjustCredits, createUser, findUser, listUserDeliveries, searchUsers, setUserDisabled, setUserLimits, setUserRole, userView } from '../../domain/operators/users.ts';
+import { adjustCredits, createUser, findUser, listUserDeliveries, MAX_LIMIT, searchUsers, setUserDisabled, setUserLimits, setUserRole, userView } from '../../domain/operators/users.ts';
 import { createInvitation, listInvitations } from '../../domain/operators/invitations.ts';
 import { ownLockStatus, runDoctor } from '../../domain/operators/doctor.ts';
 import { listLedger, MAX_BALANCE } from '../../domain/credits/ledger.ts';
@@ -152,7 +152,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags, security, summary: 'Set a user\'s rate limits; a window given as null goes back to the default, one left out stays as it is.',
       params: UserParams,
-      body: Type.Object({ perMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))), perHour: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))), perDay: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))) }, { additionalProperties: false }),
+      body: Type.Object({ perMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perHour: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perDay: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))) }, { additionalProperties: false }),
       response: { 200: json('The user after the change.', UserSchema), ...operatorErrors() },
     },
   }, async (request) => view(await setUserLimits(db, actorOf(request), request.params.id, request.body)));
