@@ -40,6 +40,12 @@ OPERATOR_TOKEN to the service's operator token.
 
 class CliError extends Error {}
 
+const CLI_OPTIONS = {
+  email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' }, reason: { type: 'string' },
+  role: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' },
+  'per-minute': { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' },
+} as const;
+
 function fail(message: string): never {
   throw new CliError(message);
 }
@@ -117,15 +123,17 @@ async function main() {
   const hasSub = ['users', 'credits', 'limits'].includes(group);
   const command = hasSub ? afterGroup[0] : undefined;
   const rest = hasSub ? afterGroup.slice(1) : afterGroup;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' }, reason: { type: 'string' },
-      role: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' },
-      'per-minute': { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' },
-    },
-    strict: true,
-  });
+  // A mistyped, missing or extra option is the user's error: one line and the usage, not a stack
+  // trace (found by review). parseArgs throws TypeErrors whose code says which.
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: rest, options: CLI_OPTIONS, strict: true });
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) fail(`${(error as Error).message}\n\n${USAGE}`);
+      throw error;
+    }
+  })();
+  const { values } = parsed;
   const known = ['users create', 'users list', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite', 'audit', 'doctor'];
   const name = hasSub ? `${group} ${command ?? ''}`.trim() : group;
   if (!known.includes(name)) fail(`unknown command "${name}".\n\n${USAGE}`);
@@ -137,6 +145,9 @@ async function main() {
   const limits = { perMinute: integerOption(values['per-minute'], 'per-minute'), perHour: integerOption(values['per-hour'], 'per-hour'), perDay: integerOption(values['per-day'], 'per-day') };
   const givenLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   if (name === 'limits set' && Object.keys(givenLimits).length === 0) fail('give at least one of --per-minute, --per-hour, --per-day');
+  // As the operator API takes it, directly on the data too (found by review: --limit 0 printed "no operator actions recorded").
+  const listLimit = integerOption(values.limit, 'limit') ?? 50;
+  if (listLimit < 1 || listLimit > 500) fail('--limit must be a whole number from 1 to 500');
 
   const config = loadConfig(process.env);
   const client = await connect(config, url);
@@ -190,7 +201,7 @@ async function main() {
         break;
       }
       case 'audit': {
-        const entries = await client.audit(values.email, integerOption(values.limit, 'limit') ?? 50);
+        const entries = await client.audit(values.email, listLimit);
         if (entries.length === 0) console.log('no operator actions recorded');
         for (const e of entries) {
           console.log(`${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`);

@@ -133,3 +133,15 @@ describe('operator CLI on PostgreSQL alongside the service', () => {
     assert.match(doctor.stdout, /DATA_DIR lock: not applicable: PostgreSQL/);
   });
 });
+
+describe('operator CLI: mistakes in its arguments', () => {
+  it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened (found by review)', async () => {
+    const env = { DATA_DIR: '/nonexistent-never-opened' };
+    for (const args of [['users', 'list', '--serach', 'x'], ['credits', 'grant', '--email'], ['audit', 'extra'], ['audit', '--limit', '0']]) {
+      const res = await cli(args, env);
+      assert.equal(res.code, 1, `${args.join(' ')}: ${res.stdout}`);
+      assert.match(res.stderr, /^error: /, args.join(' '));
+      assert.doesNotMatch(res.stderr, /\n\s+at /, `${args.join(' ')}: no stack trace`);
+    }
+  });
+});

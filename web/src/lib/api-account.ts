@@ -2,7 +2,7 @@
 // Kept beside api.ts (whose `api` wrapper they use); the types are generated (api-types.ts, npm run client:types).
 import { api, ApiError, type ApiKey } from './api.ts';
 import type { components } from './api-types.ts';
-import { session } from './session.svelte.ts';
+import { session, signOut, SESSION_EXPIRED } from './session.svelte.ts';
 
 type Schemas = components['schemas'];
 
@@ -41,7 +41,10 @@ export async function keyUsage(days = 30): Promise<Map<string | null, KeyUsage>>
 
 /** Downloads the ledger CSV with the session (a plain link could not send the bearer token). */
 export async function downloadLedgerCsv(): Promise<void> {
-  const response = await fetch('/accounts/ledger.csv', { headers: { authorization: `Bearer ${session.current?.token ?? ''}` }, cache: 'no-store' });
+  const token = session.current?.token;
+  const response = await fetch('/accounts/ledger.csv', { headers: { authorization: `Bearer ${token ?? ''}` }, cache: 'no-store' });
+  // As every other call (api.ts): an expired session signs out (found by review: only an error showed).
+  if (response.status === 401 && token && session.current?.token === token) signOut(SESSION_EXPIRED);
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string; requestId?: string };
     throw new ApiError(response.status, body.error ?? `HTTP_${response.status}`, body.message ?? 'The export failed.', body.requestId ?? null);
