@@ -125,7 +125,7 @@ async function main() {
   const rest = hasSub ? afterGroup.slice(1) : afterGroup;
   // A mistyped, missing or extra option is the user's error: one line and the usage, not a stack
   // trace (found by review). parseArgs throws TypeErrors whose code says which.
-  const parsed = (() => {
+  const { values } = (() => {
     try {
       return parseArgs({ args: rest, options: CLI_OPTIONS, strict: true });
     } catch (error) {
@@ -133,7 +133,6 @@ async function main() {
       throw error;
     }
   })();
-  const { values } = parsed;
   const known = ['users create', 'users list', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite', 'audit', 'doctor'];
   const name = hasSub ? `${group} ${command ?? ''}`.trim() : group;
   if (!known.includes(name)) fail(`unknown command "${name}".\n\n${USAGE}`);

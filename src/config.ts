@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import ipaddr from 'ipaddr.js';
+import { MAX_INTEGER } from './infra/db/database.ts';
 
 export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -65,7 +66,7 @@ export const ConfigSchema = Type.Object({
   LOCK_WAIT_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 0, description: 'How long a process waits for another holder of DATA_DIR to exit before refusing (0: refuse at once).' }),
   OPERATOR_TOKEN: Type.Optional(Type.String({ minLength: 32, description: 'Bearer secret for the operator API (/operator/...) used by the CLI against a running service; high entropy, e.g. openssl rand -base64 32.' })),
   SIGNUP: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')], { default: 'off', description: 'off: operators create users; invite: operators also send invitation links; open: anyone may sign up.' }),
-  SIGNUP_CREDITS: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'Starting credits of a user who signs up (SIGNUP=open).' }),
+  SIGNUP_CREDITS: Type.Integer({ minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Starting credits of a user who signs up (SIGNUP=open).' }),
   INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 72, description: 'How long an invitation link stays valid.' }),
   // features (#14)
   RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),

@@ -1,7 +1,7 @@
 // Credits: an append-only ledger plus the balance on the account row, always changed together in
 // one transaction. A charge is a single conditional UPDATE, so concurrent charges serialise on the
 // row lock and can never overdraw (the CHECK constraint is the last line of defence).
-import type { Database, Queryable } from '../../infra/db/database.ts';
+import { MAX_INTEGER, type Database, type Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { emitCreditsLow, mayBeLow } from './credit-alerts.ts';
 import type { LedgerEntry } from '../../contract/accounts.ts';
@@ -9,7 +9,7 @@ import type { LedgerEntry } from '../../contract/accounts.ts';
 export type { LedgerEntry };
 
 /** The most credits an account holds (the balance is a PostgreSQL integer). */
-export const MAX_BALANCE = 2_147_483_647;
+export const MAX_BALANCE = MAX_INTEGER;
 
 export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');

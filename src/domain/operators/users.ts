@@ -1,7 +1,7 @@
 // Operator use cases on users: list and search, create, disable and enable, change role, grant or
 // deduct credits, set and reset limits, and a user's activity. Every change runs in one
 // transaction with its audit entry (audit.ts): an action that fails changes nothing.
-import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
+import { MAX_INTEGER, type Database, type Queryable, type Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow, type NewAccount, type RateLimits } from '../accounts/accounts.ts';
 import { deductCredits, grantCredits } from '../credits/ledger.ts';
@@ -129,7 +129,7 @@ export async function adjustCredits(db: Database, actor: Actor, user: string, ad
 export type LimitChange = Partial<Record<keyof RateLimits, number | null>>;
 
 /** The largest rate limit an account can be given (the columns are PostgreSQL integers). */
-export const MAX_LIMIT = 2_147_483_647;
+export const MAX_LIMIT = MAX_INTEGER;
 
 /** Set some windows (a number) or restore their default (null); reset = all three null. */
 export async function setUserLimits(db: Database, actor: Actor, user: string, limits: LimitChange): Promise<AccountRow> {

@@ -175,6 +175,13 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   let credits = 0;
   let meter: QuotaMeter | undefined;
   let fetched: FetchOutcome | undefined;
+  // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
+  // is retried by the queue; the units it spent count as unpaid work now (found by review: they were
+  // never counted), and its probe leaves the gate.
+  const abandon = async (error: unknown): Promise<never> => {
+    if (meter) await meter.finishUnpaid().catch(() => {});
+    throw error;
+  };
   try {
     // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
     if (giveUp) throw giveUp;
@@ -196,25 +203,13 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
     outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale), fetched.meter?.spent ?? 0, true);
   } catch (failure) {
     const { error } = unwrapFailure(failure);
-    if (!isAppError(error)) {
-      // Infrastructure trouble: the queue retries the job. The units this attempt spent count as
-      // unpaid work now (found by review: they were never counted), and its probe leaves the gate.
-      if (meter) await meter.finishUnpaid().catch(() => {});
-      throw error;
-    }
+    if (!isAppError(error)) return abandon(error);
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const fetchedOutcome = outcome;
   const hook = request.batchId ? afterSettle : undefined;
   const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle: hook, quotaUnits: meter?.spent ?? null });
-  let settledAs: SettledAs;
-  try {
-    settledAs = deps.queuedSettlements ? await deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : await alone();
-  } catch (error) {
-    // Not settled (the database's trouble): the queue retries the job; this attempt's units are unpaid (found by review).
-    if (meter) await meter.finishUnpaid().catch(() => {});
-    throw error;
-  }
+  const settledAs = await (deps.queuedSettlements ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : alone()).catch(abandon);
   outcome = settledAs.final;
   const settled = settledAs.changed;
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());

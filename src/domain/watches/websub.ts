@@ -110,9 +110,7 @@ export interface VerificationQuery {
 /** Whether `token` is the callback token of the channel's subscription (constant time). */
 function tokenMatches(row: SubscriptionRow | undefined, channelId: string, token: string | undefined): row is SubscriptionRow {
   if (!row || !token) return false;
-  const expected = Buffer.from(callbackToken(row.secret, channelId));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameBytes(Buffer.from(token), Buffer.from(callbackToken(row.secret, channelId)));
 }
 
 /**
@@ -148,13 +146,17 @@ export async function verifyIntent(deps: WebSubDeps, channelId: string, token: s
   throw new AppError('VALIDATION_FAILED', 'hub.mode must be subscribe, unsubscribe or denied.');
 }
 
+/** Equal bytes, compared in constant time (signatures and callback tokens). */
+function sameBytes(given: Buffer, expected: Buffer): boolean {
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /** X-Hub-Signature: <sha1|sha256|sha384|sha512>=<hex HMAC of the raw body with hub.secret>. */
 export function signatureValid(secret: string, header: string | undefined, body: Buffer): boolean {
   const match = /^(sha1|sha256|sha384|sha512)=([0-9a-f]+)$/i.exec(header?.trim() ?? '');
   if (!match) return false;
   const expected = createHmac(match[1]!.toLowerCase(), secret).update(body).digest();
-  const given = Buffer.from(match[2]!, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameBytes(Buffer.from(match[2]!, 'hex'), expected);
 }
 
 /**
