@@ -140,13 +140,14 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await page.getByRole('status').filter({ hasText: 'Saved: alert below 75 credits.' }).waitFor();
     assert.equal(await page.getByTestId('low-balance-banner').count(), 0, 'exactly at the threshold is not below it');
     assert.equal((await shorts(usedKey, 'https://www.youtube.com/@fake-40')).status, 200);
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.getByTestId('low-balance-banner').waitFor();
-    await page.locator('svg text', { hasText: 'alert below 75' }).waitFor();
-    await screenshot('account-low-balance');
+    // A call made through the API, outside the dashboard: the next page shows the banner.
     await nav('Requests').click();
     await page.getByTestId('low-balance-banner').waitFor();
     await screenshot('requests-low-balance');
+    await nav('Account').click();
+    await page.getByTestId('low-balance-banner').waitFor();
+    await page.locator('svg text', { hasText: 'alert below 75' }).waitFor();
+    await screenshot('account-low-balance');
     const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token);
     const events = (await (await fetch(`${server.base}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
     assert.deepEqual(events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]), [['credits.low', 74, 75]]);

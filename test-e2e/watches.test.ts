@@ -55,6 +55,12 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     await page.getByRole('heading', { level: 1, name: 'Watches' }).waitFor();
     await page.getByText('No watches yet').waitFor();
     await screenshot('watches-00-empty');
+    // The interval field takes the server's bounds (WATCH_MIN_INTERVAL_SECONDS=60 here, 30 days), and starts at the shortest.
+    const intervalField = page.getByLabel('Check every (minutes)');
+    await page.waitForFunction(() => (document.getElementById('watch-interval') as HTMLInputElement | null)?.max === '43200');
+    assert.equal(await intervalField.getAttribute('min'), '1');
+    assert.equal(await intervalField.inputValue(), '1');
+    await page.getByText(/1 credit buys 4\), new shorts\s+1 credit per 50/).waitFor();
 
     // A bad address is refused with the API's message.
     await page.getByLabel('Channel address').fill('https://example.com/nope');

@@ -193,6 +193,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(body.webhooks.maxAttempts, 4);
     assert.equal(body.webhooks.retryWindowSeconds, 665);
     assert.equal(body.webhooks.timeoutSeconds, t.config.WEBHOOK_TIMEOUT_MS / 1000);
+    assert.deepEqual(body.watches, { minIntervalSeconds: t.config.WATCH_MIN_INTERVAL_SECONDS, maxIntervalSeconds: 30 * 86_400, maxPerAccount: t.config.WATCHES_PER_ACCOUNT });
   });
 
   it('the webhooks guide\'s plain-HMAC verifier accepts a real signature and refuses a wrong one', async () => {

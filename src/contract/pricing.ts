@@ -22,6 +22,11 @@ export const PricingSchema = Type.Object({
     retryWindowSeconds: Type.Number({ description: 'Sum of the schedule: how long after the first attempt the last retry is sent.' }),
     secretOverlapSeconds: Type.Integer({ description: 'How long a replaced signing secret keeps signing after a rotation (WEBHOOK_SECRET_OVERLAP_SECONDS).' }),
   }),
+  watches: Type.Object({
+    minIntervalSeconds: Type.Integer({ description: 'The shortest check interval a watch accepts, also the default (WATCH_MIN_INTERVAL_SECONDS).' }),
+    maxIntervalSeconds: Type.Integer({ description: 'The longest check interval a watch accepts (30 days).' }),
+    maxPerAccount: Type.Integer({ description: 'Watches one account may have (WATCHES_PER_ACCOUNT).' }),
+  }),
 }, {
   $id: 'Pricing',
   description: 'The configured price and webhook timings.',
@@ -29,6 +34,7 @@ export const PricingSchema = Type.Object({
     credits: { creditsPerBlock: 1, shortsPerBlock: 50, minimumPerRequest: 1, quotaUnitsPerCredit: 4, dailyAllowanceUnits: 50, formula: 'max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure.' },
     limits: { maxShortsPerRequest: 5000, resultRetentionDays: 7 },
     webhooks: { timeoutSeconds: 15, retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000], maxAttempts: 8, retryWindowSeconds: 99305, secretOverlapSeconds: 86400 },
+    watches: { minIntervalSeconds: 900, maxIntervalSeconds: 2592000, maxPerAccount: 20 },
   }],
 });
 export type Pricing = Static<typeof PricingSchema>;

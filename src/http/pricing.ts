@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { parseRetrySchedule } from '../config.ts';
 import type { Pricing } from '../contract/pricing.ts';
 import { describePricing } from '../domain/shorts/pricing.ts';
+import { MAX_WATCH_INTERVAL_SECONDS } from '../domain/watches/watches.ts';
 
 export function configuredPricing(config: Config): Pricing {
   return describePricing({
@@ -15,5 +16,6 @@ export function configuredPricing(config: Config): Pricing {
     webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryScheduleSeconds: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
     secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+    watches: { minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS, maxIntervalSeconds: MAX_WATCH_INTERVAL_SECONDS, maxPerAccount: config.WATCHES_PER_ACCOUNT },
   });
 }

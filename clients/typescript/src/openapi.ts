@@ -7942,7 +7942,7 @@ export type components = {
              * @description Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.
              */
             webhookUrl: string;
-            /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval). */
+            /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days. */
             intervalSeconds?: number;
         };
         /**
@@ -8511,6 +8511,11 @@ export type components = {
          *         "maxAttempts": 8,
          *         "retryWindowSeconds": 99305,
          *         "secretOverlapSeconds": 86400
+         *       },
+         *       "watches": {
+         *         "minIntervalSeconds": 900,
+         *         "maxIntervalSeconds": 2592000,
+         *         "maxPerAccount": 20
          *       }
          *     }
          */
@@ -8546,6 +8551,14 @@ export type components = {
                 retryWindowSeconds: number;
                 /** @description How long a replaced signing secret keeps signing after a rotation (WEBHOOK_SECRET_OVERLAP_SECONDS). */
                 secretOverlapSeconds: number;
+            };
+            watches: {
+                /** @description The shortest check interval a watch accepts, also the default (WATCH_MIN_INTERVAL_SECONDS). */
+                minIntervalSeconds: number;
+                /** @description The longest check interval a watch accepts (30 days). */
+                maxIntervalSeconds: number;
+                /** @description Watches one account may have (WATCHES_PER_ACCOUNT). */
+                maxPerAccount: number;
             };
         };
         /**
@@ -9302,7 +9315,7 @@ export type components = {
         UpdateWatch: {
             /** Format: uri */
             webhookUrl?: string;
-            /** @description At least WATCH_MIN_INTERVAL_SECONDS. */
+            /** @description At least WATCH_MIN_INTERVAL_SECONDS, at most 30 days. */
             intervalSeconds?: number;
             /** @description paused: no checks until set to active again (then checked at once). */
             status?: "active" | "paused";

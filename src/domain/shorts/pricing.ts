@@ -20,6 +20,7 @@ export interface PricingInput {
   webhookTimeoutMs: number;
   retryScheduleSeconds: number[];
   secretOverlapSeconds: number;
+  watches: Pricing['watches'];
 }
 
 /** The price in words: one sentence, used by the pricing endpoint and the OpenAPI description. */
@@ -46,5 +47,6 @@ export function describePricing(input: PricingInput): Pricing {
       retryWindowSeconds: schedule.reduce((sum, s) => sum + s, 0),
       secretOverlapSeconds: input.secretOverlapSeconds,
     },
+    watches: { ...input.watches },
   };
 }

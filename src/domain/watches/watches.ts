@@ -32,11 +32,14 @@ export interface CreateWatchInput {
   intervalSeconds?: number;
 }
 
+/** The longest check interval (GET /api/pricing publishes it with the shortest). */
+export const MAX_WATCH_INTERVAL_SECONDS = 30 * 86_400;
+
 function checkInterval(settings: WatchSettings, seconds: number): void {
   if (!Number.isSafeInteger(seconds) || seconds < settings.minIntervalSeconds) {
     throw new AppError('VALIDATION_FAILED', `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} (WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`);
   }
-  if (seconds > 30 * 86_400) throw new AppError('VALIDATION_FAILED', `intervalSeconds must be at most ${30 * 86_400} (30 days); got ${seconds}.`);
+  if (seconds > MAX_WATCH_INTERVAL_SECONDS) throw new AppError('VALIDATION_FAILED', `intervalSeconds must be at most ${MAX_WATCH_INTERVAL_SECONDS} (30 days); got ${seconds}.`);
 }
 
 function tooMany(settings: WatchSettings): AppError {

@@ -1,6 +1,7 @@
 // Request schemas of the watch routes (#15): /api/youtube/watches. The response shapes live in
 // src/contract/watches.ts (re-exported here for the routes).
 import { Type, type Static } from 'typebox';
+import { MAX_WATCH_INTERVAL_SECONDS } from '../../domain/watches/watches.ts';
 
 export { WatchCheckQueuedSchema, WatchDetailSchema, WatchListSchema, WatchSchema } from '../../contract/watches.ts';
 
@@ -10,7 +11,7 @@ export const CreateWatchBody = Type.Object(
   {
     channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address in any form accepted by POST /api/youtube/shorts.' }),
     webhookUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.' }),
-    intervalSeconds: opt(Type.Integer({ minimum: 1, description: 'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval).' })),
+    intervalSeconds: opt(Type.Integer({ minimum: 1, maximum: MAX_WATCH_INTERVAL_SECONDS, description: 'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days.' })),
   },
   { additionalProperties: false, $id: 'CreateWatch', examples: [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/hooks/shorts', intervalSeconds: 900 }] },
 );
@@ -19,7 +20,7 @@ export type CreateWatchBody = Static<typeof CreateWatchBody>;
 export const UpdateWatchBody = Type.Object(
   {
     webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048 })),
-    intervalSeconds: opt(Type.Integer({ minimum: 1, description: 'At least WATCH_MIN_INTERVAL_SECONDS.' })),
+    intervalSeconds: opt(Type.Integer({ minimum: 1, maximum: MAX_WATCH_INTERVAL_SECONDS, description: 'At least WATCH_MIN_INTERVAL_SECONDS, at most 30 days.' })),
     status: opt(Type.Union([Type.Literal('active'), Type.Literal('paused')], { description: 'paused: no checks until set to active again (then checked at once).' })),
   },
   { additionalProperties: false, $id: 'UpdateWatch', description: 'The fields to change; an empty body changes nothing.' },
