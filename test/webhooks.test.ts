@@ -9,6 +9,7 @@ import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
 import { runShortsFetchJob } from '../src/jobs/shorts-fetch-job.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
+import { handOverStrandedRequests } from '../src/jobs/start-workers.ts';
 import { AppError } from '../src/errors.ts';
 
 const SHORTS = '/api/youtube/shorts';
@@ -97,6 +98,39 @@ describe('asynchronous delivery by signed webhook', () => {
       assert.equal(state.status, 'failed');
       const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
       assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+    } finally {
+      shorts.fetch = real;
+      await receiver.close();
+    }
+  });
+
+  it('a request stranded in processing (its fetch job failed for good before the dead-letter queue existed) is settled when a worker starts', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const { shorts } = t.services.shortsRequests;
+    const real = shorts.fetch;
+    shorts.fetch = async () => {
+      throw new Error('Connection is closed.');
+    };
+    try {
+      const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
+      assert.equal(res.statusCode, 202, res.body);
+      const { requestId } = res.json();
+      const db = t.services.db;
+      const job = `name = 'shorts-fetch' AND data->>'requestId' = $1`;
+      await until(async () => (await db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
+      // As an older release left it: the job failed for good with no dead-letter queue to go on to.
+      await db.query(`UPDATE pgboss.job SET state = 'failed', dead_letter = NULL, completed_on = now() WHERE ${job}`, [requestId]);
+      const stuck = await runDoctor(db, { lock: ownLockStatus(db) });
+      assert.ok(stuck.findings.some((f) => f.check === 'processing request → job' && f.details.some((d) => d.startsWith(requestId))), 'doctor reports it');
+      assert.equal(await handOverStrandedRequests(t.services.boss, db), 1);
+      await receiver.waitFor(1);
+      const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
+      assert.deepEqual([payload.type, payload.data.error, payload.data.requestId], ['shorts.failed', 'INTERNAL_ERROR', requestId]);
+      assert.equal((await detail(user, requestId)).status, 'failed');
+      const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+      assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+      assert.equal(await handOverStrandedRequests(t.services.boss, db), 0, 'settled: nothing left to hand over');
     } finally {
       shorts.fetch = real;
       await receiver.close();

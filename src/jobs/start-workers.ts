@@ -7,6 +7,7 @@ import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { runDeliveryJob, type DeliveryDeps, type DeliveryJob } from './webhook-delivery-job.ts';
 import { GAVE_UP, runShortsFetchJob } from './shorts-fetch-job.ts';
 import { runWatchCheckJob } from './watch-check-job.ts';
+import { findStrandedRequests } from '../domain/operators/doctor.ts';
 import type { WatchCheckDeps } from '../domain/watches/watch-check.ts';
 import type { WatchCheckJob } from '../domain/watches/scheduler.ts';
 
@@ -76,6 +77,13 @@ export interface WorkerWakers {
   stop(): Promise<void>;
 }
 
+/** Queues a dead-letter job for each request no fetch job will settle (findStrandedRequests); returns how many. */
+export async function handOverStrandedRequests(boss: PgBoss, db: Database): Promise<number> {
+  const stranded = await findStrandedRequests(db);
+  if (stranded.length > 0) await boss.insert(QUEUES.shortsFetchGaveUp, stranded.map(({ id }) => ({ data: { requestId: id } })));
+  return stranded.length;
+}
+
 export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
   // Work this process queues wakes the first worker of the queue at once (pg-boss notifyWorker; a
   // busy worker skips its next poll delay instead): accepted requests, a settled request's delivery
@@ -116,6 +124,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
       if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId, GAVE_UP)).summaryQueued) wakeDelivery();
     }),
   );
+  // Requests no fetch job will settle — their jobs used up their retries before the fetch queue had
+  // a dead-letter queue, or the jobs were lost — are handed to the dead-letter queue now, which
+  // settles each as failed (nothing charged, its hold released) and tells its webhook. Two
+  // processes starting together may both hand one over: the second finds it settled.
+  if ((await handOverStrandedRequests(deps.boss, deps.shortsRequests.db)) > 0) deps.boss.notifyWorker(gaveUpWorker);
   // A check that recorded an event wakes the delivery worker: push notifications should not wait
   // two polling intervals (check, then delivery) on their way to the customer.
   const watchWorker = await deps.boss.work<WatchCheckJob>(QUEUES.watchCheck, options, (jobs) =>

@@ -33,9 +33,25 @@ function finding(check: string, rows: string[], okSummary: string, badSummary: (
     : { check, severity, summary: badSummary(rows.length), details: rows.slice(0, DETAIL_LIMIT) };
 }
 
-async function queueTablesExist(tx: Transaction): Promise<boolean> {
+async function queueTablesExist(tx: Pick<Transaction, 'query'>): Promise<boolean> {
   const [row] = await tx.query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists");
   return row?.exists === true;
+}
+
+/**
+ * Webhook requests in `processing` that no fetch job will settle: none queued, retrying or running
+ * in the fetch queue or its dead-letter queue. Doctor reports them; a worker starting up hands them
+ * to the dead-letter queue (start-workers.ts), e.g. those whose fetch job used up its retries before
+ * the queue had a dead-letter queue. A request and its first job are inserted by one transaction,
+ * so an accepted request is never seen here before its job.
+ */
+export async function findStrandedRequests(tx: Pick<Transaction, 'query'>): Promise<Array<{ id: string; created_at: Date }>> {
+  if (!(await queueTablesExist(tx))) return tx.query(`SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' ORDER BY r.created_at`);
+  return tx.query(
+    `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
+       SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`,
+    [QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
+  );
 }
 
 export async function runDoctor(db: Database, options: DoctorOptions): Promise<DoctorReport> {
@@ -96,14 +112,7 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       'every ledger entry and request names an existing account', (n) => `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`));
 
     const hasQueue = await queueTablesExist(tx);
-    const stuck = await tx.query<{ id: string; created_at: Date }>(
-      hasQueue
-        ? `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
-             SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`
-        : `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL ORDER BY r.created_at`,
-      // A fetch job that used up its retries continues in the gave-up queue, which settles its request.
-      [QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
-    );
+    const stuck = await findStrandedRequests(tx);
     out.push(finding('processing request → job', stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
       'every request in processing has a live fetch job', (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`));
 
