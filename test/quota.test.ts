@@ -361,6 +361,7 @@ describe('stale serving when no key has quota left', () => {
       const fresh = await post(t, user, { channelUrl: channel('@demo') });
       assert.equal(fresh.statusCode, 200);
       assert.equal(fresh.json().fetchedAt, '2026-11-23T18:00:00.000Z');
+      assert.equal((await post(t, user, { channelUrl: channel('@fake-80'), limit: 5 })).statusCode, 200);
       clock += 3600_000;
       fake.injectFault({ kind: 'quotaExceeded', endpoint: '*', times: Infinity });
       // An hour later the 5-minute cache has expired: only the stale copy is left.
@@ -374,6 +375,12 @@ describe('stale serving when no key has quota left', () => {
       assert.equal(stale.json().itemCount, 10);
       assert.equal(stale.json().fetchedAt, '2026-11-23T18:00:00.000Z');
       assert.match(stale.json().message, /quota is spent for today/);
+      // A copy serves only what it covers (found by review: the copy of a window answered a limit with
+      // every short of the window; a copy of 5 answered the whole channel with 5, truncated false).
+      const fewer = await post(t, user, { channelUrl: channel('@fake-80'), limit: 3 });
+      assert.deepEqual([fewer.statusCode, fewer.json().stale, fewer.json().itemCount], [200, true, 3]);
+      const more = await post(t, user, { channelUrl: channel('@fake-80') });
+      assert.deepEqual([more.statusCode, more.json().error], [503, 'UPSTREAM_QUOTA_EXHAUSTED'], 'a copy of 5 cannot answer for all 80');
       const never = await post(t, user, { channelUrl: channel('@fake-33') });
       assert.equal(never.statusCode, 503);
       assert.equal(never.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');

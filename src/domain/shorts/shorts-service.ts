@@ -342,10 +342,12 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     const fromFull = full && narrow(full.result, query);
     if (fromFull) return fromFull;
     const latest = await staleCache.get<StaleCopy>(`stale:${channelId}:latest`);
-    if (!latest) return full?.result;
-    // A narrower copy answers a request it covers exactly; otherwise it is still the best there is.
+    if (!latest) return undefined;
+    // A narrower copy answers only a request it covers: one that asked for a wider window or more
+    // shorts would get too many of them, or too few without being told (found by review: a copy of
+    // the 61 shorts of a window answered limit 5 with 61, a copy of limit 5 the whole channel with 5).
     const covers = (latest.oldestDate === null || (query.oldestDate !== undefined && query.oldestDate >= latest.oldestDate)) && (latest.limit === null || (query.limit !== undefined && query.limit <= latest.limit));
-    return (covers && narrow(latest.result, query)) || latest.result;
+    return covers ? narrow(latest.result, query) : undefined;
   }
 
   async function fetchOnce(query: ShortsQuery, hooks: FetchHooks, knownId: string | undefined, mode: SourceMode): Promise<FetchOutcome> {
