@@ -392,3 +392,32 @@ describe('stale serving when no key has quota left', () => {
     }
   });
 });
+
+describe("a call the request cannot pay for costs the key nothing (found by review)", () => {
+  it("an account refused for its spent allowance leaves the key's count at what the platform served", async () => {
+    const fake = await startFakePlatform();
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '6' }, { now: clearOfQuotaDay() });
+    try {
+      const user = await createUser(t, 1);
+      // Unknown channel ids: 1 unpaid unit each, until the allowance is spent.
+      for (let i = 0; ; i++) {
+        assert.ok(i < 20, 'the allowance runs out');
+        const res = await post(t, user, { channelUrl: channel(`channel/UC${String(i).padStart(22, '0')}`) });
+        if (res.statusCode === 429) break;
+        assert.equal(res.json().error, 'CHANNEL_NOT_FOUND');
+      }
+      const served = fake.quotaUsed();
+      // Uncached reads (each limit its own), all refused before their first call was sent.
+      for (let n = 1; n <= 10; n++) {
+        const res = await post(t, user, { channelUrl: channel('@fake-40'), limit: n });
+        assert.deepEqual([res.statusCode, res.json().error], [429, 'QUOTA_ALLOWANCE_EXHAUSTED']);
+      }
+      assert.equal(fake.quotaUsed(), served, 'nothing was sent');
+      const [key] = await t.services.keyPool.status();
+      assert.equal(key!.unitsUsed, served, "the key's count is what the platform served");
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});

@@ -53,6 +53,11 @@ export interface KeyPool {
   readonly size: number;
   /** Takes `units` from the first key that has them today; UPSTREAM_QUOTA_EXHAUSTED when none has. */
   take(units: number): Promise<KeyLease>;
+  /**
+   * The call `lease` was taken for was never sent (its request could not pay for it): its units go
+   * back to what this process holds of the key, or to the key's count once that is gone.
+   */
+  unspent(lease: KeyLease, units: number): void;
   /** The key answered quotaExceeded: it rests until the next quota day. */
   markExhausted(lease: KeyLease): Promise<void>;
   /** The key was rejected by the platform. */
@@ -184,6 +189,12 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
       const allInvalid = keys.every((k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now);
       if (allInvalid) throw new AppError('UPSTREAM_ERROR', 'The video platform rejects every API key this service is configured with.');
       throw noQuotaError(now);
+    },
+    unspent(lease, units) {
+      const day = lease.quotaDay ?? quotaDay(options.now());
+      const mine = held.get(lease.keyId);
+      if (mine?.day === day) mine.units += units;
+      else void giveBack(lease.keyId, { day, units });
     },
     async markExhausted(lease) {
       const day = lease.quotaDay ?? quotaDay(options.now());

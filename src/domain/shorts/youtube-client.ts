@@ -62,9 +62,16 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
     let transientRetries = 1;
     // Each key can fail at most once per call (quota, rejection); then the pool has no key left.
     for (let attempt = 1; attempt <= options.keys.size + 2; attempt++) {
-      // The key first: when no key has quota left, the request's allowance is not touched.
+      // The key first: when no key has quota left, the request's allowance is not touched. A call the
+      // request cannot pay for gives the key its units back (found by review: refused calls were
+      // counted against the key, so an account refused for free could spend a key's whole day).
       const lease = await options.keys.take(units);
-      await spend(units);
+      try {
+        await spend(units);
+      } catch (error) {
+        options.keys.unspent(lease, units);
+        throw error;
+      }
       const label = `${lease.index}:${lease.keyId}`;
       // prettyPrint=false: Google indents its JSON unless told not to, a third of the bytes of a
       // videos.list page, for the platform to write and for us to read on every page's critical path.
