@@ -154,6 +154,15 @@ for (const mode of STORAGE_MODES) {
       assert.ok(fake.quotaUsed() <= 3 * UNITS_PER_CREDIT, `${fake.quotaUsed()} units for 3 credits`);
       assert.equal((await account(t, user)).credits.balance, 3 - body.creditsCharged);
     });
+
+    it('a sorted read the balance stopped says how many shorts it ranked (found by review: it named the number returned)', async () => {
+      const user = await createUser(t, 3);
+      const res = await post(t, user, { channelUrl: channel('@fake-900'), oldestDate: 0, sort: 'oldest', limit: 3 });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.deepEqual([body.truncated, body.itemCount], [true, 3]);
+      assert.match(body.message, /paid for reading the newest 150 shorts; older ones were not read, so the sort and duration filters were applied to those 150 only/);
+    });
   });
 }
 

@@ -12,7 +12,10 @@ export function successBody(requestId: string, result: ShortsResult, creditsChar
   if (result.approximateFields) body.approximateFields = result.approximateFields;
   const notes: string[] = [];
   if (result.truncated && result.truncatedBy === 'balance') {
-    notes.push(`The account's available credits paid for reading the newest ${result.shorts.length} shorts of this window; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`);
+    // Counted as read: a sorted or filtered answer returns fewer than it read (found by review: "the newest 3" after reading 150).
+    notes.push(result.arrangedFrom !== undefined
+      ? `The account's available credits paid for reading the newest ${result.arrangedFrom} shorts; older ones were not read, so the sort and duration filters were applied to those ${result.arrangedFrom} only. Add credits, or narrow the window with oldestDate.`
+      : `The account's available credits paid for reading the newest ${result.shorts.length} shorts; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`);
   } else if (result.truncated && result.arrangedFrom !== undefined) {
     notes.push(`This channel has more matching shorts than the ${maxShorts} one request reads; the sort and duration filters were applied to the newest ${result.arrangedFrom}. Narrow the window with oldestDate to rank older shorts.`);
   } else if (result.truncated) {
