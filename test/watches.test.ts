@@ -182,6 +182,25 @@ describe('watches', () => {
     await receiver.close();
   });
 
+  it('concurrent creations past the maximum are refused before any upstream work (found by review)', async () => {
+    const user = await createUser(t, 10);
+    assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
+    const unpaidBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.allowance.used as number;
+    fake.resetStats();
+    const answers = await Promise.all(['@fake-3', '@fake-4', '@fake-5', '@fake-6', '@fake-7'].map((handle) => create(user, { channelUrl: `https://www.youtube.com/${handle}`, webhookUrl: 'http://127.0.0.1:9/h' })));
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 409, 409, 409, 409], answers.map((a) => a.body).join('\n'));
+    const made = answers.find((a) => a.statusCode === 201)!.json();
+    const spent = fake.calls().reduce((sum, c) => sum + c.units, 0);
+    const [check] = await t.services.db.query<{ units: number }>('SELECT units FROM watch_checks WHERE watch_id = $1', [made.id]);
+    assert.equal(spent, check!.units, 'only the creation that got its place read the platform');
+    const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    assert.equal(after.upstreamQuota.allowance.used, unpaidBefore, 'nothing counted as unpaid');
+    assert.equal(after.credits.reserved, 0);
+    for (const w of [made.id, ...(await t.services.db.query<{ id: string }>('SELECT id FROM watches WHERE account_id = $1', [user.id])).map((r) => r.id)]) {
+      await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${w}`, headers: bearer(user.key) });
+    }
+  });
+
   it('keeps to the per-account maximum, lists, changes, pauses and deletes watches', async () => {
     const user = await createUser(t, 10);
     const other = await createUser(t, 10);

@@ -84,10 +84,11 @@ export class QuotaMeter {
   }
 
   /** Reserves the minimum price and opens a meter; 402 at once when the balance cannot cover it. */
-  static async open(input: Omit<MeterInput, 'reserved'>): Promise<QuotaMeter> {
+  /** `reserveWith`: where the first hold is taken (a caller's transaction), the meter's db by default. */
+  static async open(input: Omit<MeterInput, 'reserved'>, reserveWith: Queryable = input.db): Promise<QuotaMeter> {
     const minimum = Math.max(1, input.settings.pricing.minimumCredits);
-    const ok = await reserveCredits(input.db, { accountId: input.accountId, requestId: input.requestId, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(input.now()) });
-    if (!ok) throw await insufficient(input.db, input.accountId, minimum, 'A request that reads the video platform costs at least');
+    const ok = await reserveCredits(reserveWith, { accountId: input.accountId, requestId: input.requestId, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(input.now()) });
+    if (!ok) throw await insufficient(reserveWith, input.accountId, minimum, 'A request that reads the video platform costs at least');
     return new QuotaMeter({ ...input, reserved: minimum });
   }
 

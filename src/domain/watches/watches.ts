@@ -46,6 +46,19 @@ function tooMany(settings: WatchSettings): AppError {
   return new AppError('CONFLICT', `This account has its maximum of ${settings.maxPerAccount} watches (WATCHES_PER_ACCOUNT); delete one first.`);
 }
 
+/** The id prefix of a watch creation's credit hold: the creations in flight are counted by it. */
+const CREATION_HOLD = 'wcn_';
+
+/** The account's watches and its creations in flight (holds that have not lapsed). */
+async function countWatchesAndCreations(tx: Transaction, accountId: string, now: Date): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM watches WHERE account_id = $1)::int
+          + (SELECT count(*) FROM credit_reservations WHERE account_id = $1 AND starts_with(request_id, $2) AND expires_at > $3)::int AS n`,
+    [accountId, CREATION_HOLD, now],
+  );
+  return row?.n ?? 0;
+}
+
 /** Serialises an account's watch creations, so the maximum holds under concurrency. */
 async function lockAccountWatches(tx: Transaction, accountId: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`watches:${accountId}`]);
@@ -56,16 +69,22 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   assertAcceptableWebhookUrl(input.webhookUrl, deps.settings.allowPrivateWebhooks);
   const interval = input.intervalSeconds ?? deps.settings.minIntervalSeconds;
   checkInterval(deps.settings, interval);
-  // Cheap refusal before any upstream work; the transaction below checks again under a lock.
-  if ((await countWatches(deps.db, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
 
   const nowMs = deps.now();
   const now = new Date(nowMs);
   const id = newWatchId(nowMs);
   const checkId = newCheckId(nowMs);
   // Like a shorts request: reserve the minimum, resolve as a probe (unpaid until it succeeds), then
-  // commit to the baseline's price.
-  const meter = await QuotaMeter.open({ db: deps.db, accountId: input.accountId, requestId: checkId, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(nowMs + 5 * 60_000) });
+  // commit to the baseline's price. The hold is the creation's place: taken under the account's
+  // lock after counting the watches and the creations in flight (their holds), so concurrent
+  // creations past the maximum are refused before any upstream work (found by review: they were
+  // refused only after reading the channel, and those paid reads were then counted as unpaid).
+  const holdId = `${CREATION_HOLD}${checkId.slice(4)}`;
+  const meter = await deps.db.transaction(async (tx) => {
+    await lockAccountWatches(tx, input.accountId);
+    if ((await countWatchesAndCreations(tx, input.accountId, now)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
+    return QuotaMeter.open({ db: deps.db, accountId: input.accountId, requestId: holdId, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(nowMs + 5 * 60_000) }, tx);
+  });
   try {
     const calls = deps.youtube.metered(meter.take);
     const channel = await resolve(deps, ref, calls, meter);
@@ -87,7 +106,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       // The baseline: everything listed now counts as seen and is never reported.
       await markSeen(tx, id, listing.ids, now);
       await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)', [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title]);
-      await releaseReservation(tx, checkId);
+      await releaseReservation(tx, holdId);
       await chargeCredits(tx, input.accountId, price.credits, checkId);
       return row!;
     });
@@ -96,7 +115,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
     deps.onChannelWatched?.(watch.channel_id);
     return toWatch(watch);
   } catch (error) {
-    await releaseReservation(deps.db, checkId).catch(() => {});
+    await releaseReservation(deps.db, holdId).catch(() => {});
     await meter.finishUnpaid().catch(() => {});
     if (innertubeFailureKind(error)) throw new AppError('UPSTREAM_RATE_LIMITED', 'The video platform\'s web API is unavailable; try again shortly.', { headers: { 'retry-after': '60' }, cause: error });
     throw error;
