@@ -235,6 +235,26 @@ for (const mode of STORAGE_MODES) {
       await receiver.close();
     });
 
+    it('limits redeliveries per account, outside the metered windows (found by review: they were unlimited)', async () => {
+      alignClock();
+      const user = await createUser(t);
+      const ids = await seed(user, 3, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
+      const answers = [];
+      for (let i = 0; i < 11; i++) answers.push(await t.app.inject({ method: 'POST', url: `${SHORTS}/${ids[i % 3]}/redeliver`, headers: bearer(user.key) }));
+      const codes = answers.map((a) => a.statusCode);
+      assert.ok(codes.slice(0, 10).every((c) => c === 202 || c === 409), codes.join());
+      const limited = answers[10]!;
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.deepEqual([limited.json().success, limited.json().error], [false, 'RATE_LIMITED']);
+      assert.match(limited.json().message, /^Too many redeliveries: at most 10 per minute and 100 per hour; retry in \d+ s\.$/);
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.equal((await get(user, '/accounts')).json().usage.minute, 0, 'not counted in the metered windows');
+      // Another account is not affected.
+      const other = await createUser(t);
+      const [own] = await seed(other, 1, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
+      assert.equal((await t.app.inject({ method: 'POST', url: `${SHORTS}/${own}/redeliver`, headers: bearer(other.key) })).statusCode, 202);
+    });
+
     it('counts refused calls per day, so requests listed + refused account for the calls the limits counted', async () => {
       alignClock();
       const user = await createUser(t, 1);

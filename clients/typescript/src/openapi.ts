@@ -2130,7 +2130,9 @@ export type paths = {
         put?: never;
         /**
          * Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.
-         * @description **curl**
+         * @description Free of charge and outside the account's rate limits, but limited to at most 10 per minute and 100 per hour per account (429 RATE_LIMITED with Retry-After beyond).
+         *
+         *     **curl**
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver' \
@@ -2231,6 +2233,15 @@ export type paths = {
                 };
                 /** @description The result is past RESULT_RETENTION_DAYS. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2945,7 +2956,7 @@ export type paths = {
         put?: never;
         /**
          * Send a signed webhook.test event to a URL now (one attempt) and show what happened.
-         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to 10 per minute. The answer is 200 whatever the receiver did: see outcome.
+         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to at most 10 per minute. The answer is 200 whatever the receiver did: see outcome.
          *
          *     **curl**
          *
@@ -3034,7 +3045,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description More than 10 test events this minute; see Retry-After. */
+                /** @description Too many test events (at most 10 per minute); see Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;

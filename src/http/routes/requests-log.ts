@@ -1,16 +1,14 @@
 // Routes of #16 points 2 and 3: refused calls per day, the account-wide webhook delivery log, and
 // "send test event". The filtered, paged requests list itself is GET /api/youtube/shorts (shorts.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../../errors.ts';
 import { rejectionsByDay } from '../../domain/requests/rejections.ts';
 import { listAccountDeliveries } from '../../domain/webhooks/delivery-log.ts';
 import { sendTestEvent } from '../../domain/webhooks/test-event.ts';
 import { callerOf } from '../plugins/authenticate.ts';
+import { describeActionLimit, limitAction } from '../action-limits.ts';
 import { authErrors, errorResponse, FailureBody, failureResponse, invalidInput, json } from '../schemas/common.ts';
 import { DeliveryLogPageSchema, DeliveryLogQuerySchema, RejectionsQuerySchema, RejectionsSchema, WebhookTestBodySchema, WebhookTestResultSchema } from '../schemas/requests-log.ts';
 
-/** Test events an account may send per minute: enough to iterate on a receiver, too few to be a cannon. */
-export const TEST_EVENTS_PER_MINUTE = 10;
 
 export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, delivery, rateLimiter, shortsRequests } = app.services;
@@ -47,17 +45,14 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhooks'],
       summary: 'Send a signed webhook.test event to a URL now (one attempt) and show what happened.',
-      description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to ${TEST_EVENTS_PER_MINUTE} per minute. The answer is 200 whatever the receiver did: see outcome.`,
+      description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
       security,
       body: WebhookTestBodySchema,
-      response: { 200: json('The attempt\'s outcome (a failed delivery is still a 200: the test ran).', WebhookTestResultSchema), 400: invalidInput(), 429: errorResponse(`More than ${TEST_EVENTS_PER_MINUTE} test events this minute; see Retry-After.`, ['RATE_LIMITED']), ...authErrors() },
+      response: { 200: json('The attempt\'s outcome (a failed delivery is still a 200: the test ran).', WebhookTestResultSchema), 400: invalidInput(), 429: errorResponse(`Too many test events (${describeActionLimit('webhook-test')}); see Retry-After.`, ['RATE_LIMITED']), ...authErrors() },
     },
   }, async (request) => {
     const accountId = callerOf(request).accountId;
-    const decision = await rateLimiter.consume(`webhook-test:${accountId}`, [{ name: 'minute', limit: TEST_EVENTS_PER_MINUTE, seconds: 60 }]);
-    if (!decision.allowed) {
-      throw new AppError('RATE_LIMITED', `At most ${TEST_EVENTS_PER_MINUTE} test events per minute; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
-    }
+    await limitAction(rateLimiter, 'webhook-test', accountId);
     return sendTestEvent({ db, agent: delivery.agent, allowPrivate: delivery.allowPrivate, timeoutMs: delivery.timeoutMs }, accountId, request.body.url);
   });
 };

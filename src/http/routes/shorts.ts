@@ -9,6 +9,7 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
+import { describeActionLimit, limitAction } from '../action-limits.ts';
 import { sendRendered } from '../send-rendered.ts';
 import { authErrors, FailureBody, failureResponse as failure, json } from '../schemas/common.ts';
 import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
@@ -16,7 +17,7 @@ import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
 
 export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jobs, shortsRequests, acceptances, config } = app.services;
+  const { db, jobs, shortsRequests, acceptances, config, rateLimiter } = app.services;
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts', {
@@ -120,9 +121,10 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['shorts'],
       summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
+      description: `Free of charge and outside the account's rate limits, but limited to ${describeActionLimit('redeliver')} per account (429 RATE_LIMITED with Retry-After beyond).`,
       security,
       params: RequestParams,
-      response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), 404: failure('No such request on this account.', ['NOT_FOUND']), 409: failure('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: failure('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), ...authErrors(FailureBody) },
+      response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), 404: failure('No such request on this account.', ['NOT_FOUND']), 409: failure('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: failure('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), 429: failure(`Too many redeliveries (${describeActionLimit('redeliver')}); see Retry-After.`, ['RATE_LIMITED']), ...authErrors(FailureBody) },
     },
   }, async (request, reply) => {
     const row = await ownRequest(callerOf(request).accountId, request.params.requestId);
@@ -132,6 +134,8 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (row.status === 'completed' && row.completed_at && expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= shortsRequests.now()) {
       throw new AppError('RESULT_EXPIRED', `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can no longer be redelivered; request the channel again.`);
     }
+    // Counted once the redelivery would go ahead: a refused one (404, 409, 410) costs nothing.
+    await limitAction(rateLimiter, 'redeliver', row.account_id);
     const attempt = await jobs.redeliver(row.id);
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };

@@ -1,0 +1,30 @@
+// Per-account limits of actions that cost the account nothing but make the service send traffic to
+// an address of the caller's choosing: a test event, a redelivery. They do not count against the
+// account's metered windows (RATE_LIMIT_PER_*); each has its own, small, so the service cannot be
+// turned into a free traffic source aimed at a third party (found by review: redeliveries of a
+// 2.7 MB result were unlimited — 82 of them in 30 s from one account).
+import { AppError } from '../errors.ts';
+import type { RateLimiter, WindowSpec } from '../infra/ratelimit/rate-limiter.ts';
+
+export const ACTION_LIMITS = {
+  /** Test events per minute: enough to iterate on a receiver, too few to be a cannon. */
+  'webhook-test': { what: 'test events', windows: [{ name: 'minute', limit: 10, seconds: 60 }] },
+  /** Redeliveries: enough to replay a day's failures by hand or from a script, not to flood anyone. */
+  redeliver: { what: 'redeliveries', windows: [{ name: 'minute', limit: 10, seconds: 60 }, { name: 'hour', limit: 100, seconds: 3600 }] },
+} as const satisfies Record<string, { what: string; windows: WindowSpec[] }>;
+
+export type LimitedAction = keyof typeof ACTION_LIMITS;
+
+/** "at most 10 per minute and 100 per hour" */
+export function describeActionLimit(action: LimitedAction): string {
+  return `at most ${ACTION_LIMITS[action].windows.map((w) => `${w.limit} per ${w.name}`).join(' and ')}`;
+}
+
+/** Counts one `action` of the account; 429 RATE_LIMITED with Retry-After past its limit. */
+export async function limitAction(rateLimiter: RateLimiter, action: LimitedAction, accountId: string): Promise<void> {
+  const { what, windows } = ACTION_LIMITS[action];
+  const decision = await rateLimiter.consume(`${action}:${accountId}`, [...windows]);
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+}
