@@ -430,3 +430,24 @@ describe("a call the request cannot pay for costs the key nothing (found by revi
     }
   });
 });
+
+describe("a key Google's front end refuses for its restrictions (found by review)", () => {
+  it('gives way to the next key: API_KEY_HTTP_REFERRER_BLOCKED in the ErrorInfo marks the key invalid', async () => {
+    const fake = await startFakePlatform({ apiKeys: { 'browser-key': 100_000, 'server-key': 100_000 } });
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'browser-key,server-key', CACHE_TTL_SECONDS: '0' }, { now: clearOfQuotaDay() });
+    try {
+      const user = await createUser(t, 10);
+      fake.injectFault({ kind: 'keyRestricted', endpoint: '*', times: 1 });
+      const res = await post(t, user, { channelUrl: channel('@demo'), limit: 5 });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(fake.quotaUsed('browser-key'), 0);
+      assert.ok(fake.quotaUsed('server-key') > 0);
+      const states = await t.services.keyPool.status();
+      assert.deepEqual(states.map((k) => k.state), ['invalid', 'active']);
+      assert.match(states[0]!.invalidReason ?? '', /API_KEY_HTTP_REFERRER_BLOCKED/);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});

@@ -70,6 +70,28 @@ export const keyInvalid = (): GoogleError =>
     ],
   });
 
+/**
+ * 403 for a key whose restrictions refuse the call (quoted from real answers: a browser key called
+ * from a server, a key limited to other APIs): YouTube's reason is only "forbidden"; the cause is
+ * in the ErrorInfo.
+ */
+export const keyRestricted = (reason: 'API_KEY_HTTP_REFERRER_BLOCKED' | 'API_KEY_SERVICE_BLOCKED' = 'API_KEY_HTTP_REFERRER_BLOCKED'): GoogleError => {
+  const message = reason === 'API_KEY_HTTP_REFERRER_BLOCKED'
+    ? 'Requests from referer <empty> are blocked.'
+    : 'Requests to this API youtube method youtube.api.v3.V3DataChannelService.List are blocked.';
+  return googleError(403, message, 'global', 'forbidden', {
+    status: 'PERMISSION_DENIED',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason,
+        domain: 'googleapis.com',
+        metadata: { service: 'youtube.googleapis.com', consumer: 'projects/000000000000' },
+      },
+    ],
+  });
+};
+
 /** 403 for a request without any key (and no OAuth token). */
 export const keyMissing = (): GoogleError =>
   googleError(403, 'The request is missing a valid API key.', 'global', 'forbidden', { status: 'PERMISSION_DENIED' });

@@ -17,7 +17,7 @@ export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
 export type { InnertubeEndpoint } from './innertube.ts';
 
-export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'backendError' | 'hang' | 'reset' | 'malformed';
+export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'keyRestricted' | 'backendError' | 'hang' | 'reset' | 'malformed';
 /**
  * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
  * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
@@ -329,6 +329,7 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     const fault = takeFault(endpoint);
     const project = typeof key === 'string' ? projects.get(key) : undefined;
     if (!project || fault?.kind === 'keyInvalid') return fail(errors.keyInvalid());
+    if (fault?.kind === 'keyRestricted') return fail(errors.keyRestricted());
     if (fault?.kind === 'hang') return void record(0, 0); // the socket is ended by close()
     if (fault?.kind === 'reset') {
       record(0, 0);

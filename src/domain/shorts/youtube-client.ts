@@ -134,18 +134,28 @@ interface GoogleFailure {
 }
 
 function googleError(body: unknown): GoogleFailure {
-  const error = (body as { error?: { message?: unknown; errors?: Array<{ reason?: unknown }> } } | null)?.error;
+  const error = (body as { error?: { message?: unknown; errors?: Array<{ reason?: unknown }>; details?: Array<{ reason?: unknown }> } } | null)?.error;
   return {
     message: typeof error?.message === 'string' ? error.message : 'unknown error',
-    reasons: (error?.errors ?? []).map((e) => String(e.reason ?? '')),
+    // YouTube's own reasons (errors[]) and, from Google's API front end, the ErrorInfo's (details[]):
+    // a key's restrictions answer 403 "forbidden" with the real cause only there.
+    reasons: [...(error?.errors ?? []), ...(Array.isArray(error?.details) ? error.details : [])].map((e) => String(e?.reason ?? '')).filter((r) => r !== ''),
   };
 }
+
+/**
+ * Google's front end refuses the key itself: not valid, expired, restricted to other referrers,
+ * addresses, apps or APIs (API_KEY_HTTP_REFERRER_BLOCKED, API_KEY_SERVICE_BLOCKED, …), or the
+ * project has the API disabled or is suspended. Found by review: a restricted key answered
+ * "forbidden" and failed every call instead of giving way to the next key.
+ */
+const KEY_REFUSED = /^(API_KEY_|SERVICE_DISABLED$|CONSUMER_SUSPENDED$|CONSUMER_INVALID$)/;
 
 /** Trouble that belongs to the key rather than the call: the pool moves on to the next key. */
 function classifyKeyTrouble(failure: GoogleFailure): 'exhausted' | 'invalid' | undefined {
   const has = (...reasons: string[]) => failure.reasons.some((r) => reasons.includes(r));
   if (has('quotaExceeded', 'dailyLimitExceeded')) return 'exhausted';
-  if (has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked') || /API key/i.test(failure.message)) return 'invalid';
+  if (has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked') || failure.reasons.some((r) => KEY_REFUSED.test(r)) || /API key/i.test(failure.message)) return 'invalid';
   return undefined;
 }
 
