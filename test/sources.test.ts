@@ -115,6 +115,14 @@ describe('source modes against the same fake channels', () => {
     assert.ok(!res.body.includes('null'));
   });
 
+  it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations (found by review)', async () => {
+    fake.resetStats();
+    const res = await apps.innertube!.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(users.innertube!.key), payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180 } });
+    assert.deepEqual([res.statusCode, res.json().success, res.json().error], [400, false, 'VALIDATION_FAILED']);
+    assert.match(res.json().message, /without a Data API key/);
+    assert.deepEqual([fake.calls().length, fake.innertubeCalls().length], [0, 0]);
+  });
+
   it('innertube finds a window\'s edge with a few date lookups, not one per short', async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-400') })).json().data.shorts as Short[];
     const oldestDate = parseTimestamp(exact[99]!.snippet.publishedAt)!;
@@ -208,6 +216,13 @@ describe('when every Data API key is spent (hybrid)', () => {
       assert.equal(exact.statusCode, 503);
       assert.equal(exact.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
       assert.equal((await post(t, user, { channelUrl: channel('@fake-21'), freshness: 'sometimes' })).statusCode, 400);
+      // Keyless data has no durations: a duration filter is refused, not answered empty and charged (found by review).
+      const before = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance;
+      const filtered = await post(t, user, { channelUrl: channel('@fake-22'), maxDurationSeconds: 180 });
+      assert.deepEqual([filtered.statusCode, filtered.json().error], [503, 'UPSTREAM_QUOTA_EXHAUSTED'], filtered.body);
+      assert.match(filtered.json().message, /Duration filters need the Data API/);
+      assert.ok(Number(filtered.headers['retry-after']) > 0);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, before, 'nothing charged');
     } finally {
       await t.close();
       await fake.close();

@@ -7,6 +7,8 @@
 // sorts and cuts it to `limit`. The price follows what was read (docs/quota.md), so the caller of
 // `popular` with `limit: 10` pays for the whole window, and a duration filter never lowers a price.
 // A cached whole window answers any sort and filter without upstream calls.
+import { AppError } from '../../errors.ts';
+import { noQuotaError } from '../quota/key-pool.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { ShortsResult } from './shorts-result.ts';
 import type { Short } from '../../contract/shorts.ts';
@@ -78,12 +80,23 @@ export function durationBoundsProblem(min: number | undefined, max: number | und
  * filters (so it is read, priced, reserved, cached and shared like any whole-window request), then
  * arranged. `itemsPriced` is the window's size: the price follows what was read, not what is returned.
  */
-export function withArrangement(service: ShortsService): ShortsService {
+export function withArrangement(service: ShortsService, options: { keylessOnly: boolean; now: () => number }): ShortsService {
   return {
     async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
       if (!needsWholeWindow(query)) return service.fetch(query, hooks);
+      const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
+      // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
+      // every short would be filtered out of a charged, empty answer (found by review).
+      if (filtered && options.keylessOnly) {
+        throw new AppError('VALIDATION_FAILED', 'minDurationSeconds and maxDurationSeconds need each short\'s duration, which this service cannot read: it reads YouTube without a Data API key (keyless).');
+      }
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;
       const outcome = await service.fetch(whole, hooks);
+      if (filtered && outcome.result.source === 'innertube') {
+        // Every key spent for the day, and keyless data stood in: it cannot be filtered by duration.
+        const error = noQuotaError(options.now());
+        throw new AppError('UPSTREAM_QUOTA_EXHAUSTED', `${error.message} Duration filters need the Data API; keyless data has no durations.`, { headers: error.headers });
+      }
       return { ...outcome, result: arrange(outcome.result, query), itemsPriced: outcome.itemsPriced ?? outcome.result.shorts.length };
     },
   };
