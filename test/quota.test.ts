@@ -258,6 +258,16 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
     assert.equal((await account(t, user)).upstreamQuota.allowance.used, 1);
   });
 
+  it('a channel id differing only in case is another channel: its "not found" does not hide the real one (found by review)', async () => {
+    const user = await createUser(t, 10);
+    const real = (await post(t, user, { channelUrl: channel('@demo'), limit: 1 })).json().data.channel.id as string;
+    const flipped = real.replace(/[a-z]/, (c) => c.toUpperCase());
+    assert.notEqual(flipped, real);
+    assert.equal((await post(t, user, { channelUrl: channel(`channel/${flipped}`), limit: 1 })).statusCode, 404);
+    const again = await post(t, user, { channelUrl: channel(`channel/${real}`), limit: 2 }); // not cached: read upstream
+    assert.equal(again.statusCode, 200, again.body);
+  });
+
   it('resolves concurrent lookups of one unknown address with one upstream call (single-flight)', async () => {
     const user = await createUser(t, 10);
     fake.resetStats();

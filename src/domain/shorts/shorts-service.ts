@@ -124,8 +124,11 @@ interface StaleCopy {
 export function createShortsService(options: ShortsServiceOptions): ShortsService {
   const { client, cache, staleCache, cacheTtlMs, maxShorts } = options;
 
-  const mappingKey = (ref: ChannelRef) => `yt:ref:${ref.type}:${ref.value.toLowerCase()}`;
-  const negativeKey = (ref: ChannelRef) => `yt:none:${ref.type}:${ref.value.toLowerCase()}`;
+  // Handles, user names and custom URLs are case-insensitive; channel ids are not (found by review:
+  // an id with one letter's case flipped cached "not found" for the real channel too).
+  const refKey = (ref: ChannelRef) => `${ref.type}:${ref.type === 'id' ? ref.value : ref.value.toLowerCase()}`;
+  const mappingKey = (ref: ChannelRef) => `yt:ref:${refKey(ref)}`;
+  const negativeKey = (ref: ChannelRef) => `yt:none:${refKey(ref)}`;
   const resultKey = (channelId: string, oldestDate: number | undefined, limit: number | undefined) => `yt:shorts:${channelId}:${maxShorts}:${oldestDate ?? 'all'}:${limit ?? 'all'}`;
 
   async function rememberMissing(ref: ChannelRef, error: unknown): Promise<void> {
@@ -325,7 +328,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     return narrow(await cache.get<ShortsResult>(resultKey(channelId, undefined, undefined)), query);
   }
 
-  const staleRefKey = (ref: ChannelRef) => `stale:ref:${ref.type}:${ref.value.toLowerCase()}`;
+  const staleRefKey = (ref: ChannelRef) => `stale:ref:${refKey(ref)}`;
 
   async function keepStale(query: ShortsQuery, result: ShortsResult): Promise<void> {
     if (options.staleTtlMs <= 0) return;
