@@ -135,6 +135,12 @@ describe('WebSub push for watches', () => {
     const res = await t.app.inject({ method: 'POST', url: `/websub/youtube/${watch.channel.id}`, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': `sha256=${createHmac('sha256', row.secret).update(again).digest('hex')}` }, payload: again });
     assert.equal(res.statusCode, 202);
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
+    // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched (found by review).
+    for (const url of [`/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa`, `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${'A'.repeat(32)}`, `/websub/youtube/${watch.channel.id}/${'A'.repeat(32)}`]) {
+      const other = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' }, payload: atom });
+      assert.deepEqual([other.statusCode, other.body], [202, res.body], url);
+    }
+    assert.match(await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total'), /outcome="unknown-topic"} 3/);
   });
 
   it('renews the lease when a tenth of it is left', async () => {

@@ -17,8 +17,13 @@ export const LOG_REDACT = {
 /** A URL for the logs: the query string may carry credentials (?api_key=…), so it is never logged. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  return q === -1 ? url : `${url.slice(0, q)}?[redacted]`;
+  const path = q === -1 ? url : url.slice(0, q);
+  // The WebSub callback's last segment is a secret token (domain/watches/websub.ts): whoever read it
+  // in the logs could forge the hub's verifications (found by review).
+  const shown = path.startsWith(WEBSUB_CALLBACK) ? path.replace(/^(\/websub\/youtube\/[^/]*\/)[^/]+/, '$1[redacted]') : path;
+  return q === -1 ? shown : `${shown}?[redacted]`;
 }
+const WEBSUB_CALLBACK = '/websub/youtube/';
 
 /**
  * One log line per request, written when the response is done, with what Fastify's two default

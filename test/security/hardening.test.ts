@@ -192,9 +192,14 @@ describe('logs (10)', () => {
       const secret = 'csk_thisIsASecretPassedInTheQueryString123';
       await app.inject({ method: 'GET', url: `/accounts?api_key=${secret}` });
       await app.inject({ method: 'GET', url: `/nowhere?token=${secret}` });
+      // The WebSub callback's token is a secret too (found by review).
+      const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+      await app.inject({ method: 'GET', url: `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${token}?hub.mode=subscribe` });
       const text = lines.join('');
       assert.ok(text.includes('/accounts?[redacted]'), text);
+      assert.ok(text.includes('/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/[redacted]?[redacted]'), text);
       assert.ok(!text.includes(secret), 'the credential is not in the logs');
+      assert.ok(!text.includes(token), 'the callback token is not in the logs');
     } finally {
       await app.close();
       await t.close();

@@ -41,8 +41,8 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       hide: true,
       params: ChannelParams,
       response: {
-        202: Type.Null({ description: 'Acknowledged, with an empty body; a notification with a bad signature is acknowledged too, and ignored.' }),
-        404: errorResponse('Push is off, or no subscription for this channel.', ['NOT_FOUND']),
+        202: Type.Null({ description: 'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a subscription, is acknowledged too, and ignored.' }),
+        404: errorResponse('Push is off.', ['NOT_FOUND']),
       },
     },
   } as const;
@@ -64,8 +64,9 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const signature = request.headers['x-hub-signature'];
       const read = await readNotification(websub, channelId, token, Array.isArray(signature) ? signature[0] : signature, body);
       metrics.websubNotifications.inc({ outcome: read.outcome });
-      if (read.outcome === 'unknown-topic') throw new AppError('NOT_FOUND', 'No subscription for this channel.');
-      // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it).
+      // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it). So is a
+      // channel without a subscription: a 404 told anyone asking which channels are watched here
+      // (found by review); the metric still counts it apart.
       if (read.outcome === 'accepted' && (await checkChannelNow(watches, channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
       return reply.code(202).send(null);
     });
