@@ -1939,6 +1939,24 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account's daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles). */
                 429: {
                     headers: {

@@ -59,12 +59,20 @@ function errorBody(code: ErrorCode, requestId: string, message?: string) {
   return { error: code, message: message ?? ERROR_CATALOG[code].message, requestId };
 }
 
+/**
+ * Every /api/youtube/… route answers failures with success:false (its config says failureBody);
+ * errors raised before a route is found go by the path, so they answer the same (found by review:
+ * a bad percent-encoding or a too long id there got the plain body).
+ */
+const FAILURE_BODY_PREFIX = '/api/youtube/';
+
 /** Errors Fastify's router raises before any route or hook runs (bad percent-encoding, a too long parameter). */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const code: ErrorCode = error.code === 'FST_ERR_BAD_URL' ? 'INVALID_URL' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'INTERNAL_ERROR';
   if (code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
   else request.log.info({ code }, error.message);
-  reply.code(ERROR_CATALOG[code].status).header('x-request-id', request.id).send(errorBody(code, request.id));
+  const body = errorBody(code, request.id);
+  reply.code(ERROR_CATALOG[code].status).header('x-request-id', request.id).send(request.url.startsWith(FAILURE_BODY_PREFIX) ? { success: false, ...body } : body);
 }
 
 /**
@@ -101,6 +109,7 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
   });
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404).header('x-request-id', request.id);
-    return { error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, requestId: request.id };
+    const body = { error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, requestId: request.id };
+    return request.url.startsWith(FAILURE_BODY_PREFIX) ? { success: false, ...body } : body;
   });
 });

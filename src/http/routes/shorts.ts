@@ -44,6 +44,8 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         402: failure('The available credits cannot cover the price (quoted in the message).', ['INSUFFICIENT_CREDITS']),
         403: failure('The credential may not use this resource.', ['FORBIDDEN']),
         404: failure('No channel at that address.', ['CHANNEL_NOT_FOUND']),
+        413: failure('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']),
+        415: failure('The body is not sent as application/json.', ['UNSUPPORTED_MEDIA_TYPE']),
         429: failure('Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account\'s daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles).', ['RATE_LIMITED', 'QUOTA_ALLOWANCE_EXHAUSTED']),
         500: failure('Unexpected server error.', ['INTERNAL_ERROR']),
         502: failure('The video platform failed or rejected the service\'s credentials.', ['UPSTREAM_ERROR']),
