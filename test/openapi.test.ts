@@ -128,6 +128,21 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(ref('/api/pricing', 'get', '200'), '#/components/schemas/Pricing');
   });
 
+  it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts (found by review)', async () => {
+    const params = operations().flatMap(({ label, op }) => ((op as { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { default?: unknown } }> }).parameters ?? []).map((p) => ({ label, p })));
+    const defaulted = params.filter(({ p }) => p.in === 'query' && p.schema?.default !== undefined);
+    assert.ok(defaulted.length >= 10);
+    assert.deepEqual(defaulted.filter(({ p }) => p.required).map(({ label, p }) => `${label} ${p.name}`), []);
+    const watch = doc.paths['/api/youtube/watches/{watchId}']!.get!['x-codeSamples']![0]!.source;
+    assert.match(watch, /\/api\/youtube\/watches\/wch_[a-z0-9]+/);
+    // The operator's limits body example is one the API takes.
+    const admin = await createUser(t, 0);
+    await t.services.db.query("UPDATE accounts SET role = 'operator' WHERE id = $1", [admin.id]);
+    const example = Object.values(doc.paths['/operator/users/{id}/limits']!.put!.requestBody!.content['application/json']!.examples!)[0]!.value;
+    const res = await t.app.inject({ method: 'PUT', url: `/operator/users/${admin.id}/limits`, headers: bearer(admin.token), payload: example as object });
+    assert.equal(res.statusCode, 200, res.body);
+  });
+
   it('every operation has named responses with examples, and a request body example; every example matches its schema', () => {
     const checked: string[] = [];
     const checkMedia = (label: string, media: Media) => {

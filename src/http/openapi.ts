@@ -10,7 +10,7 @@ import { EXAMPLE_BATCH_ID } from '../contract/batches.ts';
 import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
 import { CreditsLowPayloadSchema } from '../contract/credits.ts';
-import { ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
+import { EXAMPLE_WATCH_ID, ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
 import { renderGuides } from './openapi-guides.ts';
@@ -22,9 +22,9 @@ import { exampleOf } from './schemas/responses.ts';
 export const PRODUCT_NAME = 'channel-shorts';
 
 /** Example values of path parameters, for the snippets. */
-const PATH_EXAMPLES: Record<string, string> = { requestId: EXAMPLE_REQUEST_ID, batchId: EXAMPLE_BATCH_ID, id: EXAMPLE_ACCOUNT_ID };
+const PATH_EXAMPLES: Record<string, string> = { requestId: EXAMPLE_REQUEST_ID, batchId: EXAMPLE_BATCH_ID, id: EXAMPLE_ACCOUNT_ID, watchId: EXAMPLE_WATCH_ID };
 
-type Operation = { security?: unknown[]; description?: string; requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; 'x-codeSamples'?: unknown };
+type Operation = { security?: unknown[]; description?: string; parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>; requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; 'x-codeSamples'?: unknown };
 
 const signedDelivery =
   'Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and ' +
@@ -60,6 +60,12 @@ export function openApiDocument(config: Config): SwaggerOptions {
       for (const [path, operations] of Object.entries(doc.paths)) {
         const filled = path.replace(/\{(\w+)\}/g, (_m, name: string) => PATH_EXAMPLES[name] ?? name);
         for (const [method, operation] of Object.entries(operations)) {
+          // A query parameter with a default may be left out (the server fills the default in), though
+          // the route's schema lists it as required so that handlers see it (found by review: the
+          // typed client demanded pageSize, limit and days).
+          for (const parameter of operation.parameters ?? []) {
+            if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
+          }
           const body = Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value;
           const samples = codeSamples({ baseUrl, method, path: filled, body, authenticated: (operation.security?.length ?? 0) > 0 });
           operation['x-codeSamples'] = samples;

@@ -405,8 +405,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    days: number;
+                query?: {
+                    days?: number;
                 };
                 header?: never;
                 path?: never;
@@ -745,8 +745,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    days: number;
+                query?: {
+                    days?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1078,8 +1078,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                     /** @description nextCursor of the previous page. */
                     cursor?: string;
                 };
@@ -1297,8 +1297,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    days: number;
+                query?: {
+                    days?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1624,8 +1624,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1740,8 +1740,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                     /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
                     cursor?: string;
                     status?: "processing" | "completed" | "failed";
@@ -2623,11 +2623,11 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description nextCursor of the previous page (opaque); leave out for the first page. */
                     cursor?: string;
                     /** @description Shorts per page, 1 to 500. */
-                    pageSize: number;
+                    pageSize?: number;
                 };
                 header?: never;
                 path: {
@@ -2772,9 +2772,9 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description UTC days to cover, today included. */
-                    days: number;
+                    days?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2887,8 +2887,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                     /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
                     cursor?: string;
                     outcome?: "delivered" | "failed" | "gone";
@@ -3544,10 +3544,10 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     search?: string;
-                    limit: number;
-                    offset: number;
+                    limit?: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3814,8 +3814,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    days: number;
+                query?: {
+                    days?: number;
                 };
                 header?: never;
                 path: {
@@ -3956,8 +3956,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -4093,8 +4093,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -4230,8 +4230,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -4928,7 +4928,7 @@ export type paths = {
          *     curl -sS -X PUT 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
          *       -H "Authorization: Bearer $API_KEY" \
          *       -H 'Content-Type: application/json' \
-         *       -d '{}'
+         *       -d '{"perMinute":120,"perDay":null}'
          *     ```
          *
          *     **JavaScript**
@@ -4937,7 +4937,10 @@ export type paths = {
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
          *       method: 'PUT',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
-         *       body: JSON.stringify({}),
+         *       body: JSON.stringify({
+         *         "perMinute": 120,
+         *         "perDay": null
+         *       }),
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -4950,7 +4953,10 @@ export type paths = {
          *     response = requests.put(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
-         *         json={},
+         *         json={
+         *             "perMinute": 120,
+         *             "perDay": None,
+         *         },
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -5215,9 +5221,9 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     userId?: string;
-                    limit: number;
+                    limit?: number;
                     /** @description Entries older than this id (paging). */
                     before?: number;
                 };
@@ -5352,8 +5358,8 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -6635,14 +6641,14 @@ export type paths = {
          * @description **curl**
          *
          *     ```bash
-         *     curl -sS -X GET 'http://localhost:3000/api/youtube/watches/watchId' \
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8' \
          *       -H "Authorization: Bearer $API_KEY"
          *     ```
          *
          *     **JavaScript**
          *
          *     ```js
-         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8', {
          *       method: 'GET',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
          *     });
@@ -6655,7 +6661,7 @@ export type paths = {
          *     import os, requests
          *
          *     response = requests.get(
-         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         "http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8",
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
          *         timeout=120,
          *     )
@@ -6664,9 +6670,9 @@ export type paths = {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Checks and events to include. */
-                    limit: number;
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -6749,14 +6755,14 @@ export type paths = {
          * @description **curl**
          *
          *     ```bash
-         *     curl -sS -X DELETE 'http://localhost:3000/api/youtube/watches/watchId' \
+         *     curl -sS -X DELETE 'http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8' \
          *       -H "Authorization: Bearer $API_KEY"
          *     ```
          *
          *     **JavaScript**
          *
          *     ```js
-         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8', {
          *       method: 'DELETE',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
          *     });
@@ -6769,7 +6775,7 @@ export type paths = {
          *     import os, requests
          *
          *     response = requests.delete(
-         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         "http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8",
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
          *         timeout=120,
          *     )
@@ -6860,7 +6866,7 @@ export type paths = {
          * @description **curl**
          *
          *     ```bash
-         *     curl -sS -X PATCH 'http://localhost:3000/api/youtube/watches/watchId' \
+         *     curl -sS -X PATCH 'http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8' \
          *       -H "Authorization: Bearer $API_KEY" \
          *       -H 'Content-Type: application/json' \
          *       -d '{}'
@@ -6869,7 +6875,7 @@ export type paths = {
          *     **JavaScript**
          *
          *     ```js
-         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId', {
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8', {
          *       method: 'PATCH',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({}),
@@ -6883,7 +6889,7 @@ export type paths = {
          *     import os, requests
          *
          *     response = requests.patch(
-         *         "http://localhost:3000/api/youtube/watches/watchId",
+         *         "http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8",
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
          *         json={},
          *         timeout=120,
@@ -6988,14 +6994,14 @@ export type paths = {
          * @description **curl**
          *
          *     ```bash
-         *     curl -sS -X POST 'http://localhost:3000/api/youtube/watches/watchId/check' \
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8/check' \
          *       -H "Authorization: Bearer $API_KEY"
          *     ```
          *
          *     **JavaScript**
          *
          *     ```js
-         *     const response = await fetch('http://localhost:3000/api/youtube/watches/watchId/check', {
+         *     const response = await fetch('http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8/check', {
          *       method: 'POST',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
          *     });
@@ -7008,7 +7014,7 @@ export type paths = {
          *     import os, requests
          *
          *     response = requests.post(
-         *         "http://localhost:3000/api/youtube/watches/watchId/check",
+         *         "http://localhost:3000/api/youtube/watches/wch_m1x2y3z4a1b2c3d4e5f6a7b8/check",
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
          *         timeout=120,
          *     )

@@ -152,7 +152,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags, security, summary: 'Set a user\'s rate limits; a window given as null goes back to the default, one left out stays as it is.',
       params: UserParams,
-      body: Type.Object({ perMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perHour: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perDay: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))) }, { additionalProperties: false }),
+      body: Type.Object({ perMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perHour: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))), perDay: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_LIMIT }))) }, { additionalProperties: false, examples: [{ perMinute: 120, perDay: null }] }),
       response: { 200: json('The user after the change.', UserSchema), ...operatorErrors() },
     },
   }, async (request) => view(await setUserLimits(db, actorOf(request), request.params.id, request.body)));
