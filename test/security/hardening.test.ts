@@ -175,6 +175,11 @@ describe('security headers and CORS (9)', () => {
     const preflight = await withCors.app.inject({ method: 'OPTIONS', url: '/accounts', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
     assert.equal(preflight.statusCode, 204);
     assert.match(String(preflight.headers['access-control-allow-headers']), /authorization/i);
+    // Every method the API's routes use can be sent from an allowed origin.
+    const used = new Set(withCors.app.printRoutes({ commonPrefix: false }).match(/\b(GET|POST|PUT|PATCH|DELETE)\b/g));
+    const allowedMethods = String(preflight.headers['access-control-allow-methods']).split(/,\s*/);
+    for (const method of used) assert.ok(allowedMethods.includes(method), `${method} is allowed (${allowedMethods.join(', ')})`);
+    assert.ok(used.has('PATCH') && used.has('PUT'));
   });
 
   it('refuses a malformed CORS_ORIGINS at start', async () => {

@@ -65,7 +65,8 @@ export const securityHeaders = fp(async (app: FastifyInstance) => {
   if (origins.length > 0) {
     await app.register(cors, {
       origin: origins,
-      methods: ['GET', 'POST', 'DELETE'],
+      // Every method a route uses (found by review: PATCH of a watch and PUT of the alerts were refused).
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type'],
       exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
       maxAge: 600,
