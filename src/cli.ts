@@ -5,6 +5,8 @@
 //    address is in the lock file), authenticated with OPERATOR_TOKEN;
 //  - with --url, through that service's operator API.
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './infra/db/open-database.ts';
 import { DataDirLockedError, describeHolder, readLockHolder, type LockHolder } from './infra/db/data-dir-lock.ts';
@@ -96,8 +98,14 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
     publicBaseUrl: config.PUBLIC_BASE_URL,
   };
   if (url) return remoteFor(url, config, `--url ${url} given`);
+  // A DATA_DIR without a database is one the service has never run on: most likely not the
+  // service's (found by review: a CLI run with another environment made users in a new ./data the
+  // service never saw). Allowed — it is also how an operator prepares the first start — but said.
+  const fresh = !config.DATABASE_URL && config.DATA_DIR !== ':memory:' && !existsSync(join(config.DATA_DIR, 'PG_VERSION'));
   try {
-    return directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
+    const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
+    if (fresh) process.stderr.write(`note: ${resolve(config.DATA_DIR)} held no database; a new one was created there. If the service runs with another DATA_DIR (or DATABASE_URL), set the same here.\n`);
+    return client;
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) fail(`cannot open the database (${(error as Error).message})`);
     const holder = error.holder.url || error.holder.role !== 'server' ? error.holder : await listeningService(config.DATA_DIR, error.holder);
