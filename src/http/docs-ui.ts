@@ -7,7 +7,7 @@ import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { GUIDES } from './openapi-guides.ts';
 import { PRODUCT_NAME } from './openapi.ts';
 
-// Runs in the browser (a file under /docs/theme/, so the CSP's script-src 'self' allows it).
+// Runs in the browser (a file under /docs/static/theme/, so the CSP's script-src 'self' allows it).
 const headerScript = (guides: readonly string[]) => `(() => {
   const product = ${JSON.stringify(PRODUCT_NAME)};
   const guides = ${JSON.stringify(guides)};
