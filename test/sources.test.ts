@@ -113,6 +113,11 @@ describe('source modes against the same fake channels', () => {
       assert.ok(Math.abs(views - realViews) <= Math.max(1, realViews * 0.1), `views ${views} vs ${realViews}`);
     });
     assert.ok(!res.body.includes('null'));
+    // The documented field paths, and each image under the Data API size nearest its width (found by review).
+    assert.deepEqual(body.approximateFields, ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount']);
+    const thumbnails = (body.data.shorts[0] as Short).snippet.thumbnails!;
+    assert.deepEqual(Object.keys(thumbnails), ['maxres']);
+    assert.equal(thumbnails.maxres!.width, 1080);
   });
 
   it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations (found by review)', async () => {

@@ -97,7 +97,7 @@ export const SuccessBodySchema = Type.Object({
   stale: Type.Boolean({ description: 'True when the platform quota is spent for today and this is an older copy (see fetchedAt).' }),
   source: Type.Union([Type.Literal('data-api'), Type.Literal('hybrid'), Type.Literal('innertube')], { description: 'data-api: Shorts playlist + videos.list; hybrid: ids from the channel\'s Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields.' }),
   approximateFields: opt(Type.Array(Type.String(), { description: 'Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact.' })),
-  message: opt(Type.String({ description: 'Present when truncated or stale: explains what was left out or how old the data is.' })),
+  message: opt(Type.String({ description: 'Present when truncated, stale or keyless (source "innertube"): explains what was left out, how old the data is, or which fields are approximate.' })),
 }, {
   $id: 'ShortsResult',
   description: 'The spec\'s success body: the channel and its shorts.',

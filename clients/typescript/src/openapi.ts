@@ -9297,7 +9297,7 @@ export type components = {
             source: "data-api" | "hybrid" | "innertube";
             /** @description Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact. */
             approximateFields?: string[];
-            /** @description Present when truncated or stale: explains what was left out or how old the data is. */
+            /** @description Present when truncated, stale or keyless (source "innertube"): explains what was left out, how old the data is, or which fields are approximate. */
             message?: string;
         };
         /** @description Body of the shorts.completed and shorts.failed webhooks: data is the synchronous answer's body. */

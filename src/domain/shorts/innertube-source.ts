@@ -91,24 +91,30 @@ export function innertubeFailureKind(error: unknown): InnertubeFailureKind | und
  * Fields that are approximate when the data comes from InnerTube alone (keyless mode): counts
  * parsed from display text. Everything else InnerTube gives is exact; what it lacks stays absent.
  */
-export const KEYLESS_APPROXIMATE_FIELDS = ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount (listing)'] as const;
+export const KEYLESS_APPROXIMATE_FIELDS = ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount'] as const;
 
 const VIDEO_SIZES: Array<[keyof Thumbnails, number]> = [['default', 120], ['medium', 320], ['high', 480], ['standard', 640], ['maxres', 1280]];
 const AVATAR_SIZES: Array<[keyof Thumbnails, number]> = [['default', 88], ['medium', 240], ['high', 800]];
 
-/** InnerTube's image lists → the Data API's named sizes, each the image nearest its nominal width. */
+/**
+ * InnerTube's image lists → the Data API's named sizes: each image under the size nearest its own
+ * width (the nearest one wins a size two images share), sizes no image is near left absent. Found
+ * by review: the sizes took turns picking, so the tab's one 1080-wide frame was named `default`,
+ * which in the Data API is the 120-wide image.
+ */
 function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, number]>): Thumbnails | undefined {
-  const usable = images.filter((i) => i.url);
-  if (usable.length === 0) return undefined;
   const out: Thumbnails = {};
-  const taken = new Set<string>();
-  for (const [name, width] of sizes) {
-    const best = [...usable].sort((a, b) => Math.abs((a.width ?? 0) - width) - Math.abs((b.width ?? 0) - width))[0]!;
-    if (taken.has(best.url)) continue;
-    taken.add(best.url);
-    out[name] = { url: best.url, ...(best.width ? { width: best.width } : {}), ...(best.height ? { height: best.height } : {}) };
+  const distance = new Map<keyof Thumbnails, number>();
+  for (const image of images) {
+    if (!image.url) continue;
+    const width = image.width ?? 0;
+    const [name, nominal] = sizes.reduce((best, size) => (Math.abs(size[1] - width) < Math.abs(best[1] - width) ? size : best));
+    const off = Math.abs(nominal - width);
+    if ((distance.get(name) ?? Infinity) <= off) continue;
+    distance.set(name, off);
+    out[name] = { url: image.url, ...(image.width ? { width: image.width } : {}), ...(image.height ? { height: image.height } : {}) };
   }
-  return out;
+  return distance.size > 0 ? out : undefined;
 }
 
 /** Seconds → ISO 8601 as the Data API writes it (PT45S, PT1M, PT1M5S, PT1H2M3S). */
