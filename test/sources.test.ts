@@ -115,7 +115,7 @@ describe('source modes against the same fake channels', () => {
     assert.ok(!res.body.includes('null'));
     // The documented field paths, and each image under the Data API size nearest its width (found by review).
     assert.deepEqual(body.approximateFields, ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount']);
-    const thumbnails = (body.data.shorts[0] as Short).snippet.thumbnails!;
+    const thumbnails = (body.data.shorts[0] as { snippet: { thumbnails: Record<string, { width?: number }> } }).snippet.thumbnails;
     assert.deepEqual(Object.keys(thumbnails), ['maxres']);
     assert.equal(thumbnails.maxres!.width, 1080);
   });
