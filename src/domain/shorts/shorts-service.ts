@@ -148,6 +148,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   const innertubeUnavailable = (error: unknown) => {
     const kind = innertubeFailureKind(error);
     const why = kind === 'bot-check' ? 'it asks the service to prove it is not a bot' : kind === 'rate-limited' ? 'it is rate limiting the service' : kind === 'parse' ? 'its pages changed in a way the service cannot read' : kind === 'timeout' ? 'it did not answer in time' : 'it could not be reached';
+    // A timeout is the platform's 504, as on the Data API path (found by review: it said 503 "rate limited").
+    if (kind === 'timeout') return new AppError('UPSTREAM_TIMEOUT', `The video platform's web API (keyless mode) did not answer in time.`, { cause: error });
     return new AppError(kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED', `The video platform's web API (keyless mode) is unavailable: ${why}.`, kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error });
   };
 
@@ -172,14 +174,15 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   }
 
   /** The 0-unit resolver: InnerTube resolve_url. undefined = fall back to the Data API strategies. */
-  async function resolveByInnertube(ref: Ref): Promise<string | undefined | null> {
-    if (!usesInnertube()) return undefined;
+  /** The channel id; null: YouTube says there is no such channel; `failed`: InnerTube could not be used (why, for keyless mode's answer). */
+  async function resolveByInnertube(ref: Ref): Promise<string | null | { failed: unknown }> {
+    if (!usesInnertube()) return { failed: new InnertubeDown() };
     try {
       const id = await innertube!.resolve(channelAddress(ref));
       options.breaker?.success();
-      return id ?? null; // null: YouTube says there is no such channel
+      return id ?? null;
     } catch (error) {
-      if (innertubeFailed(error)) return undefined;
+      if (innertubeFailed(error)) return { failed: error };
       throw error;
     }
   }
@@ -193,8 +196,9 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       if (!channelId && mode !== 'data-api') {
         const id = await resolveByInnertube(query.ref);
         if (id === null) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
-        if (id === undefined && mode === 'innertube') throw innertubeUnavailable(new InnertubeDown());
-        channelId = id;
+        // Keyless has nothing else to resolve with: its answer says why (a timeout is a 504; found by review).
+        if (typeof id === 'object' && mode === 'innertube') throw innertubeUnavailable(id.failed);
+        channelId = typeof id === 'string' ? id : undefined;
       }
       if (mode === 'innertube') {
         tab = innertube!.shorts(channelId!);

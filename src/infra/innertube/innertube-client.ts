@@ -439,7 +439,9 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
       return new Response(bytes, { status, statusText: response.statusText, headers: responseHeaders });
     } catch (error) {
       if (error instanceof CallFailure) throw error;
-      const timedOut = signal.aborted || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+      // The agent's own header and body timeouts (the same length) may fire before the signal does.
+      const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+      const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
       options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
       if (timedOut) throw new CallFailure(endpoint, status, 'timeout', `YouTube did not answer ${endpoint} within ${options.timeoutMs} ms.`, error);
       throw new CallFailure(endpoint, status, 'network', `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`, error);
