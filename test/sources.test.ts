@@ -145,6 +145,16 @@ describe('source modes against the same fake channels', () => {
     assert.equal(fake.innertubeCalls().filter((c) => c.endpoint === 'player').length, 0);
   });
 
+  it('innertube: a window starting within the second of a short the Data API dates with a fraction keeps that short (found by review)', async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-140') })).json().data.shorts as Short[];
+    const edge = exact.findIndex((s) => /\.\d{3}Z$/.test(s.snippet.publishedAt ?? ''));
+    assert.ok(edge >= 0, 'the fake dates some shorts with a fraction, as Google does');
+    const oldestDate = parseTimestamp(exact[edge]!.snippet.publishedAt)!;
+    assert.notEqual(oldestDate % 1000, 0);
+    const keyless = (await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-140'), oldestDate })).json();
+    assert.deepEqual((keyless.data.shorts as Short[]).map((s) => s.id), exact.slice(0, edge + 1).map((s) => s.id));
+  });
+
   it("innertube: a cached full listing (no dates) does not answer a window; the window is read (found by review)", async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-120') })).json().data.shorts as Short[];
     const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '', CACHE_TTL_SECONDS: '3600', RATE_LIMIT_PER_MINUTE: '1000' });
