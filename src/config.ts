@@ -25,7 +25,8 @@ export const ConfigSchema = Type.Object({
   YOUTUBE_KEY_DAILY_UNITS: Type.Integer({ minimum: 1, default: 10000, description: 'Daily quota of each key (Google default 10,000).' }),
   YOUTUBE_KEY_RESERVE_UNITS: Type.Integer({ minimum: 0, default: 100, description: 'Units of each key held back from use (drift between our count and Google\'s).' }),
   QUOTA_UNITS_PER_CREDIT: Type.Integer({ minimum: 1, default: 4, description: 'Upstream units one credit pays for; a request may spend no more than its credits pay for.' }),
-  QUOTA_ALLOWANCE_UNITS: Type.Integer({ minimum: 0, default: 50, description: 'Unpaid upstream units per account per quota day (failed lookups, refusals after a probe).' }),
+  // At least one probe's units (probe-gate.ts PROBE_UNITS): a probe spends them before the price is known, so with less every uncached request failed (found by review).
+  QUOTA_ALLOWANCE_UNITS: Type.Integer({ minimum: 3, default: 50, description: 'Unpaid upstream units per account per quota day (failed lookups, refusals after a probe); at least 3, what one probe may spend before the price is known.' }),
   NEGATIVE_CACHE_SECONDS: Type.Integer({ minimum: 0, default: 600, description: 'How long an address or id that resolved to no channel is remembered (no quota spent on it meanwhile).' }),
   STALE_RETENTION_SECONDS: Type.Integer({ minimum: 0, default: 604800, description: 'How long results are kept for stale serving when no key has quota left (0 = off).' }),
   STALE_MAX_SHORTS: Type.Integer({ minimum: 0, default: 50000, description: 'Bound of the stale copies, in shorts (about 1.2 KB each), per process in embedded mode or in Redis.' }),

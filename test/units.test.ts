@@ -87,6 +87,9 @@ describe('config', () => {
   it('names every bad variable', () => {
     assert.throws(() => loadConfig({ PORT: 'eighty', JWT_SECRET: 'short' }), /PORT.*JWT_SECRET|JWT_SECRET.*PORT/);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,x' }), /WEBHOOK_RETRY_SCHEDULE/);
+    // Less than one probe's units made every uncached request fail (found by review).
+    assert.throws(() => loadConfig({ QUOTA_ALLOWANCE_UNITS: '0' }), /QUOTA_ALLOWANCE_UNITS/);
+    assert.equal(loadConfig({ QUOTA_ALLOWANCE_UNITS: '3' }).QUOTA_ALLOWANCE_UNITS, 3);
   });
 });
 
