@@ -32,6 +32,18 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   const call = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
   const balance = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance as number;
 
+  it('takes a non-ASCII handle as sent or percent-encoded (found by review: format uri refused it as sent)', async () => {
+    const added = fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });
+    const user = await createUser(t, 10);
+    for (const channelUrl of ['https://www.youtube.com/@ひらがなチャンネル', `https://www.youtube.com/@${encodeURIComponent('ひらがなチャンネル')}`]) {
+      const res = await call(user, { channelUrl });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual([res.json().data.channel.id, res.json().itemCount], [added.id, 3]);
+    }
+    // Still a URL: text that is not one is refused by the schema.
+    assert.equal((await call(user, { channelUrl: 'not a url' })).json().error, 'VALIDATION_FAILED');
+  });
+
   it('returns the channel and all its shorts with the spec\'s fields, charging 1 credit per started 50', async () => {
     const user = await createUser(t, 100);
     fake.resetStats();

@@ -7631,7 +7631,7 @@ export type components = {
         };
         BatchItem: {
             /**
-             * Format: uri
+             * Format: iri
              * @description Channel address, as for POST /api/youtube/shorts.
              */
             channelUrl: string;
@@ -7968,7 +7968,7 @@ export type components = {
          */
         CreateWatch: {
             /**
-             * Format: uri
+             * Format: iri
              * @description Channel address in any form accepted by POST /api/youtube/shorts.
              */
             channelUrl: string;
@@ -9157,8 +9157,8 @@ export type components = {
         };
         ShortsRequest: {
             /**
-             * Format: uri
-             * @description Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
+             * Format: iri
+             * @description Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
              * @example https://www.youtube.com/@demo
              */
             channelUrl: string;

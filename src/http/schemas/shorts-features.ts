@@ -12,7 +12,7 @@ const opt = Type.Optional;
 
 export const BatchItemSchema = Type.Object(
   {
-    channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address, as for POST /api/youtube/shorts.' }),
+    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address, as for POST /api/youtube/shorts.' }),
     oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it.' })),
     limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts (after sort and duration filters).' })),
     ...ShortsOptions(),

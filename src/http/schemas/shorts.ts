@@ -15,7 +15,7 @@ export const DEMO_CHANNEL_URL = 'https://www.youtube.com/@demo';
 
 export const ShortsRequestBody = Type.Object(
   {
-    channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address: /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).', examples: [DEMO_CHANNEL_URL] }),
+    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).', examples: [DEMO_CHANNEL_URL] }),
     oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it are returned.' })),
     limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits.' })),
     freshness: opt(Type.Union([Type.Literal('stale-ok'), Type.Literal('exact')], { description: 'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.' })),

@@ -9,7 +9,7 @@ const opt = Type.Optional;
 
 export const CreateWatchBody = Type.Object(
   {
-    channelUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Channel address in any form accepted by POST /api/youtube/shorts.' }),
+    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address in any form accepted by POST /api/youtube/shorts.' }),
     webhookUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.' }),
     intervalSeconds: opt(Type.Integer({ minimum: 1, maximum: MAX_WATCH_INTERVAL_SECONDS, description: 'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days.' })),
   },
