@@ -173,16 +173,26 @@ describe('source modes against the same fake channels', () => {
 
   it('hybrid: a window the cap cut after its end is not truncated; one with more beyond the cap is (found by review)', async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'hybrid', CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000' });
-    try {
-      const user = await createUser(t, 1000);
-      const within = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[96]!.snippet.publishedAt)! })).json();
-      assert.deepEqual([within.itemCount, within.truncated], [97, false]);
-      assert.deepEqual((within.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 97).map((s) => s.id));
-      const beyond = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[149]!.snippet.publishedAt)! })).json();
-      assert.deepEqual([beyond.itemCount, beyond.truncated], [100, true]);
-    } finally {
-      await t.close();
+    for (const source of ['hybrid', 'innertube'] as const) {
+      const t = await startTestApp('pglite', {
+        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000',
+      });
+      try {
+        const user = await createUser(t, 1000);
+        const window = async (i: number) => (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[i]!.snippet.publishedAt)! })).json();
+        const within = await window(96);
+        assert.deepEqual([within.itemCount, within.truncated], [97, false], source);
+        assert.deepEqual((within.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 97).map((s) => s.id));
+        // Exactly the cap: nothing of the window is missing (found by review: it said truncated).
+        const exactly = await window(99);
+        assert.deepEqual([exactly.itemCount, exactly.truncated], [100, false], source);
+        assert.deepEqual((exactly.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 100).map((s) => s.id));
+        const beyond = await window(149);
+        assert.deepEqual([beyond.itemCount, beyond.truncated], [100, true], source);
+      } finally {
+        await t.close();
+      }
     }
   });
 

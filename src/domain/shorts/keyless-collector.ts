@@ -50,6 +50,7 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
   let pages = 0;
   let page: InnertubeShortsPage | undefined = first;
   let edgeFrom = -1; // index of the first item of the page holding the window's edge
+  let beyond: InnertubeShortItem | undefined; // the first item the cap cut off
   while (page) {
     pages++;
     const start = items.length;
@@ -60,6 +61,7 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
     }
     if (items.length > options.cap) {
       truncated = options.capIsServiceMax;
+      beyond = items[options.cap];
       items.length = options.cap;
     } else if (items.length === options.cap && page.hasMore && options.capIsServiceMax) {
       truncated = true;
@@ -73,6 +75,9 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
     // As in tab-collector.ts: the page after the next one is asked for early only when it will be wanted.
     page = await page.next({ readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length });
   }
+  // A window holding exactly `cap` shorts: the first one cut off tells whether more of the window
+  // exist (found by review: it said truncated where the Data API path, reading one page more, did not).
+  if (truncated && options.oldestDate !== undefined && edgeFrom < 0 && beyond && (await isOlder(beyond))) truncated = false;
   if (edgeFrom >= 0) {
     // Binary search for the first older item in [edgeFrom, last]; the last is known to be older.
     let lo = edgeFrom;

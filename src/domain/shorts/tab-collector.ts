@@ -28,12 +28,20 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
   let page: InnertubeShortsPage | undefined = first;
   const older = (video: YtVideo) => options.oldestDate !== undefined && (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) < options.oldestDate;
 
+  // With a window, the first id the cap cuts off is read with the last batch: older than the window,
+  // it shows nothing of the window is missing (found by review: a window of exactly `cap` shorts said
+  // truncated, unlike the playlist path's). Never returned, never priced.
+  let sentinel: string | undefined;
   while (page && !stop) {
     for (const item of page.items) {
       if (seen.has(item.id)) continue;
       seen.add(item.id);
       if (listed >= options.cap) {
         truncated = options.capIsServiceMax;
+        if (truncated && options.oldestDate !== undefined) {
+          sentinel = item.id;
+          queue.push(item.id);
+        }
         break;
       }
       queue.push(item.id);
@@ -51,7 +59,7 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     const last = !next;
     while (!stop && (queue.length >= BATCH || (last && queue.length > 0))) {
       const ids = queue.splice(0, BATCH);
-      if (!(await options.budget.allowItems(videos.length + ids.length))) {
+      if (!(await options.budget.allowItems(videos.length + ids.filter((id) => id !== sentinel).length))) {
         budgetStopped = true;
         stop = true;
         break;
@@ -73,7 +81,7 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     page = await next;
     pages++;
   }
-  const kept = videos.filter((v) => !older(v));
+  const kept = videos.filter((v) => !older(v) && v.id !== sentinel);
   // With a window, the cap counted the listed ids, the window's and older ones alike. When the last
   // short read is older than the window, the window ended inside what was read (the tab lists newest
   // first): the ids left beyond the cap are older too, and nothing of the window is missing (found by
