@@ -70,3 +70,36 @@ async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<voi
   }
   throw new Error('no statement waited on a lock');
 }
+
+describe('PostgreSQL connections the server drops (found by review)', () => {
+  it('a transaction whose connection is terminated fails on its own, the process stays up, and the pool serves on', async () => {
+    const database = await createPostgresDatabase();
+    const db = openPostgres(database.url, 2);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => uncaught.push(error);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const outcome = await db.transaction(async (tx) => {
+          const [{ pid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+          // The server's goodbye arrives while the transaction holds the connection, between statements.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return tx.query('SELECT 1');
+        }).then(() => 'committed', (error: unknown) => (error as Error).message);
+        assert.notEqual(outcome, 'committed');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.deepEqual(uncaught, [], 'no unhandled error event');
+      } finally {
+        process.off('uncaughtException', onUncaught);
+      }
+      assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'a fresh connection serves the next statement');
+    } finally {
+      await admin.end();
+      await db.close();
+      await database.drop();
+    }
+  });
+});

@@ -74,6 +74,19 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        // While a client is checked out the pool does not listen for its errors: a connection the
+        // server drops (a restart, pg_terminate_backend, a failover) emitted an 'error' nobody
+        // handled, and the process exited (found by review: every instance died with one PostgreSQL
+        // restart). The statement in flight fails on its own; the connection is then discarded.
+        let lost = false;
+        const onError = () => {
+          lost = true;
+        };
+        client.on('error', onError);
+        const release = (broken: boolean) => {
+          client.off('error', onError);
+          client.release(broken || lost);
+        };
         try {
           await client.query('BEGIN');
           const tx: Transaction = {
@@ -82,13 +95,13 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
           };
           const result = await work(tx);
           await client.query('COMMIT');
-          client.release();
+          release(false);
           return result;
         } catch (error) {
           // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
           // the connection is broken, and the server discards the transaction with it.
-          await client.query('ROLLBACK').catch(() => {});
-          client.release();
+          const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+          release(!rolledBack);
           if (runAgain(error, attempt)) continue;
           throw error;
         }
