@@ -118,6 +118,15 @@ describe('doctor on PostgreSQL', () => {
       assert.match(bad['ledger and requests → account']![0]!, new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`));
       assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
       assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
+      assert.equal(report.findings.find((f) => f.check === 'migrations → files')?.severity, 'ok');
+      // A migration file edited after it was applied is noticed (found by review: nothing did).
+      const [{ checksum }] = (await t.services.db.query<{ checksum: string }>("SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'")) as [{ checksum: string }];
+      assert.match(checksum, /^[0-9a-f]{64}$/);
+      await t.services.db.query("UPDATE schema_migrations SET checksum = 'as-applied-earlier' WHERE name = '001_initial.sql'");
+      const edited = (await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) })).findings.find((f) => f.check === 'migrations → files')!;
+      assert.equal(edited.severity, 'warn');
+      assert.match(edited.details[0]!, /^001_initial\.sql: applied, but the file this release ships differs/);
+      await t.services.db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_initial.sql'", [checksum]);
     } finally {
       await t.close();
     }

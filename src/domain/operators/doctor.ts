@@ -7,6 +7,7 @@
 import type { Database, Transaction } from '../../infra/db/database.ts';
 import { dirname } from 'node:path';
 import { QUEUES } from '../../infra/queue.ts';
+import { changedMigrations } from '../../infra/db/migrate.ts';
 import { describeHolder, readLockHolder } from '../../infra/db/data-dir-lock.ts';
 import type { DoctorFinding, DoctorReport } from '../../contract/operator.ts';
 
@@ -110,6 +111,10 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
     );
     out.push(finding('ledger and requests → account', unowned.map((r) => `${r.what}, which does not exist`),
       'every ledger entry and request names an existing account', (n) => `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`));
+
+    const changed = await changedMigrations(tx);
+    out.push(finding('migrations → files', changed.map((name) => `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`),
+      'every applied migration is the file this release ships', (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`, 'warn'));
 
     const hasQueue = await queueTablesExist(tx);
     const stuck = await findStrandedRequests(tx);
