@@ -3,7 +3,9 @@
 // It also runs a webhook receiver that prints what it gets, and sets an OPERATOR_TOKEN, so every
 // command of README's walk-through works against it as printed.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
@@ -33,15 +35,22 @@ function fail(message: string): never {
 }
 
 const dataDir = process.env.DATA_DIR ?? './data-demo';
-// The data directory is wiped on start: never under a demo (or service) that is still running on it.
+// The data directory is wiped on start: never under a demo (or service) that is still running on it,
+// and never one the demo did not make (found by review: a shell holding a service's environment —
+// README has operators source it for the CLI — wiped that service's data).
 const holder = readLockHolder(dataDir);
 if (holder && !holderIsDead(holder)) fail(`${dataDir} is in use by ${describeHolder(holder)}: is a demo already running? Stop it first (Ctrl+C), or set DATA_DIR.`);
+const DEMO_MARKER = join(dataDir, '.channel-shorts-demo');
+if (existsSync(join(dataDir, 'PG_VERSION')) && !existsSync(DEMO_MARKER)) {
+  fail(`${dataDir} holds a database the demo did not create, and the demo wipes its directory at start. Run it with another DATA_DIR (unset, it uses ./data-demo).`);
+}
 // The CLI reaches the demo through its operator API with this token (README, walk-through step 1).
 const operatorToken = process.env.OPERATOR_TOKEN || randomBytes(32).toString('base64url');
 const fake = await startFakePlatform({ latencyMs: 30 });
 const receiver = await startDemoReceiver();
 await rm(dataDir, { recursive: true, force: true });
-const config = loadConfig({ PORT: '3000', ...process.env, OPERATOR_TOKEN: operatorToken, DATA_DIR: dataDir, YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, ...(source ? { YOUTUBE_SOURCE: source } : {}), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+// The demo's own storage only: a DATABASE_URL or REDIS_URL of the shell's (a real service's) is not the demo's to use.
+const config = loadConfig({ PORT: '3000', ...process.env, DATABASE_URL: '', REDIS_URL: '', OPERATOR_TOKEN: operatorToken, DATA_DIR: dataDir, YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, ...(source ? { YOUTUBE_SOURCE: source } : {}), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const app = await buildApp(
   await createServices(config, { runWorker: true, log: { error: (o, m) => app.log.error(o, m), info: (o, m) => app.log.info(o, m) } }),
   fastifyOptions({ level: 'warn', redact: LOG_REDACT }),
@@ -57,6 +66,7 @@ const address = await app.listen({ port: config.PORT, host: config.HOST }).catch
 });
 // The CLI finds the running demo in the lock file, as it finds a service.
 app.services.db.dataDirLock?.setUrl(address);
+await writeFile(DEMO_MARKER, 'Made by npm run demo, which wipes this directory at its next start.\n');
 closeWithGrace({ delay: 10_000 }, async () => {
   await app.close();
   await app.services.close();

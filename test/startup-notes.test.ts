@@ -87,6 +87,27 @@ describe('start-up notes for the operator', () => {
     }
   });
 
+  it("npm run demo never wipes a database it did not make (found by review: a service's DATA_DIR in the shell was wiped)", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cs-demo-foreign-'));
+    try {
+      const run = (script: string, args: string[]) => {
+        const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPERATOR_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        return new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+      };
+      // A service's data: made here by the operator CLI.
+      assert.equal((await run('src/cli.ts', ['users', 'create', '--email', 'keep@example.com', '--password', 'a long passphrase', '--credits', '5'])).code, 0);
+      const demo = await run('scripts/demo.ts', []);
+      assert.equal(demo.code, 1, demo.stderr);
+      assert.match(demo.stderr, /holds a database the demo did not create, and the demo wipes its directory at start/);
+      const list = await run('src/cli.ts', ['users', 'list']);
+      assert.equal(list.code, 0, list.stderr);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a port already in use gets one clear line and exit code 1, not a stack trace', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
