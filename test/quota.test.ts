@@ -461,3 +461,31 @@ describe("a key Google's front end refuses for its restrictions (found by review
     }
   });
 });
+
+describe("a committed request that fails on the service's own side (found by review)", () => {
+  it("counts its units as the service's loss, not against the account's allowance; a platform failure still counts as unpaid", async () => {
+    const t = await startTestApp('pglite', { OPERATOR_TOKEN: 'o'.repeat(40) }, { now: clearOfQuotaDay() });
+    try {
+      const { QuotaMeter } = await import('../src/domain/quota/quota-meter.ts');
+      const { AppError } = await import('../src/errors.ts');
+      const user = await createUser(t, 100);
+      const settings = { unitsPerCredit: 4, allowanceUnits: 50, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } };
+      const run = async (requestId: string, cause: unknown) => {
+        const meter = await QuotaMeter.open({ db: t.services.db, accountId: user.id, requestId, settings, now: t.services.shortsRequests.now, reservationExpiresAt: new Date(Date.now() + 60_000) });
+        await meter.take(2); // the probe
+        await meter.commit(2, 'test');
+        await meter.take(3); // paid
+        await meter.finishUnpaid(cause);
+      };
+      const day = async () => (await t.services.db.query<{ units: number; unpaid_units: number; lost_units: number }>('SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1', [user.id]))[0];
+      await run('req_own_failure', Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' }));
+      assert.deepEqual({ ...(await day()) }, { units: 5, unpaid_units: 0, lost_units: 5 });
+      await run('req_platform_failure', new AppError('UPSTREAM_ERROR', 'The video platform answered videos with HTTP 500'));
+      assert.deepEqual({ ...(await day()) }, { units: 10, unpaid_units: 5, lost_units: 5 });
+      const operator = await t.app.inject({ method: 'GET', url: '/operator/quota', headers: { authorization: `Bearer ${'o'.repeat(40)}` } });
+      assert.equal(operator.json().lostUnits, 5, operator.body);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -5916,6 +5916,8 @@ export type paths = {
                                 state: "active" | "exhausted" | "invalid";
                                 invalidReason?: string;
                             }[];
+                            /** @description Units spent today on requests that then failed on the service's own side (its database or Redis unavailable, an unexpected error): its loss, counted against no account's allowance. */
+                            lostUnits: number;
                         };
                     };
                 };

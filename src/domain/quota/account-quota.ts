@@ -34,6 +34,19 @@ export async function recordUnits(db: Queryable, accountId: string, day: string,
 }
 
 /**
+ * A request that failed on the service's own side: `units` not counted yet are counted, and `lost`
+ * (every unit of it no credit or allowance pays for) as the service's loss, not against the allowance.
+ */
+export async function recordLostUnits(db: Queryable, accountId: string, day: string, units: number, lost: number): Promise<void> {
+  if (units <= 0 && lost <= 0) return;
+  await db.query(
+    `INSERT INTO account_quota_days AS q (account_id, quota_day, units, lost_units) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, lost_units = q.lost_units + EXCLUDED.lost_units`,
+    [accountId, day, units, lost],
+  );
+}
+
+/**
  * recordUnits' upsert over `rows` (account, day, units, unpaid units): a VALUES list, or a SELECT
  * when another statement records them in the same breath (a paid request's charge, requests/charge-and-record.ts).
  */

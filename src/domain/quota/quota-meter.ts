@@ -11,10 +11,11 @@
 //   refused with BudgetExhausted and the request stops where it is.
 // So the units spent on behalf of an account never exceed what its credits pay for plus its allowance.
 import type { Queryable } from '../../infra/db/database.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, isAppError } from '../../errors.ts';
 import { reserveCredits } from '../credits/reservations.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
-import { accountQuotaDay, recordUnits, returnAllowance, takeAllowance } from './account-quota.ts';
+import { accountQuotaDay, recordLostUnits, recordUnits, returnAllowance, takeAllowance } from './account-quota.ts';
+import { innertubeFailureKind } from '../shorts/innertube-source.ts';
 import { quotaDay, secondsToNextQuotaDay } from './quota-day.ts';
 import { createProbeGate, type ProbeGate } from './probe-gate.ts';
 
@@ -30,6 +31,15 @@ export interface QuotaSettings {
 export interface PaidUnits {
   day: string;
   units: number;
+}
+
+/**
+ * A failure on the service's own side, which no customer can cause: its database or Redis
+ * unavailable, or anything that is not one of the error catalog's answers (an unexpected error).
+ */
+export function isOwnFailure(error: unknown): boolean {
+  if (isAppError(error)) return error.code === 'SERVICE_UNAVAILABLE' || error.code === 'INTERNAL_ERROR';
+  return !(error instanceof BudgetExhausted) && !innertubeFailureKind(error);
 }
 
 /** A paid-phase call the reservation cannot cover and the balance cannot extend. */
@@ -192,10 +202,22 @@ export class QuotaMeter {
     await this.settlePaid(({ day, units }) => recordUnits(this.#input.db, this.accountId, day, units, 0));
   }
 
-  /** The request failed: every unit it spent is unpaid (probe units were checked against the allowance). */
-  async finishUnpaid(): Promise<void> {
+  /**
+   * The request failed: every unit it spent is unpaid (probe units were checked against the
+   * allowance). `cause`: when it is the service's own failure (its stores, an unexpected error;
+   * isOwnFailure) after the price was committed, those units are the service's loss, not the
+   * account's: they do not count against its allowance (found by review: a PostgreSQL restart or a
+   * full disk locked every busy account out of new channels until midnight).
+   */
+  async finishUnpaid(cause?: unknown): Promise<void> {
     try {
       await this.#returning;
+      if (this.#phase === 'paid' && cause !== undefined && isOwnFailure(cause)) {
+        await recordLostUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
+        this.#recorded = this.#spent;
+        this.#unpaidRecorded = this.#spent;
+        return;
+      }
       await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
       this.#recorded = this.#spent;
       this.#unpaidRecorded = this.#spent;

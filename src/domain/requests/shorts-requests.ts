@@ -95,7 +95,7 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     const { error } = unwrapFailure(failure);
     if (meter) {
       await releaseReservation(deps.db, request.id).catch(() => {});
-      await meter.finishUnpaid().catch(() => {});
+      await meter.finishUnpaid(error).catch(() => {});
     }
     if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
     throw error;
@@ -179,9 +179,10 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   // is retried by the queue; the units it spent count as unpaid work now (found by review: they were
   // never counted), and its probe leaves the gate.
   const abandon = async (error: unknown): Promise<never> => {
-    if (meter) await meter.finishUnpaid().catch(() => {});
+    if (meter) await meter.finishUnpaid(error).catch(() => {});
     throw error;
   };
+  let failedWith: unknown;
   try {
     // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
     if (giveUp) throw giveUp;
@@ -204,6 +205,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   } catch (failure) {
     const { error } = unwrapFailure(failure);
     if (!isAppError(error)) return abandon(error);
+    failedWith = error;
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const fetchedOutcome = outcome;
@@ -212,7 +214,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   const settledAs = await (deps.queuedSettlements ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : alone()).catch(abandon);
   outcome = settledAs.final;
   const settled = settledAs.changed;
-  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid());
+  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid(failedWith));
   if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
   return settled ? { state: 'settled', settledRow: settledAs.settledRow } : { state: 'already-settled' };
 }

@@ -196,7 +196,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     reported = await detailsOf(calls, listing, fresh, watch);
   } catch (error) {
     await releaseReservation(db, checkId);
-    await meter.finishUnpaid();
+    await meter.finishUnpaid(error);
     const budget = error instanceof BudgetExhausted;
     if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error; // infrastructure: the queue retries
     const message = isAppError(error)

@@ -116,7 +116,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
     return toWatch(watch);
   } catch (error) {
     await releaseReservation(deps.db, holdId).catch(() => {});
-    await meter.finishUnpaid().catch(() => {});
+    await meter.finishUnpaid(error).catch(() => {});
     if (innertubeFailureKind(error)) throw new AppError('UPSTREAM_RATE_LIMITED', 'The video platform\'s web API is unavailable; try again shortly.', { headers: { 'retry-after': '60' }, cause: error });
     throw error;
   }

@@ -16,7 +16,7 @@ import { errorResponse, json, Nullable } from '../schemas/common.ts';
 import { AuditEntrySchema, CreatedInvitationSchema, DoctorReportSchema, InvitationSchema, Role, UserDeliverySchema, UserSchema } from '../../contract/operator.ts';
 import { LedgerEntrySchema, UsageDaySchema } from '../../contract/accounts.ts';
 import { RequestSummarySchema } from '../../contract/shorts.ts';
-import { nextQuotaDayStart } from '../../domain/quota/quota-day.ts';
+import { nextQuotaDayStart, quotaDay } from '../../domain/quota/quota-day.ts';
 import { defaultRateLimits } from '../../domain/limits/windows.ts';
 import { startupNotes } from '../../startup-notes.ts';
 
@@ -211,13 +211,19 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/operator/quota', {
     schema: {
       tags, security, summary: 'Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.',
-      response: { 200: json('The source and each key\'s quota today.', Type.Object({ source: Type.String(), resetsAt: Type.String({ format: 'date-time' }), keys: Type.Array(KeyState) })), ...operatorErrors() },
+      response: { 200: json('The source and each key\'s quota today.', Type.Object({
+        source: Type.String(), resetsAt: Type.String({ format: 'date-time' }), keys: Type.Array(KeyState),
+        lostUnits: Type.Integer({ description: 'Units spent today on requests that then failed on the service\'s own side (its database or Redis unavailable, an unexpected error): its loss, counted against no account\'s allowance.' }),
+      })), ...operatorErrors() },
     },
   }, async () => {
     const keys = await keyPool.status();
+    const now = shortsRequests.now();
+    const [lost] = await db.query<{ n: number }>('SELECT coalesce(sum(lost_units), 0)::int AS n FROM account_quota_days WHERE quota_day = $1', [quotaDay(now)]);
     return {
       source,
-      resetsAt: new Date(nextQuotaDayStart(shortsRequests.now())).toISOString(),
+      lostUnits: lost?.n ?? 0,
+      resetsAt: new Date(nextQuotaDayStart(now)).toISOString(),
       keys: keys.map(({ label, quotaDay, unitsUsed, budget, unitsRemaining, state, invalidReason }) => ({ label, quotaDay, unitsUsed, budget, unitsRemaining, state, ...(invalidReason ? { invalidReason } : {}) })),
     };
   });
