@@ -182,6 +182,35 @@ describe('watches', () => {
     await receiver.close();
   });
 
+  it('a channel gone from YouTube: its checks are paid, not taken from the allowance, and the third in a row pauses the watch (found by review)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const channel = fake.addChannel({ handle: 'to-suspend', shortsCount: 5 });
+    const made = await create(user, { channelUrl: 'https://www.youtube.com/@to-suspend', webhookUrl: receiver.url() });
+    assert.equal(made.statusCode, 201, made.body);
+    const id = made.json().id as string;
+    fake.addChannel({ handle: 'to-suspend', id: channel.id, shortsCount: 5, status: 'suspended' });
+    const account = async () => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    const before = await account();
+    fake.resetStats();
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await check(id));
+    assert.deepEqual(results.map((r) => r.outcome), ['failed', 'failed', 'failed', 'skipped', 'skipped'], JSON.stringify(results));
+    const after = await account();
+    assert.equal(after.upstreamQuota.allowance.used, before.upstreamQuota.allowance.used, 'nothing taken from the allowance');
+    assert.equal(fake.quotaUsed(), 3, 'three checks of 1 unit, then none');
+    assert.equal(after.upstreamQuota.unitsToday - before.upstreamQuota.unitsToday, 3);
+    // 3 units: within what the creation prepaid (1 credit bought 4, 2 spent) and 1 more credit.
+    assert.equal(before.credits.balance - after.credits.balance, 1);
+    const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${id}`, headers: bearer(user.key) })).json();
+    assert.deepEqual([detail.watch.status, detail.watch.pausedReason], ['paused', 'channel']);
+    await receiver.waitFor(1);
+    const event = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { reason: string; message: string } };
+    assert.deepEqual([event.type, event.data.reason], ['watch.paused', 'channel']);
+    assert.match(event.data.message, /has not had this channel for 3 checks in a row/);
+    await receiver.close();
+  });
+
   it('concurrent creations past the maximum are refused before any upstream work (found by review)', async () => {
     const user = await createUser(t, 10);
     assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);

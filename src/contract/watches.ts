@@ -38,7 +38,7 @@ export const WatchSchema = Type.Object(
     webhookUrl: Type.String(),
     intervalSeconds: Type.Integer(),
     status: WatchStatus,
-    pausedReason: Nullable(Type.Union([Type.Literal('user'), Type.Literal('credits')], { description: 'credits: the account could not pay for a check; the watch resumes when it can.' })),
+    pausedReason: Nullable(Type.Union([Type.Literal('user'), Type.Literal('credits'), Type.Literal('channel')], { description: 'credits: the account could not pay for a check; the watch resumes when it can. channel: checks in a row found the channel gone (closed, suspended, deleted); PATCH status active resumes it.' })),
     nextCheckAt: Nullable(Type.String({ format: 'date-time', description: 'When the next scheduled check is due; null while paused.' })),
     lastCheckAt: Nullable(Type.String({ format: 'date-time' })),
     lastSeenShort: Nullable(Type.Object({ id: Type.String(), shortUrl: Type.String(), publishedAt: Nullable(Type.String({ format: 'date-time' })) }, { description: 'The newest short the last check listed.' })),
@@ -111,11 +111,11 @@ export const WatchPausedPayloadSchema = Type.Object(
   {
     type: Type.Literal('watch.paused'),
     timestamp: Type.String({ format: 'date-time' }),
-    data: Type.Object({ watchId: Type.String(), channel: EventChannel, reason: Type.Literal('credits'), message: Type.String() }),
+    data: Type.Object({ watchId: Type.String(), channel: EventChannel, reason: Type.Union([Type.Literal('credits'), Type.Literal('channel')], { description: 'credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube no longer has the channel (resumed by PATCH status active).' }), message: Type.String() }),
   },
   {
     $id: 'WatchPausedPayload',
-    description: 'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can.',
+    description: 'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can; or checks in a row found the channel gone.',
     examples: [{ type: 'watch.paused', timestamp: EXAMPLE_TIME, data: { watchId: EXAMPLE_WATCH_ID, channel: exampleChannel, reason: 'credits', message: pausedMessage } }],
   },
 );

@@ -9493,7 +9493,7 @@ export type components = {
             webhookUrl: string;
             intervalSeconds: number;
             status: "active" | "paused";
-            pausedReason: ("user" | "credits") | null;
+            pausedReason: ("user" | "credits" | "channel") | null;
             nextCheckAt: string | null;
             lastCheckAt: string | null;
             lastSeenShort: {
@@ -9781,7 +9781,7 @@ export type components = {
             watches: components["schemas"]["Watch"][];
         };
         /**
-         * @description Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can.
+         * @description Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can; or checks in a row found the channel gone.
          * @example {
          *       "type": "watch.paused",
          *       "timestamp": "2026-06-01T12:00:00.000Z",
@@ -9808,8 +9808,8 @@ export type components = {
                     id: string;
                     title: string;
                 };
-                /** @constant */
-                reason: "credits";
+                /** @description credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube no longer has the channel (resumed by PATCH status active). */
+                reason: "credits" | "channel";
                 message: string;
             };
         };

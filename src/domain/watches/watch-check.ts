@@ -13,7 +13,7 @@
 // every call goes through its quota meter (src/domain/quota/quota-meter.ts), so no unit is spent
 // that credits do not pay for. An account that cannot reserve gets its watch paused (watch.paused).
 import type { Database, Transaction } from '../../infra/db/database.ts';
-import { isAppError } from '../../errors.ts';
+import { isAppError, type AppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { BudgetExhausted, QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
@@ -195,6 +195,11 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     backCatalogue = older;
     reported = await detailsOf(calls, listing, fresh, watch);
   } catch (error) {
+    // YouTube answered that the channel is gone: a check like any other for what it cost (paid from
+    // the check's reservation, never the allowance), paused after GONE_CHECKS of them in a row
+    // (found by review: each such check's unit was counted as unpaid, forever, and took the account
+    // past its allowance).
+    if (isAppError(error) && error.code === 'CHANNEL_NOT_FOUND') return settleGoneChannel(deps, watch, meter, checkId, trigger, now, error);
     await releaseReservation(db, checkId);
     await meter.finishUnpaid(error);
     const budget = error instanceof BudgetExhausted;
@@ -265,6 +270,45 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   await meter.finishPaid();
   deps.onCheck?.({ trigger, outcome: 'ok', units, newShorts: outcome.shorts, ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}) });
   return { outcome: 'ok', newShorts: outcome.shorts, units, credits: outcome.credits };
+}
+
+/** Checks in a row that find the channel gone before the watch is paused (reason "channel"). */
+export const GONE_CHECKS = 3;
+
+/**
+ * A check YouTube answered with "no such channel": charged for its units like a quiet check, recorded
+ * as failed; the GONE_CHECKS-th in a row pauses the watch and tells its webhook.
+ */
+async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: QuotaMeter, checkId: string, trigger: CheckTrigger, now: Date, error: AppError): Promise<CheckResult> {
+  const message = `${error.code}: ${error.message}`;
+  const units = meter.spent;
+  const recorded = await deps.db.transaction(async (tx) => {
+    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'failed', message, now, watch.channel_url, watch.channel_title]);
+    if (fresh.length === 0) return false;
+    const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
+    await releaseReservation(tx, checkId);
+    if (!locked) return true; // deleted meanwhile: nothing to charge it to
+    const full = checkPrice(locked.prepaid_units, units, 0, deps.quota, deps.pricing);
+    const credits = Math.min(full.credits, meter.reservedCredits);
+    await chargeCredits(tx, watch.account_id, credits, checkId);
+    await tx.query('UPDATE watch_checks SET credits_charged = $2 WHERE id = $1', [checkId, credits]);
+    await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, last_error = $5 WHERE id = $1', [watch.id, now, units, Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit), message]);
+    const recent = await tx.query<{ gone: boolean }>(`SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`, [watch.id, GONE_CHECKS]);
+    if (locked.status === 'active' && recent.length === GONE_CHECKS && recent.every((r) => r.gone)) {
+      const why = `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks are paused. Resume the watch (PATCH status active) should the channel come back.`;
+      await tx.query("UPDATE watches SET status = 'paused', paused_reason = 'channel' WHERE id = $1", [watch.id]);
+      await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'channel', message: why } satisfies WatchPausedPayload['data'] });
+    }
+    return true;
+  });
+  if (!recorded) {
+    await releaseReservation(deps.db, checkId);
+    await meter.finishUnpaid(error);
+    return { outcome: 'skipped', why: 'already recorded' };
+  }
+  await meter.finishPaid();
+  deps.onCheck?.({ trigger, outcome: 'failed', units, newShorts: 0 });
+  return { outcome: 'failed', error: message, units };
 }
 
 /** The account cannot pay for the next check: pause the watch and tell its webhook (once). */

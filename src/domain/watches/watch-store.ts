@@ -13,7 +13,7 @@ export interface WatchRow {
   webhook_url: string;
   interval_seconds: number;
   status: 'active' | 'paused';
-  paused_reason: 'user' | 'credits' | null;
+  paused_reason: 'user' | 'credits' | 'channel' | null;
   next_check_at: Date;
   last_check_at: Date | null;
   last_seen_short_id: string | null;
