@@ -75,6 +75,8 @@ export interface Services {
   /** WebSub push for watches; undefined without PUBLIC_BASE_URL (the hub could not reach us). */
   websub: WebSubDeps | undefined;
   metrics: Metrics;
+  /** One sweep of the worker's timer (watches due, paused ones to resume, lapsed holds, lease renewals, the event outbox). */
+  sweepOnce(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -244,6 +246,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const websub: WebSubDeps | undefined = config.PUBLIC_BASE_URL
     ? { db, now, settings: { publicBaseUrl: config.PUBLIC_BASE_URL, hubUrl: config.WEBSUB_HUB_URL, topicBaseUrl: config.WEBSUB_TOPIC_BASE_URL, leaseSeconds: config.WEBSUB_LEASE_SECONDS, timeoutMs: config.YOUTUBE_TIMEOUT_MS } }
     : undefined;
+  /** Subscription requests the sweep sends at once (each waits up to the hub's timeout). */
+  const SUBSCRIPTIONS_AT_ONCE = 4;
   const subscribeChannel = (channelId: string) => {
     if (!websub) return Promise.resolve();
     return subscribe(websub, channelId).catch((err: unknown) => options.log.error({ err, channelId }, 'WebSub subscription request failed; polling continues and the request is repeated'));
@@ -271,30 +275,43 @@ export async function createServices(config: Config, options: ServiceOptions): P
   if (workers) watches.wakeChecks = workers.watchChecks;
   // Worker processes sweep for due watches and resume those whose account can pay again (#15), and
   // queue the delivery of account events recorded without one (credits.low).
-  let sweeping = false;
-  const sweepTimer = options.runWorker
-    ? setInterval(() => {
-        if (sweeping) return;
-        sweeping = true;
-        // Holds of requests whose process died are released first, so they neither keep a paused watch
-        // paused nor refuse a charge past their lapse (reservations.ts).
-        void releaseAllExpiredReservations(db, new Date(now()))
-          .then(() => resumePaidWatches(watches))
-          .then(async () => {
-            if ((await sweepDueWatches(watches)).length > 0) watches.wakeChecks?.();
-          })
-          // Leases are renewed (and failed subscriptions retried) by the same sweep.
-          .then(async () => {
-            if (websub) for (const channelId of await subscriptionsDue(websub)) await subscribeChannel(channelId);
-          })
-          // Account events written by charges (credits.low) get their delivery queued here (the outbox).
-          .then(async () => {
-            if ((await dispatchPendingEvents(db, (tx, eventId) => enqueueDelivery(boss, tx, { eventId, attempt: 1 }))) > 0) workers?.deliveriesQueued();
-          })
-          .catch((err: unknown) => options.log.error({ err }, 'watch sweep failed'))
-          .finally(() => { sweeping = false; });
-      }, config.WATCH_SWEEP_SECONDS * 1000).unref()
-    : undefined;
+  let sweeping: Promise<void> | undefined;
+  let subscribing = false;
+  /** Renews leases and retries failed subscriptions, a few at a time, beside the sweep. */
+  const renewSubscriptions = async () => {
+    if (!websub || subscribing) return;
+    subscribing = true;
+    try {
+      const due = await subscriptionsDue(websub);
+      const next = () => due.shift();
+      await Promise.all(Array.from({ length: Math.min(SUBSCRIPTIONS_AT_ONCE, due.length) }, async () => {
+        for (let channelId = next(); channelId !== undefined; channelId = next()) await subscribeChannel(channelId);
+      }));
+    } finally {
+      subscribing = false;
+    }
+  };
+  /** One sweep (the worker's timer runs it every WATCH_SWEEP_SECONDS; one at a time). */
+  const sweepOnce = (): Promise<void> => {
+    sweeping ??= (async () => {
+      // Holds of requests whose process died are released first, so they neither keep a paused watch
+      // paused nor refuse a charge past their lapse (reservations.ts).
+      await releaseAllExpiredReservations(db, new Date(now()));
+      await resumePaidWatches(watches);
+      if ((await sweepDueWatches(watches)).length > 0) watches.wakeChecks?.();
+      // Not awaited: a hub that answers slowly or never held up every scheduled check, resume and
+      // event dispatch behind it (found by review: with 10 due subscriptions, no check for 10 s).
+      void renewSubscriptions().catch((err: unknown) => options.log.error({ err }, 'renewing WebSub subscriptions failed'));
+      // Account events written by charges (credits.low) get their delivery queued here (the outbox).
+      if ((await dispatchPendingEvents(db, (tx, eventId) => enqueueDelivery(boss, tx, { eventId, attempt: 1 }))) > 0) workers?.deliveriesQueued();
+    })()
+      .catch((err: unknown) => options.log.error({ err }, 'watch sweep failed'))
+      .finally(() => {
+        sweeping = undefined;
+      });
+    return sweeping;
+  };
+  const sweepTimer = options.runWorker ? setInterval(() => void sweepOnce(), config.WATCH_SWEEP_SECONDS * 1000).unref() : undefined;
   // Worker processes drop stored results past RESULT_RETENTION_DAYS every hour (#14).
   const purgeTimer = options.runWorker
     ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
@@ -316,7 +333,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     onGroupError: (err, size) => options.log.error({ err, size }, 'accepting a group of webhook requests failed; accepted one by one'),
   });
   return {
-    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, acceptances, boss, jobs, delivery, watches, websub, metrics,
+    config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, acceptances, boss, jobs, delivery, watches, websub, metrics, sweepOnce,
     async close() {
       clearInterval(purgeTimer);
       clearInterval(sweepTimer);

@@ -160,3 +160,45 @@ describe('WebSub push for watches', () => {
     assert.deepEqual(await subscriptionsDue(websub), []);
   });
 });
+
+describe('WebSub: a hub that never answers (found by review)', () => {
+  it('holds up no sweep: due watches are still checked while subscription requests wait', async () => {
+    const { createServer } = await import('node:net');
+    // Accepts connections and never answers.
+    const sockets: Array<import('node:net').Socket> = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const fake = await startFakePlatform();
+    for (let i = 0; i < 6; i++) fake.addChannel({ handle: `silent-hub-${i}`, shortsCount: 2 });
+    let now = Date.parse('2026-07-01T12:00:00Z');
+    const t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+      WEBSUB_HUB_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}/subscribe`,
+      WATCH_SWEEP_SECONDS: '3600',
+      WATCH_MIN_INTERVAL_SECONDS: '60',
+      YOUTUBE_TIMEOUT_MS: '600000',
+    }, { runWorker: true, now: () => now });
+    try {
+      const user = await createUser(t, 50);
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@silent-hub-${i}`, webhookUrl: 'https://example.com/h', intervalSeconds: 60 } });
+        assert.equal(res.statusCode, 201, res.body);
+        ids.push(res.json().id);
+      }
+      // Every subscription is due again (asked for long ago, never verified), and every watch is due.
+      await t.services.db.query("UPDATE websub_subscriptions SET requested_at = now() - interval '1 day'");
+      now += 120_000;
+      // The sweep is done while the hub still has every request hanging (they wait up to 10 minutes).
+      await t.services.sweepOnce();
+      const [{ due }] = (await t.services.db.query<{ due: number }>('SELECT count(*)::int AS due FROM watches WHERE next_check_at <= $1', [new Date(now)])) as [{ due: number }];
+      assert.equal(due, 0, 'every due watch was claimed by the sweep');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await t.close();
+      await fake.close();
+    }
+  });
+});
