@@ -293,6 +293,24 @@ describe('watches', () => {
     await receiver.close();
   });
 
+  it('does not report the back-catalogue when every seen short has left the page (found by review)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-mass', shortsCount: 70 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-mass', webhookUrl: receiver.url() })).json();
+    const page = await (await fetch(`${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`)).json() as { items: Array<{ contentDetails: { videoId: string } }> };
+    for (const item of page.items) await fake.takeDownShort('watched-mass', item.contentDetails.videoId);
+    const quiet = await check(watch.id);
+    assert.deepEqual([quiet.outcome, quiet.outcome === 'ok' && quiet.newShorts], ['ok', 0], JSON.stringify(quiet));
+    // A short published now is still reported, alone.
+    const { videoId } = await fake.publishShort('watched-mass');
+    const next = await check(watch.id);
+    assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1], JSON.stringify(next));
+    await receiver.waitFor(1);
+    assert.deepEqual((JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id), [videoId]);
+    await receiver.close();
+  });
+
   it('does not report a short again when it reappears after being taken down upstream', async () => {
     await takenDownAndRestored(t, fake, await createUser(t, 10), 'watched-reappear');
   });

@@ -194,6 +194,15 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     const { fresh, older } = splitUnseen(listing.ids, seen);
     backCatalogue = older;
     reported = await detailsOf(calls, listing, fresh, watch);
+    // No seen id left in the page (they were all taken down, say): shorts published before the newest
+    // one the watch has seen are back-catalogue too, where their dates tell (found by review: 20 older
+    // shorts were reported, and charged, as new).
+    const newestSeen = watch.last_seen_published_at?.getTime();
+    if (newestSeen !== undefined && fresh.length > 0 && older.length === 0 && !listing.ids.some((id) => seen.has(id))) {
+      const backdated = new Set(reported.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) < newestSeen).map((s) => s.id));
+      backCatalogue.push(...backdated);
+      reported = reported.filter((s) => !backdated.has(s.id));
+    }
   } catch (error) {
     // YouTube answered that the channel is gone: a check like any other for what it cost (paid from
     // the check's reservation, never the allowance), paused after GONE_CHECKS of them in a row
