@@ -311,6 +311,36 @@ describe('watches', () => {
     await receiver.close();
   });
 
+  it('a watch deleted during its check leaves no check behind, and the units spent are counted (found by review)', async () => {
+    const user = await createUser(t, 10);
+    fake.addChannel({ handle: 'watched-gone-mid', shortsCount: 3 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-gone-mid', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const real = t.services.watches.youtube;
+    const deps = {
+      ...t.services.watches,
+      youtube: {
+        ...real,
+        metered: (spend: Parameters<typeof real.metered>[0]) => {
+          const calls = real.metered(spend);
+          return { ...calls, playlistItems: async (...args: Parameters<typeof calls.playlistItems>) => {
+            const page = await calls.playlistItems(...args);
+            await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) });
+            return page;
+          } };
+        },
+      },
+    };
+    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.unitsToday as number;
+    const servedBefore = fake.quotaUsed();
+    const checkId = newCheckId();
+    assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
+    assert.equal((await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length, 0);
+    const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    assert.ok(fake.quotaUsed() > servedBefore);
+    assert.equal(after.upstreamQuota.unitsToday - unitsBefore, fake.quotaUsed() - servedBefore, 'the units the check spent are counted');
+    assert.equal(after.credits.reserved, 0);
+  });
+
   it('does not report a short again when it reappears after being taken down upstream', async () => {
     await takenDownAndRestored(t, fake, await createUser(t, 10), 'watched-reappear');
   });

@@ -233,7 +233,11 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     // The row lock orders concurrent checks of one watch (a push and the schedule): what one
     // reported, the other finds seen. Prepaid units are read under the lock too.
     const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
-    if (!locked) return undefined;
+    if (!locked) {
+      // Deleted during the check: no check of it is recorded (found by review: an "ok" one was).
+      await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
+      return 'deleted' as const;
+    }
     // The baseline (the check made when the watch is created) reports nothing: it records what exists.
     const isNew = await markSeen(tx, watch.id, trigger === 'create' ? listing.ids : reported.map((s) => s.id), now);
     // Older shorts the page shows for the first time (it shifted: a short above them was deleted,
@@ -272,9 +276,12 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     );
     return { shorts: shorts.length, credits: price.credits, lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported };
   });
-  if (!outcome) {
+  if (!outcome || outcome === 'deleted') {
     await releaseReservation(db, checkId);
-    return { outcome: 'skipped', why: 'already recorded' };
+    // Its units were spent for nothing recorded (the watch is gone, or another run of this check
+    // recorded it): counted as unpaid, as a failed check's.
+    await meter.finishUnpaid();
+    return { outcome: 'skipped', why: outcome === 'deleted' ? 'deleted' : 'already recorded' };
   }
   await meter.finishPaid();
   deps.onCheck?.({ trigger, outcome: 'ok', units, newShorts: outcome.shorts, ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}) });
