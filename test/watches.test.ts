@@ -452,6 +452,25 @@ describe('watches', () => {
     assert.ok(!resumed.includes(none));
   });
 
+  it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance (found by review)", async () => {
+    const user = await createUser(t, 20);
+    fake.addChannel({ handle: 'watched-three', shortsCount: 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-three', webhookUrl: 'https://example.com/hook' });
+      assert.equal(res.statusCode, 201, res.body);
+      ids.push(res.json().id);
+    }
+    const db = t.services.db;
+    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = 0 WHERE id = ANY($1)`, [ids]);
+    const one = checkReservation(0, t.services.watches.quota, t.services.watches.pricing);
+    await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, one]);
+    const first = await resumePaidWatches(t.services.watches);
+    assert.equal(first.length, 1, 'one check paid for: one watch');
+    await db.query('UPDATE accounts SET credit_balance = $2 WHERE id = $1', [user.id, 3 * one]);
+    assert.deepEqual(await resumePaidWatches(t.services.watches), ids.filter((id) => id !== first[0]));
+  });
+
   it("a retried check replaces the hold its dead run left instead of adding to it (found by review)", async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });

@@ -70,11 +70,19 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
   // checkReservation in SQL: the credits for the units the watch's prepaid units do not cover, plus those for a page of shorts.
   const unitsPart = 'ceil(greatest(0, $2::int - w.prepaid_units)::numeric / $3::int)::int';
   return deps.db.transaction(async (tx) => {
+    // An account's watches are resumed, the cheapest to check first (then the oldest), as far as its
+    // available credits cover their reservations together (found by review: each was compared with
+    // the whole balance, so a balance for one check resumed them all, and all but one paused again).
     const resumed = await tx.query<WatchRow>(
-      `UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
-       FROM accounts a
-       WHERE a.id = w.account_id AND w.status = 'paused' AND w.paused_reason = 'credits' AND a.disabled_at IS NULL
-         AND a.credit_balance - a.credits_reserved >= ${unitsPart} + $4::int
+      `WITH candidates AS (
+         SELECT w.id, a.credit_balance - a.credits_reserved AS available,
+                sum(${unitsPart} + $4::int) OVER (PARTITION BY w.account_id ORDER BY ${unitsPart}, w.id) AS needed
+         FROM watches w JOIN accounts a ON a.id = w.account_id
+         WHERE w.status = 'paused' AND w.paused_reason = 'credits' AND a.disabled_at IS NULL
+       )
+       UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
+       FROM candidates c
+       WHERE c.id = w.id AND c.needed <= c.available
        RETURNING w.*`,
       [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],
     );
