@@ -341,6 +341,26 @@ describe('watches', () => {
     assert.equal(after.credits.reserved, 0);
   });
 
+  it('reports new shorts with the channel as it is now: a renamed handle and title (found by review)', async () => {
+    const receiver = await startReceiver();
+    const user = await createUser(t, 10);
+    const channel = fake.addChannel({ handle: 'rename-before', shortsCount: 5 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@rename-before', webhookUrl: receiver.url() })).json();
+    fake.addChannel({ handle: 'rename-after', id: channel.id, shortsCount: 5 });
+    const { videoId } = await fake.publishShort('rename-after');
+    const result = await check(watch.id);
+    assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1], JSON.stringify(result));
+    await receiver.waitFor(1);
+    const event = JSON.parse(receiver.deliveries[0]!.body) as { data: { channel: { title: string }; shorts: Array<{ id: string; snippet: { channelHandle?: string; channelTitle?: string } }> } };
+    const short = event.data.shorts[0]!;
+    assert.equal(short.id, videoId);
+    assert.equal(short.snippet.channelHandle, '@rename-after');
+    assert.equal(event.data.channel.title, short.snippet.channelTitle, 'the event names the channel as its shorts do');
+    const now = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    assert.equal(now.watch.channel.title, short.snippet.channelTitle);
+    await receiver.close();
+  });
+
   it('does not report a short again when it reappears after being taken down upstream', async () => {
     await takenDownAndRestored(t, fake, await createUser(t, 10), 'watched-reappear');
   });

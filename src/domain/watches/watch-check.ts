@@ -60,6 +60,8 @@ export interface Listing {
   /** Keyless mode: the tab's items (the only details there are) and the channel they belong to. */
   tabItems?: Map<string, InnertubeShortItem>;
   tabChannel?: YtChannel;
+  /** The Shorts tab's header (hybrid and keyless): the channel's title and handle as they are now. */
+  header?: YtChannel;
 }
 
 /** Credits a check reserves before it starts: the units its prepaid units do not cover, and one new page of shorts. */
@@ -85,6 +87,8 @@ export async function listNewest(deps: Pick<WatchCheckDeps, 'innertube' | 'sourc
         ids: items.map((i) => i.id),
         publishedAt: new Map(),
         source: deps.source,
+        // The tab's header names the channel as it is now (its title and handle), for free.
+        ...(page.channel ? { header: keylessChannel(page.channel) } : {}),
         ...(deps.source === 'innertube' ? { tabItems: new Map(items.map((i) => [i.id, i])), tabChannel: page.channel ? keylessChannel(page.channel) : ({ kind: 'youtube#channel', id: channelId } as YtChannel) } : {}),
       };
     } catch (error) {
@@ -131,17 +135,43 @@ export function splitUnseen(ids: string[], seen: Set<string>): { fresh: string[]
   return { fresh, older };
 }
 
+interface ChannelNow {
+  title: string;
+  customUrl: string | null;
+}
+
+/**
+ * The channel's title and handle now, for a check that found new shorts: the Shorts tab's header
+ * when the listing came from it (free); on the Data API path, one channels.list call (1 unit) when
+ * the new shorts name another title than the stored one (`titleNow`; a rename that keeps the title
+ * goes unseen there). Best effort: should that call fail (the platform, or a balance that cannot
+ * pay one more unit) the stored identity is kept.
+ */
+async function currentIdentity(calls: YoutubeCalls, listing: Listing, watch: Pick<WatchRow, 'channel_id' | 'channel_title' | 'channel_custom_url'>, titleNow: string | undefined): Promise<ChannelNow> {
+  const stored = { title: watch.channel_title, customUrl: watch.channel_custom_url };
+  try {
+    const channel = listing.header ?? (titleNow !== undefined && titleNow !== stored.title ? (await calls.channels({ part: 'snippet', id: watch.channel_id })).items?.[0] : undefined);
+    if (!channel?.snippet) return stored;
+    return { title: channel.snippet.title ?? stored.title, customUrl: channel.snippet.customUrl ?? stored.customUrl };
+  } catch (error) {
+    if (isAppError(error) || error instanceof BudgetExhausted || innertubeFailureKind(error)) return stored;
+    throw error;
+  }
+}
+
 /** The new shorts as the shorts endpoint shows them, oldest first. */
-async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], watch: Pick<WatchRow, 'channel_id' | 'channel_custom_url'>): Promise<Short[]> {
+async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], watch: Pick<WatchRow, 'channel_id'>, identityNow: (titleNow: string | undefined) => Promise<ChannelNow>): Promise<Short[]> {
   if (ids.length === 0) return [];
-  const identity = channelIdentity({ snippet: { ...(watch.channel_custom_url ? { customUrl: watch.channel_custom_url } : {}) } } as Channel);
+  const identityOf = (now: ChannelNow) => channelIdentity({ snippet: { ...(now.customUrl ? { customUrl: now.customUrl } : {}) } } as Channel);
   let shorts: Short[];
   if (listing.tabItems) {
+    const identity = identityOf(await identityNow(undefined));
     shorts = ids.map((id) => toShort(keylessVideo(listing.tabItems!.get(id)!, listing.tabChannel!), identity));
   } else {
-    const found = (await calls.videos(ids)).items ?? [];
     // A listed id videos.list does not return (private, processing, removed) is not reported yet.
-    shorts = found.filter((v) => v.snippet?.channelId === undefined || v.snippet.channelId === watch.channel_id).map((v) => toShort(v, identity));
+    const found = ((await calls.videos(ids)).items ?? []).filter((v) => v.snippet?.channelId === undefined || v.snippet.channelId === watch.channel_id);
+    const identity = identityOf(await identityNow(found.find((v) => v.snippet?.channelTitle)?.snippet?.channelTitle));
+    shorts = found.map((v) => toShort(v, identity));
   }
   // Oldest first: by publish time where known, else the listing's order reversed (it is newest first).
   const position = new Map(ids.map((id, i) => [id, i]));
@@ -185,6 +215,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   let reported: Short[];
   let listing: Listing;
   let backCatalogue: string[] = [];
+  let identity: ChannelNow = { title: watch.channel_title, customUrl: watch.channel_custom_url };
   try {
     // The price is known before the first call: the meter starts in its paid phase.
     await meter.commit(reserve, 'A watch check costs up to');
@@ -193,7 +224,9 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     const seen = await seenAmong(db, watch.id, listing.ids);
     const { fresh, older } = splitUnseen(listing.ids, seen);
     backCatalogue = older;
-    reported = await detailsOf(calls, listing, fresh, watch);
+    // New shorts are reported with the channel as it is now: a renamed handle or title (found by
+    // review: the event carried the handle the channel had when the watch was made).
+    reported = await detailsOf(calls, listing, fresh, watch, async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)));
     // No seen id left in the page (they were all taken down, say): shorts published before the newest
     // one the watch has seen are back-catalogue too, where their dates tell (found by review: 20 older
     // shorts were reported, and charged, as new).
@@ -258,7 +291,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         webhookUrl: watch.webhook_url,
         subjectId: watch.id,
         at: now,
-        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: watch.channel_title }, shorts } satisfies ShortsCreatedPayload['data'],
+        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: identity.title }, shorts } satisfies ShortsCreatedPayload['data'],
       });
     }
     const newest = listing.ids[0];
@@ -270,9 +303,10 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     await tx.query('UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1', [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)]);
     await tx.query(
       `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
-         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE $7::timestamptz END
+         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE $7::timestamptz END,
+         channel_title = $8, channel_custom_url = $9
        WHERE id = $1`,
-      [watch.id, now, units, price.prepaidAfter, shorts.length, newest ?? null, newestPublished ? new Date(parseTimestamp(newestPublished)!) : null],
+      [watch.id, now, units, price.prepaidAfter, shorts.length, newest ?? null, newestPublished ? new Date(parseTimestamp(newestPublished)!) : null, identity.title, identity.customUrl],
     );
     return { shorts: shorts.length, credits: price.credits, lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported };
   });
