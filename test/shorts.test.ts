@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { until } from '../support/webhook-receiver.ts';
 import { startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
@@ -345,6 +346,43 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     fake.setLatency(0);
     assert.ok(results.every((r) => r.statusCode === 200 && r.json().itemCount === 77));
     assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
+  });
+
+  it('a request for an address arriving while another reads it joins that read (found by review: it started a second read by id)', async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(t)));
+    fake.resetStats();
+    fake.setLatency(30);
+    try {
+      const first = call(users[0]!, { channelUrl: channel('@fake-140') });
+      // The address is resolved and its listing is being read.
+      await until(async () => fake.calls().some((c) => c.endpoint === 'playlistItems'));
+      const later = await Promise.all(users.slice(1).map((u) => call(u, { channelUrl: channel('@fake-140') })));
+      assert.ok([await first, ...later].every((r) => r.statusCode === 200 && r.json().itemCount === 100));
+    } finally {
+      fake.setLatency(0);
+    }
+    assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
+    assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'five requests, one read');
+  });
+
+  it('instances sharing Redis read a new address once between them (found by review: each instance read it)', async () => {
+    const { REDIS_TEST_URL } = await import('../support/databases.ts');
+    const env = { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `sf-${process.pid}-${Date.now()}:` };
+    const instances = await Promise.all([startTestApp('pglite', env), startTestApp('pglite', env), startTestApp('pglite', env)]);
+    try {
+      const users = await Promise.all(instances.map((i) => createUser(i)));
+      fake.resetStats();
+      fake.setLatency(30);
+      const answers = await Promise.all(instances.map((i, n) => i.app.inject({ method: 'POST', url: SHORTS, headers: bearer(users[n]!.key), payload: { channelUrl: channel('@fake-90') } })));
+      fake.setLatency(0);
+      assert.ok(answers.every((r) => r.statusCode === 200 && r.json().itemCount === 90), answers.map((r) => r.body.slice(0, 200)).join('\n'));
+      assert.equal(new Set(answers.map((r) => r.json().fetchedAt)).size, 1, 'one read, shared');
+      assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
+      assert.equal(fake.quotaUsed(), 1 + 2 + 2);
+    } finally {
+      fake.setLatency(0);
+      await Promise.all(instances.map((i) => i.close()));
+    }
   });
 
   it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async (context) => {

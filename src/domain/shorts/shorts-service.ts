@@ -187,7 +187,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
   }
 
-  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode, hooks: FetchHooks): Promise<ShortsResult> {
+  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode, hooks: FetchHooks, resolved: { id?: string } = {}): Promise<ShortsResult> {
     const calls = client.metered(meter.take);
     let channel: YtChannel;
     let firstPage;
@@ -229,7 +229,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           tab.catch(() => {});
         }
       }
-      if (query.ref.type !== 'id') await cache.set(mappingKey(query.ref), channel.id, MAPPING_TTL_MS);
+      resolved.id = channel.id;
     } catch (error) {
       await rememberMissing(query.ref, error);
       if (innertubeFailed(error)) throw innertubeUnavailable(error);
@@ -368,12 +368,28 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     try {
       const result = await cache.singleFlight(flightKey, knownId && !keyless ? cacheTtlMs : 0, async () => {
         led = true;
+        // A flight by address is not shared through the cache (its id is not known yet): another
+        // instance's flight for the same address may have finished while this one waited for it,
+        // leaving its result under the channel's id (found by review: each instance read the channel again).
+        if (!knownId && !keyless && cacheTtlMs > 0) {
+          const id = await cache.get<string>(mappingKey(query.ref));
+          const ready = id === undefined ? undefined : await cache.get<ShortsResult>(resultKey(id, query.oldestDate, query.limit));
+          if (ready) return ready;
+        }
         meter = await hooks.openMeter();
-        const fresh = await fetchFresh(knownId, query, meter, mode, hooks);
-        if (keyless) return fresh;
-        if (!knownId && cacheTtlMs > 0) await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
-        await keepStale(query, fresh);
-        return fresh;
+        const resolved: { id?: string } = {};
+        try {
+          const fresh = await fetchFresh(knownId, query, meter, mode, hooks, resolved);
+          if (keyless) return fresh;
+          if (!knownId && cacheTtlMs > 0) await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
+          await keepStale(query, fresh);
+          return fresh;
+        } finally {
+          // The address's id is published once its result is: a request for the address arriving
+          // while this one still reads joins this flight, instead of starting a second read by id
+          // (found by review). Kept after a failure too: the next attempt need not resolve again.
+          if (!knownId && resolved.id && query.ref.type !== 'id') await cache.set(mappingKey(query.ref), resolved.id, MAPPING_TTL_MS).catch(() => {});
+        }
       });
       return { result, stale: false, ...(meter ? { meter } : {}) };
     } catch (error) {
