@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisCache } from '../src/infra/cache/redis-cache.ts';
+import { AppError } from '../src/errors.ts';
 import { REDIS_TEST_URL, startRedis } from '../support/databases.ts';
 import { connectRedis } from '../src/infra/redis.ts';
 import { freePort } from '../support/child-service.ts';
@@ -53,6 +54,26 @@ describe('Redis cache (two instances)', () => {
     const results = await Promise.all([a.singleFlight('flight', 60_000, work), b.singleFlight('flight', 60_000, work), a.singleFlight('flight', 60_000, work)]);
     assert.equal(runs, 1);
     for (const result of results) assert.deepEqual(result, { fetched: true });
+  });
+
+  it("a flight that fails gives the other instances its answer instead of each repeating the work in turn (found by review)", async () => {
+    const a = createRedisCache(redis, prefix);
+    const b = createRedisCache(redis, prefix);
+    let runs = 0;
+    const work = async (): Promise<never> => {
+      runs++;
+      await new Promise((r) => setTimeout(r, 100));
+      throw new AppError('UPSTREAM_TIMEOUT', 'The video platform did not answer channels within 10000 ms.');
+    };
+    const outcomes = await Promise.allSettled([a.singleFlight('failing', 0, work), b.singleFlight('failing', 0, work)]);
+    assert.equal(runs, 1, 'one attempt between them');
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'rejected');
+      assert.equal((outcome as PromiseRejectedResult).reason.code, 'UPSTREAM_TIMEOUT');
+    }
+    // A later flight is not answered by the old failure: it does the work again.
+    let later = 0;
+    assert.deepEqual(await a.singleFlight('failing', 0, async () => ++later), 1);
   });
 });
 

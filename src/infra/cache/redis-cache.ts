@@ -9,7 +9,15 @@
 // the only staleness is a delete() made by another instance, seen here within NEAR_TTL_MS.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { AppError, isAppError, type ErrorCode } from '../../errors.ts';
 import type { Cache, CacheBound } from './cache.ts';
+
+/**
+ * How long a failed flight's answer (an error of the catalog) is kept for the instances that waited
+ * on it: they take it instead of repeating the work one after another, each waiting out its own
+ * timeout (found by review: three instances answered after 10, 20 and 30 s).
+ */
+const FAILURE_TTL_MS = 5_000;
 
 const LOCK_TTL_MS = 30_000;
 const NEAR_TTL_MS = 1_000;
@@ -82,6 +90,7 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
   };
   const acrossInstances = async <T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> => {
     const lockKey = `${prefix}lock:${key}`;
+    const failureKey = `${prefix}failed:${key}`;
     const token = randomUUID();
     const deadline = Date.now() + LOCK_TTL_MS * 2;
     const take = async () => {
@@ -101,7 +110,14 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
           // Another instance may have finished between our cache miss and taking the lock.
           const ready = ttlMs > 0 ? await readShared<T>(key) : undefined;
           if (ready !== undefined) return ready;
-          const value = await work();
+          await redis.del(failureKey);
+          let value: T;
+          try {
+            value = await work();
+          } catch (error) {
+            if (isAppError(error)) await redis.set(failureKey, JSON.stringify({ code: error.code, message: error.message, headers: error.headers }), 'PX', FAILURE_TTL_MS).catch(() => {});
+            throw error;
+          }
           await set(key, value, ttlMs);
           return value;
         } finally {
@@ -112,6 +128,12 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const value = ttlMs > 0 ? await readShared<T>(key) : undefined;
       if (value !== undefined) return value;
+      // The flight this instance waited on failed: its answer, as the leader's own followers get it.
+      const failed = await redis.get(failureKey);
+      if (failed !== null && (await redis.exists(lockKey)) === 0) {
+        const { code, message, headers } = JSON.parse(failed) as { code: ErrorCode; message: string; headers: Record<string, string> };
+        throw new AppError(code, message, { headers });
+      }
       // With caching off nothing is shared; once the holder has finished, do our own work.
       if (ttlMs <= 0 && (await redis.exists(lockKey)) === 0) return work();
       if (Date.now() > deadline) return work();
