@@ -360,3 +360,33 @@ describe('webhook SSRF guard', () => {
     await receiver.close();
   });
 });
+
+describe('a webhook retry due after the result was dropped (found by review)', () => {
+  it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async () => {
+    const { purgeExpiredResults } = await import('../src/domain/requests/stored-results.ts');
+    const fake = await startFakePlatform();
+    const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '1' }, { runWorker: true });
+    try {
+      const user = await createUser(t, 10);
+      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() } });
+      assert.equal(res.statusCode, 202, res.body);
+      const { requestId } = res.json();
+      await receiver.waitFor(1);
+      assert.ok(JSON.parse(receiver.deliveries[0]!.body).data.data, 'the first attempt carries the result');
+      // The hourly purge, run as it would once the retention has passed, before the retry is due.
+      assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
+      const detail = async () => (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
+      const state = await until(async () => { const d = await detail(); return d.deliveries.length === 2 && d; });
+      assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
+      const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
+      assert.equal(last.outcome, 'failed');
+      assert.match(last.error, /result was kept for RESULT_RETENTION_DAYS and has been dropped/);
+      assert.equal(last.nextAttemptAt ?? null, null, 'no further retry');
+    } finally {
+      await t.close();
+      await receiver.close();
+      await fake.close();
+    }
+  });
+});

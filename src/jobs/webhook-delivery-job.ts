@@ -119,10 +119,24 @@ async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: Deliver
 }
 
 /** A request's webhook and its secrets, from its stored row; undefined while it is in progress or has no webhook. */
-function requestToSend(row: SettledRow): { target: Target; secrets: string[] } | undefined {
+function requestToSend(row: SettledRow): { target: Target; secrets: string[]; expired?: boolean } | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
-  return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets };
+  // A completed result past RESULT_RETENTION_DAYS was dropped (stored-results.ts keeps a summary
+  // without `data`): a retry due after that must not send the summary as the result (found by review).
+  const expired = row.status === 'completed' && !(row.result && typeof row.result === 'object' && 'data' in row.result);
+  return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets, ...(expired ? { expired } : {}) };
 }
+
+/** The attempt recorded, unsent, for a result dropped before its retry was due: the last one. */
+const EXPIRED_ATTEMPT: AttemptResult = {
+  outcome: 'failed',
+  statusCode: null,
+  latencyMs: 0,
+  error: 'Not sent: the result was kept for RESULT_RETENTION_DAYS and has been dropped; request the channel again.',
+  retryAfterSeconds: null,
+  requestHeaders: null,
+  responseExcerpt: null,
+};
 
 /**
  * One attempt. `settled`: the request's row as the statement that settled it just returned (the
@@ -133,7 +147,7 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
   const ready = settled && 'requestId' in job && job.attempt === 1 ? requestToSend(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
   const { target, secrets } = ready;
-  const result = await deliverOnce({
+  const result = 'expired' in ready && ready.expired ? EXPIRED_ATTEMPT : await deliverOnce({
     url: target.url,
     webhookId: webhookIdFor(target.id),
     body: target.body,
@@ -143,7 +157,7 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
     timeoutMs: deps.timeoutMs,
   });
   deps.onAttempt?.(result, job);
-  const delay = result.outcome === 'failed' ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
+  const delay = result.outcome === 'failed' && result !== EXPIRED_ATTEMPT ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
   const retryIn = delay === null ? null : Math.ceil(delay);
   // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
   const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
