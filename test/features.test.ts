@@ -326,6 +326,22 @@ for (const mode of STORAGE_MODES) {
       const failed = await t.app.inject({ method: 'GET', url: `${SHORTS}/${ids[2]}/items`, headers: bearer(user.key) });
       assert.equal(failed.statusCode, 409);
       assert.equal((await t.app.inject({ method: 'GET', url: `${SHORTS}/batch/${accepted.batchId}`, headers: bearer((await createUser(t, 1)).key) })).statusCode, 404);
+
+      // The summary can be sent again, same webhook-id, by its owner only (found by review: it could not be).
+      const stranger = await t.app.inject({ method: 'POST', url: `${SHORTS}/batch/${accepted.batchId}/redeliver`, headers: bearer((await createUser(t, 1)).key) });
+      assert.equal(stranger.statusCode, 404);
+      const again = await t.app.inject({ method: 'POST', url: `${SHORTS}/batch/${accepted.batchId}/redeliver`, headers: bearer(user.key) });
+      assert.equal(again.statusCode, 202, again.body);
+      assert.deepEqual(again.json(), { batchId: accepted.batchId, status: 'queued', attempt: 2 });
+      await receiver.waitFor(5, 60_000);
+      const resent = receiver.deliveries[4]!;
+      assert.equal(resent.headers['webhook-id'], `msg_${accepted.batchId}`);
+      assert.deepEqual(verifyWebhook(resent.body, resent.headers, secrets), summary);
+      const attempts = await until(async () => {
+        const r = (await t.app.inject({ method: 'GET', url: `${SHORTS}/batch/${accepted.batchId}`, headers: bearer(user.key) })).json();
+        return r.deliveries?.length === 2 && r.deliveries;
+      });
+      assert.deepEqual(attempts.map((d: { attempt: number; outcome: string }) => [d.attempt, d.outcome]), [[1, 'delivered'], [2, 'delivered']]);
     });
 
     it('is all or nothing: a balance that cannot reserve every item refuses the batch with 402 and records nothing', async () => {

@@ -91,3 +91,8 @@ export const ItemsPageSchema = Type.Object(
   },
 );
 export type ItemsPage = Static<typeof ItemsPageSchema>;
+
+export const BatchRedeliveryQueuedSchema = Type.Object(
+  { batchId: Type.String(), status: Type.Literal('queued'), attempt: Type.Integer({ description: 'The number the queued attempt will have.' }) },
+  { $id: 'BatchRedeliveryQueued', description: 'A redelivery of the batch.completed summary was queued.', examples: [{ batchId: EXAMPLE_BATCH_ID, status: 'queued', attempt: 9 }] },
+);

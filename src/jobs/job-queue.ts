@@ -3,7 +3,7 @@
 import type { PgBoss } from 'pg-boss';
 import type { Database, Transaction } from '../infra/db/database.ts';
 import { QUEUES, jobAnnouncer } from '../infra/queue.ts';
-import { redeliver } from './webhook-delivery-job.ts';
+import { redeliver, type RedeliveryTarget } from './webhook-delivery-job.ts';
 
 export interface JobQueue {
   /** Queues the fetches of accepted webhook requests, atomically with the caller's writes (one statement). */
@@ -14,8 +14,8 @@ export interface JobQueue {
    * processes' workers are told as well (JOBS_QUEUED_CHANNEL).
    */
   fetchesQueued(): void;
-  /** Delivers a settled request's webhook again now; 409 DELIVERY_IN_PROGRESS while one is due. */
-  redeliver(requestId: string): Promise<number>;
+  /** Delivers a settled request's webhook, or a finished batch's summary, again now; 409 DELIVERY_IN_PROGRESS while one is due. */
+  redeliver(target: RedeliveryTarget): Promise<number>;
 }
 
 export function createJobQueue(db: Database, boss: PgBoss, wakeFetchWorker: () => void = () => {}): JobQueue {
@@ -29,6 +29,6 @@ export function createJobQueue(db: Database, boss: PgBoss, wakeFetchWorker: () =
       wakeFetchWorker();
       announce?.();
     },
-    redeliver: (requestId) => redeliver(db, boss, requestId),
+    redeliver: (target) => redeliver(db, boss, target),
   };
 }

@@ -176,22 +176,28 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
   if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }
 
+/** What can be redelivered by hand: a request's webhook, or a batch's summary (found by review: a summary could not be). */
+export type RedeliveryTarget = { requestId: string } | { batchId: string };
+
 /**
  * Manual redelivery: the next attempt number, right away, same webhook-id. Refused with 409
  * DELIVERY_IN_PROGRESS while an attempt is running or due (it would only be dropped as a duplicate);
  * a retry scheduled for later is replaced by this immediate attempt.
  */
-export async function redeliver(db: Database, boss: PgBoss, requestId: string): Promise<number> {
+export async function redeliver(db: Database, boss: PgBoss, target: RedeliveryTarget): Promise<number> {
+  const key = 'requestId' in target ? target.requestId : target.batchId;
   return db.transaction(async (tx) => {
-    // Concurrent redeliveries of one request take turns, so only one of them can enqueue.
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${requestId}`]);
-    // The fetch job (or, once it used up its retries, its gave-up job) makes the first attempt: until
-    // that attempt is recorded, it is running or due (once recorded, a retried job does not send it again).
+    // Concurrent redeliveries of one webhook take turns, so only one of them can enqueue.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redeliver:${key}`]);
     const live = (j: { state: string }) => j.state === 'created' || j.state === 'retry' || j.state === 'active';
-    const attempt = await nextAttemptNumber(tx, { requestId });
-    const fetching = async (queue: string) => (await boss.findJobs(queue, { data: { requestId }, db: tx.jobDb })).some(live);
-    if (attempt === 1 && ((await fetching(QUEUES.shortsFetch)) || (await fetching(QUEUES.shortsFetchGaveUp)))) throw new AppError('DELIVERY_IN_PROGRESS');
-    const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key: requestId, db: tx.jobDb });
+    const attempt = await nextAttemptNumber(tx, target);
+    if ('requestId' in target) {
+      // The fetch job (or, once it used up its retries, its gave-up job) makes a request's first attempt:
+      // until it is recorded, it is running or due (once recorded, a retried job does not send it again).
+      const fetching = async (queue: string) => (await boss.findJobs(queue, { data: { requestId: target.requestId }, db: tx.jobDb })).some(live);
+      if (attempt === 1 && ((await fetching(QUEUES.shortsFetch)) || (await fetching(QUEUES.shortsFetchGaveUp)))) throw new AppError('DELIVERY_IN_PROGRESS');
+    }
+    const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key, db: tx.jobDb });
     const pending = jobs.filter(live);
     // Read the clock after the lock: a job queued by the redelivery we waited for is due now.
     const dueBy = Date.now() + 5_000;
@@ -199,7 +205,7 @@ export async function redeliver(db: Database, boss: PgBoss, requestId: string): 
       throw new AppError('DELIVERY_IN_PROGRESS');
     }
     if (pending.length > 0) await boss.cancel(QUEUES.webhookDelivery, pending.map((j) => j.id), { db: tx.jobDb });
-    await enqueueDelivery(boss, tx, { requestId, attempt });
+    await enqueueDelivery(boss, tx, { ...target, attempt });
     return attempt;
   });
 }

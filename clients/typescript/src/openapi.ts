@@ -2580,6 +2580,150 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/shorts/batch/{batchId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished batch's batch.completed summary again now (same webhook-id). 409 while the batch runs or a delivery is queued or running.
+         * @description Free of charge and outside the account's rate limits, but limited to at most 10 per minute and 100 per hour per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/api/youtube/shorts/batch/bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/redeliver",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The batchId returned by POST /api/youtube/shorts/batch. */
+                    batchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The redelivery is queued. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BatchRedeliveryQueued"];
+                    };
+                };
+                /** @description Invalid input; the message says what is accepted. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credential. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The credential may not use this resource. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description No such batch for this account. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The batch is still running, or a delivery of its summary is queued or running. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Unexpected server error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A backing store (database, Redis) is unavailable. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/youtube/shorts/{requestId}/items": {
         parameters: {
             query?: never;
@@ -7658,6 +7802,21 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
+        };
+        /**
+         * @description A redelivery of the batch.completed summary was queued.
+         * @example {
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "queued",
+         *       "attempt": 9
+         *     }
+         */
+        BatchRedeliveryQueued: {
+            batchId: string;
+            /** @constant */
+            status: "queued";
+            /** @description The number the queued attempt will have. */
+            attempt: number;
         };
         /**
          * @example {

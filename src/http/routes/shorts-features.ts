@@ -9,8 +9,11 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { newRequestId } from '../request-id.ts';
 import { callerOf } from '../plugins/authenticate.ts';
+import { describeActionLimit, limitAction } from '../action-limits.ts';
 import { failureResponse as failure, json } from '../schemas/common.ts';
-import { BatchAcceptedSchema, BatchRequestBody, BatchStatusSchema, ItemsPageSchema, ItemsQuery } from '../schemas/shorts-features.ts';
+import { BatchAcceptedSchema, BatchRedeliveryQueuedSchema, BatchRequestBody, BatchStatusSchema, ItemsPageSchema, ItemsQuery } from '../schemas/shorts-features.ts';
+
+const BatchParams = Type.Object({ batchId: Type.String({ pattern: '^bat_[a-z0-9]{1,40}$', description: 'The batchId returned by POST /api/youtube/shorts/batch.' }) });
 
 const common = {
   400: failure('Invalid input; the message says what is accepted.', ['VALIDATION_FAILED']),
@@ -21,7 +24,7 @@ const common = {
 };
 
 export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jobs, shortsRequests, config } = app.services;
+  const { db, jobs, shortsRequests, config, rateLimiter } = app.services;
   const security = [{ bearer: [] }];
 
   app.post('/api/youtube/shorts/batch', {
@@ -75,13 +78,39 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['shorts'],
       summary: 'Progress of a batch: counts, each item\'s status and charge, and the summary webhook\'s delivery attempts.',
       security,
-      params: Type.Object({ batchId: Type.String({ pattern: '^bat_[a-z0-9]{1,40}$', description: 'The batchId returned by POST /api/youtube/shorts/batch.' }) }),
+      params: BatchParams,
       response: { 200: json('The batch\'s progress.', BatchStatusSchema), ...common, 404: failure('No such batch for this account.', ['NOT_FOUND']) },
     },
   }, async (request) => {
     const batch = await findBatch(db, request.params.batchId);
     if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
     return { success: true as const, ...(await summariseBatch(db, batch)), deliveries: await listAttempts(db, { batchId: batch.id }) };
+  });
+
+  app.post('/api/youtube/shorts/batch/:batchId/redeliver', {
+    config: { auth: true, scope: 'shorts:write', failureBody: true },
+    schema: {
+      tags: ['shorts'],
+      summary: 'Send a finished batch\'s batch.completed summary again now (same webhook-id). 409 while the batch runs or a delivery is queued or running.',
+      description: `Free of charge and outside the account's rate limits, but limited to ${describeActionLimit('redeliver')} per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).`,
+      security,
+      params: BatchParams,
+      response: {
+        202: json('The redelivery is queued.', BatchRedeliveryQueuedSchema),
+        ...common,
+        404: failure('No such batch for this account.', ['NOT_FOUND']),
+        409: failure('The batch is still running, or a delivery of its summary is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']),
+        429: failure(`Too many redeliveries (${describeActionLimit('redeliver')}); see Retry-After.`, ['RATE_LIMITED']),
+      },
+    },
+  }, async (request, reply) => {
+    const batch = await findBatch(db, request.params.batchId);
+    if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
+    if (!batch.completed_at) throw new AppError('CONFLICT', 'This batch is still running; its summary will be sent when its last item completes.');
+    await limitAction(rateLimiter, 'redeliver', batch.account_id);
+    const attempt = await jobs.redeliver({ batchId: batch.id });
+    reply.code(202);
+    return { batchId: batch.id, status: 'queued' as const, attempt };
   });
 
   app.get('/api/youtube/shorts/:requestId/items', {

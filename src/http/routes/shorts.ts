@@ -138,7 +138,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Counted once the redelivery would go ahead: a refused one (404, 409, 410) costs nothing.
     await limitAction(rateLimiter, 'redeliver', row.account_id);
-    const attempt = await jobs.redeliver(row.id);
+    const attempt = await jobs.redeliver({ requestId: row.id });
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };
   });

@@ -6,7 +6,7 @@ import { MAX_BATCH_ITEMS } from '../../domain/requests/batches.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/requests/stored-results.ts';
 import { DEMO_CHANNEL_URL } from './shorts.ts';
 
-export { BatchAcceptedSchema, BatchItemStatusSchema, BatchStatusSchema, BatchSummarySchema, BatchWebhookPayloadSchema, ItemsPageSchema } from '../../contract/batches.ts';
+export { BatchAcceptedSchema, BatchItemStatusSchema, BatchRedeliveryQueuedSchema, BatchStatusSchema, BatchSummarySchema, BatchWebhookPayloadSchema, ItemsPageSchema } from '../../contract/batches.ts';
 
 const opt = Type.Optional;
 
