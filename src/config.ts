@@ -70,7 +70,8 @@ export const ConfigSchema = Type.Object({
   SIGNUP_CREDITS: Type.Integer({ minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Starting credits of a user who signs up (SIGNUP=open).' }),
   INVITATION_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 72, description: 'How long an invitation link stays valid.' }),
   // features (#14)
-  RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),
+  // At most 100 years: a larger count of days overflowed the dates computed from it, and every page of a stored result answered 500 (found by review).
+  RESULT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 7, description: 'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.' }),
   // watches (#15, docs/watches.md)
   WATCHES_PER_ACCOUNT: Type.Integer({ minimum: 0, default: 20, description: 'Watches one account may have.' }),
   WATCH_MIN_INTERVAL_SECONDS: Type.Integer({ minimum: 1, default: 900, description: 'Shortest check interval of a watch (also the default interval).' }),

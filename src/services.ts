@@ -313,9 +313,11 @@ export async function createServices(config: Config, options: ServiceOptions): P
   };
   const sweepTimer = options.runWorker ? setInterval(() => void sweepOnce(), config.WATCH_SWEEP_SECONDS * 1000).unref() : undefined;
   // Worker processes drop stored results past RESULT_RETENTION_DAYS every hour (#14).
-  const purgeTimer = options.runWorker
-    ? setInterval(() => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed')), 3600_000).unref()
-    : undefined;
+  const purge = () => void purgeExpiredResults(db, config.RESULT_RETENTION_DAYS, now()).catch((err: unknown) => options.log.error({ err }, 'dropping expired results failed'));
+  const purgeTimer = options.runWorker ? setInterval(purge, 3600_000).unref() : undefined;
+  // And once a minute after start: a process restarted more often than hourly (deploys, a crash
+  // loop) never dropped any (found by review).
+  const firstPurge = options.runWorker ? setTimeout(purge, 60_000).unref() : undefined;
 
   // The embedded database has no autovacuum of its own (pglite-autovacuum.ts).
   const autovacuum = db.kind === 'pglite'
@@ -336,6 +338,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, acceptances, boss, jobs, delivery, watches, websub, metrics, sweepOnce,
     async close() {
       clearInterval(purgeTimer);
+      clearTimeout(firstPurge);
       clearInterval(sweepTimer);
       await autovacuum?.stop();
       await workers?.stop();

@@ -204,7 +204,9 @@ describe('sort, durations and stored results (synchronous requests)', () => {
     assert.equal(first.itemCount, 100, 'default page size');
 
     // Bad cursors and page sizes say what is accepted.
-    for (const [query, message] of [['?cursor=bm9wZQ', /cursor is not valid for this request/], ['?cursor=%%%', /cursor/], ['?pageSize=501', /pageSize must be <= 500/], ['?pageSize=0', /pageSize must be >= 1/]] as const) {
+    for (const [query, message] of [['?cursor=bm9wZQ', /cursor is not valid for this request/], ['?cursor=%%%', /cursor/], ['?pageSize=501', /pageSize must be <= 500/], ['?pageSize=0', /pageSize must be >= 1/],
+      // Only a whole number written in decimal (found by review: 1.5, true and 0x10 were taken as 1, 1 and 16).
+      ['?pageSize=1.5', /pageSize must be integer/], ['?pageSize=true', /pageSize must be integer/], ['?pageSize=0x10', /pageSize must be integer/]] as const) {
       const r = await page(query);
       assert.equal(r.statusCode, 400, query);
       assert.match(r.json().message, message);

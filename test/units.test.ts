@@ -90,6 +90,8 @@ describe('config', () => {
     // Less than one probe's units made every uncached request fail (found by review).
     assert.throws(() => loadConfig({ QUOTA_ALLOWANCE_UNITS: '0' }), /QUOTA_ALLOWANCE_UNITS/);
     assert.equal(loadConfig({ QUOTA_ALLOWANCE_UNITS: '3' }).QUOTA_ALLOWANCE_UNITS, 3);
+    // A retention beyond dates JavaScript can hold made every stored result's page a 500 (found by review).
+    assert.throws(() => loadConfig({ RESULT_RETENTION_DAYS: '200000000' }), /RESULT_RETENTION_DAYS/);
   });
 });
 
