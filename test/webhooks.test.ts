@@ -71,12 +71,15 @@ describe('asynchronous delivery by signed webhook', () => {
     await receiver.close();
   });
 
-  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
+  /**
+   * A webhook request whose fetch keeps failing on our side (infrastructure trouble that outlasts every
+   * retry, e.g. the shared cache down: not an AppError), handed to `then` once its job is retrying.
+   */
+  async function failingFetch(then: (c: { user: TestUser; requestId: string; receiver: Awaited<ReturnType<typeof startReceiver>>; job: string }) => Promise<void>): Promise<void> {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     const { shorts } = t.services.shortsRequests;
     const real = shorts.fetch;
-    // Infrastructure trouble that outlasts every retry (e.g. the shared cache down): not an AppError.
     shorts.fetch = async () => {
       throw new Error('Connection is closed.');
     };
@@ -84,57 +87,44 @@ describe('asynchronous delivery by signed webhook', () => {
       const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
-      const db = t.services.db;
       const job = `name = 'shorts-fetch' AND data->>'requestId' = $1`;
-      await until(async () => (await db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
-      // As after an hour of failures: the next one is its last.
-      await db.query(`UPDATE pgboss.job SET retry_count = retry_limit, start_after = now() WHERE ${job} AND state = 'retry'`, [requestId]);
-      await receiver.waitFor(1);
-      const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
-      assert.equal(payload.type, 'shorts.failed');
-      assert.equal(payload.data.error, 'INTERNAL_ERROR');
-      assert.equal(payload.data.requestId, requestId);
-      const state = await detail(user, requestId);
-      assert.equal(state.status, 'failed');
-      const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
-      assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+      await until(async () => (await t.services.db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
+      await then({ user, requestId, receiver, job });
     } finally {
       shorts.fetch = real;
       await receiver.close();
     }
+  }
+
+  /** The request was settled as failed with INTERNAL_ERROR, its webhook told, nothing charged or held. */
+  async function settledAsGaveUp(user: TestUser, requestId: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<void> {
+    await receiver.waitFor(1);
+    const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
+    assert.deepEqual([payload.type, payload.data.error, payload.data.requestId], ['shorts.failed', 'INTERNAL_ERROR', requestId]);
+    assert.equal((await detail(user, requestId)).status, 'failed');
+    const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+    assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+  }
+
+  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
+    await failingFetch(async ({ user, requestId, receiver, job }) => {
+      // As after an hour of failures: the next one is its last.
+      await t.services.db.query(`UPDATE pgboss.job SET retry_count = retry_limit, start_after = now() WHERE ${job} AND state = 'retry'`, [requestId]);
+      await settledAsGaveUp(user, requestId, receiver);
+    });
   });
 
   it('a request stranded in processing (its fetch job failed for good before the dead-letter queue existed) is settled when a worker starts', async () => {
-    const receiver = await startReceiver();
-    const user = await createUser(t, 10);
-    const { shorts } = t.services.shortsRequests;
-    const real = shorts.fetch;
-    shorts.fetch = async () => {
-      throw new Error('Connection is closed.');
-    };
-    try {
-      const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
+    await failingFetch(async ({ user, requestId, receiver, job }) => {
       const db = t.services.db;
-      const job = `name = 'shorts-fetch' AND data->>'requestId' = $1`;
-      await until(async () => (await db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
       // As an older release left it: the job failed for good with no dead-letter queue to go on to.
       await db.query(`UPDATE pgboss.job SET state = 'failed', dead_letter = NULL, completed_on = now() WHERE ${job}`, [requestId]);
       const stuck = await runDoctor(db, { lock: ownLockStatus(db) });
       assert.ok(stuck.findings.some((f) => f.check === 'processing request → job' && f.details.some((d) => d.startsWith(requestId))), 'doctor reports it');
       assert.equal(await handOverStrandedRequests(t.services.boss, db), 1);
-      await receiver.waitFor(1);
-      const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
-      assert.deepEqual([payload.type, payload.data.error, payload.data.requestId], ['shorts.failed', 'INTERNAL_ERROR', requestId]);
-      assert.equal((await detail(user, requestId)).status, 'failed');
-      const [account] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
-      assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
+      await settledAsGaveUp(user, requestId, receiver);
       assert.equal(await handOverStrandedRequests(t.services.boss, db), 0, 'settled: nothing left to hand over');
-    } finally {
-      shorts.fetch = real;
-      await receiver.close();
-    }
+    });
   });
 
   it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work (found by review)", async () => {
