@@ -161,7 +161,7 @@ describe('asynchronous delivery by signed webhook', () => {
     ['the database failed its settlement', new AppError('UPSTREAM_ERROR'), { queuedSettlements: { settle: async () => { throw new Error('the database went away'); } } }],
   ];
   for (const [when, failure, overrides] of failedAttempts) {
-    it(`a fetch job attempt that failed (${when}) counts the units it spent as unpaid before the queue retries it (found by review)`, async () => {
+    it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it (found by review)`, async () => {
       const user = await createUser(t, 10);
       const db = t.services.db;
       const requestId = `req_units${user.id.slice(0, 8)}`;
@@ -181,8 +181,9 @@ describe('asynchronous delivery by signed webhook', () => {
         ...overrides,
       } as typeof t.services.shortsRequests;
       await assert.rejects(processQueuedRequest(deps, requestId, async () => {}), /Connection is closed|database went away/);
-      const [day] = await db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1', [user.id]);
-      assert.deepEqual({ ...day }, { units: 3, unpaid_units: 3 }, 'nothing was charged: every unit is unpaid');
+      const [day] = await db.query<{ units: number; unpaid_units: number; lost_units: number }>('SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1', [user.id]);
+      // Nothing was charged, and the failure is ours: the units count, against no allowance (docs/quota.md).
+      assert.deepEqual({ ...day }, { units: 3, unpaid_units: 0, lost_units: 3 });
     });
   }
 
