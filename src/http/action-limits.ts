@@ -20,12 +20,16 @@ export function describeActionLimit(action: LimitedAction): string {
   return `at most ${ACTION_LIMITS[action].windows.map((w) => `${w.limit} per ${w.name}`).join(' and ')}`;
 }
 
+function tooMany(action: LimitedAction, retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', `Too many ${ACTION_LIMITS[action].what}: ${describeActionLimit(action)}; retry in ${retryAfterSeconds} s.`, { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
 /** Counts one `action` of the account; 429 RATE_LIMITED with Retry-After past its limit. */
 export async function limitAction(rateLimiter: RateLimiter, action: LimitedAction, accountId: string): Promise<void> {
-  const { what, windows } = ACTION_LIMITS[action];
+  const { windows } = ACTION_LIMITS[action];
   const decision = await rateLimiter.consume(`${action}:${accountId}`, [...windows]);
   if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    throw tooMany(action, decision.retryAfterSeconds);
   }
 }
 
@@ -36,11 +40,11 @@ export async function limitAction(rateLimiter: RateLimiter, action: LimitedActio
  * webhook at a time).
  */
 export async function afterActionAllowed<T>(rateLimiter: RateLimiter, action: LimitedAction, accountId: string, work: () => Promise<T>): Promise<T> {
-  const { what, windows } = ACTION_LIMITS[action];
+  const { windows } = ACTION_LIMITS[action];
   const bucket = `${action}:${accountId}`;
   const decision = await rateLimiter.peek(bucket, [...windows]);
   if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+    throw tooMany(action, decision.retryAfterSeconds);
   }
   const result = await work();
   await rateLimiter.consume(bucket, [...windows]);
