@@ -41,7 +41,8 @@ const dataDir = process.env.DATA_DIR ?? './data-demo';
 const holder = readLockHolder(dataDir);
 if (holder && !holderIsDead(holder)) fail(`${dataDir} is in use by ${describeHolder(holder)}: is a demo already running? Stop it first (Ctrl+C), or set DATA_DIR.`);
 const DEMO_MARKER = join(dataDir, '.channel-shorts-demo');
-if (existsSync(join(dataDir, 'PG_VERSION')) && !existsSync(DEMO_MARKER)) {
+// ./data-demo (DATA_DIR unset) is the demo's own, also when an older demo left it without the marker.
+if (process.env.DATA_DIR && existsSync(join(dataDir, 'PG_VERSION')) && !existsSync(DEMO_MARKER)) {
   fail(`${dataDir} holds a database the demo did not create, and the demo wipes its directory at start. Run it with another DATA_DIR (unset, it uses ./data-demo).`);
 }
 // The CLI reaches the demo through its operator API with this token (README, walk-through step 1).
