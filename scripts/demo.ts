@@ -4,7 +4,7 @@
 // command of README's walk-through works against it as printed.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +50,10 @@ const operatorToken = process.env.OPERATOR_TOKEN || randomBytes(32).toString('ba
 const fake = await startFakePlatform({ latencyMs: 30 });
 const receiver = await startDemoReceiver();
 await rm(dataDir, { recursive: true, force: true });
+// Marked as the demo's before anything is written there: a start that fails later (a port in use)
+// leaves a directory the next start may wipe (found by review: it refused its own).
+await mkdir(dataDir, { recursive: true });
+await writeFile(DEMO_MARKER, 'Made by npm run demo, which wipes this directory at its next start.\n');
 // The demo's own storage only: a DATABASE_URL or REDIS_URL of the shell's (a real service's) is not the demo's to use.
 const config = loadConfig({ PORT: '3000', ...process.env, DATABASE_URL: '', REDIS_URL: '', OPERATOR_TOKEN: operatorToken, DATA_DIR: dataDir, YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, ...(source ? { YOUTUBE_SOURCE: source } : {}), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const app = await buildApp(
@@ -67,7 +71,6 @@ const address = await app.listen({ port: config.PORT, host: config.HOST }).catch
 });
 // The CLI finds the running demo in the lock file, as it finds a service.
 app.services.db.dataDirLock?.setUrl(address);
-await writeFile(DEMO_MARKER, 'Made by npm run demo, which wipes this directory at its next start.\n');
 closeWithGrace({ delay: 10_000 }, async () => {
   await app.close();
   await app.services.close();

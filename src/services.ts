@@ -218,6 +218,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
     now,
+    keylessOnly: source === 'innertube',
     findQueued: createQueuedRequestReader(db),
     settlements: createSettlementBatcher(db, { onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one') }),
     queuedSettlements: createQueuedSettlementBatcher(db, {

@@ -400,6 +400,8 @@ describe('stale serving when no key has quota left', () => {
       assert.deepEqual([fewer.statusCode, fewer.json().stale, fewer.json().itemCount], [200, true, 3]);
       const more = await post(t, user, { channelUrl: channel('@fake-80') });
       assert.deepEqual([more.statusCode, more.json().error], [503, 'UPSTREAM_QUOTA_EXHAUSTED'], 'a copy of 5 cannot answer for all 80');
+      const same = await post(t, user, { channelUrl: channel('@fake-80'), limit: 5 });
+      assert.deepEqual([same.statusCode, same.json().stale, same.json().itemCount], [200, true, 5]);
       const never = await post(t, user, { channelUrl: channel('@fake-33') });
       assert.equal(never.statusCode, 503);
       assert.equal(never.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
@@ -489,3 +491,24 @@ describe("a committed request that fails on the service's own side (found by rev
     }
   });
 });
+
+describe('a stale copy of a window cut at the maximum (found by review)', () => {
+  it('answers the very request it was read for', async () => {
+    const fake = await startFakePlatform();
+    let clock = Date.parse('2026-11-23T18:00:00Z');
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300', MAX_SHORTS_PER_REQUEST: '100' }, { now: () => clock });
+    try {
+      const user = await createUser(t, 100);
+      const fresh = await post(t, user, { channelUrl: channel('@fake-140'), oldestDate: 0 });
+      assert.deepEqual([fresh.statusCode, fresh.json().itemCount, fresh.json().truncated], [200, 100, true]);
+      clock += 3600_000;
+      fake.injectFault({ kind: 'quotaExceeded', endpoint: '*', times: Infinity });
+      const stale = await post(t, user, { channelUrl: channel('@fake-140'), oldestDate: 0 });
+      assert.deepEqual([stale.statusCode, stale.json().stale, stale.json().itemCount, stale.json().truncated], [200, true, 100, true], stale.body);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
+

@@ -242,13 +242,18 @@ for (const mode of STORAGE_MODES) {
       const redeliver = (id: string) => t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(user.key) });
       const first = await redeliver(ids[0]!);
       assert.equal(first.statusCode, 202, first.body);
-      // Refused for what it is (one of its webhook is due): costs none of the limit.
+      // Refused for what it is (one of its webhook is due): counted too, so concurrent calls cannot pass the limit together.
       assert.equal((await redeliver(ids[0]!)).statusCode, 409);
       const answers = [];
       for (const id of ids.slice(1)) answers.push(await redeliver(id));
       const codes = answers.map((a) => a.statusCode);
-      // Ten queued in the minute, the eleventh refused.
-      assert.deepEqual(codes, [...Array(9).fill(202), 429], codes.join());
+      // Ten calls in the minute, then refused.
+      assert.deepEqual(codes, [...Array(8).fill(202), 429, 429], codes.join());
+      // Concurrent calls of another account: ten admitted at most.
+      const burster = await createUser(t);
+      const many = await seed(burster, 20, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
+      const burst = await Promise.all(many.map((id) => t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(burster.key) })));
+      assert.equal(burst.filter((r) => r.statusCode === 202).length, 10, burst.map((r) => r.statusCode).join());
       const limited = answers.at(-1)!;
       assert.equal(limited.statusCode, 429, limited.body);
       assert.deepEqual([limited.json().success, limited.json().error], [false, 'RATE_LIMITED']);

@@ -196,6 +196,41 @@ describe('source modes against the same fake channels', () => {
     }
   });
 
+  it('a window of exactly the cap at a tab page\'s end is not truncated; a failed extra date lookup leaves it truncated (found by review)', async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+    for (const source of ['hybrid', 'innertube'] as const) {
+      const t = await startTestApp('pglite', {
+        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '96', RATE_LIMIT_PER_MINUTE: '1000',
+      });
+      try {
+        const user = await createUser(t, 1000);
+        const exactly = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[95]!.snippet.publishedAt)! })).json();
+        assert.deepEqual([exactly.itemCount, exactly.truncated], [96, false], source);
+      } finally {
+        await t.close();
+      }
+    }
+    // Keyless, with the player's hourly calls nearly spent: the lookup past the cap fails, the answer stands, truncated.
+    const t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '',
+      CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000', INNERTUBE_PLAYER_CALLS_PER_HOUR: '3',
+    });
+    try {
+      const user = await createUser(t, 1000);
+      const res = await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[149]!.snippet.publishedAt)! });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual([res.json().itemCount, res.json().truncated], [100, true]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a keyless service refuses duration filters before accepting a webhook request too (found by review)', async () => {
+    const res = await apps.innertube!.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(users.innertube!.key), payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180, webhookUrl: 'https://example.com/hook' } });
+    assert.deepEqual([res.statusCode, res.json().error], [400, 'VALIDATION_FAILED']);
+  });
+
   const faults = [['botCheck', 'player'], ['rateLimited', 'browse'], ['malformed', 'browse'], ['layoutChanged', 'browse'], ['hang', 'resolve_url']] as const;
   for (const [kind, endpoint] of faults) {
     it(`innertube: ${kind} on ${endpoint} is a clear 502/503/504 failure, never 500`, async () => {

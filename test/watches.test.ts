@@ -566,8 +566,9 @@ describe('watch checks on the InnerTube Shorts tab', () => {
         const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() } });
         assert.equal(res.statusCode, 201, res.body);
         const watch = res.json();
-        // hybrid resolves with channels.list (1 unit) and lists the tab; keyless spends nothing.
-        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+        // hybrid resolves with channels.list (1 unit), lists the tab and dates its newest short (1 unit); keyless spends nothing.
+        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 2 : 0);
+        if (source === 'hybrid') assert.ok((await t.services.db.query<{ at: Date | null }>('SELECT last_seen_published_at AS at FROM watches WHERE id = $1', [watch.id]))[0]!.at, 'the baseline has a date');
         assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
         fake.resetStats();
         assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), { outcome: 'ok', newShorts: 0, units: 0, credits: 0 });

@@ -33,20 +33,3 @@ export async function limitAction(rateLimiter: RateLimiter, action: LimitedActio
   }
 }
 
-/**
- * Runs `work` when the account has room for one more `action`, and counts it once `work` succeeded:
- * an action refused for what it is (409: one is already queued) costs none of the limit. Concurrent
- * calls may pass the check together; what `work` allows at once bounds that (a redelivery: one per
- * webhook at a time).
- */
-export async function afterActionAllowed<T>(rateLimiter: RateLimiter, action: LimitedAction, accountId: string, work: () => Promise<T>): Promise<T> {
-  const { windows } = ACTION_LIMITS[action];
-  const bucket = `${action}:${accountId}`;
-  const decision = await rateLimiter.peek(bucket, [...windows]);
-  if (!decision.allowed) {
-    throw tooMany(action, decision.retryAfterSeconds);
-  }
-  const result = await work();
-  await rateLimiter.consume(bucket, [...windows]);
-  return result;
-}

@@ -15,7 +15,7 @@ import { failureBody, prerenderShorts, renderSuccessJson, successBody, type Fail
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
 import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
-import { durationBoundsProblem } from '../shorts/sorting.ts';
+import { durationBoundsProblem, keylessDurations } from '../shorts/sorting.ts';
 
 /** A synchronous request's reservation lapses this long after it was made (the request times out well before). */
 const SYNC_RESERVATION_MS = 5 * 60_000;
@@ -36,6 +36,8 @@ export interface ShortsRequestDeps {
   /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
   queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
+  /** The service reads YouTube keyless only (YOUTUBE_SOURCE innertube): duration filters are refused up front. */
+  keylessOnly?: boolean;
 }
 
 function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
@@ -47,6 +49,8 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   const { sort, minDurationSeconds, maxDurationSeconds } = request.options ?? {};
   const problem = durationBoundsProblem(minDurationSeconds, maxDurationSeconds);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  // Before a webhook request or a batch is accepted, not in its job (found by review).
+  if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined)) throw keylessDurations();
   return {
     ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}),
     ...(request.freshness ? { freshness: request.freshness } : {}),

@@ -353,6 +353,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     // A narrower copy answers only a request it covers: one that asked for a wider window or more
     // shorts would get too many of them, or too few without being told (found by review: a copy of
     // the 61 shorts of a window answered limit 5 with 61, a copy of limit 5 the whole channel with 5).
+    // The very request it was read for takes it as it is (narrow() refuses a cut window for any window).
+    if (latest.oldestDate === (query.oldestDate ?? null) && latest.limit === (query.limit ?? null)) return latest.result;
     const covers = (latest.oldestDate === null || (query.oldestDate !== undefined && query.oldestDate >= latest.oldestDate)) && (latest.limit === null || (query.limit !== undefined && query.limit <= latest.limit));
     return covers ? narrow(latest.result, query) : undefined;
   }

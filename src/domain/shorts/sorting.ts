@@ -66,6 +66,11 @@ export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult 
   return { ...window, shorts, arrangedFrom: window.shorts.length };
 }
 
+/** Duration filters asked of a service that reads YouTube keyless only: refused before any work. */
+export function keylessDurations(): AppError {
+  return new AppError('VALIDATION_FAILED', 'minDurationSeconds and maxDurationSeconds need each short\'s duration, which this service cannot read: it reads YouTube without a Data API key (keyless).');
+}
+
 /** Checks the bounds; the message says what is accepted. */
 export function durationBoundsProblem(min: number | undefined, max: number | undefined): string | undefined {
   for (const [name, value] of [['minDurationSeconds', min], ['maxDurationSeconds', max]] as const) {
@@ -87,9 +92,7 @@ export function withArrangement(service: ShortsService, options: { keylessOnly: 
       const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
       // every short would be filtered out of a charged, empty answer (found by review).
-      if (filtered && options.keylessOnly) {
-        throw new AppError('VALIDATION_FAILED', 'minDurationSeconds and maxDurationSeconds need each short\'s duration, which this service cannot read: it reads YouTube without a Data API key (keyless).');
-      }
+      if (filtered && options.keylessOnly) throw keylessDurations();
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;
       const outcome = await service.fetch(whole, hooks);
       if (filtered && outcome.result.source === 'innertube') {

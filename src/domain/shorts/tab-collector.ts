@@ -49,6 +49,15 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     }
     const capReached = listed >= options.cap;
     if (capReached && options.capIsServiceMax && page.hasMore) truncated = true;
+    // The cap reached at this page's end: the id beyond it is the next page's first (found by review:
+    // caps that are a multiple of the page size kept saying truncated). The tab's pages cost no units.
+    if (capReached && truncated && options.oldestDate !== undefined && sentinel === undefined && page.hasMore) {
+      const beyond = await page.next({ readAhead: false }).then((more) => more.items.find((i) => !seen.has(i.id))?.id, () => undefined);
+      if (beyond !== undefined) {
+        sentinel = beyond;
+        queue.push(beyond);
+      }
+    }
     // Read ahead (the page after the next one too) only when that page will surely be wanted: no
     // window that may end on the next page, and more room under the cap than one page holds.
     const readAhead: boolean = options.oldestDate === undefined && options.cap - listed > page.items.length;

@@ -83,6 +83,9 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
        UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
        FROM candidates c
        WHERE c.id = w.id AND c.needed <= c.available
+         -- Checked again here: a row another sweep resumed (or its owner paused) while this waited for
+         -- its lock is re-read by PostgreSQL against this condition, not the CTE's (found by review).
+         AND w.status = 'paused' AND w.paused_reason = 'credits'
        RETURNING w.*`,
       [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],
     );

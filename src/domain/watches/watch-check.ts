@@ -303,7 +303,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     await tx.query('UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1', [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)]);
     await tx.query(
       `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
-         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE $7::timestamptz END,
+         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
          channel_title = $8, channel_custom_url = $9
        WHERE id = $1`,
       [watch.id, now, units, price.prepaidAfter, shorts.length, newest ?? null, newestPublished ? new Date(parseTimestamp(newestPublished)!) : null, identity.title, identity.customUrl],
@@ -337,7 +337,11 @@ async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: Q
     if (fresh.length === 0) return false;
     const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
     await releaseReservation(tx, checkId);
-    if (!locked) return true; // deleted meanwhile: nothing to charge it to
+    if (!locked) {
+      // Deleted meanwhile: no check of it is recorded, as on the ok path (found by review).
+      await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
+      return 'deleted' as const;
+    }
     const full = checkPrice(locked.prepaid_units, units, 0, deps.quota, deps.pricing);
     const credits = Math.min(full.credits, meter.reservedCredits);
     await chargeCredits(tx, watch.account_id, credits, checkId);
@@ -351,10 +355,10 @@ async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: Q
     }
     return true;
   });
-  if (!recorded) {
+  if (recorded !== true) {
     await releaseReservation(deps.db, checkId);
     await meter.finishUnpaid(error);
-    return { outcome: 'skipped', why: 'already recorded' };
+    return { outcome: 'skipped', why: recorded === 'deleted' ? 'deleted' : 'already recorded' };
   }
   await meter.finishPaid();
   deps.onCheck?.({ trigger, outcome: 'failed', units, newShorts: 0 });

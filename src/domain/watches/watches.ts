@@ -90,13 +90,18 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
     const channel = await resolve(deps, ref, calls, meter);
     await meter.commit(Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit), 'Creating a watch reads the channel and its newest shorts, which costs');
     const listing = await listNewest(deps, calls, channel.id);
+    // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
+    // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
+    let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
+    if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
+      newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
+    }
     const units = meter.spent;
     const watch = await deps.db.transaction(async (tx) => {
       await lockAccountWatches(tx, input.accountId);
       if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
       const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
       const newest = listing.ids[0];
-      const newestPublished = newest ? listing.publishedAt.get(newest) : undefined;
       const [row] = await tx.query<WatchRow>(
         `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
            last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)

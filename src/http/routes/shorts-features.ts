@@ -9,7 +9,7 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { newRequestId } from '../request-id.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { afterActionAllowed, describeActionLimit } from '../action-limits.ts';
+import { describeActionLimit, limitAction } from '../action-limits.ts';
 import { failureResponse as failure, json } from '../schemas/common.ts';
 import { BatchAcceptedSchema, BatchRedeliveryQueuedSchema, BatchRequestBody, BatchStatusSchema, ItemsPageSchema, ItemsQuery } from '../schemas/shorts-features.ts';
 
@@ -107,7 +107,8 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const batch = await findBatch(db, request.params.batchId);
     if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
     if (!batch.completed_at) throw new AppError('CONFLICT', 'This batch is still running; its summary will be sent when its last item completes.');
-    const attempt = await afterActionAllowed(rateLimiter, 'redeliver', batch.account_id, () => jobs.redeliver({ batchId: batch.id }));
+    await limitAction(rateLimiter, 'redeliver', batch.account_id);
+    const attempt = await jobs.redeliver({ batchId: batch.id });
     reply.code(202);
     return { batchId: batch.id, status: 'queued' as const, attempt };
   });

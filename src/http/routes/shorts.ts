@@ -9,7 +9,7 @@ import { assertAcceptableWebhookUrl } from '../../domain/webhooks/webhook-url.ts
 import { listAttempts, webhookIdFor } from '../../domain/webhooks/delivery-log.ts';
 import { expiresAt } from '../../domain/requests/stored-results.ts';
 import { callerOf } from '../plugins/authenticate.ts';
-import { afterActionAllowed, describeActionLimit } from '../action-limits.ts';
+import { describeActionLimit, limitAction } from '../action-limits.ts';
 import { sendRendered } from '../send-rendered.ts';
 import { authErrors, FailureBody, failureResponse as failure, json } from '../schemas/common.ts';
 import { AcceptedBodySchema, RedeliveryQueuedSchema, RequestDetailSchema, SHORTS_REQUEST_EXAMPLES, ShortsRequestBody, SuccessBodySchema } from '../schemas/shorts.ts';
@@ -136,8 +136,10 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (row.status === 'completed' && row.completed_at && expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= shortsRequests.now()) {
       throw new AppError('RESULT_EXPIRED', `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can no longer be redelivered; request the channel again.`);
     }
-    // Counted once queued: a refused one (404, 409, 410) costs none of the limit.
-    const attempt = await afterActionAllowed(rateLimiter, 'redeliver', row.account_id, () => jobs.redeliver({ requestId: row.id }));
+    // Counted before it is queued, so concurrent calls cannot pass the limit together (found by
+    // review); one refused as already due (409) counts too.
+    await limitAction(rateLimiter, 'redeliver', row.account_id);
+    const attempt = await jobs.redeliver({ requestId: row.id });
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };
   });
