@@ -212,13 +212,8 @@ export class QuotaMeter {
   async finishUnpaid(cause?: unknown): Promise<void> {
     try {
       await this.#returning;
-      if (this.#phase === 'paid' && cause !== undefined && isOwnFailure(cause)) {
-        await recordLostUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
-        this.#recorded = this.#spent;
-        this.#unpaidRecorded = this.#spent;
-        return;
-      }
-      await recordUnits(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
+      const ours = this.#phase === 'paid' && cause !== undefined && isOwnFailure(cause);
+      await (ours ? recordLostUnits : recordUnits)(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
       this.#recorded = this.#spent;
       this.#unpaidRecorded = this.#spent;
     } finally {

@@ -77,13 +77,13 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
   }
   // A window holding exactly `cap` shorts: the first one cut off tells whether more of the window
   // exist (found by review: it said truncated where the Data API path, reading one page more, did not).
-  // A cap reached at a page's end: that id is the next page's first (found by review: caps that are a
-  // multiple of the page size kept saying truncated).
-  if (truncated && options.oldestDate !== undefined && edgeFrom < 0 && !beyond && page?.hasMore) {
-    beyond = await page.next({ readAhead: false }).then((next) => next.items.find((i) => !seen.has(i.id)), () => undefined);
+  if (truncated && options.oldestDate !== undefined && edgeFrom < 0) {
+    // A cap reached at a page's end: that id is the next page's first (found by review: caps that are
+    // a multiple of the page size kept saying truncated).
+    if (!beyond && page?.hasMore) beyond = await page.next({ readAhead: false }).then((next) => next.items.find((i) => !seen.has(i.id)), () => undefined);
+    // Only a refinement: should that date lookup fail (throttled, bot-checked, no date), the answer stays truncated.
+    if (beyond && (await isOlder(beyond).catch(() => false))) truncated = false;
   }
-  // Only a refinement: should that date lookup fail (throttled, bot-checked, no date), the answer stays truncated.
-  if (truncated && options.oldestDate !== undefined && edgeFrom < 0 && beyond && (await isOlder(beyond).catch(() => false))) truncated = false;
   if (edgeFrom >= 0) {
     // Binary search for the first older item in [edgeFrom, last]; the last is known to be older.
     let lo = edgeFrom;

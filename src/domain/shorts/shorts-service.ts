@@ -440,7 +440,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         }
       }
     },
-  }, { keylessOnly: options.source === 'innertube', now: options.now });
+  }, { now: options.now });
 }
 
 /** A failed fetch, with the meter of the upstream work this request did (if it led). */

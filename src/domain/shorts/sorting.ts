@@ -85,14 +85,14 @@ export function durationBoundsProblem(min: number | undefined, max: number | und
  * filters (so it is read, priced, reserved, cached and shared like any whole-window request), then
  * arranged. `itemsPriced` is the window's size: the price follows what was read, not what is returned.
  */
-export function withArrangement(service: ShortsService, options: { keylessOnly: boolean; now: () => number }): ShortsService {
+export function withArrangement(service: ShortsService, options: { now: () => number }): ShortsService {
   return {
     async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
       if (!needsWholeWindow(query)) return service.fetch(query, hooks);
-      const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
-      // every short would be filtered out of a charged, empty answer (found by review).
-      if (filtered && options.keylessOnly) throw keylessDurations();
+      // every short would be filtered out of a charged, empty answer (found by review). A keyless
+      // service refuses the filters before any work (keylessDurations, in the request's checks).
+      const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;
       const outcome = await service.fetch(whole, hooks);
       if (filtered && outcome.result.source === 'innertube') {

@@ -12,7 +12,7 @@
 // Before any upstream call the check reserves what it may cost (src/domain/credits/reservations.ts);
 // every call goes through its quota meter (src/domain/quota/quota-meter.ts), so no unit is spent
 // that credits do not pay for. An account that cannot reserve gets its watch paused (watch.paused).
-import type { Database, Transaction } from '../../infra/db/database.ts';
+import type { Database, Queryable, Transaction } from '../../infra/db/database.ts';
 import { isAppError, type AppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
@@ -252,8 +252,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
         : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
     await db.transaction(async (tx) => {
-      const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, meter.spent, 'failed', message, now, watch.channel_url, watch.channel_title]);
-      if (fresh.length === 0) return;
+      if (!(await recordCheck(tx, watch, { id: checkId, trigger, units: meter.spent, outcome: 'failed', error: message, at: now }))) return;
       await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1', [watch.id, now, meter.spent, message]);
     });
     deps.onCheck?.({ trigger, outcome: 'failed', units: meter.spent, newShorts: 0 });
@@ -261,8 +260,7 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   }
   const units = meter.spent;
   const outcome = await db.transaction(async (tx) => {
-    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'ok', now, watch.channel_url, watch.channel_title]);
-    if (fresh.length === 0) return undefined;
+    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'ok', at: now }))) return undefined;
     // The row lock orders concurrent checks of one watch (a push and the schedule): what one
     // reported, the other finds seen. Prepaid units are read under the lock too.
     const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
@@ -322,6 +320,19 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   return { outcome: 'ok', newShorts: outcome.shorts, units, credits: outcome.credits };
 }
 
+/**
+ * Records check `id` of `watch`, naming its channel (new shorts and credits 0 until it is settled);
+ * false when a run of this check was recorded already.
+ */
+async function recordCheck(tx: Queryable, watch: WatchRow, check: { id: string; trigger: CheckTrigger; units: number; outcome: 'ok' | 'failed' | 'paused'; error?: string; at: Date }): Promise<boolean> {
+  const rows = await tx.query(
+    `INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title)
+     VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [check.id, watch.id, watch.account_id, check.trigger, check.units, check.outcome, check.error ?? null, check.at, watch.channel_url, watch.channel_title],
+  );
+  return rows.length > 0;
+}
+
 /** Checks in a row that find the channel gone before the watch is paused (reason "channel"). */
 export const GONE_CHECKS = 3;
 
@@ -333,8 +344,7 @@ async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: Q
   const message = `${error.code}: ${error.message}`;
   const units = meter.spent;
   const recorded = await deps.db.transaction(async (tx) => {
-    const fresh = await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id', [checkId, watch.id, watch.account_id, trigger, units, 'failed', message, now, watch.channel_url, watch.channel_title]);
-    if (fresh.length === 0) return false;
+    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now }))) return false;
     const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
     await releaseReservation(tx, checkId);
     if (!locked) {
@@ -372,7 +382,7 @@ async function pauseForCredits(deps: WatchCheckDeps, watch: WatchRow, checkId: s
     const paused = await tx.query('UPDATE watches SET status = $2, paused_reason = $3 WHERE id = $1 AND status = $4 RETURNING id', [watch.id, 'paused', 'credits', 'active']);
     if (paused.length === 0) return;
     const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
-    await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, 0, 0, 0, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING', [checkId, watch.id, watch.account_id, trigger, 'paused', message, now, watch.channel_url, watch.channel_title]);
+    await recordCheck(tx, watch, { id: checkId, trigger, units: 0, outcome: 'paused', error: message, at: now });
     await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } satisfies WatchPausedPayload['data'] });
   });
 }
