@@ -75,6 +75,49 @@ describe('Redis cache (two instances)', () => {
     let later = 0;
     assert.deepEqual(await a.singleFlight('failing', 0, async () => ++later), 1);
   });
+
+  it('a waiter takes the failure of the flight it waited on even when another flight has taken the lock since (found by CI)', async () => {
+    const a = createRedisCache(redis, prefix);
+    const b = createRedisCache(redis, prefix);
+    const c = createRedisCache(redis, prefix);
+    const failing = async (): Promise<never> => {
+      await new Promise((r) => setTimeout(r, 100));
+      throw new AppError('UPSTREAM_TIMEOUT', 'The video platform did not answer channels within 10000 ms.');
+    };
+    let waiterSettled!: () => void;
+    const settled = new Promise<void>((resolve) => (waiterSettled = resolve));
+    let nextRuns = 0;
+    // c's flight starts the moment a's is released and holds the lock until the waiter has its answer.
+    const next = a.singleFlight('handover', 60_000, failing).catch(() =>
+      c.singleFlight('handover', 60_000, async () => {
+        nextRuns++;
+        await Promise.race([settled, new Promise((r) => setTimeout(r, 3_000))]);
+        return 'second';
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 20)); // a holds the lock
+    const waiter = b.singleFlight('handover', 60_000, async () => 'waiter ran its own work');
+    const outcome = await waiter.then((value) => ({ value }), (error: unknown) => ({ error }));
+    waiterSettled();
+    assert.equal((outcome as { error?: AppError }).error?.code, 'UPSTREAM_TIMEOUT', `the waiter got a's failure, not ${JSON.stringify(outcome)}`);
+    assert.equal(await next, 'second');
+    assert.equal(nextRuns, 1);
+  });
+
+  it('many waiters on failing flights never repeat the work (found by CI: a waiter could miss the failure and run it again)', async () => {
+    for (let round = 0; round < 20; round++) {
+      const caches = [0, 1, 2, 3].map(() => createRedisCache(redis, prefix));
+      let runs = 0;
+      const work = async (): Promise<never> => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 5 + (round % 5) * 7));
+        throw new AppError('UPSTREAM_TIMEOUT', 'timed out');
+      };
+      const outcomes = await Promise.allSettled(caches.map((cache) => cache.singleFlight(`many-${round}`, 0, work)));
+      assert.equal(runs, 1, `round ${round}: one attempt between them`);
+      assert.ok(outcomes.every((o) => o.status === 'rejected'));
+    }
+  });
 });
 
 describe('Redis cache: a stall', () => {

@@ -23,6 +23,8 @@ const LOCK_TTL_MS = 30_000;
 const NEAR_TTL_MS = 1_000;
 const NEAR_MAX_ENTRIES = 256;
 const POLL_MS = 25;
+/** Takes the lock (1), or answers the token of the flight holding it, in one step. */
+const TAKE_SCRIPT = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 else return redis.call('GET', KEYS[1]) end`;
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 // Bounded set: KEYS = value key, index zset (key -> stored time), weights hash; ARGV = value, ttl ms,
 // weight, max weight, now ms. Entries that expired or that overflow the bound (oldest first) go.
@@ -68,7 +70,9 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
   const readShared = async <T>(key: string): Promise<T | undefined> => {
     // Stored as "<expiry ms>:<json>", so the near copy never outlives the shared one.
     const raw = await redis.get(prefix + key);
-    if (raw === null) return undefined;
+    return raw === null ? undefined : parseShared<T>(key, raw);
+  };
+  const parseShared = <T>(key: string, raw: string): T => {
     const colon = raw.indexOf(':');
     const value = JSON.parse(raw.slice(colon + 1)) as T;
     remember(key, value, Number(raw.slice(0, colon)));
@@ -90,12 +94,18 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
   };
   const acrossInstances = async <T>(key: string, ttlMs: number, work: () => Promise<T>): Promise<T> => {
     const lockKey = `${prefix}lock:${key}`;
-    const failureKey = `${prefix}failed:${key}`;
+    // A failed flight's answer is kept under its holder's token: a waiter takes only the answer of
+    // a flight it saw hold the lock, never an older flight's, and can read it whatever the lock's
+    // state is now (the failure is written before the release, and another instance may have
+    // taken the lock since).
+    const failureKey = (holder: string) => `${prefix}failed:${key}:${holder}`;
     const token = randomUUID();
     const deadline = Date.now() + LOCK_TTL_MS * 2;
-    const take = async () => {
+    /** true when this caller holds the lock now; otherwise the token of the flight that does. */
+    const take = async (): Promise<true | string> => {
       try {
-        return (await redis.set(lockKey, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK';
+        const holder = (await redis.eval(TAKE_SCRIPT, 1, lockKey, token, LOCK_TTL_MS)) as number | string;
+        return holder === 1 ? true : String(holder);
       } catch (error) {
         // A SET that timed out in a Redis stall still runs when Redis recovers, and would hold the
         // lock for its TTL with nobody behind it: every instance's next read of this channel waited
@@ -105,17 +115,17 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
       }
     };
     for (;;) {
-      if (await take()) {
+      const taken = await take();
+      if (taken === true) {
         try {
           // Another instance may have finished between our cache miss and taking the lock.
           const ready = ttlMs > 0 ? await readShared<T>(key) : undefined;
           if (ready !== undefined) return ready;
-          await redis.del(failureKey);
           let value: T;
           try {
             value = await work();
           } catch (error) {
-            if (isAppError(error)) await redis.set(failureKey, JSON.stringify({ code: error.code, message: error.message, headers: error.headers }), 'PX', FAILURE_TTL_MS).catch(() => {});
+            if (isAppError(error)) await redis.set(failureKey(token), JSON.stringify({ code: error.code, message: error.message, headers: error.headers }), 'PX', FAILURE_TTL_MS).catch(() => {});
             throw error;
           }
           await set(key, value, ttlMs);
@@ -125,18 +135,28 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
           await redis.eval(RELEASE_SCRIPT, 1, lockKey, token).catch(() => {});
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      const value = ttlMs > 0 ? await readShared<T>(key) : undefined;
-      if (value !== undefined) return value;
-      // The flight this instance waited on failed: its answer, as the leader's own followers get it.
-      const failed = await redis.get(failureKey);
-      if (failed !== null && (await redis.exists(lockKey)) === 0) {
-        const { code, message, headers } = JSON.parse(failed) as { code: ErrorCode; message: string; headers: Record<string, string> };
-        throw new AppError(code, message, { headers });
+      let holder: string = taken;
+      // Wait for the holder's outcome. The lock, its failure and the value are read in one MGET:
+      // the holder writes its outcome before it releases the lock, so a snapshot without the lock
+      // shows that outcome if there is one (found by CI: read one after another, a waiter could
+      // miss the failure, then see the lock gone and repeat the work).
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        const [lock, failed, raw] = await redis.mget(lockKey, failureKey(holder), prefix + key);
+        if (ttlMs > 0 && raw !== null && raw !== undefined) return parseShared<T>(key, raw);
+        if (failed !== null && failed !== undefined) {
+          // The flight this instance waited on failed: its answer, as the holder's own followers get it.
+          const { code, message, headers } = JSON.parse(failed) as { code: ErrorCode; message: string; headers: Record<string, string> };
+          throw new AppError(code, message, { headers });
+        }
+        if (Date.now() > deadline) return work();
+        if (lock === null || lock === undefined) {
+          // With caching off nothing is shared: once the holder has finished, do our own work.
+          if (ttlMs <= 0) return work();
+          break; // the holder died, or its value could not be kept: take the lock ourselves
+        }
+        holder = lock; // another flight holds it now: wait on that one
       }
-      // With caching off nothing is shared; once the holder has finished, do our own work.
-      if (ttlMs <= 0 && (await redis.exists(lockKey)) === 0) return work();
-      if (Date.now() > deadline) return work();
     }
   };
   return {
