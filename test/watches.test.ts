@@ -12,6 +12,7 @@ import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { checkChannelNow, resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
 import { reserveCredits } from '../src/domain/credits/reservations.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
+import pg from 'pg';
 import { createPostgresDatabase } from '../support/databases.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
@@ -341,6 +342,48 @@ describe('watches', () => {
     assert.equal(after.credits.reserved, 0);
   });
 
+  it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted (found by review)', async () => {
+    const user = await createUser(t, 10);
+    const channel = fake.addChannel({ handle: 'gone-and-deleted', shortsCount: 3 });
+    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@gone-and-deleted', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    fake.addChannel({ handle: 'gone-and-deleted', id: channel.id, shortsCount: 3, status: 'suspended' });
+    const real = t.services.watches.youtube;
+    let deleted = false;
+    const deleteOnce = async () => {
+      if (deleted) return;
+      deleted = true;
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).statusCode, 200);
+    };
+    // Every upstream call of the check deletes the watch as it returns, whatever it answers.
+    const deps = {
+      ...t.services.watches,
+      youtube: {
+        ...real,
+        metered: (spend: Parameters<typeof real.metered>[0]) => {
+          const calls = real.metered(spend) as unknown as Record<string, unknown>;
+          const wrapped = Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, typeof call !== 'function' ? call : async (...args: unknown[]) => {
+            try {
+              return await (call as (...a: unknown[]) => Promise<unknown>).apply(calls, args);
+            } finally {
+              await deleteOnce();
+            }
+          }]));
+          return wrapped as unknown as ReturnType<typeof real.metered>;
+        },
+      },
+    };
+    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.unitsToday as number;
+    const servedBefore = fake.quotaUsed();
+    const checkId = newCheckId();
+    assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
+    assert.ok(deleted, 'the check read the platform');
+    assert.equal((await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length, 0, 'no check left behind');
+    const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    assert.ok(fake.quotaUsed() > servedBefore);
+    assert.equal(after.upstreamQuota.unitsToday - unitsBefore, fake.quotaUsed() - servedBefore, 'the units the check spent are counted');
+    assert.equal(after.credits.reserved, 0);
+  });
+
   it('reports new shorts with the channel as it is now: a renamed handle and title (found by review)', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
@@ -544,6 +587,50 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
       clock.advance(60_000);
       assert.equal((await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat().length, 4);
     } finally {
+      await one.close();
+      await two.close();
+      await fake.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('resuming paused watches across two instances on one PostgreSQL (found by review)', () => {
+  it("resumes a watch once however many sweeps race, and never undoes its owner's pause made meanwhile", async () => {
+    const database = await createPostgresDatabase();
+    const fake = await startFakePlatform();
+    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600' };
+    const one = await startTestApp('pglite', env);
+    const two = await startTestApp('pglite', env);
+    const owner = new pg.Client({ connectionString: database.url });
+    await owner.connect();
+    try {
+      const user = await createUser(one, 100);
+      const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' } });
+      assert.equal(res.statusCode, 201, res.body);
+      const watchId = res.json().id as string;
+      const pause = () => one.services.db.query("UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1", [watchId]);
+      const resumedEvents = async () => (await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE type = 'watch.resumed' AND subject_id = $1", [watchId]))[0]!.n;
+
+      // Racing sweeps: one resumes it, one watch.resumed.
+      await pause();
+      const sweeps = await Promise.all([one, two, one, two].map((app) => resumePaidWatches(app.services.watches)));
+      assert.deepEqual(sweeps.flat(), [watchId]);
+      assert.equal(await resumedEvents(), 1);
+
+      // Its owner pauses it while a sweep waits for the row: the sweep must not resume it.
+      await pause();
+      await owner.query('BEGIN');
+      await owner.query("UPDATE watches SET paused_reason = 'user' WHERE id = $1", [watchId]);
+      const sweep = resumePaidWatches(two.services.watches);
+      await until(async () => (await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0]!.n > 0, 10_000, 10);
+      await owner.query('COMMIT');
+      assert.deepEqual(await sweep, []);
+      const row = (await one.services.db.query<{ status: string; paused_reason: string }>('SELECT status, paused_reason FROM watches WHERE id = $1', [watchId]))[0]!;
+      assert.deepEqual({ ...row }, { status: 'paused', paused_reason: 'user' });
+      assert.equal(await resumedEvents(), 1, 'no second watch.resumed');
+    } finally {
+      await owner.end().catch(() => {});
       await one.close();
       await two.close();
       await fake.close();
