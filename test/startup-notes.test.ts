@@ -73,6 +73,8 @@ describe('start-up notes for the operator', () => {
       for (const [script, expected] of [
         ['src/fake-platform/main.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use. Stop the other process, or set PORT (0 picks a free port).`],
         ['scripts/demo.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`],
+        // Again on the directory the failed start left: still the demo's own, not refused as foreign (found by review).
+        ['scripts/demo.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`],
       ] as const) {
         const child = spawn(process.execPath, [script], { env: { ...process.env, DATA_DIR: join(dataDir, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stderr = '';
