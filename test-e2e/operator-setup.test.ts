@@ -63,11 +63,19 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
   });
 
   it('a customer does not see it', async () => {
-    // The banner asks only once /operator/me said "operator": for a customer it answers 403.
-    const me = page.waitForResponse((r) => r.url().endsWith('/operator/me'));
+    // The role comes from the account (GET /accounts); a customer's dashboard asks no operator
+    // route, so its console shows no 403 (it asked /operator/me before).
+    const refused: string[] = [];
+    const collect = (r: { status(): number; url(): string }) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); };
+    page.on('response', collect);
+    const account = page.waitForResponse((r) => new URL(r.url()).pathname === '/accounts');
     await signIn('customer@example.com');
-    assert.equal((await me).status(), 403);
+    assert.equal((await account).status(), 200);
+    await page.waitForLoadState('networkidle');
+    page.off('response', collect);
     assert.equal(await page.getByTestId('operator-setup-banner').count(), 0);
+    assert.equal(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Operator', exact: true }).count(), 0);
+    assert.deepEqual(refused, [], 'no refused call while a customer signs in');
   });
 
   it('had no uncaught errors in the page', () => {

@@ -1,6 +1,6 @@
 // Bodies of the account, key, session and webhook-secret routes.
 import { Type, type Static } from 'typebox';
-import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable, RateLimits } from './common.ts';
+import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable, RateLimits, Role } from './common.ts';
 
 export const EXAMPLE_ACCOUNT_ID = '7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93';
 export const EXAMPLE_KEY_ID = 'b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8';
@@ -24,6 +24,7 @@ export type CreditAlerts = Static<typeof CreditAlertsSchema>;
 export const AccountSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
+  role: Role,
   createdAt: Type.String({ format: 'date-time' }),
   credits: Type.Object({
     balance: Type.Integer(),
@@ -53,7 +54,7 @@ export const AccountSchema = Type.Object({
   $id: 'Account',
   description: 'The caller\'s account: credits, upstream quota, rate limits and usage.',
   examples: [{
-    id: EXAMPLE_ACCOUNT_ID, email: 'ada@example.com', createdAt: '2026-05-01T09:00:00.000Z', credits: { balance: 97, reserved: 0, available: 97 },
+    id: EXAMPLE_ACCOUNT_ID, email: 'ada@example.com', role: 'customer', createdAt: '2026-05-01T09:00:00.000Z', credits: { balance: 97, reserved: 0, available: 97 },
     upstreamQuota: { quotaDay: '2026-06-01', resetsAt: '2026-06-02T07:00:00.000Z', unitsToday: 6, allowance: { units: 50, used: 0, remaining: 50 } },
     rateLimits: { perMinute: 60, perHour: 1000, perDay: 10000 }, usage: { minute: 1, hour: 3, day: 3, totalRequests: 12, totalCreditsCharged: 31 },
     alerts: { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: false },

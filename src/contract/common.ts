@@ -33,6 +33,10 @@ export const FailureBody = Type.Object(
 export type FailureBody = Static<typeof FailureBody>;
 
 /** The per-minute/hour/day request limits of an account. */
+/** An operator manages users and the service; a customer uses the API. */
+export const Role = Type.Union([Type.Literal('customer'), Type.Literal('operator')], { $id: 'Role' });
+export type Role = Static<typeof Role>;
+
 export const RateLimits = Type.Object(
   { perMinute: Type.Integer(), perHour: Type.Integer(), perDay: Type.Integer() },
   { $id: 'RateLimits', examples: [{ perMinute: 60, perHour: 1000, perDay: 10000 }] },

@@ -1,11 +1,9 @@
 // Bodies of the operator API (/operator/...).
 import { Type, type Static } from 'typebox';
-import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable, RateLimits } from './common.ts';
+import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable, RateLimits, Role } from './common.ts';
 import { EXAMPLE_ACCOUNT_ID } from './accounts.ts';
 import { DeliveryAttemptSchema } from './shorts.ts';
 
-export const Role = Type.Union([Type.Literal('customer'), Type.Literal('operator')], { $id: 'Role' });
-export type Role = Static<typeof Role>;
 
 export const UserSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -7572,6 +7572,7 @@ export type components = {
          * @example {
          *       "id": "7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
          *       "email": "ada@example.com",
+         *       "role": "customer",
          *       "createdAt": "2026-05-01T09:00:00.000Z",
          *       "credits": {
          *         "balance": 97,
@@ -7610,6 +7611,7 @@ export type components = {
         Account: {
             id: string;
             email: string;
+            role: components["schemas"]["Role"];
             /** Format: date-time */
             createdAt: string;
             credits: {

@@ -49,6 +49,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return {
       id: account.id,
       email: account.email,
+      role: account.role,
       createdAt: account.created_at.toISOString(),
       credits: { balance: account.credit_balance, reserved: account.credits_reserved, available: Math.max(0, account.credit_balance - account.credits_reserved) },
       upstreamQuota: await upstreamQuotaOf(account.id),

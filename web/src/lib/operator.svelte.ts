@@ -1,6 +1,7 @@
-// Whether the signed-in user is an operator: asked once per session from /operator/me (403 for
-// customers). The operator area is shown only to operators; the API enforces it regardless.
-import { api, ApiError } from './api.ts';
+// Whether the signed-in user is an operator: read once per session from the account's role
+// (GET /api/accounts). The operator area is shown only to operators; the API enforces it
+// regardless. Asking /operator/me instead left a 403 in every customer's browser console.
+import { api, type Account } from './api.ts';
 import { session } from './session.svelte.ts';
 
 export const operator = $state<{ token: string | null; isOperator: boolean }>({ token: null, isOperator: false });
@@ -12,9 +13,9 @@ export async function checkOperator(): Promise<void> {
   operator.isOperator = false;
   if (!token) return;
   try {
-    await api('/operator/me');
-    if (session.current?.token === token) operator.isOperator = true;
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 403) operator.token = null; // try again later
+    const account = await api<Account>('/accounts');
+    if (session.current?.token === token) operator.isOperator = account.role === 'operator';
+  } catch {
+    operator.token = null; // try again on the next page
   }
 }
