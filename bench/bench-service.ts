@@ -15,7 +15,7 @@ export const NO_LIMIT = String(1_000_000_000);
 export function benchServiceEnv(dataDir: string, baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR: NO_LIMIT, RATE_LIMIT_PER_DAY: NO_LIMIT, LOG_LEVEL: 'warn', ...extra,
+    RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR: NO_LIMIT, RATE_LIMIT_PER_DAY: NO_LIMIT, READ_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...extra,
   };
 }
 

@@ -42,6 +42,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 1000 }),
   RATE_LIMIT_PER_DAY: Type.Integer({ minimum: 1, default: 10000 }),
+  READ_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 600, description: 'Calls per minute per account outside the metered routes (stored result pages, ledger, requests log, keys...); 0: unlimited.' }),
   CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000, description: 'How long an instance trusts what it read about an API key or an account (revocation, disabling, limit changes reach other instances within this); 0 reads the database on every request (tests).' }),
   CACHE_TTL_SECONDS: Type.Integer({ minimum: 0, default: 300, description: 'Upstream response cache lifetime; 0 disables it.' }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: Type.Boolean({ default: false, description: 'Allow webhook URLs on private/loopback networks (tests, on-prem receivers).' }),

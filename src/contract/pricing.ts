@@ -14,6 +14,7 @@ export const PricingSchema = Type.Object({
   limits: Type.Object({
     maxShortsPerRequest: Type.Integer({ description: 'MAX_SHORTS_PER_REQUEST: more matching shorts make the answer truncated:true.' }),
     resultRetentionDays: Type.Integer({ description: 'RESULT_RETENTION_DAYS: how long stored results can be read and redelivered.' }),
+    readsPerMinute: Type.Integer({ description: 'READ_RATE_LIMIT_PER_MINUTE: calls per minute per account outside the metered routes (reads, keys, webhook tools); 0: unlimited.' }),
   }),
   webhooks: Type.Object({
     timeoutSeconds: Type.Number({ description: 'A receiver must answer 2xx within this (WEBHOOK_TIMEOUT_MS / 1000).' }),
@@ -32,7 +33,7 @@ export const PricingSchema = Type.Object({
   description: 'The configured price and webhook timings.',
   examples: [{
     credits: { creditsPerBlock: 1, shortsPerBlock: 50, minimumPerRequest: 1, quotaUnitsPerCredit: 4, dailyAllowanceUnits: 50, formula: 'max(1, ceil(shorts / 50) × 1, ceil(upstream units / 4)) credits; nothing is charged on failure.' },
-    limits: { maxShortsPerRequest: 5000, resultRetentionDays: 7 },
+    limits: { maxShortsPerRequest: 5000, resultRetentionDays: 7, readsPerMinute: 600 },
     webhooks: { timeoutSeconds: 15, retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000], maxAttempts: 8, retryWindowSeconds: 99305, secretOverlapSeconds: 86400 },
     watches: { minIntervalSeconds: 900, maxIntervalSeconds: 2592000, maxPerAccount: 20 },
   }],

@@ -13,6 +13,7 @@ export function configuredPricing(config: Config): Pricing {
     allowanceUnits: config.QUOTA_ALLOWANCE_UNITS,
     maxShortsPerRequest: config.MAX_SHORTS_PER_REQUEST,
     resultRetentionDays: config.RESULT_RETENTION_DAYS,
+    readsPerMinute: config.READ_RATE_LIMIT_PER_MINUTE,
     webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryScheduleSeconds: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
     secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,

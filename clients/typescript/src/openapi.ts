@@ -204,6 +204,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -338,6 +347,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -443,6 +461,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -576,6 +603,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -669,6 +705,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -792,6 +837,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -890,6 +944,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1125,6 +1188,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -1221,6 +1293,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1342,6 +1423,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -1438,6 +1528,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1556,6 +1655,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -1662,6 +1770,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1791,6 +1908,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2109,6 +2235,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -2148,7 +2283,7 @@ export type paths = {
         put?: never;
         /**
          * Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.
-         * @description Free of charge and outside the account's rate limits, but limited to at most 10 per minute and 100 per hour per account (429 RATE_LIMITED with Retry-After beyond).
+         * @description Free of charge and outside the account's metered rate limits, but limited to at most 10 per minute and 100 per hour per account (429 RATE_LIMITED with Retry-After beyond).
          *
          *     **curl**
          *
@@ -2552,6 +2687,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -2591,7 +2735,7 @@ export type paths = {
         put?: never;
         /**
          * Send a finished batch's batch.completed summary again now (same webhook-id). 409 while the batch runs or a delivery is queued or running.
-         * @description Free of charge and outside the account's rate limits, but limited to at most 10 per minute and 100 per hour per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).
+         * @description Free of charge and outside the account's metered rate limits, but limited to at most 10 per minute and 100 per hour per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).
          *
          *     **curl**
          *
@@ -2845,6 +2989,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -2955,6 +3108,15 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3079,6 +3241,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -3118,7 +3289,7 @@ export type paths = {
         put?: never;
         /**
          * Send a signed webhook.test event to a URL now (one attempt) and show what happened.
-         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to at most 10 per minute. The answer is 200 whatever the receiver did: see outcome.
+         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's metered rate limits but is limited to at most 10 per minute. The answer is 200 whatever the receiver did: see outcome.
          *
          *     **curl**
          *
@@ -6579,6 +6750,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -6874,6 +7054,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -6978,6 +7167,15 @@ export type paths = {
                 };
                 /** @description No such watch on this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7097,6 +7295,15 @@ export type paths = {
                 };
                 /** @description No such watch on this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8693,7 +8900,8 @@ export type components = {
          *       },
          *       "limits": {
          *         "maxShortsPerRequest": 5000,
-         *         "resultRetentionDays": 7
+         *         "resultRetentionDays": 7,
+         *         "readsPerMinute": 600
          *       },
          *       "webhooks": {
          *         "timeoutSeconds": 15,
@@ -8737,6 +8945,8 @@ export type components = {
                 maxShortsPerRequest: number;
                 /** @description RESULT_RETENTION_DAYS: how long stored results can be read and redelivered. */
                 resultRetentionDays: number;
+                /** @description READ_RATE_LIMIT_PER_MINUTE: calls per minute per account outside the metered routes (reads, keys, webhook tools); 0: unlimited. */
+                readsPerMinute: number;
             };
             webhooks: {
                 /** @description A receiver must answer 2xx within this (WEBHOOK_TIMEOUT_MS / 1000). */

@@ -1,6 +1,6 @@
 // API key lifecycle: create (secret returned once), list (never secrets), revoke, resolve by secret.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../infra/db/database.ts';
+import type { Database, Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { generateApiKey, hashApiKey } from './api-key-format.ts';
 import { ALL_SCOPES, normaliseScopes, type KeyScope } from './scopes.ts';
@@ -47,7 +47,7 @@ export interface NewKeyOptions {
   now?: number;
 }
 
-export async function createApiKey(db: Queryable, accountId: string, name: string, { scopes = ALL_SCOPES, expiresAt, now = Date.now() }: NewKeyOptions = {}): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(db: Database, accountId: string, name: string, { scopes = ALL_SCOPES, expiresAt, now = Date.now() }: NewKeyOptions = {}): Promise<ApiKeyView & { key: string }> {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new AppError('VALIDATION_FAILED', 'name must not be blank.');
   const expiry = expiresAt === undefined ? null : Date.parse(expiresAt);
@@ -55,14 +55,21 @@ export async function createApiKey(db: Queryable, accountId: string, name: strin
   if (expiry !== null && expiry > now + MAX_KEY_LIFETIME_MS) throw new AppError('VALIDATION_FAILED', 'expiresAt may be at most 5 years ahead; omit it for a key that does not expire.');
   const granted = normaliseScopes(scopes);
   if (granted.length === 0) throw new AppError('VALIDATION_FAILED', `scopes must name at least one of ${ALL_SCOPES.join(', ')}.`);
-  const [{ n } = { n: 0 }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId]);
-  if (n >= MAX_ACTIVE_KEYS) throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
   const generated = generateApiKey();
-  const [row] = await db.query<ApiKeyRow>(
-    'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
-    [randomUUID(), accountId, trimmed, generated.prefix, generated.hash, granted, expiry === null ? null : new Date(expiry)],
-  );
-  return { ...toView(row!), key: generated.key };
+  const row = await db.transaction(async (tx) => {
+    // Counted and inserted under the account's lock, so concurrent creations cannot pass the
+    // maximum together (found by review: 20 at once took an account holding 98 keys to 118).
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api-keys:${accountId}`]);
+    // Active: neither revoked nor expired, as the dashboard counts them (an expired key works no more).
+    const [{ n } = { n: 0 }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)', [accountId, new Date(now)]);
+    if (n >= MAX_ACTIVE_KEYS) throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+    const [inserted] = await tx.query<ApiKeyRow>(
+      'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
+      [randomUUID(), accountId, trimmed, generated.prefix, generated.hash, granted, expiry === null ? null : new Date(expiry)],
+    );
+    return inserted!;
+  });
+  return { ...toView(row), key: generated.key };
 }
 
 export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyView[]> {

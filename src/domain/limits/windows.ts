@@ -25,3 +25,16 @@ export function accountWindows(limits: RateLimits): WindowSpec[] {
 export function accountBucket(accountId: string): string {
   return `account:${accountId}`;
 }
+
+/**
+ * The window every other authenticated call of an account counts in (reads, key and webhook
+ * management: what is not metered); none when READ_RATE_LIMIT_PER_MINUTE is 0.
+ */
+export function readWindows(config: { READ_RATE_LIMIT_PER_MINUTE: number }): WindowSpec[] {
+  return config.READ_RATE_LIMIT_PER_MINUTE > 0 ? [{ name: 'minute', limit: config.READ_RATE_LIMIT_PER_MINUTE, seconds: 60 }] : [];
+}
+
+/** The rate limiter's bucket for an account's other calls. */
+export function readBucket(accountId: string): string {
+  return `read:${accountId}`;
+}

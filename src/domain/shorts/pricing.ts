@@ -17,6 +17,7 @@ export interface PricingInput {
   allowanceUnits: number;
   maxShortsPerRequest: number;
   resultRetentionDays: number;
+  readsPerMinute: number;
   webhookTimeoutMs: number;
   retryScheduleSeconds: number[];
   secretOverlapSeconds: number;
@@ -39,7 +40,7 @@ export function describePricing(input: PricingInput): Pricing {
       dailyAllowanceUnits: input.allowanceUnits,
       formula: priceFormula(input.price, input.unitsPerCredit),
     },
-    limits: { maxShortsPerRequest: input.maxShortsPerRequest, resultRetentionDays: input.resultRetentionDays },
+    limits: { maxShortsPerRequest: input.maxShortsPerRequest, resultRetentionDays: input.resultRetentionDays, readsPerMinute: input.readsPerMinute },
     webhooks: {
       timeoutSeconds: input.webhookTimeoutMs / 1000,
       retryScheduleSeconds: [...schedule],

@@ -1,36 +1,52 @@
-// Per-account rate limiting of the routes marked config.rateLimited, in onRequest right after
-// authentication (it needs the account for its overrides) and before the body is parsed. A
-// rejected request consumes none of the windows (see infra/ratelimit/rate-limiter.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Per-account rate limiting, in onRequest right after authentication (it needs the account for its
+// overrides) and before the body is parsed. A rejected request consumes none of the windows (see
+// infra/ratelimit/rate-limiter.ts).
+//
+// Two limiters: the routes marked config.rateLimited (the metered calls: shorts requests, batches,
+// watch creations and manual checks) count in the account's minute/hour/day windows
+// (RATE_LIMIT_PER_*); every other call made with the account's credential counts in its read window
+// (READ_RATE_LIMIT_PER_MINUTE), so reads — stored result pages, the ledger's CSV, the requests log —
+// cannot be hammered without limit either (found by review: ten-thousand-row CSV exports were
+// unlimited), while the dashboard's calls never take from the metered windows.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../errors.ts';
 import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
-import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
-import type { RateLimitDecision } from '../../infra/ratelimit/rate-limiter.ts';
-
-function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  // IETF draft-ietf-httpapi-ratelimit-headers: one policy item per window.
-  const headers: Record<string, string> = {
-    'ratelimit-policy': decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '),
-    ratelimit: decision.windows.map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`).join(', '),
-  };
-  if (!decision.allowed) headers['retry-after'] = String(decision.retryAfterSeconds);
-  return headers;
-}
+import { accountBucket, accountWindows, defaultRateLimits, readBucket, readWindows } from '../../domain/limits/windows.ts';
+import { rateLimited, rateLimitHeaders } from '../rate-limit-headers.ts';
+import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
 export const rateLimit = fp(async (app: FastifyInstance) => {
   const { rateLimiter, config } = app.services;
   const defaults = defaultRateLimits(config);
+  const reads = readWindows(config);
+
+  // The read window's 429 is documented on every route it applies to (whatever this instance's
+  // setting: the document is the same for every deployment).
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!route.config?.auth || route.config.rateLimited || !response || response[429]) return;
+    const respond = route.config.failureBody ? failureResponse : errorResponse;
+    response[429] = respond('Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute").', ['RATE_LIMITED']);
+  });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const account = request.account;
     // No account: the route needs no authentication (or it failed, and the request is answered).
-    if (!request.routeOptions.config?.rateLimited || !account) return;
-    const decision = await rateLimiter.consume(accountBucket(account.id), accountWindows(effectiveRateLimits(account, defaults)));
-    reply.headers(rateLimitHeaders(decision));
+    if (!account) return;
+    if (request.routeOptions.config?.rateLimited) {
+      const decision = await rateLimiter.consume(accountBucket(account.id), accountWindows(effectiveRateLimits(account, defaults)));
+      reply.headers(rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
+        throw rateLimited(decision, `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`);
+      }
+      return;
+    }
+    if (reads.length === 0) return;
+    const decision = await rateLimiter.consume(readBucket(account.id), reads);
+    reply.headers(rateLimitHeaders(decision, 'read'));
     if (!decision.allowed) {
-      const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
-      throw new AppError('RATE_LIMITED', `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`, { headers: rateLimitHeaders(decision) });
+      throw rateLimited(decision, `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`, 'read');
     }
   });
 }, { name: 'rate-limit', dependencies: ['authenticate'] });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { rateLimited } from '../rate-limit-headers.ts';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
 import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
@@ -97,7 +98,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;
     const decision = await rateLimiter.consume(`webhook-secret-rotate:${callerOf(request).accountId}`, [{ name: 'hour', limit, seconds: 3600 }]);
     if (!decision.allowed) {
-      throw new AppError('RATE_LIMITED', `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+      throw rateLimited(decision, `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, 'rotate');
     }
     const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
     const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));

@@ -24,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         503: errorResponse('Too many logins are being checked at once, or a backing store is down; see Retry-After.', ['SERVICE_UNAVAILABLE']),
       },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const email = normaliseEmail(request.body.email);
     // Counted before the password is checked, atomically (see login-throttle.ts).
     const verdict = await loginThrottle.begin(email, clientAddressKey(request.ip));
@@ -44,6 +44,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!account || !valid) throw new AppError('INVALID_CREDENTIALS');
     if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');
     const { token, expiresAt } = await jwt.sign(account.id, account.email);
+    // A credential: kept by no cache, as /signup and /invitations/accept answer the same body.
+    reply.header('cache-control', 'no-store');
     return { token, user: { id: account.id, email: account.email }, expiresAt: expiresAt.toISOString() };
   });
 };

@@ -45,14 +45,14 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['webhooks'],
       summary: 'Send a signed webhook.test event to a URL now (one attempt) and show what happened.',
-      description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's rate limits but is limited to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
+      description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's metered rate limits but is limited to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
       security,
       body: WebhookTestBodySchema,
       response: { 200: json('The attempt\'s outcome (a failed delivery is still a 200: the test ran).', WebhookTestResultSchema), 400: invalidInput(), 429: errorResponse(`Too many test events (${describeActionLimit('webhook-test')}); see Retry-After.`, ['RATE_LIMITED']), ...authErrors() },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const accountId = callerOf(request).accountId;
-    await limitAction(rateLimiter, 'webhook-test', accountId);
+    await limitAction(rateLimiter, 'webhook-test', accountId, reply);
     return sendTestEvent({ db, agent: delivery.agent, allowPrivate: delivery.allowPrivate, timeoutMs: delivery.timeoutMs }, accountId, request.body.url);
   });
 };

@@ -92,7 +92,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['shorts'],
       summary: 'Send a finished batch\'s batch.completed summary again now (same webhook-id). 409 while the batch runs or a delivery is queued or running.',
-      description: `Free of charge and outside the account's rate limits, but limited to ${describeActionLimit('redeliver')} per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).`,
+      description: `Free of charge and outside the account's metered rate limits, but limited to ${describeActionLimit('redeliver')} per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).`,
       security,
       params: BatchParams,
       response: {
@@ -107,7 +107,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const batch = await findBatch(db, request.params.batchId);
     if (!batch || batch.account_id !== callerOf(request).accountId) throw new AppError('NOT_FOUND', `No batch ${request.params.batchId}.`);
     if (!batch.completed_at) throw new AppError('CONFLICT', 'This batch is still running; its summary will be sent when its last item completes.');
-    await limitAction(rateLimiter, 'redeliver', batch.account_id);
+    await limitAction(rateLimiter, 'redeliver', batch.account_id, reply);
     const attempt = await jobs.redeliver({ batchId: batch.id });
     reply.code(202);
     return { batchId: batch.id, status: 'queued' as const, attempt };

@@ -123,7 +123,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['shorts'],
       summary: 'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
-      description: `Free of charge and outside the account's rate limits, but limited to ${describeActionLimit('redeliver')} per account (429 RATE_LIMITED with Retry-After beyond).`,
+      description: `Free of charge and outside the account's metered rate limits, but limited to ${describeActionLimit('redeliver')} per account (429 RATE_LIMITED with Retry-After beyond).`,
       security,
       params: RequestParams,
       response: { 202: json('The redelivery is queued.', RedeliveryQueuedSchema), 400: failure('Invalid input: the message names the field.', ['VALIDATION_FAILED']), 404: failure('No such request on this account.', ['NOT_FOUND']), 409: failure('Not a settled webhook request, or a delivery is queued or running.', ['CONFLICT', 'DELIVERY_IN_PROGRESS']), 410: failure('The result is past RESULT_RETENTION_DAYS.', ['RESULT_EXPIRED']), 429: failure(`Too many redeliveries (${describeActionLimit('redeliver')}); see Retry-After.`, ['RATE_LIMITED']), ...authErrors(FailureBody) },
@@ -138,7 +138,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Counted before it is queued, so concurrent calls cannot pass the limit together (found by
     // review); one refused as already due (409) counts too.
-    await limitAction(rateLimiter, 'redeliver', row.account_id);
+    await limitAction(rateLimiter, 'redeliver', row.account_id, reply);
     const attempt = await jobs.redeliver({ requestId: row.id });
     reply.code(202);
     return { requestId: row.id, status: 'queued' as const, attempt };

@@ -2,7 +2,7 @@
 // sign-up, and accepting an invitation link. Both end signed in (a session, as /auth/login gives).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../errors.ts';
+import { rateLimited } from '../rate-limit-headers.ts';
 import { clientAddressKey } from '../client-address.ts';
 import { acceptInvitation, signUp } from '../../domain/operators/invitations.ts';
 import type { AccountRow } from '../../domain/accounts/accounts.ts';
@@ -38,7 +38,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     if (config.SIGNUP === 'open') {
       const decision = await rateLimiter.consume(`signup:ip:${clientAddressKey(request.ip)}`, [{ name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 }]);
-      if (!decision.allowed) throw new AppError('RATE_LIMITED', `Too many sign-ups from this address; try again in ${decision.retryAfterSeconds} s.`, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+      if (!decision.allowed) throw rateLimited(decision, `Too many sign-ups from this address; try again in ${decision.retryAfterSeconds} s.`, 'signup');
     }
     const account = await signUp(db, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
     reply.code(201).header('cache-control', 'no-store');
