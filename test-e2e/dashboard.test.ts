@@ -327,15 +327,16 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
 
   it('signs out when the session expires (timer), on log out, and when the server refuses the token (401)', async () => {
     const KEY = 'channel-shorts.session';
-    // The expiry timer: the same token, made to expire in two seconds.
+    // The expiry timer: the same token, made to expire in eight seconds (room for a reload on a
+    // loaded machine: a session already expired when the page reads it is dropped without the notice).
     await page.evaluate((key) => {
       const stored = JSON.parse(sessionStorage.getItem(key)!) as { expiresAt: string };
-      stored.expiresAt = new Date(Date.now() + 2000).toISOString();
+      stored.expiresAt = new Date(Date.now() + 8000).toISOString();
       sessionStorage.setItem(key, JSON.stringify(stored));
     }, KEY);
     await page.reload();
     await heading('Quick start').waitFor();
-    await page.getByText('Your session expired, please sign in again.').waitFor({ timeout: 10_000 });
+    await page.getByText('Your session expired, please sign in again.').waitFor({ timeout: 30_000 });
     await heading('Sign in').waitFor();
     assert.equal(await page.evaluate((key) => sessionStorage.getItem(key), KEY), null);
 

@@ -347,7 +347,8 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
 
   before(async () => {
     fake = await startFakePlatform();
-    client = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 400, onCall: (call) => reports.push(call) });
+    // Generous for the healthy calls (a loaded CI machine took over 400 ms for some); the hang test has its own.
+    client = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 10_000, onCall: (call) => reports.push(call) });
     demo = (await client.resolve('https://www.youtube.com/@demo'))!;
     shortId = (await client.shorts(demo)).items[0]!.id;
   });
@@ -416,15 +417,20 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     inject({ endpoint: 'browse', kind: 'reset' });
     await rejectsWith(client.shorts(demo), 'unavailable');
     inject({ endpoint: 'resolve_url', kind: 'hang' });
-    const started = performance.now();
-    await rejectsWith(client.resolve('https://www.youtube.com/@demo'), 'timeout');
-    assert.ok(performance.now() - started < 2_000);
-    assert.deepEqual(
-      reports.map((r) => [r.endpoint, r.status]).at(-1),
-      ['resolve_url', 0],
-    );
-    fake.clearFaults();
-    assert.equal(await client.resolve('https://www.youtube.com/@demo'), demo, 'works again once the fault is gone');
+    const hurried = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 400, onCall: (call) => reports.push(call) });
+    try {
+      const started = performance.now();
+      await rejectsWith(hurried.resolve('https://www.youtube.com/@demo'), 'timeout');
+      assert.ok(performance.now() - started < 5_000);
+      assert.deepEqual(
+        reports.map((r) => [r.endpoint, r.status]).at(-1),
+        ['resolve_url', 0],
+      );
+      fake.clearFaults();
+      assert.equal(await client.resolve('https://www.youtube.com/@demo'), demo, 'works again once the fault is gone');
+    } finally {
+      await hurried.close();
+    }
   });
 
   it('a failing config call at session creation is tolerated', async () => {

@@ -31,10 +31,11 @@ describe('Redis cache (two instances)', () => {
     assert.equal(await b.get('k'), await b.get('k'), 'repeated hits share one parsed value');
     assert.match((await redis.get(`${prefix}k`))!, /^\d+:\{/, 'stored with its expiry');
 
-    // Shorter than the near copy's own second, long enough that a loaded machine still reads it back.
-    await a.set('short-lived', 'v', 300);
+    // Shorter than the near copy's own second (1,000 ms), long enough that a loaded machine still
+    // reads it back; checked between the two, where only the shared expiry can have ended it.
+    await a.set('short-lived', 'v', 700);
     assert.equal(await b.get('short-lived'), 'v');
-    await new Promise((r) => setTimeout(r, 450));
+    await new Promise((r) => setTimeout(r, 850));
     assert.equal(await b.get('short-lived'), undefined, 'the near copy expired with the shared entry');
 
     await b.delete('k');

@@ -23,7 +23,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   before(async () => {
     fake = await startFakePlatform();
     // An allowance large enough for the 101-unit search strategy (the default, 50, is not).
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '1000', NEGATIVE_CACHE_SECONDS: '0' });
+    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '1000', NEGATIVE_CACHE_SECONDS: '0' });
   });
   after(async () => {
     await t.close();

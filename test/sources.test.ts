@@ -234,7 +234,7 @@ describe('source modes against the same fake channels', () => {
   const faults = [['botCheck', 'player'], ['rateLimited', 'browse'], ['malformed', 'browse'], ['layoutChanged', 'browse'], ['hang', 'resolve_url']] as const;
   for (const [kind, endpoint] of faults) {
     it(`innertube: ${kind} on ${endpoint} is a clear 502/503/504 failure, never 500`, async () => {
-      const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_API_KEY: '', YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '500' });
+      const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_API_KEY: '', YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '2000' });
       try {
         assert.equal(t.services.source, 'innertube', 'auto without a key is keyless');
         const user = await createUser(t, 10);
