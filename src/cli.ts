@@ -72,7 +72,7 @@ function describeUser(user: UserView): string {
 
 function remoteFor(url: string, config: Config, why: string): OperatorClient {
   if (!config.OPERATOR_TOKEN) {
-    fail(`${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again.`);
+    fail(`${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again; a service started without one has no operator API: restart it with OPERATOR_TOKEN set, or stop it and run the command, which then opens DATA_DIR itself.`);
   }
   return remoteClient(url, config.OPERATOR_TOKEN);
 }
@@ -90,12 +90,19 @@ async function listeningService(dataDir: string, starting: LockHolder): Promise<
   }
 }
 
+/** Where the service of this configuration listens, as a browser on its machine reaches it. */
+function listenUrl(config: Config): string {
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
+
 async function connect(config: Config, url: string | undefined): Promise<OperatorClient> {
   const settings = {
     defaults: defaultRateLimits(config),
     signup: config.SIGNUP,
     invitationTtlHours: config.INVITATION_TTL_HOURS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    listenUrl: listenUrl(config),
   };
   if (url) return remoteFor(url, config, `--url ${url} given`);
   // A DATA_DIR without a database is one the service has never run on: most likely not the

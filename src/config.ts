@@ -106,6 +106,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`Invalid configuration: CORS_ORIGINS entries must be origins like https://app.example.com, got "${origin}"`);
   });
   if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  // Sent as "Authorization: Bearer <token>": a space or a character outside visible ASCII can never
+  // arrive as one token (found by review: a passphrase with spaces was accepted, then refused on every call).
+  for (const name of ['OPERATOR_TOKEN', 'METRICS_TOKEN'] as const) {
+    const token = config[name];
+    if (token && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError(`Invalid configuration: ${name} must be one word of visible ASCII characters (no spaces), e.g. openssl rand -base64 32`);
+  }
   return config;
 }
 

@@ -40,7 +40,12 @@ export async function startupNotes(services: Pick<Services, 'db' | 'keyPool' | '
       level: 'warn',
       message: services.config.SIGNUP === 'open'
         ? 'No users yet: anyone may sign up at /dashboard/#/signup (SIGNUP=open). Make yourself an operator with: npm run cli -- users create --email you@example.com --password "a long passphrase" --role operator'
-        : 'No users yet: create the first one with: npm run cli -- users create --email you@example.com --password "a long passphrase" --credits 100 (add --role operator for the operator area); the CLI goes through this running service.',
+        : `No users yet: create the first one with: npm run cli -- users create --email you@example.com --password "a long passphrase" --credits 100 (add --role operator for the operator area); ${
+          services.config.DATABASE_URL || services.config.OPERATOR_TOKEN
+            ? 'the CLI goes through this running service.'
+            // The CLI reaches an embedded service only through its operator API (found by review: the advice could not work).
+            : 'this service was started without OPERATOR_TOKEN, so the CLI cannot reach it: restart it with OPERATOR_TOKEN set (a secret of 32+ characters, given to the CLI too), or stop it and run the command, which then opens DATA_DIR itself.'
+        }`,
     });
   }
   return notes;

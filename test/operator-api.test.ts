@@ -6,6 +6,10 @@ import { startTestApp, createUser, bearer, uniqueEmail, PASSWORD, STORAGE_MODES,
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { acceptInvitation, createInvitation } from '../src/domain/operators/invitations.ts';
 import { setUserLimits } from '../src/domain/operators/users.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
+import { directClient } from '../src/cli/operator-client.ts';
+import { defaultRateLimits } from '../src/domain/limits/windows.ts';
 
 const OPERATOR_TOKEN = 'op-token-0123456789abcdef0123456789abcdef';
 
@@ -246,3 +250,47 @@ describe('sign-up modes', () => {
     }
   });
 });
+
+describe('operator API and CLI edge cases (found by review)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp('pglite', { OPERATOR_TOKEN });
+  });
+  after(() => t.close());
+
+  it('paging parameters past what the database holds are 400, not 500', async () => {
+    for (const url of ['/operator/audit?before=9223372036854775807', '/operator/users?offset=9223372036854775807']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(OPERATOR_TOKEN) });
+      assert.deepEqual([res.statusCode, res.json().error], [400, 'VALIDATION_FAILED'], `${url}: ${res.body}`);
+    }
+  });
+
+  it('a user with a long email (up to 254 characters) is addressed by it in the path, as the CLI does through the service', async () => {
+    const email = `${'a'.repeat(240)}@example.com`;
+    const created = await t.app.inject({ method: 'POST', url: '/operator/users', headers: bearer(OPERATOR_TOKEN), payload: { email, password: 'long-password-123456' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const res = await t.app.inject({ method: 'POST', url: `/operator/users/${encodeURIComponent(email)}/credits`, headers: bearer(OPERATOR_TOKEN), payload: { direction: 'grant', amount: 5, reason: 'long email' } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().credits, 5);
+  });
+
+  it('an OPERATOR_TOKEN that could never arrive as one bearer token is refused at start-up', () => {
+    for (const token of ['correct horse battery staple and more words', `${'x'.repeat(32)}\u00e9`]) {
+      assert.throws(() => loadConfig({ DATA_DIR: ':memory:', OPERATOR_TOKEN: token }), /OPERATOR_TOKEN must be one word of visible ASCII characters/);
+    }
+    assert.ok(loadConfig({ DATA_DIR: ':memory:', OPERATOR_TOKEN }).OPERATOR_TOKEN);
+  });
+
+  it('the CLI on DATA_DIR: an invitation past the maximum balance is a clear 400-style error; its link uses the configured port without PUBLIC_BASE_URL', async () => {
+    const config = loadConfig({ DATA_DIR: ':memory:', SIGNUP: 'invite', PORT: '8080', HOST: '0.0.0.0' });
+    const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), { defaults: defaultRateLimits(config), signup: config.SIGNUP, invitationTtlHours: config.INVITATION_TTL_HOURS, publicBaseUrl: config.PUBLIC_BASE_URL, listenUrl: 'http://127.0.0.1:8080' });
+    try {
+      await assert.rejects(client.invite({ email: 'big@example.com', credits: 2_147_483_648 }), (error: Error & { code?: string }) => error.code === 'VALIDATION_FAILED' && /at most 2,147,483,647/.test(error.message));
+      const invitation = await client.invite({ email: 'port@example.com' });
+      assert.match(invitation.link, /^http:\/\/127\.0\.0\.1:8080\/dashboard\/#\/invite\/csinv_/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+

@@ -17,6 +17,8 @@ describe('start-up notes for the operator', () => {
       const notes = await startupNotes(t.services);
       assert.ok(notes.some((n) => n.level === 'info' && /No YouTube Data API key is set: running keyless/.test(n.message)));
       assert.ok(notes.some((n) => n.level === 'warn' && /No users yet: create the first one with: npm run cli -- users create/.test(n.message)));
+      // Embedded and without OPERATOR_TOKEN, the CLI cannot reach this service: the note says what works (found by review).
+      assert.ok(notes.some((n) => /started without OPERATOR_TOKEN, so the CLI cannot reach it: restart it with OPERATOR_TOKEN set .* or stop it and run the command/.test(n.message)), JSON.stringify(notes));
       await createAccount(t.services.db, { email: uniqueEmail(), password: PASSWORD, credits: 1 });
       assert.ok(!(await startupNotes(t.services)).some((n) => /No users yet/.test(n.message)));
     } finally {

@@ -37,7 +37,7 @@ export function cliActor(): Actor {
   return { label: `cli ${user}@${hostname()}`, accountId: null };
 }
 
-export function directClient(db: Database, settings: { defaults: RateLimits; signup: SignupMode; invitationTtlHours: number; publicBaseUrl: string | undefined }): OperatorClient {
+export function directClient(db: Database, settings: { defaults: RateLimits; signup: SignupMode; invitationTtlHours: number; publicBaseUrl: string | undefined; listenUrl: string }): OperatorClient {
   const actor = cliActor();
   const view = (row: Parameters<typeof userView>[0]) => userView(row, settings.defaults);
   return {
@@ -61,7 +61,10 @@ export function directClient(db: Database, settings: { defaults: RateLimits; sig
     },
     async invite(input) {
       const invitation = await createInvitation(db, actor, input, { mode: settings.signup, ttlHours: settings.invitationTtlHours });
-      const base = settings.publicBaseUrl ?? 'http://127.0.0.1:3000';
+      // Without PUBLIC_BASE_URL: the address the service listens on by this configuration (it was
+      // always port 3000, found by review), said on stderr to be a guess.
+      const base = settings.publicBaseUrl ?? settings.listenUrl;
+      if (!settings.publicBaseUrl) console.error(`PUBLIC_BASE_URL is not set: the link uses ${base}, where this configuration's service listens; set PUBLIC_BASE_URL to the address users reach.`);
       return { email: invitation.email, expiresAt: invitation.expiresAt, link: `${base.replace(/\/$/, '')}/dashboard/#/invite/${invitation.token}` };
     },
     doctor: () => runDoctor(db, { lock: ownLockStatus(db) }),

@@ -43,6 +43,9 @@ class OneLinePerRequest extends LogController {
 type SecurityConfig = Pick<Config, 'TRUSTED_PROXIES' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
 const SECURITY_DEFAULTS: SecurityConfig = { TRUSTED_PROXIES: '', HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_REQUEST_TIMEOUT_MS: 30_000 };
 
+/** The longest path parameter the router takes (414 URI_TOO_LONG beyond). */
+export const MAX_PARAM_LENGTH = 800;
+
 export function fastifyOptions(logger: FastifyServerOptions['logger'], config: SecurityConfig = SECURITY_DEFAULTS): FastifyServerOptions {
   const proxies = parseTrustedProxies(config.TRUSTED_PROXIES);
   const withSerializers = logger && typeof logger === 'object'
@@ -53,6 +56,10 @@ export function fastifyOptions(logger: FastifyServerOptions['logger'], config: S
     genReqId: () => newRequestId(),
     logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
+    // Path parameters: an email (254 characters, up to three times that percent-encoded) names a user
+    // in the operator API; Fastify's default of 100 answered 414 for long ones (found by review).
+    // Each route's schema bounds its own parameters below this.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Slow clients (docs/spec.md, security commitments): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
     // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these
     // every connectionsCheckingInterval, so that is kept short for the limits to be what they say.

@@ -16,6 +16,7 @@ import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
 import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
 import { newWatchId } from '../../src/domain/watches/watch-store.ts';
+import { MAX_PARAM_LENGTH } from '../../src/http/logging.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 const OPERATOR = 'operator-token-for-the-security-suite-0123456789';
@@ -312,7 +313,7 @@ describe('security suite: generated from the route table', () => {
         assertErrorBody(res, route, `${route.method} ${route.url}`);
       }
       for (const param of route.params) {
-        const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: `req_${'a'.repeat(300)}` }) });
+        const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: `req_${'a'.repeat(MAX_PARAM_LENGTH)}` }) });
         assert.equal(res.statusCode, 414, `${route.method} ${route.url} :${param}: ${res.body}`);
         assert.equal(res.json().error, 'URI_TOO_LONG');
         assertErrorBody(res, route, `${route.method} ${route.url} :${param}`);

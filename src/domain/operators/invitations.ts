@@ -6,6 +6,7 @@ import type { Database } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow } from '../accounts/accounts.ts';
 import { writeAudit, type Actor } from './audit.ts';
+import { MAX_BALANCE } from '../credits/ledger.ts';
 import type { Invitation } from '../../contract/operator.ts';
 
 export type SignupMode = 'off' | 'invite' | 'open';
@@ -46,6 +47,8 @@ export async function createInvitation(
   if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative whole number.');
+  // The API's schema says so too; the CLI on DATA_DIR comes here directly (found by review: a stack trace).
+  if (credits > MAX_BALANCE) throw new AppError('VALIDATION_FAILED', `credits must be at most ${MAX_BALANCE.toLocaleString('en-US')}.`);
   const role = input.role ?? 'customer';
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const now = settings.now ?? new Date();

@@ -73,7 +73,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/operator/users', {
     schema: {
       tags, security, summary: 'List users, newest first; search matches part of the email or the exact id.',
-      querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 254 })), limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) }),
+      querystring: Type.Object({ search: Type.Optional(Type.String({ maxLength: 254 })), limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), offset: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 }) }),
       response: { 200: json('A page of users and the total matching.', Type.Object({ users: Type.Array(UserSchema), total: Type.Integer() })), ...operatorErrors() },
     },
   }, async (request) => {
@@ -165,7 +165,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/operator/audit', {
     schema: {
       tags, security, summary: 'The audit log of operator actions, newest first (optionally about one user).',
-      querystring: Type.Object({ userId: Type.Optional(Type.String({ format: 'uuid' })), limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), before: Type.Optional(Type.Integer({ minimum: 1, description: 'Entries older than this id (paging).' })) }),
+      querystring: Type.Object({ userId: Type.Optional(Type.String({ format: 'uuid' })), limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }), before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Entries older than this id (paging).' })) }),
       response: { 200: json('Audit entries, newest first.', Type.Object({ entries: Type.Array(AuditEntrySchema) })), ...operatorErrors() },
     },
   }, async (request) => ({ entries: await listAudit(db, { ...(request.query.userId ? { accountId: request.query.userId } : {}), limit: request.query.limit, ...(request.query.before ? { beforeId: request.query.before } : {}) }) }));
