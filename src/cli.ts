@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './infra/db/open-database.ts';
 import { DataDirLockedError, describeHolder, readLockHolder, type LockHolder } from './infra/db/data-dir-lock.ts';
-import { directClient, messageOf, remoteClient, type OperatorClient } from './cli/operator-client.ts';
+import { directClient, listenUrl, messageOf, remoteClient, type OperatorClient } from './cli/operator-client.ts';
 import { defaultRateLimits } from './domain/limits/windows.ts';
 import { formatReport } from './domain/operators/doctor.ts';
 import type { UserView } from './domain/operators/users.ts';
@@ -88,12 +88,6 @@ async function listeningService(dataDir: string, starting: LockHolder): Promise<
     if (!current || current.pid !== starting.pid || current.url || Date.now() > deadline) return current ?? starting;
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** Where the service of this configuration listens, as a browser on its machine reaches it. */
-function listenUrl(config: Config): string {
-  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  return `http://${host}:${config.PORT}`;
 }
 
 async function connect(config: Config, url: string | undefined): Promise<OperatorClient> {

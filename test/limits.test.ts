@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, createUser, bearer, toMidMinute, STORAGE_MODES, PASSWORD, type TestApp } from './helpers/test-app.ts';
+import { setUserLimits } from '../src/domain/operators/users.ts';
 
 for (const mode of STORAGE_MODES) {
   describe(`limits besides the metered windows (${mode}, found by review)`, () => {
@@ -10,7 +11,7 @@ for (const mode of STORAGE_MODES) {
     let clock = Date.now();
     clock += toMidMinute(clock);
     before(async () => {
-      t = await startTestApp(mode, { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '3', READ_RATE_LIMIT_PER_MINUTE: '12' }, { now: () => clock });
+      t = await startTestApp(mode, { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '1', READ_RATE_LIMIT_PER_MINUTE: '12' }, { now: () => clock });
     });
     after(() => t.close());
     /** The next test starts in the middle of a fresh minute. */
@@ -58,6 +59,36 @@ for (const mode of STORAGE_MODES) {
       assert.ok(last!.headers['retry-after']);
       assert.match(String(last!.headers['ratelimit-policy']), /"webhook-test-minute";q=10;w=60/);
       assert.match(String(last!.headers.ratelimit), /"webhook-test-minute";r=0;t=\d+/);
+    });
+
+    it('an account granted more metered calls may read more: at least ten reads per metered call of its minute', async () => {
+      const user = await createUser(t);
+      await setUserLimits(t.services.db, { label: 'test', accountId: null }, user.id, { perMinute: 100 });
+      nextMinute();
+      const res = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['ratelimit-policy'], '"read-minute";q=1000;w=60');
+      assert.equal(res.json().readsPerMinute, 1000);
+      const other = await createUser(t);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(other.key) })).json().readsPerMinute, 12, 'the default, where ten per metered call is less');
+    });
+
+    it('a webhook secret rotation shows its own limit beside the read window, on its 200s and its 429', async () => {
+      const user = await createUser(t);
+      nextMinute();
+      const rotate = () => t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
+      const first = await rotate();
+      assert.equal(first.statusCode, 200, first.body);
+      assert.match(String(first.headers['ratelimit-policy']), /^"read-minute";q=12;w=60, "rotate-hour";q=5;w=3600$/);
+      let last = first;
+      for (let i = 0; i < 5; i++) last = await rotate();
+      assert.equal(last.statusCode, 429, last.body);
+      assert.match(String(last.headers['ratelimit-policy']), /^"read-minute";q=12;w=60, "rotate-hour";q=5;w=3600$/);
+      assert.match(String(last.headers.ratelimit), /"rotate-hour";r=0;t=\d+$/);
+      // The document says both limits where a route has one of its own.
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const described = doc.paths['/accounts/webhook-secret/rotate'].post.responses['429'].description as string;
+      assert.match(described, /^Too many rotations this hour; see Retry-After\. Or: Too many calls outside the metered routes/);
     });
 
     it('the session token from POST /auth/login is never cached (Cache-Control: no-store, as /signup answers)', async () => {

@@ -8,7 +8,7 @@ import { acceptInvitation, createInvitation } from '../src/domain/operators/invi
 import { setUserLimits } from '../src/domain/operators/users.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
-import { directClient } from '../src/cli/operator-client.ts';
+import { directClient, listenUrl } from '../src/cli/operator-client.ts';
 import { defaultRateLimits } from '../src/domain/limits/windows.ts';
 
 const OPERATOR_TOKEN = 'op-token-0123456789abcdef0123456789abcdef';
@@ -283,7 +283,7 @@ describe('operator API and CLI edge cases (found by review)', () => {
 
   it('the CLI on DATA_DIR: an invitation past the maximum balance is a clear 400-style error; its link uses the configured port without PUBLIC_BASE_URL', async () => {
     const config = loadConfig({ DATA_DIR: ':memory:', SIGNUP: 'invite', PORT: '8080', HOST: '0.0.0.0' });
-    const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), { defaults: defaultRateLimits(config), signup: config.SIGNUP, invitationTtlHours: config.INVITATION_TTL_HOURS, publicBaseUrl: config.PUBLIC_BASE_URL, listenUrl: 'http://127.0.0.1:8080' });
+    const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), { defaults: defaultRateLimits(config), signup: config.SIGNUP, invitationTtlHours: config.INVITATION_TTL_HOURS, publicBaseUrl: config.PUBLIC_BASE_URL, listenUrl: listenUrl(config) });
     try {
       await assert.rejects(client.invite({ email: 'big@example.com', credits: 2_147_483_648 }), (error: Error & { code?: string }) => error.code === 'VALIDATION_FAILED' && /at most 2,147,483,647/.test(error.message));
       const invitation = await client.invite({ email: 'port@example.com' });

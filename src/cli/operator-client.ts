@@ -37,6 +37,12 @@ export function cliActor(): Actor {
   return { label: `cli ${user}@${hostname()}`, accountId: null };
 }
 
+/** Where the service of this configuration listens, as a browser on its machine reaches it. */
+export function listenUrl(config: { HOST: string; PORT: number }): string {
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
+
 export function directClient(db: Database, settings: { defaults: RateLimits; signup: SignupMode; invitationTtlHours: number; publicBaseUrl: string | undefined; listenUrl: string }): OperatorClient {
   const actor = cliActor();
   const view = (row: Parameters<typeof userView>[0]) => userView(row, settings.defaults);

@@ -42,6 +42,7 @@ export const AccountSchema = Type.Object({
     }),
   }),
   rateLimits: RateLimits,
+  readsPerMinute: Type.Integer({ description: 'Calls per minute outside the metered routes (reads, keys, webhook tools): READ_RATE_LIMIT_PER_MINUTE, at least ten times perMinute; 0: unlimited.' }),
   usage: Type.Object({
     minute: Type.Integer({ description: 'Requests counted in the current minute window.' }),
     hour: Type.Integer(),
@@ -56,7 +57,7 @@ export const AccountSchema = Type.Object({
   examples: [{
     id: EXAMPLE_ACCOUNT_ID, email: 'ada@example.com', role: 'customer', createdAt: '2026-05-01T09:00:00.000Z', credits: { balance: 97, reserved: 0, available: 97 },
     upstreamQuota: { quotaDay: '2026-06-01', resetsAt: '2026-06-02T07:00:00.000Z', unitsToday: 6, allowance: { units: 50, used: 0, remaining: 50 } },
-    rateLimits: { perMinute: 60, perHour: 1000, perDay: 10000 }, usage: { minute: 1, hour: 3, day: 3, totalRequests: 12, totalCreditsCharged: 31 },
+    rateLimits: { perMinute: 60, perHour: 1000, perDay: 10000 }, readsPerMinute: 600, usage: { minute: 1, hour: 3, day: 3, totalRequests: 12, totalCreditsCharged: 31 },
     alerts: { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: false },
   }],
 });

@@ -204,7 +204,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -347,7 +347,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -468,7 +468,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -603,7 +603,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -712,7 +712,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -837,7 +837,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -951,7 +951,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1065,7 +1065,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many rotations this hour; see Retry-After. */
+                /** @description Too many rotations this hour; see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1188,7 +1188,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1300,7 +1300,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1423,7 +1423,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1535,7 +1535,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1655,7 +1655,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1777,7 +1777,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1915,7 +1915,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2235,7 +2235,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2393,7 +2393,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. */
+                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2687,7 +2687,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2833,7 +2833,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. */
+                /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2989,7 +2989,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3115,7 +3115,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3241,7 +3241,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3378,7 +3378,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many test events (at most 10 per minute); see Retry-After. */
+                /** @description Too many test events (at most 10 per minute); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6750,7 +6750,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7054,7 +7054,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7174,7 +7174,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7302,7 +7302,7 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
-                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute"). */
+                /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7801,6 +7801,7 @@ export type components = {
          *         "perHour": 1000,
          *         "perDay": 10000
          *       },
+         *       "readsPerMinute": 600,
          *       "usage": {
          *         "minute": 1,
          *         "hour": 3,
@@ -7843,6 +7844,8 @@ export type components = {
                 };
             };
             rateLimits: components["schemas"]["RateLimits"];
+            /** @description Calls per minute outside the metered routes (reads, keys, webhook tools): READ_RATE_LIMIT_PER_MINUTE, at least ten times perMinute; 0: unlimited. */
+            readsPerMinute: number;
             usage: {
                 /** @description Requests counted in the current minute window. */
                 minute: number;

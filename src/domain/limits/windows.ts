@@ -26,12 +26,22 @@ export function accountBucket(accountId: string): string {
   return `account:${accountId}`;
 }
 
+/** Reads an account may make per metered call its minute allows, at least. */
+const READS_PER_METERED_CALL = 10;
+
 /**
- * The window every other authenticated call of an account counts in (reads, key and webhook
- * management: what is not metered); none when READ_RATE_LIMIT_PER_MINUTE is 0.
+ * Calls per minute an account may make outside the metered routes (reads, key and webhook
+ * management): READ_RATE_LIMIT_PER_MINUTE, raised with the account's own minute limit so an account
+ * granted more metered calls may read their results too (found by review: an account raised to 1,000
+ * requests a minute could not poll each of them); 0 when READ_RATE_LIMIT_PER_MINUTE is 0 (unlimited).
  */
-export function readWindows(config: { READ_RATE_LIMIT_PER_MINUTE: number }): WindowSpec[] {
-  return config.READ_RATE_LIMIT_PER_MINUTE > 0 ? [{ name: 'minute', limit: config.READ_RATE_LIMIT_PER_MINUTE, seconds: 60 }] : [];
+export function readsPerMinute(config: { READ_RATE_LIMIT_PER_MINUTE: number }, limits: RateLimits): number {
+  return config.READ_RATE_LIMIT_PER_MINUTE > 0 ? Math.max(config.READ_RATE_LIMIT_PER_MINUTE, READS_PER_METERED_CALL * limits.perMinute) : 0;
+}
+
+/** The window of readsPerMinute; none when it is unlimited. */
+export function readWindows(perMinute: number): WindowSpec[] {
+  return perMinute > 0 ? [{ name: 'minute', limit: perMinute, seconds: 60 }] : [];
 }
 
 /** The rate limiter's bucket for an account's other calls. */

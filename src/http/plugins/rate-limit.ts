@@ -11,22 +11,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
-import { accountBucket, accountWindows, defaultRateLimits, readBucket, readWindows } from '../../domain/limits/windows.ts';
+import { accountBucket, accountWindows, defaultRateLimits, readBucket, readsPerMinute, readWindows } from '../../domain/limits/windows.ts';
 import { rateLimited, rateLimitHeaders } from '../rate-limit-headers.ts';
 import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
 export const rateLimit = fp(async (app: FastifyInstance) => {
   const { rateLimiter, config } = app.services;
   const defaults = defaultRateLimits(config);
-  const reads = readWindows(config);
 
   // The read window's 429 is documented on every route it applies to (whatever this instance's
   // setting: the document is the same for every deployment).
   app.addHook('onRoute', (route: RouteOptions) => {
-    const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (!route.config?.auth || route.config.rateLimited || !response || response[429]) return;
-    const respond = route.config.failureBody ? failureResponse : errorResponse;
-    response[429] = respond('Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account, 600 by default (see Retry-After and the RateLimit headers, policy "read-minute").', ['RATE_LIMITED']);
+    const response = route.schema?.response as Record<string, { description?: string } | undefined> | undefined;
+    if (!route.config?.auth || route.config.rateLimited || !response) return;
+    const why = 'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
+    const own = response[429];
+    // A route with a limit of its own (redeliveries, test events, rotations) keeps its wording, and says this too.
+    if (own) response[429] = { ...own, description: `${own.description ?? ''} Or: ${why}`.trim() };
+    else response[429] = (route.config.failureBody ? failureResponse : errorResponse)(why, ['RATE_LIMITED']);
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -42,6 +44,7 @@ export const rateLimit = fp(async (app: FastifyInstance) => {
       }
       return;
     }
+    const reads = readWindows(readsPerMinute(config, effectiveRateLimits(account, defaults)));
     if (reads.length === 0) return;
     const decision = await rateLimiter.consume(readBucket(account.id), reads);
     reply.headers(rateLimitHeaders(decision, 'read'));

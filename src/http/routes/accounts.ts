@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { rateLimited } from '../rate-limit-headers.ts';
+import { addRateLimitHeaders, rateLimited } from '../rate-limit-headers.ts';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
-import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
+import { accountBucket, accountWindows, defaultRateLimits, readsPerMinute } from '../../domain/limits/windows.ts';
 import { getCreditAlerts } from '../../domain/credits/credit-alerts.ts';
 import { accountTotals, usageByDay } from '../../domain/requests/request-store.ts';
 import { activeWebhookSecrets, createWebhookSecret } from '../../domain/webhooks/webhook-secrets.ts';
@@ -55,6 +55,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       credits: { balance: account.credit_balance, reserved: account.credits_reserved, available: Math.max(0, account.credit_balance - account.credits_reserved) },
       upstreamQuota: await upstreamQuotaOf(account.id),
       rateLimits: limits,
+      readsPerMinute: readsPerMinute(config, limits),
       usage: { minute: used(0), hour: used(1), day: used(2), ...(await accountTotals(db, account.id)) },
       // Read fresh, not from the cached account: the dashboard's banner follows a threshold just set.
       alerts: await getCreditAlerts(db, account.id),
@@ -97,8 +98,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request, reply) => {
     const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;
     const decision = await rateLimiter.consume(`webhook-secret-rotate:${callerOf(request).accountId}`, [{ name: 'hour', limit, seconds: 3600 }]);
+    const headers = addRateLimitHeaders(reply, decision, 'rotate');
     if (!decision.allowed) {
-      throw rateLimited(decision, `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, 'rotate');
+      throw rateLimited(decision, `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, 'rotate', headers);
     }
     const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
     const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));
