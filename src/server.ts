@@ -51,7 +51,11 @@ async function main() {
     // (or a load balancer holding a half-open connection) must not keep the process from closing
     // its queue and database cleanly, so whatever is left is then cut.
     idle.stop();
-    const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
+    const cut = setTimeout(() => {
+      // Requests still running now lose their connection: they are settled as failed, not charged.
+      app.services.connectionsCut.abort();
+      app.server.closeAllConnections();
+    }, DRAIN_MS);
     await app.close();
     clearTimeout(cut);
     await app.services.close();

@@ -77,6 +77,11 @@ export interface Services {
   metrics: Metrics;
   /** One sweep of the worker's timer (watches due, paused ones to resume, lapsed holds, lease renewals, the event outbox). */
   sweepOnce(): Promise<void>;
+  /**
+   * Aborted when a stopping server cuts the connections its drain left open (server.ts): a
+   * synchronous request still running then cannot deliver its answer, so it is not charged.
+   */
+  readonly connectionsCut: AbortController;
   close(): Promise<void>;
 }
 
@@ -337,6 +342,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   return {
     config, db, redis, cache, rateLimiter, loginThrottle, passwordGate, jwt, auth, youtube, keyPool, source, innertube, shortsRequests, acceptances, boss, jobs, delivery, watches, websub, metrics, sweepOnce,
+    connectionsCut: new AbortController(),
     async close() {
       clearInterval(purgeTimer);
       clearTimeout(firstPurge);

@@ -492,6 +492,33 @@ describe("a committed request that fails on the service's own side (found by rev
   });
 });
 
+describe('a synchronous request still running when a stopping server cuts its connections (found by review)', () => {
+  it("is not charged: it fails on the service's side, its units are the service's loss", async () => {
+    const fake = await startFakePlatform({ latencyMs: 200 });
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', OPERATOR_TOKEN: 'o'.repeat(40) }, { now: clearOfQuotaDay() });
+    try {
+      const user = await createUser(t, 100);
+      const answer = t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo' } });
+      // The cut comes while the platform is being read (its first answer takes 200 ms).
+      await until(async () => fake.calls().length > 0, 10_000, 5);
+      t.services.connectionsCut.abort();
+      const res = await answer;
+      assert.deepEqual([res.statusCode, res.json().error], [503, 'SERVICE_UNAVAILABLE'], res.body);
+      assert.match(res.json().message, /nothing was charged/);
+      const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+      assert.deepEqual(account.credits, { balance: 100, reserved: 0, available: 100 });
+      const listed = (await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.key) })).json();
+      assert.equal(listed.requests[0].status, 'failed');
+      const quota = (await t.app.inject({ method: 'GET', url: '/operator/quota', headers: bearer('o'.repeat(40)) })).json();
+      assert.equal(quota.lostUnits, fake.quotaUsed(), "the units it spent are the service's loss");
+      assert.equal(account.upstreamQuota.allowance.used, 0, "not the account's");
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a stale copy of a window cut at the maximum (found by review)', () => {
   it('answers the very request it was read for', async () => {
     const fake = await startFakePlatform();

@@ -13,8 +13,17 @@ interface SampleInput {
   /** The OpenAPI path with its parameters already filled in. */
   path: string;
   body: unknown;
-  authenticated: boolean;
+  /**
+   * The environment variable holding the credential the operation takes (null: none): an API key
+   * where one is accepted, a dashboard session for key and secret management, the operator token
+   * for the operator API (found by review: every sample sent $API_KEY and met a 403 there).
+   */
+  credential: Credential | null;
+  /** The answer is not JSON (CSV, Prometheus text): the samples read it as text. */
+  textResponse: boolean;
 }
+
+export type Credential = 'API_KEY' | 'SESSION_TOKEN' | 'OPERATOR_TOKEN';
 
 const pyLiteral = (value: unknown, indent = ''): string => {
   if (value === null) return 'None';
@@ -28,26 +37,26 @@ const pyLiteral = (value: unknown, indent = ''): string => {
   return JSON.stringify(value);
 };
 
-export function codeSamples({ baseUrl, method, path, body, authenticated }: SampleInput): CodeSample[] {
+export function codeSamples({ baseUrl, method, path, body, credential, textResponse }: SampleInput): CodeSample[] {
   const url = `${baseUrl.replace(/\/$/, '')}${path}`;
   const upper = method.toUpperCase();
   const hasBody = body !== undefined;
   const json = hasBody ? JSON.stringify(body) : '';
 
   const curl = [`curl -sS -X ${upper} '${url}'`];
-  if (authenticated) curl.push(`-H "Authorization: Bearer $API_KEY"`);
+  if (credential) curl.push(`-H "Authorization: Bearer $${credential}"`);
   if (hasBody) curl.push(`-H 'Content-Type: application/json'`, `-d '${json.replace(/'/g, "'\\''")}'`);
 
   // The snippet's own template literal, written out (it is code for the reader, not evaluated here).
-  const bearer = 'Authorization: `Bearer $' + '{process.env.API_KEY}`';
-  const jsHeaders = [...(authenticated ? [bearer] : []), ...(hasBody ? ["'Content-Type': 'application/json'"] : [])];
+  const bearer = 'Authorization: `Bearer $' + `{process.env.${credential}}\``;
+  const jsHeaders = [...(credential ? [bearer] : []), ...(hasBody ? ["'Content-Type': 'application/json'"] : [])];
   const js = [
     `const response = await fetch('${url}', {`,
     `  method: '${upper}',`,
     ...(jsHeaders.length ? [`  headers: { ${jsHeaders.join(', ')} },`] : []),
     ...(hasBody ? [`  body: JSON.stringify(${JSON.stringify(body, null, 2).replace(/\n/g, '\n  ')}),`] : []),
     '});',
-    'const result = await response.json(); // errors: { error, message, requestId }',
+    textResponse ? 'const result = await response.text(); // errors are JSON: { error, message, requestId }' : 'const result = await response.json(); // errors: { error, message, requestId }',
   ];
 
   const python = [
@@ -55,11 +64,11 @@ export function codeSamples({ baseUrl, method, path, body, authenticated }: Samp
     '',
     `response = requests.${method.toLowerCase()}(`,
     `    "${url}",`,
-    ...(authenticated ? ['    headers={"Authorization": f"Bearer {os.environ[\'API_KEY\']}"},'] : []),
+    ...(credential ? [`    headers={"Authorization": f"Bearer {os.environ['${credential}']}"},`] : []),
     ...(hasBody ? [`    json=${pyLiteral(body, '    ')},`] : []),
     '    timeout=120,',
     ')',
-    'result = response.json()  # errors: {"error", "message", "requestId"}',
+    textResponse ? 'result = response.text  # errors are JSON: {"error", "message", "requestId"}' : 'result = response.json()  # errors: {"error", "message", "requestId"}',
   ];
 
   return [

@@ -14,7 +14,7 @@ import { EXAMPLE_WATCH_ID, ShortsCreatedPayloadSchema, WatchPausedPayloadSchema,
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
 import { renderGuides } from './openapi-guides.ts';
-import { codeSamples, samplesMarkdown } from './openapi-snippets.ts';
+import { codeSamples, samplesMarkdown, type Credential } from './openapi-snippets.ts';
 import { configuredPricing } from './pricing.ts';
 import { exampleOf } from './schemas/responses.ts';
 
@@ -24,7 +24,14 @@ export const PRODUCT_NAME = 'channel-shorts';
 /** Example values of path parameters, for the snippets. */
 const PATH_EXAMPLES: Record<string, string> = { requestId: EXAMPLE_REQUEST_ID, batchId: EXAMPLE_BATCH_ID, id: EXAMPLE_ACCOUNT_ID, watchId: EXAMPLE_WATCH_ID };
 
-type Operation = { security?: unknown[]; description?: string; parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>; requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; 'x-codeSamples'?: unknown };
+/** What an operation's code samples send: the operator API takes the operator token; session-only routes a session. */
+function credentialOf(url: string, config: { auth?: boolean | 'session' } | undefined): Credential | null {
+  if (url.startsWith('/operator/')) return 'OPERATOR_TOKEN';
+  if (config?.auth === 'session') return 'SESSION_TOKEN';
+  return config?.auth ? 'API_KEY' : null;
+}
+
+type Operation = { responses?: Record<string, { content?: Record<string, unknown> }>; security?: unknown[]; description?: string; parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>; requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; 'x-codeSamples'?: unknown };
 
 const signedDelivery =
   'Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and ' +
@@ -48,12 +55,18 @@ function watchWebhook(type: string, schema: TSchema, summary: string, exampleSum
 
 export function openApiDocument(config: Config): SwaggerOptions {
   const collector = new ComponentCollector();
+  /** The credential each operation takes, by "<method> <OpenAPI path>", for its code samples. */
+  const credentials = new Map<string, Credential | null>();
   const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
   const guides = renderGuides(configuredPricing(config), defaultRateLimits(config));
   const successExample = exampleOf(SuccessBodySchema);
   return {
     // Every $id'd shape becomes a named component used by $ref (openapi-components.ts).
-    transform: ({ schema, url, route }) => ({ schema: (schema ? collector.routeSchema(schema as Record<string, unknown>, [route.method].flat()[0]!, url) : schema) as never, url }),
+    transform: ({ schema, url, route }) => {
+      const method = [route.method].flat()[0]!;
+      credentials.set(`${method.toLowerCase()} ${url.replace(/:(\w+)/g, '{$1}')}`, credentialOf(url, route.config as { auth?: boolean | 'session' } | undefined));
+      return { schema: (schema ? collector.routeSchema(schema as Record<string, unknown>, method, url) : schema) as never, url };
+    },
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: { components?: { schemas?: Record<string, unknown> }; webhooks?: unknown; paths: Record<string, Record<string, Operation>> } }).openapiObject;
       collector.addBodyExamples(doc.paths as never);
@@ -67,7 +80,9 @@ export function openApiDocument(config: Config): SwaggerOptions {
             if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
           }
           const body = Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value;
-          const samples = codeSamples({ baseUrl, method, path: filled, body, authenticated: (operation.security?.length ?? 0) > 0 });
+          const ok = operation.responses?.['200']?.content ?? operation.responses?.['201']?.content;
+          const textResponse = ok !== undefined && !('application/json' in ok);
+          const samples = codeSamples({ baseUrl, method, path: filled, body, credential: credentials.get(`${method} ${path}`) ?? null, textResponse });
           operation['x-codeSamples'] = samples;
           operation.description = [operation.description, samplesMarkdown(samples)].filter(Boolean).join('\n\n');
         }

@@ -68,12 +68,18 @@ function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number
   return { db: deps.db, accountId: request.accountId, requestId: request.id, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(deps.now() + holdMs) };
 }
 
-/** Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded). */
-export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest): Promise<{ body: SuccessBody; json: RenderedJson }> {
+/**
+ * Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded).
+ * `connectionsCut`: aborted when a stopping server cut its connections; a request whose work ends
+ * after that is not charged (found by review: its client got a reset, and was charged).
+ */
+export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest, options: { connectionsCut?: AbortSignal } = {}): Promise<{ body: SuccessBody; json: RenderedJson }> {
   let meter: QuotaMeter | undefined;
   try {
     const query = queryOf(deps, request);
     const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))), onShorts: prerenderShorts });
+    // The service's own failure: the units are its loss, nothing is charged.
+    if (options.connectionsCut?.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'The service stopped before this request\'s answer was ready and closed its connection; nothing was charged. Send it again.');
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
     // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.

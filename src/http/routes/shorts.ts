@@ -63,7 +63,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
     if (!webhookUrl) {
       // Pre-rendered JSON with exactly the schema's fields (see renderSuccessJson): sent as is.
-      const { json } = await runSyncRequest(shortsRequests, record);
+      const { json } = await runSyncRequest(shortsRequests, record, { connectionsCut: app.services.connectionsCut.signal });
       return sendRendered(reply, json);
     }
 
