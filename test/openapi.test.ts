@@ -167,7 +167,16 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     }
     for (const [name, webhook] of Object.entries(doc.webhooks)) checkMedia(`webhook ${name}`, webhook.post.requestBody!.content['application/json']!);
     const events = Object.values(doc.webhooks).flatMap((w) => Object.keys(w.post.requestBody!.content['application/json']!.examples ?? {}));
-    assert.deepEqual(events.sort(), ['batch.completed', 'credits.low', 'shorts.completed', 'shorts.created', 'shorts.failed', 'watch.paused', 'watch.resumed']);
+    assert.deepEqual(events.sort(), ['batch.completed', 'credits.low', 'shorts.completed', 'shorts.created', 'shorts.failed', 'watch.paused', 'watch.resumed', 'webhook.test']);
+    // Errors Fastify raises before the handler are documented where they can happen (found by review).
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const label = `${method.toUpperCase()} ${path}`;
+        if (op.requestBody) assert.ok(op.responses['413'] && op.responses['415'], `${label}: 413 and 415`);
+        if (/\{\w+\}/.test(path)) assert.ok(op.responses['414'], `${label}: 414`);
+      }
+    }
+    assert.match(JSON.stringify(doc.paths['/api/youtube/watches/{watchId}']!.patch!.responses['415']), /Failure/, 'in the failure body under /api/youtube/');
     // Error examples come from the catalog: each 4xx/5xx example carries a code of the right status.
     const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
     assert.deepEqual(Object.keys(failed).sort(), ['SERVICE_UNAVAILABLE', 'UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED']);

@@ -129,3 +129,17 @@ export const WebhookTestResultSchema = Type.Object({
   }],
 });
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
+
+/** The webhook.test event as POST /webhooks/test sends it (signed like every event). */
+export const WEBHOOK_TEST_MESSAGE = 'A test event from channel-shorts: verify its signature like any other event. It carries no result.';
+export const WebhookTestPayloadSchema = Type.Object({
+  type: Type.Literal('webhook.test'),
+  timestamp: Type.String({ format: 'date-time' }),
+  data: Type.Object({ message: Type.String() }),
+}, {
+  $id: 'WebhookTestPayload',
+  description: 'The webhook.test event POST /webhooks/test sends (Standard Webhooks signed, webhook-id msg_test_…).',
+  examples: [{ type: 'webhook.test', timestamp: '2026-06-01T12:00:00.000Z', data: { message: WEBHOOK_TEST_MESSAGE } }],
+});
+export type WebhookTestPayload = Static<typeof WebhookTestPayloadSchema>;
+

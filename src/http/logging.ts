@@ -2,7 +2,7 @@
 // worker (which logs but serves no HTTP, so it must not load app.ts), the demo and the tests.
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { newRequestId } from './request-id.ts';
-import { clientErrorHandler, frameworkErrors } from './plugins/error-handler.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/error-handler.ts';
 import { parseTrustedProxies, type Config } from '../config.ts';
 
 /**
@@ -42,9 +42,6 @@ class OneLinePerRequest extends LogController {
 
 type SecurityConfig = Pick<Config, 'TRUSTED_PROXIES' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
 const SECURITY_DEFAULTS: SecurityConfig = { TRUSTED_PROXIES: '', HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_REQUEST_TIMEOUT_MS: 30_000 };
-
-/** The longest path parameter the router takes (414 URI_TOO_LONG beyond). */
-export const MAX_PARAM_LENGTH = 800;
 
 export function fastifyOptions(logger: FastifyServerOptions['logger'], config: SecurityConfig = SECURITY_DEFAULTS): FastifyServerOptions {
   const proxies = parseTrustedProxies(config.TRUSTED_PROXIES);

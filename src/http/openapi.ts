@@ -10,6 +10,7 @@ import { EXAMPLE_BATCH_ID } from '../contract/batches.ts';
 import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
 import { CreditsLowPayloadSchema } from '../contract/credits.ts';
+import { WebhookTestPayloadSchema } from '../contract/requests-log.ts';
 import { EXAMPLE_WATCH_ID, ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
@@ -158,6 +159,14 @@ export function openApiDocument(config: Config): SwaggerOptions {
             summary: 'Sent once when the balance falls below the account\'s low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.',
             description: `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of the charge that crossed the threshold; listed with GET /accounts/events.`,
             requestBody: { required: true, content: { 'application/json': { schema: CreditsLowPayloadSchema, examples: { 'credits.low': { summary: 'A charge took the balance from 51 to 49 (threshold 50).', value: exampleOf(CreditsLowPayloadSchema) } } } } },
+            responses: deliveryResponses,
+          },
+        },
+        'webhook.test': {
+          post: {
+            summary: 'Sent once, on request, by POST /webhooks/test (and the dashboard\'s "Send test event") to the URL given: to check a receiver\'s signature verification.',
+            description: 'Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown to the caller, whatever it is.',
+            requestBody: { required: true, content: { 'application/json': { schema: WebhookTestPayloadSchema, examples: { 'webhook.test': { summary: 'A test event.', value: exampleOf(WebhookTestPayloadSchema) } } } } },
             responses: deliveryResponses,
           },
         },

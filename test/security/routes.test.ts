@@ -16,7 +16,7 @@ import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
 import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
 import { newWatchId } from '../../src/domain/watches/watch-store.ts';
-import { MAX_PARAM_LENGTH } from '../../src/http/logging.ts';
+import { MAX_PARAM_LENGTH } from '../../src/http/plugins/error-handler.ts';
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 const OPERATOR = 'operator-token-for-the-security-suite-0123456789';

@@ -127,7 +127,9 @@ export class ChannelShortsClient {
     const query = new URLSearchParams();
     if (options.cursor !== undefined) query.set('cursor', options.cursor);
     if (options.pageSize !== undefined) query.set('pageSize', String(options.pageSize));
-    const qs = query.size > 0 ? `?${query}` : '';
+    // Not query.size: runtimes before Node 18.16 lack it, and paging then never moved on (found by review).
+    const text = query.toString();
+    const qs = text ? `?${text}` : '';
     return this.#call('GET', `/api/youtube/shorts/${encodeURIComponent(requestId)}/items${qs}`);
   }
 

@@ -101,6 +101,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Too many failed attempts for this email from this address (or from this address overall); see Retry-After. */
                 429: {
                     headers: {
@@ -140,7 +158,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/keys' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -148,7 +166,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/keys', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -160,7 +178,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/keys",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -240,7 +258,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/keys' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $SESSION_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"name":"production backend","scopes":["shorts:write","shorts:read"]}'
          *     ```
@@ -250,7 +268,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/keys', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "name": "production backend",
          *         "scopes": [
@@ -269,7 +287,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/keys",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         json={
          *             "name": "production backend",
          *             "scopes": ["shorts:write", "shorts:read"],
@@ -347,6 +365,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
@@ -395,7 +431,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/keys/usage' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -403,7 +439,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/keys/usage', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -415,7 +451,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/keys/usage",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -521,7 +557,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X DELETE 'http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -529,7 +565,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
          *       method: 'DELETE',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -541,7 +577,7 @@ export type paths = {
          *
          *     response = requests.delete(
          *         "http://localhost:3000/keys/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -596,6 +632,15 @@ export type paths = {
                 };
                 /** @description No such key on this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -887,7 +932,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/accounts/webhook-secret' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -895,7 +940,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/accounts/webhook-secret', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -907,7 +952,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/accounts/webhook-secret",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -1003,7 +1048,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/accounts/webhook-secret/rotate' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -1011,7 +1056,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/accounts/webhook-secret/rotate', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -1023,7 +1068,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/accounts/webhook-secret/rotate",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -1248,7 +1293,7 @@ export type paths = {
          *       method: 'GET',
          *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
          *     });
-         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     const result = await response.text(); // errors are JSON: { error, message, requestId }
          *     ```
          *
          *     **Python**
@@ -1261,7 +1306,7 @@ export type paths = {
          *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
          *         timeout=120,
          *     )
-         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     result = response.text  # errors are JSON: {"error", "message", "requestId"}
          *     ```
          */
         get: {
@@ -1570,7 +1615,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X PUT 'http://localhost:3000/accounts/alerts' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $SESSION_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"lowBalanceThreshold":50,"eventsWebhookUrl":"https://example.com/hooks/account"}'
          *     ```
@@ -1580,7 +1625,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/accounts/alerts', {
          *       method: 'PUT',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "lowBalanceThreshold": 50,
          *         "eventsWebhookUrl": "https://example.com/hooks/account"
@@ -1596,7 +1641,7 @@ export type paths = {
          *
          *     response = requests.put(
          *         "http://localhost:3000/accounts/alerts",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
          *         json={
          *             "lowBalanceThreshold": 50,
          *             "eventsWebhookUrl": "https://example.com/hooks/account",
@@ -1648,6 +1693,24 @@ export type paths = {
                 };
                 /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1871,7 +1934,7 @@ export type paths = {
                     from?: string;
                     /** @description Requests created before this instant. */
                     to?: string;
-                    delivery?: components["schemas"]["def-0"];
+                    delivery?: components["schemas"]["DeliveryState"];
                 };
                 header?: never;
                 path?: never;
@@ -2235,6 +2298,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
@@ -2386,6 +2458,15 @@ export type paths = {
                 };
                 /** @description The result is past RESULT_RETENTION_DAYS. */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2556,6 +2637,24 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Rate limit exceeded (see Retry-After and RateLimit headers). */
                 429: {
                     headers: {
@@ -2680,6 +2779,15 @@ export type paths = {
                 };
                 /** @description No such batch for this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2826,6 +2934,15 @@ export type paths = {
                 };
                 /** @description The batch is still running, or a delivery of its summary is queued or running. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2982,6 +3099,15 @@ export type paths = {
                 };
                 /** @description The result is past its retention period (RESULT_EXPIRED). */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3378,6 +3504,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Too many test events (at most 10 per minute); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
@@ -3697,7 +3841,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/me' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -3705,7 +3849,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/me', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -3717,7 +3861,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/me",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -3831,7 +3975,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/users' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -3839,7 +3983,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -3851,7 +3995,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/users",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -3954,7 +4098,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/users' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"email":"ada@example.com","password":"correct horse battery staple"}'
          *     ```
@@ -3964,7 +4108,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "email": "ada@example.com",
          *         "password": "correct horse battery staple"
@@ -3980,7 +4124,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/users",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={
          *             "email": "ada@example.com",
          *             "password": "correct horse battery staple",
@@ -4062,6 +4206,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4101,7 +4263,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -4109,7 +4271,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -4121,7 +4283,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -4202,6 +4364,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4243,7 +4414,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -4251,7 +4422,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -4263,7 +4434,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/ledger",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -4339,6 +4510,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4380,7 +4560,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -4388,7 +4568,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -4400,7 +4580,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/requests",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -4476,6 +4656,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4517,7 +4706,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -4525,7 +4714,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -4537,7 +4726,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/deliveries",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -4613,6 +4802,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4656,7 +4854,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{}'
          *     ```
@@ -4666,7 +4864,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({}),
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
@@ -4679,7 +4877,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/disable",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={},
          *         timeout=120,
          *     )
@@ -4751,6 +4949,33 @@ export type paths = {
                 };
                 /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4799,7 +5024,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{}'
          *     ```
@@ -4809,7 +5034,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({}),
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
@@ -4822,7 +5047,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/enable",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={},
          *         timeout=120,
          *     )
@@ -4901,6 +5126,33 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -4942,7 +5194,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"role":"customer"}'
          *     ```
@@ -4952,7 +5204,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "role": "customer"
          *       }),
@@ -4967,7 +5219,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/role",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={
          *             "role": "customer",
          *         },
@@ -5048,6 +5300,33 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -5089,7 +5368,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"direction":"grant","amount":1,"reason":"Requested by the customer."}'
          *     ```
@@ -5099,7 +5378,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "direction": "grant",
          *         "amount": 1,
@@ -5116,7 +5395,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/credits",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={
          *             "direction": "grant",
          *             "amount": 1,
@@ -5201,6 +5480,33 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -5241,7 +5547,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X PUT 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"perMinute":120,"perDay":null}'
          *     ```
@@ -5251,7 +5557,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
          *       method: 'PUT',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "perMinute": 120,
          *         "perDay": null
@@ -5267,7 +5573,7 @@ export type paths = {
          *
          *     response = requests.put(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={
          *             "perMinute": 120,
          *             "perDay": None,
@@ -5351,6 +5657,33 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -5378,7 +5711,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X DELETE 'http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -5386,7 +5719,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits', {
          *       method: 'DELETE',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -5398,7 +5731,7 @@ export type paths = {
          *
          *     response = requests.delete(
          *         "http://localhost:3000/operator/users/7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93/limits",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -5470,6 +5803,15 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -5508,7 +5850,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/audit' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -5516,7 +5858,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/audit', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -5528,7 +5870,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/audit",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -5645,7 +5987,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/invitations' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -5653,7 +5995,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/invitations', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -5665,7 +6007,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/invitations",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -5765,7 +6107,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/operator/invitations' \
-         *       -H "Authorization: Bearer $API_KEY" \
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"email":"ada@example.com"}'
          *     ```
@@ -5775,7 +6117,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/invitations', {
          *       method: 'POST',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}`, 'Content-Type': 'application/json' },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}`, 'Content-Type': 'application/json' },
          *       body: JSON.stringify({
          *         "email": "ada@example.com"
          *       }),
@@ -5790,7 +6132,7 @@ export type paths = {
          *
          *     response = requests.post(
          *         "http://localhost:3000/operator/invitations",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         json={
          *             "email": "ada@example.com",
          *         },
@@ -5870,6 +6212,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unexpected server error. */
                 500: {
                     headers: {
@@ -5909,7 +6269,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/doctor' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -5917,7 +6277,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/doctor', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -5929,7 +6289,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/doctor",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -6039,7 +6399,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/setup' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -6047,7 +6407,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/setup', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -6059,7 +6419,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/setup",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -6175,7 +6535,7 @@ export type paths = {
          *
          *     ```bash
          *     curl -sS -X GET 'http://localhost:3000/operator/quota' \
-         *       -H "Authorization: Bearer $API_KEY"
+         *       -H "Authorization: Bearer $OPERATOR_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -6183,7 +6543,7 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/operator/quota', {
          *       method: 'GET',
-         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *       headers: { Authorization: `Bearer ${process.env.OPERATOR_TOKEN}` },
          *     });
          *     const result = await response.json(); // errors: { error, message, requestId }
          *     ```
@@ -6195,7 +6555,7 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/operator/quota",
-         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         headers={"Authorization": f"Bearer {os.environ['OPERATOR_TOKEN']}"},
          *         timeout=120,
          *     )
          *     result = response.json()  # errors: {"error", "message", "requestId"}
@@ -6467,6 +6827,24 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Too many sign-ups from this address. */
                 429: {
                     headers: {
@@ -6587,6 +6965,24 @@ export type paths = {
                 };
                 /** @description An account with this email exists. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6902,6 +7298,24 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Rate limit exceeded, or the daily allowance of unpaid upstream work is spent. */
                 429: {
                     headers: {
@@ -7054,6 +7468,15 @@ export type paths = {
                         "application/json": components["schemas"]["Failure"];
                     };
                 };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
                 /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
                 429: {
                     headers: {
@@ -7167,6 +7590,15 @@ export type paths = {
                 };
                 /** @description No such watch on this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7295,6 +7727,33 @@ export type paths = {
                 };
                 /** @description No such watch on this account. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The body is over 64 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description The body is not sent as application/json. */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7433,6 +7892,15 @@ export type paths = {
                 };
                 /** @description The watch is paused. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Failure"];
+                    };
+                };
+                /** @description A path parameter is over 800 characters. */
+                414: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7765,15 +8233,57 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent once, on request, by POST /webhooks/test (and the dashboard's "Send test event") to the URL given: to check a receiver's signature verification.
+         * @description Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown to the caller, whatever it is.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookTestPayload"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: stop sending this webhook. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
-        /**
-         * DeliveryState
-         * @description pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.
-         * @example retrying
-         */
-        "def-0": "pending" | "delivered" | "retrying" | "failed" | "gone";
         /**
          * @description The caller's account: credits, upstream quota, rate limits and usage.
          * @example {
@@ -10231,6 +10741,25 @@ export type components = {
             /** Format: date-time */
             createdAt: string;
             expiresAt: string | null;
+        };
+        /**
+         * @description The webhook.test event POST /webhooks/test sends (Standard Webhooks signed, webhook-id msg_test_…).
+         * @example {
+         *       "type": "webhook.test",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "message": "A test event from channel-shorts: verify its signature like any other event. It carries no result."
+         *       }
+         *     }
+         */
+        WebhookTestPayload: {
+            /** @constant */
+            type: "webhook.test";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                message: string;
+            };
         };
         /**
          * @example {

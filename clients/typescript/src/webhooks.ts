@@ -7,8 +7,12 @@ export { WebhookVerificationError };
 
 type Payload<T> = T extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
 
-/** shorts.completed / shorts.failed for a request; batch.completed for a batch. */
-export type WebhookEvent = Payload<webhooks['shorts.result']> | Payload<webhooks['batch.completed']>;
+/**
+ * Every event the service signs: shorts.completed / shorts.failed for a request, batch.completed for a
+ * batch, shorts.created / watch.paused / watch.resumed for a watch, credits.low for the account, and
+ * webhook.test from POST /webhooks/test. Narrow on `type`.
+ */
+export type WebhookEvent = { [Name in keyof webhooks]: Payload<webhooks[Name]> }[keyof webhooks];
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Queryable } from '../../infra/db/database.ts';
-import type { WebhookTestResult } from '../../contract/requests-log.ts';
+import { WEBHOOK_TEST_MESSAGE, type WebhookTestPayload, type WebhookTestResult } from '../../contract/requests-log.ts';
 import { deliverOnce } from './deliver-once.ts';
 import { activeWebhookSecrets } from './webhook-secrets.ts';
 import { assertAcceptableWebhookUrl } from './webhook-url.ts';
@@ -24,11 +24,7 @@ export async function sendTestEvent(deps: TestEventDeps, accountId: string, url:
   assertAcceptableWebhookUrl(url, deps.allowPrivate);
   // A fresh id per test: a receiver that deduplicates on webhook-id must not drop the second test.
   const webhookId = `msg_test_${randomBytes(12).toString('hex')}`;
-  const body = JSON.stringify({
-    type: 'webhook.test',
-    timestamp: now.toISOString(),
-    data: { message: 'A test event from channel-shorts: verify its signature like any other event. It carries no result.' },
-  });
+  const body = JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: { message: WEBHOOK_TEST_MESSAGE } } satisfies WebhookTestPayload);
   const secrets = (await activeWebhookSecrets(deps.db, accountId)).map((s) => s.secret);
   const result = await deliverOnce({ url, webhookId, body, secrets, agent: deps.agent, allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs });
   return {

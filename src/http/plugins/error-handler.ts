@@ -1,6 +1,7 @@
 // Renders every error as docs/spec.md's body: {error, message, requestId}, plus success:false on the
 // shorts routes. Known infrastructure outages answer 503 instead of 500.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { errorResponse, failureResponse } from '../schemas/responses.ts';
 import fp from 'fastify-plugin';
 import { AppError, ERROR_CATALOG, type ErrorCode } from '../../errors.ts';
 import { isRedisUnavailable } from '../../infra/redis.ts';
@@ -98,7 +99,22 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   }
 }
 
+/** The longest path parameter the router takes (414 URI_TOO_LONG beyond; logging.ts sets it). */
+export const MAX_PARAM_LENGTH = 800;
+
 export const errorHandler = fp(async (app: FastifyInstance) => {
+  // Errors Fastify raises before a handler runs, documented on every route they can reach (found by
+  // review: only POST /api/youtube/shorts listed 413 and 415, and no route 414).
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!response) return;
+    const respond = route.config?.failureBody || route.url.startsWith(FAILURE_BODY_PREFIX) ? failureResponse : errorResponse;
+    if (route.schema?.body) {
+      response[413] ??= respond('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']);
+      response[415] ??= respond('The body is not sent as application/json.', ['UNSUPPORTED_MEDIA_TYPE']);
+    }
+    if (route.schema?.params) response[414] ??= respond(`A path parameter is over ${MAX_PARAM_LENGTH} characters.`, ['URI_TOO_LONG']);
+  });
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = classify(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
