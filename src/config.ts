@@ -62,6 +62,7 @@ export const ConfigSchema = Type.Object({
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000, description: 'A client must send its request headers within this time.' }),
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 30000, description: 'A client must send its whole request within this time.' }),
   CORS_ORIGINS: Type.String({ default: '', description: 'Comma-separated browser origins allowed to call the API cross-origin; empty = CORS off.' }),
+  WORKER_METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'npm run worker: serve the worker\'s own /metrics and /healthz on this port (HOST); 0 picks a free one. Unset: none.' })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'When set, /metrics needs "Authorization: Bearer <METRICS_TOKEN>".' })),
   WEBHOOK_SECRET_ROTATIONS_PER_HOUR: Type.Integer({ minimum: 1, default: 5, description: 'Webhook secret rotations an account may make per clock hour.' }),
   // operators (README, Operators; docs/architecture.md)

@@ -7,6 +7,7 @@ import { LOG_REDACT } from './http/logging.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
 import { startIdleRelease } from './infra/idle-memory.ts';
+import { serveMetrics } from './infra/metrics-server.ts';
 
 async function main() {
   const startup = deferSignalsDuringStartup();
@@ -16,11 +17,16 @@ async function main() {
   // grow by, as the API process does after its last request (infra/idle-memory.ts).
   const idle = startIdleRelease({ warn: (err, msg) => log.warn({ err }, msg) });
   const services = await createServices(config, { runWorker: true, role: 'worker', log, abortSignal: startup.aborted, onJobs: () => idle.activity() });
-  log.info('channel-shorts worker started');
+  // Its counters (webhook attempts, upstream calls, watch checks…) are its own: scraped here.
+  const metricsServer = config.WORKER_METRICS_PORT === undefined
+    ? undefined
+    : await serveMetrics({ registry: services.metrics.registry, host: config.HOST, port: config.WORKER_METRICS_PORT, token: config.METRICS_TOKEN, warn: (err, msg) => log.warn({ err }, msg) });
+  log.info(metricsServer ? `channel-shorts worker started; metrics at ${metricsServer.url}/metrics` : 'channel-shorts worker started (set WORKER_METRICS_PORT to scrape its metrics)');
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'worker shutting down after an error');
     else log.info({ signal }, 'worker shutting down');
     idle.stop();
+    await metricsServer?.close();
     await services.close();
   });
   startup.ready();

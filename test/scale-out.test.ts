@@ -11,7 +11,7 @@ import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { PASSWORD, uniqueEmail } from './helpers/test-app.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
-import { startChild, type ChildService } from '../support/child-service.ts';
+import { freePort, startChild, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 
 describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => {
@@ -20,6 +20,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
   let db: Database;
   let api: ChildService[] = [];
   let worker: ChildService;
+  let workerMetrics: string;
   before(async () => {
     fake = await startFakePlatform();
     database = await createPostgresDatabase();
@@ -37,7 +38,8 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
       JWT_SECRET: randomBytes(32).toString('hex'),
     };
     api = await Promise.all([startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' }), startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' })]);
-    worker = await startChild('dist/worker.mjs', { ...env, WORKER_CONCURRENCY: '8' });
+    workerMetrics = `http://127.0.0.1:${await freePort()}`;
+    worker = await startChild('dist/worker.mjs', { ...env, WORKER_CONCURRENCY: '8', WORKER_METRICS_PORT: new URL(workerMetrics).port, METRICS_TOKEN: 'worker-metrics-token-0123' });
   });
   after(async () => {
     await Promise.all([...api.map((a) => a.kill('SIGTERM')), worker?.kill('SIGTERM')]);
@@ -106,5 +108,12 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM shorts_requests WHERE account_id = $1 AND status = 'completed'", [user.id]);
     assert.equal(row!.n, 100);
     await receiver.close();
+    // The worker did the fetching and delivering: its own /metrics shows it (found by review: never scraped).
+    assert.equal((await fetch(`${workerMetrics}/metrics`)).status, 401, 'METRICS_TOKEN holds there too');
+    const scraped = await (await fetch(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer worker-metrics-token-0123' } })).text();
+    const attempts = [...scraped.matchAll(/^webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    assert.ok(attempts >= 100, `the worker's webhook attempts: ${attempts}\n${scraped.slice(0, 2000)}`);
+    assert.match(scraped, /^upstream_calls_total\{/m);
+    assert.equal((await fetch(`${workerMetrics}/healthz`)).status, 200);
   });
 });

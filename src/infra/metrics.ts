@@ -1,4 +1,5 @@
 // Prometheus metrics, one registry per app instance (tests build many apps in one process).
+import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createMetrics() {
@@ -28,3 +29,10 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Whether an Authorization header carries `Bearer <expected>` (compared in constant time). */
+export function bearerMatches(authorization: string | undefined, expected: Buffer): boolean {
+  const sent = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '');
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
+}
+

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { timingSafeEqual } from 'node:crypto';
+import { bearerMatches } from '../../infra/metrics.ts';
 import { QUEUES } from '../../infra/queue.ts';
 import { withTimeout } from '../../infra/timeout.ts';
 import { AppError } from '../../errors.ts';
@@ -91,8 +91,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     if (metricsToken) {
-      const sent = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
-      if (sent.length !== metricsToken.length || !timingSafeEqual(sent, metricsToken)) {
+      if (!bearerMatches(request.headers.authorization, metricsToken)) {
         throw new AppError('UNAUTHORIZED', 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".');
       }
     }
