@@ -88,6 +88,13 @@ export type Config = Static<typeof ConfigSchema>;
 export class ConfigError extends Error {}
 
 /** Parse settings from an environment-like map; throws ConfigError naming every bad variable. */
+/** The words a setting may be, when it is a choice among literals. */
+function choicesOf(schema: unknown): string[] | undefined {
+  const variants = (schema as { anyOf?: Array<{ const?: unknown }> } | undefined)?.anyOf;
+  const words = variants?.map((v) => v.const).filter((c): c is string => typeof c === 'string');
+  return words && words.length > 0 && words.length === variants!.length ? words : undefined;
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const known = Object.keys(ConfigSchema.properties);
   const input: Record<string, unknown> = {};
@@ -97,8 +104,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
   if (!Value.Check(ConfigSchema, converted)) {
-    const problems = [...Value.Errors(ConfigSchema, converted)].map((e) => `${e.instancePath.replace(/^\//, '') || '(root)'}: ${e.message}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+    // One line per setting: a choice among words says which (found by review: LOG_LEVEL=verbose
+    // printed "must be equal to constant" seven times and never the allowed values).
+    const problems = new Map<string, string>();
+    for (const e of Value.Errors(ConfigSchema, converted)) {
+      const name = e.instancePath.replace(/^\//, '') || '(root)';
+      if (problems.has(name)) continue;
+      const choices = choicesOf(ConfigSchema.properties[name as keyof typeof ConfigSchema.properties]);
+      problems.set(name, choices ? `must be one of ${choices.join(', ')} (got "${String(input[name])}")` : e.message);
+    }
+    throw new ConfigError(`Invalid configuration: ${[...problems].map(([name, problem]) => `${name}: ${problem}`).join('; ')}`);
   }
   const config = converted as Config;
   parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);

@@ -1,6 +1,7 @@
 // The API process: config → services → app → listen; drains and closes on SIGINT/SIGTERM.
 import type { IncomingMessage } from 'node:http';
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { buildApp } from './app.ts';
@@ -18,14 +19,16 @@ const SHUTDOWN_DEADLINE_MS = 20_000;
 async function main() {
   const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
-  // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock, log to stderr.
+  // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock: a logger of the
+  // same settings, so those lines have their level, time and errors' messages (found by review:
+  // JSON.stringify of an Error gave "err":{}).
   let built: FastifyInstance | undefined;
-  const early = (obj: unknown, msg?: string) => console.error(JSON.stringify({ msg, ...(obj as object) }));
+  const early = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   const app = await buildApp(
     await createServices(config, {
       runWorker: config.RUN_WORKER,
       abortSignal: startup.aborted,
-      log: { error: (obj, msg) => (built ? built.log.error(obj, msg) : early(obj, msg)), info: (obj, msg) => (built ? built.log.info(obj, msg) : early(obj, msg)) },
+      log: { error: (obj, msg) => (built?.log ?? early).error(obj, msg), info: (obj, msg) => (built?.log ?? early).info(obj, msg) },
     }),
     fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
   );

@@ -220,6 +220,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   const shortsRequests: ShortsRequestDeps = {
     db,
+    onServerFailure: (requestId, err) => options.log.error({ reqId: requestId, err }, 'webhook request failed'),
     shorts,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
     now,

@@ -92,6 +92,9 @@ describe('config', () => {
     assert.equal(loadConfig({ QUOTA_ALLOWANCE_UNITS: '3' }).QUOTA_ALLOWANCE_UNITS, 3);
     // A retention beyond dates JavaScript can hold made every stored result's page a 500 (found by review).
     assert.throws(() => loadConfig({ RESULT_RETENTION_DAYS: '200000000' }), /RESULT_RETENTION_DAYS/);
+    // A choice among words names them, once (found by review: "must be equal to constant" seven times).
+    assert.throws(() => loadConfig({ LOG_LEVEL: 'verbose' }), (error: Error) => error.message === 'Invalid configuration: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")');
+    assert.throws(() => loadConfig({ YOUTUBE_SOURCE: 'foo' }), /YOUTUBE_SOURCE: must be one of auto, data-api, hybrid, innertube \(got "foo"\)$/);
   });
 });
 

@@ -382,3 +382,24 @@ describe('a webhook retry due after the result was dropped (found by review)', (
     }
   });
 });
+
+describe('a webhook request that fails on a server-side status (found by review)', () => {
+  it('is reported with its request id and cause, as a synchronous one is logged', async () => {
+    const fake = await startFakePlatform();
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });
+    try {
+      const user = await createUser(t, 10);
+      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' } });
+      assert.equal(res.statusCode, 202, res.body);
+      const { requestId } = res.json();
+      fake.injectFault({ kind: 'backendError', times: Infinity });
+      const reported: Array<[string, string]> = [];
+      const deps = { ...t.services.shortsRequests, onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]) };
+      assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
+      assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});

@@ -36,6 +36,11 @@ export interface ShortsRequestDeps {
   /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
   queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
+  /**
+   * A webhook request failed with a server-side status (5xx): logged with its request id and cause,
+   * as the HTTP error handler logs a synchronous one (found by review: the webhook path logged nothing).
+   */
+  onServerFailure?: (requestId: string, error: AppError) => void;
   /** The service reads YouTube keyless only (YOUTUBE_SOURCE innertube): duration filters are refused up front. */
   keylessOnly?: boolean;
 }
@@ -216,6 +221,7 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
     const { error } = unwrapFailure(failure);
     if (!isAppError(error)) return abandon(error);
     failedWith = error;
+    if (error.status >= 500) deps.onServerFailure?.(request.id, error);
     outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
   }
   const fetchedOutcome = outcome;
