@@ -13,6 +13,8 @@ import { startupNotes } from './startup-notes.ts';
 import { startIdleRelease } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
+/** After the drain: how long a request already settling has to write its answer before connections are cut. */
+const SETTLING_GRACE_MS = 500;
 const NOT_TRAFFIC = new Set(['/healthz', '/readyz', '/metrics']);
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -54,13 +56,17 @@ async function main() {
     // (or a load balancer holding a half-open connection) must not keep the process from closing
     // its queue and database cleanly, so whatever is left is then cut.
     idle.stop();
+    let closing: NodeJS.Timeout | undefined;
     const cut = setTimeout(() => {
       // Requests still running now lose their connection: they are settled as failed, not charged.
+      // One already settling finishes writing its answer first (found by review: cut in the same
+      // instant, it was charged and its answer lost).
       app.services.connectionsCut.abort();
-      app.server.closeAllConnections();
+      closing = setTimeout(() => app.server.closeAllConnections(), SETTLING_GRACE_MS);
     }, DRAIN_MS);
     await app.close();
     clearTimeout(cut);
+    clearTimeout(closing);
     await app.services.close();
   });
   // A stop signal that came while starting is handled now, by the handler above.

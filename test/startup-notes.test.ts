@@ -66,7 +66,7 @@ describe('start-up notes for the operator', () => {
     }
   });
 
-  it('a port already in use gets one clear line and exit code 1 from npm run fake and npm run demo too', async () => {
+  it('a port already in use gets one clear line and exit code 1 from npm run fake, npm run demo and the worker too', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
@@ -77,8 +77,10 @@ describe('start-up notes for the operator', () => {
         ['scripts/demo.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`],
         // Again on the directory the failed start left: still the demo's own, not refused as foreign (found by review).
         ['scripts/demo.ts', `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`],
+        // The worker's metrics port (found by review: a stack trace, its jobs left running).
+        ['src/worker.ts', `Cannot listen on 127.0.0.1:${port} (WORKER_METRICS_PORT): the port is already in use. Pick another port, or leave WORKER_METRICS_PORT unset.`],
       ] as const) {
-        const child = spawn(process.execPath, [script], { env: { ...process.env, DATA_DIR: join(dataDir, 'data'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [script], { env: { ...process.env, DATA_DIR: join(dataDir, 'data'), PORT: String(port), WORKER_METRICS_PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -23,7 +23,7 @@ interface SampleInput {
   textResponse: boolean;
 }
 
-export type Credential = 'API_KEY' | 'SESSION_TOKEN' | 'OPERATOR_TOKEN';
+export type Credential = 'API_KEY' | 'SESSION_TOKEN' | 'OPERATOR_TOKEN' | 'METRICS_TOKEN';
 
 const pyLiteral = (value: unknown, indent = ''): string => {
   if (value === null) return 'None';

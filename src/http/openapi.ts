@@ -28,6 +28,7 @@ const PATH_EXAMPLES: Record<string, string> = { requestId: EXAMPLE_REQUEST_ID, b
 /** What an operation's code samples send: the operator API takes the operator token; session-only routes a session. */
 function credentialOf(url: string, config: { auth?: boolean | 'session' } | undefined): Credential | null {
   if (url.startsWith('/operator/')) return 'OPERATOR_TOKEN';
+  if (url === '/metrics') return 'METRICS_TOKEN'; // needed when the operator set one
   if (config?.auth === 'session') return 'SESSION_TOKEN';
   return config?.auth ? 'API_KEY' : null;
 }

@@ -3763,7 +3763,8 @@ export type paths = {
          * @description **curl**
          *
          *     ```bash
-         *     curl -sS -X GET 'http://localhost:3000/metrics'
+         *     curl -sS -X GET 'http://localhost:3000/metrics' \
+         *       -H "Authorization: Bearer $METRICS_TOKEN"
          *     ```
          *
          *     **JavaScript**
@@ -3771,8 +3772,9 @@ export type paths = {
          *     ```js
          *     const response = await fetch('http://localhost:3000/metrics', {
          *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.METRICS_TOKEN}` },
          *     });
-         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     const result = await response.text(); // errors are JSON: { error, message, requestId }
          *     ```
          *
          *     **Python**
@@ -3782,9 +3784,10 @@ export type paths = {
          *
          *     response = requests.get(
          *         "http://localhost:3000/metrics",
+         *         headers={"Authorization": f"Bearer {os.environ['METRICS_TOKEN']}"},
          *         timeout=120,
          *     )
-         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     result = response.text  # errors are JSON: {"error", "message", "requestId"}
          *     ```
          */
         get: {
@@ -3802,11 +3805,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example # HELP http_request_duration_seconds Request latency
-                         *     # TYPE http_request_duration_seconds histogram
-                         */
-                        "application/json": string;
+                        "text/plain": string;
                     };
                 };
                 /** @description METRICS_TOKEN is set and was not sent. */

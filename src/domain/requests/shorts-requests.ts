@@ -73,6 +73,11 @@ function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number
   return { db: deps.db, accountId: request.accountId, requestId: request.id, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(deps.now() + holdMs) };
 }
 
+/** The service's own failure: the units are its loss, nothing is charged. */
+function cutByShutdown(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The service stopped before this request\'s answer was ready and closed its connection; nothing was charged. Send it again.');
+}
+
 /**
  * Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded).
  * `connectionsCut`: aborted when a stopping server cut its connections; a request whose work ends
@@ -83,8 +88,7 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
   try {
     const query = queryOf(deps, request);
     const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))), onShorts: prerenderShorts });
-    // The service's own failure: the units are its loss, nothing is charged.
-    if (options.connectionsCut?.aborted) throw new AppError('SERVICE_UNAVAILABLE', 'The service stopped before this request\'s answer was ready and closed its connection; nothing was charged. Send it again.');
+    if (options.connectionsCut?.aborted) throw cutByShutdown();
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
     // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
@@ -107,7 +111,10 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
     deps.onCharged?.(credits);
     return { body, json };
   } catch (failure) {
-    const { error } = unwrapFailure(failure);
+    // Whatever failed after the cut (the stopping service closes its upstream clients, so the next
+    // call fails as the platform's error) failed because of it (found by review: 502, counted
+    // against the customer's allowance).
+    const error = options.connectionsCut?.aborted ? cutByShutdown() : unwrapFailure(failure).error;
     if (meter) {
       await releaseReservation(deps.db, request.id).catch(() => {});
       await meter.finishUnpaid(error).catch(() => {});

@@ -87,7 +87,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['operations'],
       summary: 'Prometheus metrics. When the operator sets METRICS_TOKEN, send it as "Authorization: Bearer <METRICS_TOKEN>".',
       hide: false,
-      response: { 200: Type.String({ description: 'Prometheus text exposition format.', examples: ['# HELP http_request_duration_seconds Request latency\n# TYPE http_request_duration_seconds histogram\n'] }), 401: errorResponse('METRICS_TOKEN is set and was not sent.', ['UNAUTHORIZED']) },
+      // Declared as text/plain, as it is sent (the document said application/json: found by review).
+      response: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: Type.String({ examples: ['# HELP http_request_duration_seconds Request latency\n# TYPE http_request_duration_seconds histogram\n'] }) } } }, 401: errorResponse('METRICS_TOKEN is set and was not sent.', ['UNAUTHORIZED']) },
     },
   }, async (request, reply) => {
     if (metricsToken) {
