@@ -537,3 +537,46 @@ for (const mode of STORAGE_MODES) {
     });
   });
 }
+
+describe('group commit while the database does not answer (found by CI)', () => {
+  it('fails the members queued behind a group the database did not answer, at once, instead of writing them in turn; the next item starts afresh', async () => {
+    let writes = 0;
+    let answering = false;
+    const unavailable = Object.assign(new Error('Query read timeout'), { code: undefined });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const submit = keyedGroupCommit<number, string>(10, async (_key, members) => {
+      writes++;
+      if (!answering) {
+        await held;
+        throw unavailable;
+      }
+      for (const member of members) member.resolve(`ok ${member.item}`);
+    });
+    const first = submit('bucket', 1);
+    await new Promise((r) => setImmediate(r)); // the first group is being written
+    const queued = [submit('bucket', 2), submit('bucket', 3)];
+    release();
+    const outcomes = await Promise.allSettled([first, ...queued]);
+    assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+    for (const o of outcomes) assert.equal((o as PromiseRejectedResult).reason, unavailable);
+    assert.equal(writes, 1, 'the queued members did not wait out a second timeout');
+    answering = true;
+    assert.equal(await submit('bucket', 4), 'ok 4');
+    // Another failure is the members' own: the next group is still written.
+    let other = 0;
+    const plain = keyedGroupCommit<number, string>(10, async (_key, members) => {
+      other++;
+      if (other === 1) {
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('a constraint of this group');
+      }
+      for (const member of members) member.resolve('written');
+    });
+    const a = plain('k', 1);
+    await new Promise((r) => setImmediate(r));
+    const b = plain('k', 2);
+    await assert.rejects(a, /constraint/);
+    assert.equal(await b, 'written');
+  });
+});

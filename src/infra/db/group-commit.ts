@@ -3,6 +3,8 @@
 // settlements, webhook acceptances, queued settlements and webhook attempts: each of those decides
 // how a group is written and what a member the group cannot take falls back to. groupRead below
 // does the same for reads by key.
+import { isDatabaseUnavailable } from './unavailable.ts';
+
 export interface Member<T, R> {
   item: T;
   resolve(result: R): void;
@@ -20,13 +22,23 @@ export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<
   let running = false;
 
   async function drain(): Promise<void> {
+    // The database did not answer a group: the members that queued behind it would each wait out
+    // the same timeout, one group after another (found by CI: a hung PostgreSQL answered one
+    // account's concurrent calls in 4 s instead of 2, their rate-limit checks taking turns). They
+    // fail with its error at once; the next item submitted starts afresh.
+    let unavailable: unknown;
     try {
       while (queue.length > 0) {
         const group = queue.slice(0, maxGroup);
         queue = queue.slice(group.length);
+        if (unavailable !== undefined) {
+          for (const member of group) member.reject(unavailable);
+          continue;
+        }
         // A writer that throws fails its own members only; the next group is written regardless.
         await writeGroup(group).catch((error: unknown) => {
           for (const member of group) member.reject(error);
+          if (isDatabaseUnavailable(error)) unavailable = error;
         });
       }
     } finally {
