@@ -3,7 +3,7 @@
 // account's metered windows (RATE_LIMIT_PER_*); each has its own, small, so the service cannot be
 // turned into a free traffic source aimed at a third party (found by review: redeliveries of a
 // 2.7 MB result were unlimited — 82 of them in 30 s from one account).
-import { addRateLimitHeaders, rateLimited } from './rate-limit-headers.ts';
+import { enforceLimit } from './rate-limit-headers.ts';
 import type { RateLimiter, WindowSpec } from '../infra/ratelimit/rate-limiter.ts';
 
 export const ACTION_LIMITS = {
@@ -24,9 +24,7 @@ export function describeActionLimit(action: LimitedAction): string {
  * Counts one `action` of the account, and adds its RateLimit headers to `reply`'s (policy
  * "<action>-<window>"); 429 RATE_LIMITED with them and Retry-After past its limit.
  */
-export async function limitAction(rateLimiter: RateLimiter, action: LimitedAction, accountId: string, reply: Parameters<typeof addRateLimitHeaders>[0]): Promise<void> {
+export async function limitAction(rateLimiter: RateLimiter, action: LimitedAction, accountId: string, reply: Parameters<typeof enforceLimit>[1]): Promise<void> {
   const { windows, what } = ACTION_LIMITS[action];
-  const decision = await rateLimiter.consume(`${action}:${accountId}`, [...windows]);
-  const headers = addRateLimitHeaders(reply, decision, action);
-  if (!decision.allowed) throw rateLimited(decision, `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.`, action, headers);
+  await enforceLimit(rateLimiter, reply, { bucket: `${action}:${accountId}`, windows: [...windows], scope: action, message: (decision) => `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.` });
 }

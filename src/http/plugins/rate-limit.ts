@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
 import { accountBucket, accountWindows, defaultRateLimits, readBucket, readsPerMinute, readWindows } from '../../domain/limits/windows.ts';
-import { rateLimited, rateLimitHeaders } from '../rate-limit-headers.ts';
+import { enforceLimit } from '../rate-limit-headers.ts';
 import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
 export const rateLimit = fp(async (app: FastifyInstance) => {
@@ -36,20 +36,22 @@ export const rateLimit = fp(async (app: FastifyInstance) => {
     // No account: the route needs no authentication (or it failed, and the request is answered).
     if (!account) return;
     if (request.routeOptions.config?.rateLimited) {
-      const decision = await rateLimiter.consume(accountBucket(account.id), accountWindows(effectiveRateLimits(account, defaults)));
-      reply.headers(rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
-        throw rateLimited(decision, `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`);
-      }
-      return;
+      return enforceLimit(rateLimiter, reply, {
+        bucket: accountBucket(account.id),
+        windows: accountWindows(effectiveRateLimits(account, defaults)),
+        message: (decision) => {
+          const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
+          return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
+        },
+      });
     }
     const reads = readWindows(readsPerMinute(config, effectiveRateLimits(account, defaults)));
     if (reads.length === 0) return;
-    const decision = await rateLimiter.consume(readBucket(account.id), reads);
-    reply.headers(rateLimitHeaders(decision, 'read'));
-    if (!decision.allowed) {
-      throw rateLimited(decision, `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`, 'read');
-    }
+    await enforceLimit(rateLimiter, reply, {
+      bucket: readBucket(account.id),
+      windows: reads,
+      scope: 'read',
+      message: (decision) => `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`,
+    });
   });
 }, { name: 'rate-limit', dependencies: ['authenticate'] });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { addRateLimitHeaders, rateLimited } from '../rate-limit-headers.ts';
+import { enforceLimit } from '../rate-limit-headers.ts';
 import { AppError } from '../../errors.ts';
 import { effectiveRateLimits, getAccount } from '../../domain/accounts/accounts.ts';
 import { accountBucket, accountWindows, defaultRateLimits, readsPerMinute } from '../../domain/limits/windows.ts';
@@ -97,11 +97,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const limit = config.WEBHOOK_SECRET_ROTATIONS_PER_HOUR;
-    const decision = await rateLimiter.consume(`webhook-secret-rotate:${callerOf(request).accountId}`, [{ name: 'hour', limit, seconds: 3600 }]);
-    const headers = addRateLimitHeaders(reply, decision, 'rotate');
-    if (!decision.allowed) {
-      throw rateLimited(decision, `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`, 'rotate', headers);
-    }
+    await enforceLimit(rateLimiter, reply, {
+      bucket: `webhook-secret-rotate:${callerOf(request).accountId}`,
+      windows: [{ name: 'hour', limit, seconds: 3600 }],
+      scope: 'rotate',
+      message: (decision) => `At most ${limit} webhook secret rotations per hour; retry in ${decision.retryAfterSeconds} s.`,
+    });
     const previousExpiresAt = new Date(Date.now() + config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000);
     const created = await db.transaction((tx) => createWebhookSecret(tx, callerOf(request).accountId, previousExpiresAt));
     reply.header('cache-control', 'no-store');
