@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { request } from 'node:http';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
@@ -143,6 +144,17 @@ describe('WebSub push for watches', () => {
     assert.match(await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total'), /outcome="unknown-topic"} 3/);
   });
 
+  it('refuses a notification body past 16 KiB with 413, the same for a watched and an unwatched channel', async () => {
+    const stranger = 'UC' + 'x'.repeat(22);
+    const body = `<feed>${'<entry></entry>'.repeat(80_000)}</feed>`; // about 1 MiB
+    const answers = [];
+    for (const channelId of [watch.channel.id, stranger]) {
+      const res = await fetch(`${t.config.PUBLIC_BASE_URL}/websub/youtube/${channelId}`, { method: 'POST', headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' }, body });
+      answers.push([res.status, (await res.json()).error]);
+    }
+    assert.deepEqual(answers, [[413, 'PAYLOAD_TOO_LARGE'], [413, 'PAYLOAD_TOO_LARGE']]);
+  });
+
   it('renews the lease when a tenth of it is left', async () => {
     const websub = t.services.websub!;
     const before = (await subscription(watch.channel.id))!.lease_expires_at!.getTime();
@@ -200,5 +212,28 @@ describe('WebSub: a hub that never answers (found by review)', () => {
       await t.close();
       await fake.close();
     }
+  });
+});
+
+describe('WebSub with push off', () => {
+  it('answers a notification 404 before reading its body', async (ctx) => {
+    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: 'http://127.0.0.1:9' });
+    ctx.after(() => t.close());
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    // Headers announce 1 MiB but only 1 KiB is sent: the answer must come without the rest.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `/websub/youtube/UC${'a'.repeat(22)}`, headers: { 'content-type': 'application/atom+xml', 'content-length': String(1024 * 1024) } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk) => { body += chunk; }).on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      });
+      req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+      req.write('x'.repeat(1024));
+    });
+    assert.equal(answer.status, 404);
+    assert.equal(JSON.parse(answer.body).error, 'NOT_FOUND');
   });
 });

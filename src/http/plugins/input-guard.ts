@@ -12,6 +12,9 @@ const MAX_DEPTH = 64;
 export function findUnstorableText(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed() ? path : null;
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  // Raw bytes (a signed XML body kept as a Buffer) are no text: their routes parse them with a
+  // bounded reader. Walking one as an object costs an entry per byte.
+  if (ArrayBuffer.isView(value)) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findUnstorableText(value[i], `${path}[${i}]`, depth + 1);

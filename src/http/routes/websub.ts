@@ -8,6 +8,9 @@ import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
 import { checkChannelNow } from '../../domain/watches/scheduler.ts';
 import { errorResponse } from '../schemas/common.ts';
 
+/** A YouTube upload notification is about 1 KiB; 16 KiB leaves room for any real one. */
+export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
+
 const ChannelParams = Type.Object({
   channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }),
   token: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'The callback token this service gave the hub.' })),
@@ -15,8 +18,15 @@ const ChannelParams = Type.Object({
 
 export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { websub, watches, metrics } = app.services;
-  // Atom arrives as application/atom+xml; the raw bytes are needed for the signature.
-  app.addContentTypeParser(['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+  // Atom arrives as application/atom+xml; the raw bytes are needed for the signature. A YouTube
+  // notification is one <entry> of about 1 KiB, so a body past NOTIFICATION_BODY_LIMIT is refused
+  // (413) while it is read, never buffered whole.
+  app.addContentTypeParser(['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // With push off every callback answers 404 before its body is read: the answer costs the same
+  // for any channel id, so it tells nothing about which channels are watched.
+  const pushOff = async () => {
+    if (!websub) throw new AppError('NOT_FOUND', 'Push is off (PUBLIC_BASE_URL is not set).');
+  };
 
   const verification = {
     schema: {
@@ -37,12 +47,15 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   } as const;
   const notification = {
+    onRequest: pushOff,
+    bodyLimit: NOTIFICATION_BODY_LIMIT,
     schema: {
       hide: true,
       params: ChannelParams,
       response: {
         202: Type.Null({ description: 'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a subscription, is acknowledged too, and ignored.' }),
         404: errorResponse('Push is off.', ['NOT_FOUND']),
+        413: errorResponse('The body is over 16 KiB.', ['PAYLOAD_TOO_LARGE']),
       },
     },
   } as const;
