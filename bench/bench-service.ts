@@ -12,10 +12,24 @@ import type { Database } from '../src/infra/db/database.ts';
 /** Rate limits high enough that a benchmark never meets them. */
 export const NO_LIMIT = String(1_000_000_000);
 
-export function benchServiceEnv(dataDir: string, baseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+export function benchServiceEnv(
+  dataDir: string,
+  baseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
-    DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: baseUrl, YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''), YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    RATE_LIMIT_PER_MINUTE: NO_LIMIT, RATE_LIMIT_PER_HOUR: NO_LIMIT, RATE_LIMIT_PER_DAY: NO_LIMIT, READ_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...extra,
+    DATA_DIR: dataDir,
+    YOUTUBE_API_KEY: 'fake-api-key',
+    YOUTUBE_API_BASE_URL: baseUrl,
+    YOUTUBE_INNERTUBE_BASE_URL: baseUrl.replace(/\/youtube\/v3$/, ''),
+    YOUTUBE_SOURCE: 'data-api',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_PER_MINUTE: NO_LIMIT,
+    RATE_LIMIT_PER_HOUR: NO_LIMIT,
+    RATE_LIMIT_PER_DAY: NO_LIMIT,
+    READ_RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'warn',
+    ...extra,
   };
 }
 
@@ -23,11 +37,22 @@ export function benchServiceEnv(dataDir: string, baseUrl: string, extra: Record<
  * A new data directory (and, with `databaseUrl`, that PostgreSQL database) holding one account with
  * `credits` and an API key; `prepare` runs on the database before it is closed.
  */
-export async function seedBenchAccount(options: { credits: number; databaseUrl?: string; prepare?: (db: Database) => Promise<void> }): Promise<{ dataDir: string; key: string }> {
+export async function seedBenchAccount(options: {
+  credits: number;
+  databaseUrl?: string;
+  prepare?: (db: Database) => Promise<void>;
+}): Promise<{ dataDir: string; key: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-'));
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) }, { role: 'bench' });
+  const db = await openDatabase(
+    { DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
+    { role: 'bench' },
+  );
   try {
-    const account = await createAccount(db, { email: 'bench@example.com', password: 'bench-password-123', credits: options.credits });
+    const account = await createAccount(db, {
+      email: 'bench@example.com',
+      password: 'bench-password-123',
+      credits: options.credits,
+    });
     const { key } = await createApiKey(db, account.id, 'bench');
     await options.prepare?.(db);
     return { dataDir, key };

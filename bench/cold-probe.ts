@@ -22,21 +22,33 @@ const TIMELINE = process.env.PROBE_TIMELINE === '1';
 let events: Array<[number, string]> = [];
 if (TIMELINE) {
   const call = (request: IncomingMessage) => (request.url ?? '').split('?')[0]!.split('/').at(-1);
-  diagnostics.subscribe('http.server.request.start', (m) => events.push([performance.now(), `> ${call((m as { request: IncomingMessage }).request)}`]));
-  diagnostics.subscribe('http.server.response.finish', (m) => events.push([performance.now(), `< ${call((m as { request: IncomingMessage }).request)}`]));
+  diagnostics.subscribe('http.server.request.start', (m) =>
+    events.push([performance.now(), `> ${call((m as { request: IncomingMessage }).request)}`]),
+  );
+  diagnostics.subscribe('http.server.response.finish', (m) =>
+    events.push([performance.now(), `< ${call((m as { request: IncomingMessage }).request)}`]),
+  );
 }
 const fake = await startFakePlatform({ latencyMs: LATENCY });
 const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000 });
-const service = await startChild((process.env.PROBE_SCRIPT ?? 'dist/server.mjs') as ServiceScript, benchServiceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
+const service = await startChild(
+  (process.env.PROBE_SCRIPT ?? 'dist/server.mjs') as ServiceScript,
+  benchServiceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }),
+);
 try {
   const read = async (handle: string, shortsCount: number) => {
     const channelUrl = `https://www.youtube.com/@${fake.addChannel({ handle, shortsCount }).handle}`;
     events = [];
     const started = performance.now();
-    const res = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl }) });
+    const res = await fetch(`${service.url}/api/youtube/shorts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channelUrl }),
+    });
     const head = performance.now();
     const body = (await res.json()) as { itemCount?: number };
-    if (body.itemCount !== shortsCount) throw new Error(`expected ${shortsCount} shorts: ${JSON.stringify(body).slice(0, 200)}`);
+    if (body.itemCount !== shortsCount)
+      throw new Error(`expected ${shortsCount} shorts: ${JSON.stringify(body).slice(0, 200)}`);
     const ended = performance.now();
     if (TIMELINE && shortsCount === 50) {
       let last = started;
@@ -54,7 +66,9 @@ try {
   for (let run = 0; run < RUNS; run++) times.push(await read(`coldprobe${run}`, 50));
   const rest = times.slice(1).sort((a, b) => a - b);
   console.log(`latency ${LATENCY} ms, 3 upstream calls: ${times.map((t) => t.toFixed(1)).join(' ')}`);
-  console.log(`first ${times[0]!.toFixed(1)} ms, median of the rest ${rest[Math.floor(rest.length / 2)]!.toFixed(1)} ms (bound ${3 * LATENCY} ms)`);
+  console.log(
+    `first ${times[0]!.toFixed(1)} ms, median of the rest ${rest[Math.floor(rest.length / 2)]!.toFixed(1)} ms (bound ${3 * LATENCY} ms)`,
+  );
 } finally {
   await service.kill('SIGTERM');
   await fake.close();

@@ -15,7 +15,21 @@ const END = '<!-- bench:latest:end -->';
 function commit(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.md', ':!bench/history.csv', ':!README.md'], { encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync(
+        'git',
+        [
+          'status',
+          '--porcelain',
+          '--untracked-files=no',
+          '--',
+          '.',
+          ':!bench/results.md',
+          ':!bench/history.csv',
+          ':!README.md',
+        ],
+        { encoding: 'utf8' },
+      ).trim() !== '';
     return dirty ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';
@@ -23,11 +37,19 @@ function commit(): string {
 }
 
 /** Appends this run's row (blank for sections that did not run) and redraws README's block. */
-export async function appendHistory(columns: readonly string[], values: Partial<Record<string, string>>): Promise<void> {
+export async function appendHistory(
+  columns: readonly string[],
+  values: Partial<Record<string, string>>,
+): Promise<void> {
   const header = ['date', 'commit', ...columns].join(',');
   const row = [new Date().toISOString(), commit(), ...columns.map((c) => values[c] ?? '')].join(',');
   if (!existsSync(CSV)) await writeFile(CSV, `${header}\n`);
-  else if (readFileSync(CSV, 'utf8').split('\n').findLast((line) => line.startsWith('date,')) !== header) await appendFile(CSV, `${header}\n`); // columns changed: a new header starts a new block
+  else if (
+    readFileSync(CSV, 'utf8')
+      .split('\n')
+      .findLast((line) => line.startsWith('date,')) !== header
+  )
+    await appendFile(CSV, `${header}\n`); // columns changed: a new header starts a new block
   await appendFile(CSV, `${row}\n`);
   await updateReadme();
 }
@@ -41,13 +63,21 @@ export async function updateReadme(): Promise<void> {
   const lines = (await readFile(CSV, 'utf8')).trim().split('\n');
   const headerAt = lines.findLastIndex((line) => line.startsWith('date,'));
   const header = lines[headerAt]!.split(',');
-  const rows = lines.slice(headerAt + 1).map((line) => line.split(',')).reverse();
+  const rows = lines
+    .slice(headerAt + 1)
+    .map((line) => line.split(','))
+    .reverse();
   const latest = rows[0] ?? [];
   const figures = header.slice(2).map((name, i) => {
     const row = rows.find((r) => r[i + 2]);
     return row ? `| ${name} | ${row[i + 2]} | ${row[1]} (${row[0]!.slice(0, 10)}) |` : `| ${name} | (not run) | |`;
   });
-  const table = ['| figure | latest | measured at |', '|---|---|---|', `| last run | ${latest[0] ?? ''} | ${latest[1] ?? ''} |`, ...figures].join('\n');
+  const table = [
+    '| figure | latest | measured at |',
+    '|---|---|---|',
+    `| last run | ${latest[0] ?? ''} | ${latest[1] ?? ''} |`,
+    ...figures,
+  ].join('\n');
   const readme = await readFile(README, 'utf8');
   const from = readme.indexOf(START);
   const to = readme.indexOf(END);

@@ -32,11 +32,18 @@ export interface MemoryFigures {
   innertubeCalls: number;
 }
 
-export async function measureMemory(options: { env?: Record<string, string>; nodeFlags?: string[]; idleSeconds?: number; log?: (s: string) => void } = {}): Promise<MemoryFigures> {
+export async function measureMemory(
+  options: { env?: Record<string, string>; nodeFlags?: string[]; idleSeconds?: number; log?: (s: string) => void } = {},
+): Promise<MemoryFigures> {
   const log = options.log ?? (() => {});
   const fake = await startFakePlatform();
   const dataDir = await mkdtemp(join(tmpdir(), 'cs-mem-'));
-  const env = benchServiceEnv(join(dataDir, 'data'), fake.baseUrl, { CACHE_TTL_SECONDS: '3600', SIGNUP: 'open', SIGNUP_CREDITS: '2000000000', ...options.env });
+  const env = benchServiceEnv(join(dataDir, 'data'), fake.baseUrl, {
+    CACHE_TTL_SECONDS: '3600',
+    SIGNUP: 'open',
+    SIGNUP_CREDITS: '2000000000',
+    ...options.env,
+  });
   // By default the flags `npm start` runs the service with.
   const nodeFlags = options.nodeFlags ?? SERVICE_NODE_FLAGS;
   const start = () => startChild('dist/server.mjs', env, { nodeFlags });
@@ -46,26 +53,57 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
     const startMs = performance.now() - t0;
     const pid = first.process.pid!;
     const atStart = residentMemory(pid);
-    log(`fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.peak / MiB).toFixed(0)} MiB, rss ${(atStart.now / MiB).toFixed(0)} MiB`);
+    log(
+      `fresh start: ${startMs.toFixed(0)} ms, peak ${(atStart.peak / MiB).toFixed(0)} MiB, rss ${(atStart.now / MiB).toFixed(0)} MiB`,
+    );
     const json = { 'content-type': 'application/json' };
-    const signup = await fetch(`${first.url}/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123' }) });
+    const signup = await fetch(`${first.url}/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123' }),
+    });
     if (signup.status !== 201) throw new Error(`signup ${signup.status}: ${await signup.text()}`);
     const { token } = (await signup.json()) as { token: string };
-    const created = await fetch(`${first.url}/keys`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench' }) });
+    const created = await fetch(`${first.url}/keys`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'bench' }),
+    });
     if (created.status !== 201) throw new Error(`key ${created.status}: ${await created.text()}`);
     const { key } = (await created.json()) as { key: string };
-    const result = await autocannon({ url: `${first.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { ...json, authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
+    const result = await autocannon({
+      url: `${first.url}/api/youtube/shorts`,
+      method: 'POST',
+      body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }),
+      headers: { ...json, authorization: `Bearer ${key}` },
+      connections: 20,
+      amount: 200,
+    });
     const served = residentMemory(pid);
-    log(`served 200 × 3,000 shorts to 20 clients: peak ${(served.peak / MiB).toFixed(0)} MiB, rss ${(served.now / MiB).toFixed(0)} MiB, ${result.errors + result.non2xx} errors`);
+    log(
+      `served 200 × 3,000 shorts to 20 clients: peak ${(served.peak / MiB).toFixed(0)} MiB, rss ${(served.now / MiB).toFixed(0)} MiB, ${result.errors + result.non2xx} errors`,
+    );
     await new Promise((r) => setTimeout(r, (options.idleSeconds ?? 10) * 1000));
     const idle = residentMemory(pid);
     log(`idle ${options.idleSeconds ?? 10} s: rss ${(idle.now / MiB).toFixed(0)} MiB`);
     await first.kill('SIGTERM');
     const second = await start();
     const restart = residentMemory(second.process.pid!);
-    log(`restart on the existing directory: peak ${(restart.peak / MiB).toFixed(0)} MiB, rss ${(restart.now / MiB).toFixed(0)} MiB`);
+    log(
+      `restart on the existing directory: peak ${(restart.peak / MiB).toFixed(0)} MiB, rss ${(restart.now / MiB).toFixed(0)} MiB`,
+    );
     await second.kill('SIGTERM');
-    return { freshStartPeak: atStart.peak, freshStartRss: atStart.now, servePeak: served.peak, idleRss: idle.now, restartPeak: restart.peak, restartRss: restart.now, errors: result.errors + result.non2xx, startMs, innertubeCalls: fake.innertubeCalls().length };
+    return {
+      freshStartPeak: atStart.peak,
+      freshStartRss: atStart.now,
+      servePeak: served.peak,
+      idleRss: idle.now,
+      restartPeak: restart.peak,
+      restartRss: restart.now,
+      errors: result.errors + result.non2xx,
+      startMs,
+      innertubeCalls: fake.innertubeCalls().length,
+    };
   } finally {
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -74,6 +112,20 @@ export async function measureMemory(options: { env?: Record<string, string>; nod
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env.PROBE_ENV ? (JSON.parse(process.env.PROBE_ENV) as Record<string, string>) : {};
-  const figures = await measureMemory({ env, ...(process.argv.length > 2 ? { nodeFlags: process.argv.slice(2) } : {}), log: console.log, idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10) });
-  console.log(JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'errors' || k === 'startMs' || k === 'innertubeCalls' ? Math.round(v) : Math.round(v / MiB)]))));
+  const figures = await measureMemory({
+    env,
+    ...(process.argv.length > 2 ? { nodeFlags: process.argv.slice(2) } : {}),
+    log: console.log,
+    idleSeconds: Number(process.env.PROBE_IDLE_SECONDS ?? 10),
+  });
+  console.log(
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(figures).map(([k, v]) => [
+          k,
+          k === 'errors' || k === 'startMs' || k === 'innertubeCalls' ? Math.round(v) : Math.round(v / MiB),
+        ]),
+      ),
+    ),
+  );
 }

@@ -27,7 +27,11 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** Self time per function (name + file:line), as shares of all samples. */
 export function topFrames(profile: Profile, top: number): Array<{ share: number; frame: string }> {
@@ -35,12 +39,18 @@ export function topFrames(profile: Profile, top: number): Array<{ share: number;
   const self = new Map<string, number>();
   profile.samples.forEach((id, i) => {
     const { callFrame } = byId.get(id)!;
-    const file = callFrame.url.replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'node_modules/' : '')).replace(/^file:\/\/.*\/wt-[^/]+\//, '');
-    const key = `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`.trim();
+    const file = callFrame.url
+      .replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'node_modules/' : ''))
+      .replace(/^file:\/\/.*\/wt-[^/]+\//, '');
+    const key =
+      `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`.trim();
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([frame, t]) => ({ share: t / total, frame }));
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([frame, t]) => ({ share: t / total, frame }));
 }
 
 /** Self time grouped by where the code lives: PGlite's WASM, a package, our source, Node internals. */
@@ -51,14 +61,22 @@ export function byArea(profile: Profile): Array<{ share: number; frame: string }
     const { callFrame } = byId.get(id)!;
     const url = callFrame.url;
     const name = callFrame.functionName;
-    const key = name.startsWith('wasm-function') ? 'PGlite (WASM)'
-      : url.includes('node_modules/') ? `node_modules/${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]}`
-      : url.includes('/src/') ? `src/${/\/src\/([^/]+(?:\/[^/]+)?)/.exec(url)?.[1]}`
-      : url === '' ? `(native) ${name || '(anonymous)'}` : 'node internals';
+    const key = name.startsWith('wasm-function')
+      ? 'PGlite (WASM)'
+      : url.includes('node_modules/')
+        ? `node_modules/${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]}`
+        : url.includes('/src/')
+          ? `src/${/\/src\/([^/]+(?:\/[^/]+)?)/.exec(url)?.[1]}`
+          : url === ''
+            ? `(native) ${name || '(anonymous)'}`
+            : 'node internals';
     area.set(key, (area.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...area.values()].reduce((a, b) => a + b, 0);
-  return [...area.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([frame, t]) => ({ share: t / total, frame }));
+  return [...area.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([frame, t]) => ({ share: t / total, frame }));
 }
 
 /** Total time (self + callees) of the functions named in PROFILE_INCLUSIVE (comma-separated), as shares of all samples. */
@@ -89,11 +107,22 @@ const pg = scaleOut ? await createPostgresDatabase() : null;
 const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, ...(pg ? { databaseUrl: pg.url } : {}) });
 try {
   // The sources, not the bundle npm start runs: the frames are attributed to areas by their file.
-  const service = await startChild('src/server.ts', benchServiceEnv(dataDir, fake.baseUrl, {
-    CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', WORKER_CONCURRENCY: '20',
-    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
-    ...(pg ? { DATABASE_URL: pg.url, ...(withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}) } : {}),
-  }), { logFile: join(dataDir, 'service.log') });
+  const service = await startChild(
+    'src/server.ts',
+    benchServiceEnv(dataDir, fake.baseUrl, {
+      CACHE_TTL_SECONDS: '3600',
+      LOG_LEVEL: 'info',
+      WORKER_CONCURRENCY: '20',
+      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
+      ...(pg
+        ? {
+            DATABASE_URL: pg.url,
+            ...(withRedis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `profile-${process.pid}:` } : {}),
+          }
+        : {}),
+    }),
+    { logFile: join(dataDir, 'service.log') },
+  );
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body });
@@ -104,14 +133,33 @@ try {
   const threadsStart = threadCpuSeconds(service.process.pid!);
   let summary: string;
   if (scenario === 'hot') {
-    const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body, headers, connections: 50, duration: SECONDS, ...(RATE ? { overallRate: RATE } : {}) });
+    const result = await autocannon({
+      url: `${service.url}/api/youtube/shorts`,
+      method: 'POST',
+      body,
+      headers,
+      connections: 50,
+      duration: SECONDS,
+      ...(RATE ? { overallRate: RATE } : {}),
+    });
     summary = `${result.requests.average.toFixed(0)} req/s, p50/p99 ${result.latency.p50}/${result.latency.p99} ms, ${result.errors + result.non2xx} errors`;
   } else {
     // The same load as the async section of bench/run.ts.
     const receiver = await startReceiver();
     const started = performance.now();
     for (let i = 0; i < 1000; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${(i + j) % 10 + 1}`, webhookUrl: receiver.url(`/h/${i + j}`) }) }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          fetch(`${service.url}/api/youtube/shorts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              channelUrl: `https://www.youtube.com/@fake-${((i + j) % 10) + 1}`,
+              webhookUrl: receiver.url(`/h/${i + j}`),
+            }),
+          }).then((r) => r.arrayBuffer()),
+        ),
+      );
     }
     const accepted = performance.now() - started;
     await until(async () => new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size >= 1000, 600_000, 50);
@@ -120,7 +168,10 @@ try {
   }
   summary += `; service CPU ${(cpuSeconds(service.process.pid!) - cpuStart).toFixed(2)} s`;
   // Which thread spent it: the --cpu-prof profile below covers the main thread only.
-  const threads = [...threadCpuSeconds(service.process.pid!)].map(([name, s]) => [name, s - (threadsStart.get(name) ?? 0)] as const).filter(([, s]) => s >= 0.01).sort((a, b) => b[1] - a[1]);
+  const threads = [...threadCpuSeconds(service.process.pid!)]
+    .map(([name, s]) => [name, s - (threadsStart.get(name) ?? 0)] as const)
+    .filter(([, s]) => s >= 0.01)
+    .sort((a, b) => b[1] - a[1]);
   summary += ` (${threads.map(([name, s]) => `${name} ${s.toFixed(2)}`).join(', ')})`;
   await service.kill('SIGTERM');
   const file = (await readdir(profDir)).find((f) => f.endsWith('.cpuprofile'));
@@ -131,11 +182,18 @@ try {
   for (const { share, frame } of byArea(profile)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
   if (process.env.PROFILE_INCLUSIVE) {
     console.log('inclusive time:');
-    const names = process.env.PROFILE_INCLUSIVE === 'all' ? [...new Set(profile.nodes.map((n) => n.callFrame.functionName).filter((n) => n && !n.startsWith('('))) ] : process.env.PROFILE_INCLUSIVE.split(',');
-    for (const { share, frame } of inclusive(profile, names).sort((a, b) => b.share - a.share).slice(0, TOP)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
+    const names =
+      process.env.PROFILE_INCLUSIVE === 'all'
+        ? [...new Set(profile.nodes.map((n) => n.callFrame.functionName).filter((n) => n && !n.startsWith('(')))]
+        : process.env.PROFILE_INCLUSIVE.split(',');
+    for (const { share, frame } of inclusive(profile, names)
+      .sort((a, b) => b.share - a.share)
+      .slice(0, TOP))
+      console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
   }
   console.log('top frames (self time):');
-  for (const { share, frame } of topFrames(profile, TOP)) console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
+  for (const { share, frame } of topFrames(profile, TOP))
+    console.log(`${(share * 100).toFixed(1).padStart(5)} %  ${frame}`);
 } finally {
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });

@@ -22,7 +22,25 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = 50;
 const rows: string[][] = [];
 // Headline figures of this run, one column each in bench/history.csv (blank when a section did not run).
-const HEADLINES = ['hot_rps', 'bare_rps', 'hot_ratio_pct', 'hot_cpu_ratio_pct', 'hot_p99_ms', 'bare_p99_ms', 'scaleout_ratio_pct', 'cold_3000_ratio', 'mem_fresh_start_peak_mib', 'mem_serve_peak_mib', 'mem_idle_mib', 'mem_restart_peak_mib', 'mem_default_source_serve_peak_mib', 'mem_default_source_idle_mib', 'mem_postgres_peak_mib', 'async_1000_ms', 'async_scaleout_1000_ms'] as const;
+const HEADLINES = [
+  'hot_rps',
+  'bare_rps',
+  'hot_ratio_pct',
+  'hot_cpu_ratio_pct',
+  'hot_p99_ms',
+  'bare_p99_ms',
+  'scaleout_ratio_pct',
+  'cold_3000_ratio',
+  'mem_fresh_start_peak_mib',
+  'mem_serve_peak_mib',
+  'mem_idle_mib',
+  'mem_restart_peak_mib',
+  'mem_default_source_serve_peak_mib',
+  'mem_default_source_idle_mib',
+  'mem_postgres_peak_mib',
+  'async_1000_ms',
+  'async_scaleout_1000_ms',
+] as const;
 const headline: Partial<Record<(typeof HEADLINES)[number], string>> = {};
 const notes: string[] = [];
 const report = (section: string, metric: string, value: string, target: string, verdict: string) => {
@@ -35,7 +53,14 @@ const prepareDataDir = (credits: number) => seedBenchAccount({ credits });
 const serviceEnv = benchServiceEnv;
 
 function cannon(url: string, body: string, headers: Record<string, string>, connections = 50) {
-  return autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION });
+  return autocannon({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    duration: DURATION,
+  });
 }
 
 const peakRss = (pid: number): number => residentMemory(pid).peak;
@@ -44,7 +69,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function startBare(bodyFile: string, kind: 'buffer' | 'string') {
   const port = await freePort();
-  const bare = spawn(process.execPath, ['bench/bare-server.ts', bodyFile], { env: { ...process.env, PORT: String(port), BARE_BODY: kind }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = spawn(process.execPath, ['bench/bare-server.ts', bodyFile], {
+    env: { ...process.env, PORT: String(port), BARE_BODY: kind },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((r) => bare.stdout!.once('data', r));
   return { url: `http://127.0.0.1:${port}/api/youtube/shorts`, pid: bare.pid!, close: () => bare.kill() };
 }
@@ -53,16 +81,28 @@ async function hotPath() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
   // LOG_LEVEL=info: every request is logged (to a file, as an operator would ship it).
-  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info' }), { logFile: join(dataDir, 'service.log') });
+  const service = await startChild(
+    'dist/server.mjs',
+    serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info' }),
+    { logFile: join(dataDir, 'service.log') },
+  );
   const body = JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-100' });
-  const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const warm = await fetch(`${service.url}/api/youtube/shorts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  });
   const sample = await warm.text();
   const bodyFile = join(dataDir, 'sample.json');
   await writeFile(bodyFile, sample);
   const bareBuffer = await startBare(bodyFile, 'buffer');
   const bareString = await startBare(bodyFile, 'string');
   // Alternating rounds, medians reported: on a small shared machine single runs vary by ±20 %.
-  const runs = { service: [] as autocannon.Result[], buffer: [] as autocannon.Result[], string: [] as autocannon.Result[] };
+  const runs = {
+    service: [] as autocannon.Result[],
+    buffer: [] as autocannon.Result[],
+    string: [] as autocannon.Result[],
+  };
   // CPU time per request as well: on a shared machine it varies far less than throughput does.
   const cpu = { service: [] as number[], buffer: [] as number[] };
   const measured = async (pid: number, run: () => Promise<autocannon.Result>, into: number[]) => {
@@ -72,7 +112,13 @@ async function hotPath() {
     return result;
   };
   for (let round = 0; round < ROUNDS; round++) {
-    runs.service.push(await measured(service.process.pid!, () => cannon(`${service.url}/api/youtube/shorts`, body, { authorization: `Bearer ${key}` }), cpu.service));
+    runs.service.push(
+      await measured(
+        service.process.pid!,
+        () => cannon(`${service.url}/api/youtube/shorts`, body, { authorization: `Bearer ${key}` }),
+        cpu.service,
+      ),
+    );
     runs.buffer.push(await measured(bareBuffer.pid, () => cannon(bareBuffer.url, body, {}), cpu.buffer));
     runs.string.push(await cannon(bareString.url, body, {}));
   }
@@ -87,21 +133,58 @@ async function hotPath() {
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });
   const rps = (results: autocannon.Result[]) => median(results.map((r) => r.requests.average));
-  const lat = (results: autocannon.Result[]) => `${median(results.map((r) => r.latency.p50))} / ${median(results.map((r) => r.latency.p99))}`;
+  const lat = (results: autocannon.Result[]) =>
+    `${median(results.map((r) => r.latency.p50))} / ${median(results.map((r) => r.latency.p99))}`;
   const ratio = rps(runs.service) / rps(runs.buffer);
   const errors = runs.service.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
-  report('hot', `service req/s (100 shorts, ${(sample.length / 1024).toFixed(0)} KiB body, c=50; runs ${runs.service.map((r) => r.requests.average.toFixed(0)).join(', ')})`, rps(runs.service).toFixed(0), '', '');
+  report(
+    'hot',
+    `service req/s (100 shorts, ${(sample.length / 1024).toFixed(0)} KiB body, c=50; runs ${runs.service.map((r) => r.requests.average.toFixed(0)).join(', ')})`,
+    rps(runs.service).toFixed(0),
+    '',
+    '',
+  );
   report('hot', 'service latency p50 / p99 (ms)', lat(runs.service), '', '');
-  report('hot', `bare Fastify, pre-encoded body: req/s (runs ${runs.buffer.map((r) => r.requests.average.toFixed(0)).join(', ')})`, rps(runs.buffer).toFixed(0), '', '');
+  report(
+    'hot',
+    `bare Fastify, pre-encoded body: req/s (runs ${runs.buffer.map((r) => r.requests.average.toFixed(0)).join(', ')})`,
+    rps(runs.buffer).toFixed(0),
+    '',
+    '',
+  );
   report('hot', 'bare Fastify, pre-encoded body: latency p50 / p99 (ms)', lat(runs.buffer), '', '');
   report('hot', 'bare Fastify, JSON string body: req/s', rps(runs.string).toFixed(0), '', '');
   const p99 = (results: autocannon.Result[]) => median(results.map((r) => r.latency.p99));
-  report('hot', 'service / bare (pre-encoded) throughput', `${(ratio * 100).toFixed(1)} %`, '≥ 60 %', ratio >= 0.6 ? 'met' : 'NOT met');
-  report('hot', 'service p99 / bare (pre-encoded) p99', `${(p99(runs.service) / p99(runs.buffer)).toFixed(1)}×`, '≤ 2×', p99(runs.service) <= 2 * p99(runs.buffer) ? 'met' : 'NOT met');
+  report(
+    'hot',
+    'service / bare (pre-encoded) throughput',
+    `${(ratio * 100).toFixed(1)} %`,
+    '≥ 60 %',
+    ratio >= 0.6 ? 'met' : 'NOT met',
+  );
+  report(
+    'hot',
+    'service p99 / bare (pre-encoded) p99',
+    `${(p99(runs.service) / p99(runs.buffer)).toFixed(1)}×`,
+    '≤ 2×',
+    p99(runs.service) <= 2 * p99(runs.buffer) ? 'met' : 'NOT met',
+  );
   const cpuRatio = median(cpu.buffer) / median(cpu.service);
-  report('hot', `CPU µs per request: service vs bare (medians; service ${cpu.service.map((c) => c.toFixed(0)).join(', ')})`, `${median(cpu.service).toFixed(0)} vs ${median(cpu.buffer).toFixed(0)} (bare/service ${(cpuRatio * 100).toFixed(1)} %)`, '', '');
+  report(
+    'hot',
+    `CPU µs per request: service vs bare (medians; service ${cpu.service.map((c) => c.toFixed(0)).join(', ')})`,
+    `${median(cpu.service).toFixed(0)} vs ${median(cpu.buffer).toFixed(0)} (bare/service ${(cpuRatio * 100).toFixed(1)} %)`,
+    '',
+    '',
+  );
   headline.hot_cpu_ratio_pct = (cpuRatio * 100).toFixed(1);
-  report('hot', 'service / bare (string) throughput', `${((rps(runs.service) / rps(runs.string)) * 100).toFixed(1)} %`, '', '');
+  report(
+    'hot',
+    'service / bare (string) throughput',
+    `${((rps(runs.service) / rps(runs.string)) * 100).toFixed(1)} %`,
+    '',
+    '',
+  );
   headline.hot_rps = rps(runs.service).toFixed(0);
   headline.bare_rps = rps(runs.buffer).toFixed(0);
   headline.hot_ratio_pct = (ratio * 100).toFixed(1);
@@ -110,11 +193,29 @@ async function hotPath() {
   report('hot', 'errors / non-2xx (service, all runs)', String(errors), '0', errors === 0 ? 'met' : 'NOT met');
   if (scaled) {
     const scaledRps = rps(scaled);
-    report('hot', `scale-out mode (PostgreSQL + Redis) req/s (runs ${scaled.map((r) => r.requests.average.toFixed(0)).join(', ')})`, scaledRps.toFixed(0), '', '');
+    report(
+      'hot',
+      `scale-out mode (PostgreSQL + Redis) req/s (runs ${scaled.map((r) => r.requests.average.toFixed(0)).join(', ')})`,
+      scaledRps.toFixed(0),
+      '',
+      '',
+    );
     report('hot', 'scale-out mode latency p50 / p99 (ms)', lat(scaled), '', '');
     headline.scaleout_ratio_pct = ((scaledRps / rps(runs.buffer)) * 100).toFixed(1);
-    report('hot', 'scale-out mode / bare (pre-encoded) throughput', `${((scaledRps / rps(runs.buffer)) * 100).toFixed(1)} %`, '≥ 60 %', scaledRps >= rps(runs.buffer) * 0.6 ? 'met' : 'NOT met');
-    report('hot', 'scale-out mode p99 / bare (pre-encoded) p99', `${(p99(scaled) / p99(runs.buffer)).toFixed(1)}×`, '≤ 2×', p99(scaled) <= 2 * p99(runs.buffer) ? 'met' : 'NOT met');
+    report(
+      'hot',
+      'scale-out mode / bare (pre-encoded) throughput',
+      `${((scaledRps / rps(runs.buffer)) * 100).toFixed(1)} %`,
+      '≥ 60 %',
+      scaledRps >= rps(runs.buffer) * 0.6 ? 'met' : 'NOT met',
+    );
+    report(
+      'hot',
+      'scale-out mode p99 / bare (pre-encoded) p99',
+      `${(p99(scaled) / p99(runs.buffer)).toFixed(1)}×`,
+      '≤ 2×',
+      p99(scaled) <= 2 * p99(runs.buffer) ? 'met' : 'NOT met',
+    );
   }
 }
 
@@ -122,15 +223,28 @@ async function scaledOutHotPath(baseUrl: string, body: string): Promise<autocann
   const pg = await createPostgresDatabase();
   const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   try {
-    const env = { CACHE_TTL_SECONDS: '3600', LOG_LEVEL: 'info', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-${process.pid}:` };
-    const service = await startChild('dist/server.mjs', serviceEnv(dataDir, baseUrl, env), { logFile: join(dataDir, 'service.log') });
+    const env = {
+      CACHE_TTL_SECONDS: '3600',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: pg.url,
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: `bench-${process.pid}:`,
+    };
+    const service = await startChild('dist/server.mjs', serviceEnv(dataDir, baseUrl, env), {
+      logFile: join(dataDir, 'service.log'),
+    });
     try {
       const headers = { authorization: `Bearer ${key}` };
-      const warm = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+      const warm = await fetch(`${service.url}/api/youtube/shorts`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      });
       if (!warm.ok) throw new Error(`warm-up answered ${warm.status}`);
       await warm.arrayBuffer();
       const results: autocannon.Result[] = [];
-      for (let round = 0; round < ROUNDS; round++) results.push(await cannon(`${service.url}/api/youtube/shorts`, body, headers));
+      for (let round = 0; round < ROUNDS; round++)
+        results.push(await cannon(`${service.url}/api/youtube/shorts`, body, headers));
       return results;
     } finally {
       await service.kill('SIGTERM');
@@ -146,11 +260,16 @@ async function coldPathAndEarlyStop() {
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
   const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const call = (payload: object) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then((r) => r.json());
+  const call = (payload: object) =>
+    fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then((r) =>
+      r.json(),
+    );
   // Cold means nothing cached upstream-wise, not a process whose code has never run: one read of a
   // channel of its own first, so the first timed runs do not pay for the JIT's warm-up (#13: it put
   // the 50-short median at 200 ms against 176 ms once warm).
-  await call({ channelUrl: `https://www.youtube.com/@${fake.addChannel({ handle: 'benchwarmup', shortsCount: 500 }).handle}` });
+  await call({
+    channelUrl: `https://www.youtube.com/@${fake.addChannel({ handle: 'benchwarmup', shortsCount: 500 }).handle}`,
+  });
   for (const size of [50, 500, 3000]) {
     const pages = Math.max(1, Math.ceil(size / 50));
     const times: number[] = [];
@@ -162,26 +281,49 @@ async function coldPathAndEarlyStop() {
       fake.resetStats();
       const started = performance.now();
       // fetch resolves when the status line and headers arrive: the time to first byte.
-      const res = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/${handle}` }) });
+      const res = await fetch(`${service.url}/api/youtube/shorts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ channelUrl: `https://www.youtube.com/${handle}` }),
+      });
       firstBytes.push(performance.now() - started);
       const body = await res.json();
       times.push(performance.now() - started);
-      if (body.itemCount !== size) throw new Error(`expected ${size} shorts, got ${JSON.stringify(body).slice(0, 200)}`);
+      if (body.itemCount !== size)
+        throw new Error(`expected ${size} shorts, got ${JSON.stringify(body).slice(0, 200)}`);
       units = fake.quotaUsed();
     }
     const wall = median(times);
     const bound = (pages + 2) * LATENCY_MS;
     const minimum = 1 + pages + pages;
     if (size === 3000) headline.cold_3000_ratio = (wall / bound).toFixed(2);
-    report('cold', `${size} shorts: wall ms (median of 3; first byte after ${median(firstBytes).toFixed(0)}) vs (pages+2)×${LATENCY_MS} = ${bound}`, `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`, '≤ 1.15×', wall <= bound * 1.15 ? 'met' : 'NOT met');
-    report('cold', `${size} shorts by @handle: quota units vs minimum (1 + pages + batches)`, `${units} vs ${minimum}`, '= minimum', units <= minimum ? 'met' : 'NOT met');
+    report(
+      'cold',
+      `${size} shorts: wall ms (median of 3; first byte after ${median(firstBytes).toFixed(0)}) vs (pages+2)×${LATENCY_MS} = ${bound}`,
+      `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`,
+      '≤ 1.15×',
+      wall <= bound * 1.15 ? 'met' : 'NOT met',
+    );
+    report(
+      'cold',
+      `${size} shorts by @handle: quota units vs minimum (1 + pages + batches)`,
+      `${units} vs ${minimum}`,
+      '= minimum',
+      units <= minimum ? 'met' : 'NOT met',
+    );
   }
   const all = await call({ channelUrl: 'https://www.youtube.com/@fake-3000' });
   const oldestDate = parseTimestamp(all.data.shorts[9].snippet.publishedAt)!;
   fake.resetStats();
   const windowed = await call({ channelUrl: 'https://www.youtube.com/@fake-3000', oldestDate });
   const pagesRead = fake.calls().filter((c) => c.endpoint === 'playlistItems').length;
-  report('early', `oldestDate window of ${windowed.itemCount} in 3,000: playlist pages read`, `${pagesRead} (window needs 1)`, '≤ 2', pagesRead <= 2 ? 'met' : 'NOT met');
+  report(
+    'early',
+    `oldestDate window of ${windowed.itemCount} in 3,000: playlist pages read`,
+    `${pagesRead} (window needs 1)`,
+    '≤ 2',
+    pagesRead <= 2 ? 'met' : 'NOT met',
+  );
   await service.kill('SIGTERM');
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });
@@ -198,17 +340,35 @@ async function quotaEconomy() {
   const allowance = 50;
   try {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const call = (payload: object) => fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const call = (payload: object) =>
+      fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify(payload) }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+      );
     fake.resetStats();
     const answers = await Promise.all([
       ...Array.from({ length: 100 }, (_, i) => call({ channelUrl: `https://www.youtube.com/@fake-${1000 + i}` })),
-      ...Array.from({ length: 200 }, (_, i) => call({ channelUrl: `https://www.youtube.com/@fake-${2000 + i}`, webhookUrl: receiver.url(`/q/${i}`) })),
+      ...Array.from({ length: 200 }, (_, i) =>
+        call({ channelUrl: `https://www.youtube.com/@fake-${2000 + i}`, webhookUrl: receiver.url(`/q/${i}`) }),
+      ),
     ]);
     const account = async () => (await fetch(`${service.url}/accounts`, { headers })).json();
     await until(async () => ((await account()).credits.reserved === 0 ? true : undefined), 60_000);
     const spent = fake.quotaUsed();
-    const byStatus = Object.entries(answers.reduce<Record<number, number>>((acc, a) => { acc[a.status] = (acc[a.status] ?? 0) + 1; return acc; }, {})).map(([k, v]) => `${v}×${k}`).join(', ');
-    report('quota', `1-credit account: 100 sync + 200 webhook calls at large channels (${byStatus}): units`, String(spent), `≤ 3 + ${allowance}`, spent <= 3 + allowance ? 'met' : 'NOT met');
+    const byStatus = Object.entries(
+      answers.reduce<Record<number, number>>((acc, a) => {
+        acc[a.status] = (acc[a.status] ?? 0) + 1;
+        return acc;
+      }, {}),
+    )
+      .map(([k, v]) => `${v}×${k}`)
+      .join(', ');
+    report(
+      'quota',
+      `1-credit account: 100 sync + 200 webhook calls at large channels (${byStatus}): units`,
+      String(spent),
+      `≤ 3 + ${allowance}`,
+      spent <= 3 + allowance ? 'met' : 'NOT met',
+    );
   } finally {
     await receiver.close();
     await service.kill('SIGTERM');
@@ -218,19 +378,41 @@ async function quotaEconomy() {
   const paid = await prepareDataDir(1_000_000);
   const payer = await startChild('dist/server.mjs', serviceEnv(paid.dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0' }));
   try {
-    const call = (payload: object) => fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const call = (payload: object) =>
+      fetch(`${payer.url}/api/youtube/shorts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
     // (c) units per 50 shorts served cold.
     fake.resetStats();
-    const res = await fetch(`${payer.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }) });
+    const res = await fetch(`${payer.url}/api/youtube/shorts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${paid.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }),
+    });
     const body = await res.json();
     const per50 = fake.quotaUsed() / (body.itemCount / 50);
-    report('quota', `units per 50 shorts served cold, data-api mode (3,000 shorts: ${fake.quotaUsed()} units, ${body.creditsCharged} credits)`, per50.toFixed(2), '2.0 (data-api)', per50 <= 2.05 ? 'met' : 'NOT met');
+    report(
+      'quota',
+      `units per 50 shorts served cold, data-api mode (3,000 shorts: ${fake.quotaUsed()} units, ${body.creditsCharged} credits)`,
+      per50.toFixed(2),
+      '2.0 (data-api)',
+      per50 <= 2.05 ? 'met' : 'NOT met',
+    );
     // (b) unknown /c/ names from an account with credits: each costs forHandle + forUsername until the allowance is spent.
     fake.resetStats();
     const lookups = [];
-    for (let i = 0; i < 50; i++) lookups.push(await call({ channelUrl: `https://www.youtube.com/c/NoSuchVanityName${i}` }));
+    for (let i = 0; i < 50; i++)
+      lookups.push(await call({ channelUrl: `https://www.youtube.com/c/NoSuchVanityName${i}` }));
     const refused = lookups.filter((l) => l.status === 429).length;
-    report('quota', `50 lookups of unknown /c/ names (${lookups.length - refused}×404, ${refused}×429 allowance spent): units`, String(fake.quotaUsed()), `≤ ${allowance}`, fake.quotaUsed() <= allowance ? 'met' : 'NOT met');
+    report(
+      'quota',
+      `50 lookups of unknown /c/ names (${lookups.length - refused}×404, ${refused}×429 allowance spent): units`,
+      String(fake.quotaUsed()),
+      `≤ ${allowance}`,
+      fake.quotaUsed() <= allowance ? 'met' : 'NOT met',
+    );
   } finally {
     await payer.kill('SIGTERM');
     await fake.close();
@@ -247,7 +429,14 @@ async function sources() {
   try {
     for (const source of ['data-api', 'hybrid', 'innertube'] as const) {
       const { dataDir, key } = await prepareDataDir(2_000_000_000);
-      const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '0', YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}) }));
+      const service = await startChild(
+        'dist/server.mjs',
+        serviceEnv(dataDir, fake.baseUrl, {
+          CACHE_TTL_SECONDS: '0',
+          YOUTUBE_SOURCE: source,
+          ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        }),
+      );
       try {
         const times: number[] = [];
         let units = 0;
@@ -255,19 +444,45 @@ async function sources() {
           const handle = `@${fake.addChannel({ handle: `src${source.replace('-', '')}r${run}`, shortsCount: size }).handle}`;
           fake.resetStats();
           const started = performance.now();
-          const res = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl: `https://www.youtube.com/${handle}` }) });
+          const res = await fetch(`${service.url}/api/youtube/shorts`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ channelUrl: `https://www.youtube.com/${handle}` }),
+          });
           const body = await res.json();
           times.push(performance.now() - started);
-          if (body.itemCount !== size || body.source !== source) throw new Error(`${source}: ${JSON.stringify(body).slice(0, 300)}`);
+          if (body.itemCount !== size || body.source !== source)
+            throw new Error(`${source}: ${JSON.stringify(body).slice(0, 300)}`);
           units = fake.quotaUsed();
         }
         const wall = median(times);
         // Critical paths: data-api: handle + playlist pages (details overlap) + last batch; hybrid: resolve + channel/tab + tab pages (48 each) + last batch; innertube: resolve + channel/tab + tab pages.
         const tabPages = Math.ceil(size / 48);
-        const calls = source === 'data-api' ? Math.ceil(size / 50) + 2 : source === 'hybrid' ? tabPages + 3 : tabPages + 2;
+        const calls =
+          source === 'data-api' ? Math.ceil(size / 50) + 2 : source === 'hybrid' ? tabPages + 3 : tabPages + 2;
         const bound = calls * LATENCY_MS;
-        report('sources', `${source}: ${size} shorts cold, Data API units (per 50 shorts)`, `${units} (${(units / (size / 50)).toFixed(2)})`, source === 'hybrid' ? '≤ 1.05 per 50' : source === 'innertube' ? '0' : '2.0 per 50 (today)', source === 'hybrid' ? (units / (size / 50) <= 1.05 ? 'met' : 'NOT met') : source === 'innertube' ? (units === 0 ? 'met' : 'NOT met') : 'reference');
-        report('sources', `${source}: wall ms (median of 3) vs ${calls} sequential calls × ${LATENCY_MS} = ${bound}`, `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`, '≤ 1.15×', wall <= bound * 1.15 ? 'met' : 'NOT met');
+        report(
+          'sources',
+          `${source}: ${size} shorts cold, Data API units (per 50 shorts)`,
+          `${units} (${(units / (size / 50)).toFixed(2)})`,
+          source === 'hybrid' ? '≤ 1.05 per 50' : source === 'innertube' ? '0' : '2.0 per 50 (today)',
+          source === 'hybrid'
+            ? units / (size / 50) <= 1.05
+              ? 'met'
+              : 'NOT met'
+            : source === 'innertube'
+              ? units === 0
+                ? 'met'
+                : 'NOT met'
+              : 'reference',
+        );
+        report(
+          'sources',
+          `${source}: wall ms (median of 3) vs ${calls} sequential calls × ${LATENCY_MS} = ${bound}`,
+          `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`,
+          '≤ 1.15×',
+          wall <= bound * 1.15 ? 'met' : 'NOT met',
+        );
       } finally {
         await service.kill('SIGTERM');
         await rm(dataDir, { recursive: true, force: true });
@@ -288,10 +503,34 @@ async function memory() {
   headline.mem_serve_peak_mib = mib(embedded.servePeak);
   headline.mem_idle_mib = mib(embedded.idleRss);
   headline.mem_restart_peak_mib = mib(embedded.restartPeak);
-  report('memory', `embedded PGlite: peak RSS from an empty data directory to listening (MiB; started in ${embedded.startMs.toFixed(0)} ms)`, mib(embedded.freshStartPeak), '', '');
-  report('memory', 'embedded PGlite: peak RSS, empty directory through 3,000 shorts to 20 clients (MiB)', mib(embedded.servePeak), '≤ 350', embedded.servePeak <= 350 * 2 ** 20 ? 'met' : 'NOT met');
-  report('memory', 'embedded PGlite: RSS after 10 s idle (MiB)', mib(embedded.idleRss), '≤ 200', embedded.idleRss <= 200 * 2 ** 20 ? 'met' : 'NOT met');
-  report('memory', 'embedded PGlite: peak RSS of a restart on the existing directory (MiB)', mib(embedded.restartPeak), '', `${embedded.errors} errors/non-2xx`);
+  report(
+    'memory',
+    `embedded PGlite: peak RSS from an empty data directory to listening (MiB; started in ${embedded.startMs.toFixed(0)} ms)`,
+    mib(embedded.freshStartPeak),
+    '',
+    '',
+  );
+  report(
+    'memory',
+    'embedded PGlite: peak RSS, empty directory through 3,000 shorts to 20 clients (MiB)',
+    mib(embedded.servePeak),
+    '≤ 350',
+    embedded.servePeak <= 350 * 2 ** 20 ? 'met' : 'NOT met',
+  );
+  report(
+    'memory',
+    'embedded PGlite: RSS after 10 s idle (MiB)',
+    mib(embedded.idleRss),
+    '≤ 200',
+    embedded.idleRss <= 200 * 2 ** 20 ? 'met' : 'NOT met',
+  );
+  report(
+    'memory',
+    'embedded PGlite: peak RSS of a restart on the existing directory (MiB)',
+    mib(embedded.restartPeak),
+    '',
+    `${embedded.errors} errors/non-2xx`,
+  );
   // The rows above run the Data API source alone (the benchmarks' setting: exact unit counts). The
   // default, YOUTUBE_SOURCE=auto, is hybrid with a key: youtubei.js loaded and InnerTube listing the
   // channel, so the same life again in what a new install runs.
@@ -300,9 +539,26 @@ async function memory() {
   headline.mem_default_source_idle_mib = mib(byDefault.idleRss);
   // A run whose requests failed, or did not go through InnerTube, measured something else.
   const servedByDefault = byDefault.errors === 0 && byDefault.innertubeCalls > 0;
-  const defaultVerdict = (ok: boolean) => (!servedByDefault ? `NOT met (${byDefault.errors} errors/non-2xx, ${byDefault.innertubeCalls} InnerTube calls)` : ok ? 'met' : 'NOT met');
-  report('memory', 'embedded PGlite, default source (auto: hybrid, youtubei.js): peak RSS, empty directory through 3,000 shorts to 20 clients (MiB)', mib(byDefault.servePeak), '≤ 350', defaultVerdict(byDefault.servePeak <= 350 * 2 ** 20));
-  report('memory', 'embedded PGlite, default source (auto: hybrid, youtubei.js): RSS after 10 s idle (MiB)', mib(byDefault.idleRss), '≤ 200', defaultVerdict(byDefault.idleRss <= 200 * 2 ** 20));
+  const defaultVerdict = (ok: boolean) =>
+    !servedByDefault
+      ? `NOT met (${byDefault.errors} errors/non-2xx, ${byDefault.innertubeCalls} InnerTube calls)`
+      : ok
+        ? 'met'
+        : 'NOT met';
+  report(
+    'memory',
+    'embedded PGlite, default source (auto: hybrid, youtubei.js): peak RSS, empty directory through 3,000 shorts to 20 clients (MiB)',
+    mib(byDefault.servePeak),
+    '≤ 350',
+    defaultVerdict(byDefault.servePeak <= 350 * 2 ** 20),
+  );
+  report(
+    'memory',
+    'embedded PGlite, default source (auto: hybrid, youtubei.js): RSS after 10 s idle (MiB)',
+    mib(byDefault.idleRss),
+    '≤ 200',
+    defaultVerdict(byDefault.idleRss <= 200 * 2 ** 20),
+  );
   const fake = await startFakePlatform();
   const pg = await createPostgresDatabase().catch(() => null);
   if (!pg) {
@@ -311,12 +567,28 @@ async function memory() {
     return;
   }
   const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
-  const service = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url }));
+  const service = await startChild(
+    'dist/server.mjs',
+    serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url }),
+  );
   const idle = peakRss(service.process.pid!);
-  const result = await autocannon({ url: `${service.url}/api/youtube/shorts`, method: 'POST', body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, connections: 20, amount: 200 });
+  const result = await autocannon({
+    url: `${service.url}/api/youtube/shorts`,
+    method: 'POST',
+    body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@fake-3000' }),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    connections: 20,
+    amount: 200,
+  });
   const peak = peakRss(service.process.pid!);
   headline.mem_postgres_peak_mib = mib(peak);
-  report('memory', 'PostgreSQL mode: peak RSS, 3,000 shorts to 20 concurrent clients (MiB)', `${mib(peak)} (at start ${mib(idle)})`, '', `${result.non2xx + result.errors} errors/non-2xx`);
+  report(
+    'memory',
+    'PostgreSQL mode: peak RSS, 3,000 shorts to 20 concurrent clients (MiB)',
+    `${mib(peak)} (at start ${mib(idle)})`,
+    '',
+    `${result.non2xx + result.errors} errors/non-2xx`,
+  );
   await service.kill('SIGTERM');
   await rm(dataDir, { recursive: true, force: true });
   await pg.drop();
@@ -331,12 +603,27 @@ async function webhookLoad(url: string, key: string): Promise<{ accepted: number
     const started = performance.now();
     const total = 1000;
     for (let i = 0; i < total; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => fetch(`${url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${(i + j) % 10 + 1}`, webhookUrl: receiver.url(`/h/${i + j}`) }) }).then(async (r) => {
-        if (r.status !== 202) throw new Error(`webhook request answered ${r.status}: ${await r.text()}`);
-      })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          fetch(`${url}/api/youtube/shorts`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              channelUrl: `https://www.youtube.com/@fake-${((i + j) % 10) + 1}`,
+              webhookUrl: receiver.url(`/h/${i + j}`),
+            }),
+          }).then(async (r) => {
+            if (r.status !== 202) throw new Error(`webhook request answered ${r.status}: ${await r.text()}`);
+          }),
+        ),
+      );
     }
     const accepted = performance.now() - started;
-    await until(async () => new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size >= total, 600_000, 20);
+    await until(
+      async () => new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size >= total,
+      600_000,
+      20,
+    );
     return { accepted, delivered: performance.now() - started };
   } finally {
     await receiver.close();
@@ -347,7 +634,10 @@ async function webhookLoad(url: string, key: string): Promise<{ accepted: number
 // optimised, its statements not yet prepared), then ROUNDS warm ones. The target is judged on the
 // median warm round (by last delivery), as the hot path is judged on the median of its runs; the
 // first round is reported beside it.
-type WebhookRounds = { first: { accepted: number; delivered: number }; warm: Array<{ accepted: number; delivered: number }> };
+type WebhookRounds = {
+  first: { accepted: number; delivered: number };
+  warm: Array<{ accepted: number; delivered: number }>;
+};
 
 async function webhookRounds(url: string, key: string): Promise<WebhookRounds> {
   const first = await webhookLoad(url, key);
@@ -360,15 +650,30 @@ function reportWebhookRounds(label: string, target: number, { first, warm }: Web
   const mid = [...warm].sort((a, b) => a.delivered - b.delivered)[Math.floor(warm.length / 2)]!;
   const runs = warm.map((r) => r.delivered.toFixed(0)).join(', ');
   report('async', `${label}1000 webhook requests: all accepted (ms)`, mid.accepted.toFixed(0), '', '');
-  report('async', `${label}1000 webhook requests: last delivery after (ms; median of warm runs ${runs})`, `${mid.delivered.toFixed(0)} (${(1000 / (mid.delivered / 1000)).toFixed(0)}/s)`, `≤ ${target}`, mid.delivered <= target ? 'met' : 'NOT met');
-  report('async', `${label}1000 webhook requests, the first round after start: accepted / last delivery (ms)`, `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`, '', '');
+  report(
+    'async',
+    `${label}1000 webhook requests: last delivery after (ms; median of warm runs ${runs})`,
+    `${mid.delivered.toFixed(0)} (${(1000 / (mid.delivered / 1000)).toFixed(0)}/s)`,
+    `≤ ${target}`,
+    mid.delivered <= target ? 'met' : 'NOT met',
+  );
+  report(
+    'async',
+    `${label}1000 webhook requests, the first round after start: accepted / last delivery (ms)`,
+    `${first.accepted.toFixed(0)} / ${first.delivered.toFixed(0)}`,
+    '',
+    '',
+  );
   return mid.delivered.toFixed(0);
 }
 
 async function webhooks() {
   const fake = await startFakePlatform();
   const { dataDir, key } = await prepareDataDir(2_000_000_000);
-  const service: ChildService = await startChild('dist/server.mjs', serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }));
+  const service: ChildService = await startChild(
+    'dist/server.mjs',
+    serviceEnv(dataDir, fake.baseUrl, { CACHE_TTL_SECONDS: '3600', WORKER_CONCURRENCY: '20' }),
+  );
   try {
     headline.async_1000_ms = reportWebhookRounds('', 3000, await webhookRounds(service.url, key));
   } finally {
@@ -380,7 +685,8 @@ async function webhooks() {
     notes.push(`- The scale-out webhook throughput was not measured: ${error.message}`);
     return null;
   });
-  if (scaled) headline.async_scaleout_1000_ms = reportWebhookRounds('scale-out, 1 API + 2 worker processes: ', 2000, scaled);
+  if (scaled)
+    headline.async_scaleout_1000_ms = reportWebhookRounds('scale-out, 1 API + 2 worker processes: ', 2000, scaled);
   await fake.close();
 }
 
@@ -389,7 +695,13 @@ async function scaledOutWebhooks(baseUrl: string) {
   const { dataDir, key } = await seedBenchAccount({ credits: 2_000_000_000, databaseUrl: pg.url });
   const children: ChildService[] = [];
   try {
-    const env = { CACHE_TTL_SECONDS: '3600', DATABASE_URL: pg.url, REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `bench-async-${process.pid}:`, WORKER_CONCURRENCY: '20' };
+    const env = {
+      CACHE_TTL_SECONDS: '3600',
+      DATABASE_URL: pg.url,
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: `bench-async-${process.pid}:`,
+      WORKER_CONCURRENCY: '20',
+    };
     const api = await startChild('dist/server.mjs', serviceEnv(dataDir, baseUrl, { ...env, RUN_WORKER: 'false' }));
     children.push(api);
     for (let i = 0; i < 2; i++) children.push(await startChild('dist/worker.mjs', serviceEnv(dataDir, baseUrl, env)));
@@ -403,7 +715,9 @@ async function scaledOutWebhooks(baseUrl: string) {
 
 // Other work on the machine moves every wall-clock figure: the load average is recorded with the results.
 const loadAtStart = loadavg()[0]!;
-console.log(`channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`);
+console.log(
+  `channel-shorts benchmark — ${new Date().toISOString()} — Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})\n`,
+);
 // BENCH_ONLY=hot,cold,memory,async runs a subset (the results file then holds only those rows).
 const only = new Set((process.env.BENCH_ONLY ?? 'hot,cold,sources,memory,async,quota,watches').split(','));
 if (only.has('hot')) await hotPath();
@@ -421,11 +735,21 @@ notes.push('', readFileSync(new URL('./reading.md', import.meta.url), 'utf8').tr
 const ran = new Set(rows.map((r) => r[0]));
 let previous: string[] = [];
 try {
-  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8').split('\n').filter((line) => /^\| (hot|cold|early|sources|memory|async|quota|watches) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()));
+  previous = readFileSync(new URL('./results.md', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(
+      (line) =>
+        /^\| (hot|cold|early|sources|memory|async|quota|watches) \|/.test(line) && !ran.has(line.split('|')[1]!.trim()),
+    );
 } catch {
   previous = []; // no earlier results
 }
-const table = ['| section | metric | value | target | verdict |', '|---|---|---|---|---|', ...previous, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const table = [
+  '| section | metric | value | target | verdict |',
+  '|---|---|---|---|---|',
+  ...previous,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+].join('\n');
 await writeFile(
   new URL('./results.md', import.meta.url),
   `# Benchmark results\n\nRun with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; service in a child process (embedded PGlite, in-memory limiter and cache), load generator (autocannon, ${DURATION} s, 50 connections) and fake platform in the benchmark process. Upstream latency for the cold path: ${LATENCY_MS} ms per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (other processes on the machine count in it).\n\n${table}\n\n${notes.join('\n')}\n`,

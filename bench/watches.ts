@@ -17,33 +17,60 @@ type Report = (section: string, metric: string, value: string, target: string, v
 const PUBLISHES = Number(process.env.BENCH_WATCH_PUBLISHES ?? 8);
 const POLL_INTERVAL_S = 5;
 
-async function service(fake: FakePlatform, extra: Record<string, string>, port?: number): Promise<{ service: ChildService; key: string; dataDir: string }> {
+async function service(
+  fake: FakePlatform,
+  extra: Record<string, string>,
+  port?: number,
+): Promise<{ service: ChildService; key: string; dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cs-bench-watches-'));
   const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_POOL_SIZE: 1 }, { role: 'bench' });
-  const account = await createAccount(db, { email: 'bench-watches@example.com', password: 'bench-password-123', credits: 1_000_000 });
+  const account = await createAccount(db, {
+    email: 'bench-watches@example.com',
+    password: 'bench-password-123',
+    credits: 1_000_000,
+  });
   const { key } = await createApiKey(db, account.id, 'bench');
   await db.close();
   const env = {
-    DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: 'warn', WATCH_SWEEP_SECONDS: '1', ...extra,
+    DATA_DIR: dataDir,
+    YOUTUBE_API_KEY: 'fake-api-key',
+    YOUTUBE_API_BASE_URL: fake.baseUrl,
+    YOUTUBE_SOURCE: 'data-api',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: 'warn',
+    WATCH_SWEEP_SECONDS: '1',
+    ...extra,
   };
   return { service: await startChild('dist/server.mjs', env, port ? { port } : {}), key, dataDir };
 }
 
 async function createWatch(url: string, key: string, body: object): Promise<{ id: string }> {
-  const res = await fetch(`${url}/api/youtube/watches`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api/youtube/watches`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`watch: ${res.status} ${await res.text()}`);
   return res.json() as Promise<{ id: string }>;
 }
 
 /** Publishes shorts one at a time (waiting `gapMs` before each) and returns each one's publish → webhook lag in ms. */
-async function lags(fake: FakePlatform, handle: string, receiver: Awaited<ReturnType<typeof startReceiver>>, gapMs: () => number): Promise<number[]> {
+async function lags(
+  fake: FakePlatform,
+  handle: string,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  gapMs: () => number,
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < PUBLISHES; i++) {
     await new Promise((r) => setTimeout(r, gapMs()));
     const published = Date.now();
     const { videoId } = await fake.publishShort(handle);
-    const delivery = await until(async () => receiver.deliveries.find((d) => d.body.includes(`"id":"${videoId}"`)), 120_000, 20);
+    const delivery = await until(
+      async () => receiver.deliveries.find((d) => d.body.includes(`"id":"${videoId}"`)),
+      120_000,
+      20,
+    );
     out.push(delivery.receivedAt - published);
   }
   return out;
@@ -62,11 +89,33 @@ export async function watchesBench(report: Report): Promise<void> {
     fake.addChannel({ handle: 'bench-push', shortsCount: 20 });
     const receiver = await startReceiver();
     const port = await freePort();
-    const { service: svc, key, dataDir } = await service(fake, { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`, WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl }, port);
-    await createWatch(svc.url, key, { channelUrl: 'https://www.youtube.com/@bench-push', webhookUrl: receiver.url(), intervalSeconds: 3600 });
+    const {
+      service: svc,
+      key,
+      dataDir,
+    } = await service(
+      fake,
+      {
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`,
+        WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl,
+      },
+      port,
+    );
+    await createWatch(svc.url, key, {
+      channelUrl: 'https://www.youtube.com/@bench-push',
+      webhookUrl: receiver.url(),
+      intervalSeconds: 3600,
+    });
     await until(async () => fake.hub.subscriptions().length > 0, 30_000, 50);
     const pushed = await lags(fake, 'bench-push', receiver, () => 300);
-    report('watches', `push (WebSub): publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`, stats(pushed), 'seconds', pushed.every((ms) => ms < 10_000) ? 'ok' : 'slow');
+    report(
+      'watches',
+      `push (WebSub): publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`,
+      stats(pushed),
+      'seconds',
+      pushed.every((ms) => ms < 10_000) ? 'ok' : 'slow',
+    );
     await svc.kill('SIGTERM');
     await receiver.close();
     await fake.close();
@@ -80,7 +129,11 @@ export async function watchesBench(report: Report): Promise<void> {
     fake.addChannel({ handle: 'bench-quiet', shortsCount: 20 });
     const receiver = await startReceiver();
     const { service: svc, key, dataDir } = await service(fake, { WATCH_MIN_INTERVAL_SECONDS: String(POLL_INTERVAL_S) });
-    const polling = await createWatch(svc.url, key, { channelUrl: 'https://www.youtube.com/@bench-poll', webhookUrl: receiver.url(), intervalSeconds: POLL_INTERVAL_S });
+    const polling = await createWatch(svc.url, key, {
+      channelUrl: 'https://www.youtube.com/@bench-poll',
+      webhookUrl: receiver.url(),
+      intervalSeconds: POLL_INTERVAL_S,
+    });
     // Random publication times relative to the schedule.
     let seed = 7;
     const random = () => {
@@ -88,24 +141,67 @@ export async function watchesBench(report: Report): Promise<void> {
       return seed / 2 ** 31;
     };
     const polled = await lags(fake, 'bench-poll', receiver, () => Math.floor(random() * POLL_INTERVAL_S * 1000));
-    report('watches', `polling every ${POLL_INTERVAL_S} s: publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`, stats(polled), `≤ interval + ~1 s`, polled.every((ms) => ms <= (POLL_INTERVAL_S + 2) * 1000) ? 'ok' : 'slow');
+    report(
+      'watches',
+      `polling every ${POLL_INTERVAL_S} s: publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`,
+      stats(polled),
+      `≤ interval + ~1 s`,
+      polled.every((ms) => ms <= (POLL_INTERVAL_S + 2) * 1000) ? 'ok' : 'slow',
+    );
 
     // Units of a quiet watch: every check of a channel that publishes nothing, counted at the fake.
     fake.resetStats();
-    const quiet = await createWatch(svc.url, key, { channelUrl: 'https://www.youtube.com/@bench-quiet', webhookUrl: receiver.url(), intervalSeconds: POLL_INTERVAL_S });
+    const quiet = await createWatch(svc.url, key, {
+      channelUrl: 'https://www.youtube.com/@bench-quiet',
+      webhookUrl: receiver.url(),
+      intervalSeconds: POLL_INTERVAL_S,
+    });
     const createUnits = fake.quotaUsed();
-    const checksOf = async () => ((await (await fetch(`${svc.url}/api/youtube/watches/${quiet.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { watch: { stats: { checks: number; unitsSpent: number } } }).watch.stats;
+    const checksOf = async () =>
+      (
+        (await (
+          await fetch(`${svc.url}/api/youtube/watches/${quiet.id}`, { headers: { authorization: `Bearer ${key}` } })
+        ).json()) as { watch: { stats: { checks: number; unitsSpent: number } } }
+      ).watch.stats;
     const start = await checksOf();
     await until(async () => (await checksOf()).checks >= start.checks + 6, 120_000, 250);
     const end = await checksOf();
     const perCheck = (end.unitsSpent - start.unitsSpent) / (end.checks - start.checks);
-    report('watches', 'units to create a watch (resolve + newest page)', String(createUnits), '2', createUnits === 2 ? 'ok' : 'check');
-    report('watches', `units per check, nothing new (${end.checks - start.checks} checks)`, perCheck.toFixed(2), '1', perCheck === 1 ? 'ok' : 'check');
-    report('watches', 'units per watch per day at 15 min, quiet channel (96 checks)', (96 * perCheck).toFixed(0), '96', '');
-    const withNew = (await (await fetch(`${svc.url}/api/youtube/watches/${polling.id}?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { checks: Array<{ units: number; newShorts: number }> };
+    report(
+      'watches',
+      'units to create a watch (resolve + newest page)',
+      String(createUnits),
+      '2',
+      createUnits === 2 ? 'ok' : 'check',
+    );
+    report(
+      'watches',
+      `units per check, nothing new (${end.checks - start.checks} checks)`,
+      perCheck.toFixed(2),
+      '1',
+      perCheck === 1 ? 'ok' : 'check',
+    );
+    report(
+      'watches',
+      'units per watch per day at 15 min, quiet channel (96 checks)',
+      (96 * perCheck).toFixed(0),
+      '96',
+      '',
+    );
+    const withNew = (await (
+      await fetch(`${svc.url}/api/youtube/watches/${polling.id}?limit=100`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+    ).json()) as { checks: Array<{ units: number; newShorts: number }> };
     const found = withNew.checks.filter((c) => c.newShorts > 0);
     const unitsWhenNew = found.reduce((s, c) => s + c.units, 0) / Math.max(1, found.length);
-    report('watches', `units per check that found new shorts (${found.length} checks)`, unitsWhenNew.toFixed(2), '2', unitsWhenNew === 2 ? 'ok' : 'check');
+    report(
+      'watches',
+      `units per check that found new shorts (${found.length} checks)`,
+      unitsWhenNew.toFixed(2),
+      '2',
+      unitsWhenNew === 2 ? 'ok' : 'check',
+    );
     await svc.kill('SIGTERM');
     await receiver.close();
     await fake.close();
@@ -115,5 +211,7 @@ export async function watchesBench(report: Report): Promise<void> {
 
 // `node bench/watches.ts` runs this section alone and prints its rows (without touching results.md).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await watchesBench((section, metric, value, target, verdict) => console.log(`| ${section} | ${metric} | ${value} | ${target} | ${verdict} |`));
+  await watchesBench((section, metric, value, target, verdict) =>
+    console.log(`| ${section} | ${metric} | ${value} | ${target} | ${verdict} |`),
+  );
 }

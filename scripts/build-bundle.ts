@@ -32,7 +32,16 @@ export const ENTRIES = {
 };
 
 /** Packages loaded from node_modules at run time, not bundled: each reads files beside its own code (or, @fastify/static, is loaded from there by one that does). */
-export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'koffi', '@fastify/swagger', '@fastify/swagger-ui', '@fastify/static', 'pino', 'thread-stream'];
+export const EXTERNAL = [
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  'koffi',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  '@fastify/static',
+  'pino',
+  'thread-stream',
+];
 
 /**
  * Flat: every chunk beside the entries, where pglite-thread.ts looks for the worker's module.
@@ -41,7 +50,13 @@ export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', 'koffi', '@f
  * made the 3.4 MB chunk of our dependencies a 7.3 MiB two-byte string (the HTTP thread's largest
  * object at idle, bench/reading.md). Comments were ~10 % of the text.
  */
-export const OUTPUT = { format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', charset: 'ascii', comments: false } as const;
+export const OUTPUT = {
+  format: 'esm',
+  entryFileNames: '[name].mjs',
+  chunkFileNames: '[name]-[hash].mjs',
+  charset: 'ascii',
+  comments: false,
+} as const;
 
 /**
  * Modules a bundled dependency imports that the bundle replaces with a module of ours loading them on
@@ -63,15 +78,17 @@ export async function openBundle() {
     platform: 'node',
     cwd: ROOT,
     external: (id) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
-    plugins: [{
-      name: 'on-demand',
-      resolveId: (source: string, importer: string | undefined) => {
-        // The importing file's own package: the last node_modules/ segment of its path.
-        const from = importer?.split('/node_modules/').at(-1);
-        const entry = ON_DEMAND.find((e) => source === e.module && from?.startsWith(`${e.importer}/`));
-        return entry ? join(ROOT, entry.replacement) : null;
+    plugins: [
+      {
+        name: 'on-demand',
+        resolveId: (source: string, importer: string | undefined) => {
+          // The importing file's own package: the last node_modules/ segment of its path.
+          const from = importer?.split('/node_modules/').at(-1);
+          const entry = ON_DEMAND.find((e) => source === e.module && from?.startsWith(`${e.importer}/`));
+          return entry ? join(ROOT, entry.replacement) : null;
+        },
       },
-    }],
+    ],
     logLevel: 'warn',
   });
 }
@@ -124,6 +141,8 @@ export async function buildBundle({ ifStale = false } = {}): Promise<boolean> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
   if (await buildBundle({ ifStale: process.argv.includes('--if-stale') })) {
-    console.error(`Bundled ${Object.values(ENTRIES).join(', ')} into dist/ in ${Math.round(performance.now() - started)} ms`);
+    console.error(
+      `Bundled ${Object.values(ENTRIES).join(', ')} into dist/ in ${Math.round(performance.now() - started)} ms`,
+    );
   }
 }

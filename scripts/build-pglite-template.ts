@@ -19,5 +19,7 @@ try {
   });
   console.log(`PGlite template, migrated: ${migrated}`);
 } catch (error) {
-  console.warn(`PGlite template not built (new data directories will run initdb or the migrations): ${(error as Error).message}`);
+  console.warn(
+    `PGlite template not built (new data directories will run initdb or the migrations): ${(error as Error).message}`,
+  );
 }

@@ -39,11 +39,16 @@ const dataDir = process.env.DATA_DIR ?? './data-demo';
 // and never one the demo did not make (found by review: a shell holding a service's environment —
 // README has operators source it for the CLI — wiped that service's data).
 const holder = readLockHolder(dataDir);
-if (holder && !holderIsDead(holder)) fail(`${dataDir} is in use by ${describeHolder(holder)}: is a demo already running? Stop it first (Ctrl+C), or set DATA_DIR.`);
+if (holder && !holderIsDead(holder))
+  fail(
+    `${dataDir} is in use by ${describeHolder(holder)}: is a demo already running? Stop it first (Ctrl+C), or set DATA_DIR.`,
+  );
 const DEMO_MARKER = join(dataDir, '.channel-shorts-demo');
 // ./data-demo (DATA_DIR unset) is the demo's own, also when an older demo left it without the marker.
 if (process.env.DATA_DIR && existsSync(join(dataDir, 'PG_VERSION')) && !existsSync(DEMO_MARKER)) {
-  fail(`${dataDir} holds a database the demo did not create, and the demo wipes its directory at start. Run it with another DATA_DIR (unset, it uses ./data-demo).`);
+  fail(
+    `${dataDir} holds a database the demo did not create, and the demo wipes its directory at start. Run it with another DATA_DIR (unset, it uses ./data-demo).`,
+  );
 }
 // The CLI reaches the demo through its operator API with this token (README, walk-through step 1).
 const operatorToken = process.env.OPERATOR_TOKEN || randomBytes(32).toString('base64url');
@@ -55,20 +60,40 @@ await rm(dataDir, { recursive: true, force: true });
 await mkdir(dataDir, { recursive: true });
 await writeFile(DEMO_MARKER, 'Made by npm run demo, which wipes this directory at its next start.\n');
 // The demo's own storage only: a DATABASE_URL or REDIS_URL of the shell's (a real service's) is not the demo's to use.
-const config = loadConfig({ PORT: '3000', ...process.env, DATABASE_URL: '', REDIS_URL: '', OPERATOR_TOKEN: operatorToken, DATA_DIR: dataDir, YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, ...(source ? { YOUTUBE_SOURCE: source } : {}), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+const config = loadConfig({
+  PORT: '3000',
+  ...process.env,
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  OPERATOR_TOKEN: operatorToken,
+  DATA_DIR: dataDir,
+  YOUTUBE_API_KEY: source === 'innertube' ? '' : 'fake-api-key',
+  YOUTUBE_API_BASE_URL: fake.baseUrl,
+  YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+  ...(source ? { YOUTUBE_SOURCE: source } : {}),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+});
 const app = await buildApp(
-  await createServices(config, { runWorker: true, log: { error: (o, m) => app.log.error(o, m), info: (o, m) => app.log.info(o, m) } }),
+  await createServices(config, {
+    runWorker: true,
+    log: { error: (o, m) => app.log.error(o, m), info: (o, m) => app.log.info(o, m) },
+  }),
   fastifyOptions({ level: 'warn', redact: LOG_REDACT }),
 );
 const account = await createAccount(app.services.db, { email: DEMO_EMAIL, password: DEMO_PASSWORD, credits: 1000 });
 const { key } = await createApiKey(app.services.db, account.id, 'demo key');
-const address = await app.listen({ port: config.PORT, host: config.HOST }).catch(async (error: NodeJS.ErrnoException) => {
-  await app.services.close();
-  await fake.close();
-  receiver.close();
-  if (error.code === 'EADDRINUSE') fail(`Cannot listen on ${config.HOST}:${config.PORT}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`);
-  throw error;
-});
+const address = await app
+  .listen({ port: config.PORT, host: config.HOST })
+  .catch(async (error: NodeJS.ErrnoException) => {
+    await app.services.close();
+    await fake.close();
+    receiver.close();
+    if (error.code === 'EADDRINUSE')
+      fail(
+        `Cannot listen on ${config.HOST}:${config.PORT}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`,
+      );
+    throw error;
+  });
 // The CLI finds the running demo in the lock file, as it finds a service.
 app.services.db.dataDirLock?.setUrl(address);
 closeWithGrace({ delay: 10_000 }, async () => {
@@ -107,15 +132,23 @@ async function startDemoReceiver(): Promise<{ url: string; close(): void }> {
     req.on('end', () => {
       let summary = `${Buffer.concat(chunks).length} bytes`;
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type?: string; data?: { requestId?: string; itemCount?: number } };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          type?: string;
+          data?: { requestId?: string; itemCount?: number };
+        };
         summary = `${body.type ?? '?'} ${body.data?.requestId ?? ''}${body.data?.itemCount !== undefined ? ` (${body.data.itemCount} shorts)` : ''}`;
       } catch {
         // not JSON: the size says enough
       }
-      console.log(`webhook received: ${summary}, webhook-id ${req.headers['webhook-id'] ?? '-'}, signed ${req.headers['webhook-signature'] ? 'yes' : 'no'}`);
+      console.log(
+        `webhook received: ${summary}, webhook-id ${req.headers['webhook-id'] ?? '-'}, signed ${req.headers['webhook-signature'] ? 'yes' : 'no'}`,
+      );
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/shorts`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/shorts`,
+    close: () => server.close(),
+  };
 }

@@ -11,7 +11,8 @@ import { createServices } from '../src/services.ts';
 
 export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../clients/typescript/src/openapi.ts', import.meta.url));
 
-const HEADER = '// Generated from the service\'s /openapi.json by openapi-typescript (npm run client:types at the repository root). Do not edit.\n';
+const HEADER =
+  "// Generated from the service's /openapi.json by openapi-typescript (npm run client:types at the repository root). Do not edit.\n";
 
 /** The service's OpenAPI document with the default configuration (embedded, in-memory database). */
 export async function serviceOpenApiDocument(): Promise<Record<string, unknown>> {

@@ -38,7 +38,10 @@ const DASHBOARD_DIR = join(ROOT, 'web', 'dist');
 
 registerAjvFormats();
 
-export async function buildApp(services: Services, options: FastifyServerOptions = fastifyOptions(false, services.config)): Promise<FastifyInstance> {
+export async function buildApp(
+  services: Services,
+  options: FastifyServerOptions = fastifyOptions(false, services.config),
+): Promise<FastifyInstance> {
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // Bodies are JSON (and the WebSub hub's Atom, on its own routes): a text/plain body is refused
   // with 415 like any other type, not parsed as a string and refused as a malformed body (400; found by review).
@@ -81,7 +84,12 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     app.get('/dashboard', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
   } else {
-    app.get('/', { schema: { hide: true } }, async () => ({ name: 'channel-shorts', docs: '/docs', openapi: '/openapi.json', dashboard: 'not built: run npm run prepare' }));
+    app.get('/', { schema: { hide: true } }, async () => ({
+      name: 'channel-shorts',
+      docs: '/docs',
+      openapi: '/openapi.json',
+      dashboard: 'not built: run npm run prepare',
+    }));
   }
   return app;
 }

@@ -43,9 +43,18 @@ OPERATOR_TOKEN to the service's operator token.
 class CliError extends Error {}
 
 const CLI_OPTIONS = {
-  email: { type: 'string' }, password: { type: 'string' }, credits: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' }, reason: { type: 'string' },
-  role: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' },
-  'per-minute': { type: 'string' }, 'per-hour': { type: 'string' }, 'per-day': { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  credits: { type: 'string' },
+  amount: { type: 'string' },
+  note: { type: 'string' },
+  reason: { type: 'string' },
+  role: { type: 'string' },
+  search: { type: 'string' },
+  limit: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'per-hour': { type: 'string' },
+  'per-day': { type: 'string' },
 } as const;
 
 function fail(message: string): never {
@@ -72,7 +81,9 @@ function describeUser(user: UserView): string {
 
 function remoteFor(url: string, config: Config, why: string): OperatorClient {
   if (!config.OPERATOR_TOKEN) {
-    fail(`${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again; a service started without one has no operator API: restart it with OPERATOR_TOKEN set, or stop it and run the command, which then opens DATA_DIR itself.`);
+    fail(
+      `${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again; a service started without one has no operator API: restart it with OPERATOR_TOKEN set, or stop it and run the command, which then opens DATA_DIR itself.`,
+    );
   }
   return remoteClient(url, config.OPERATOR_TOKEN);
 }
@@ -102,16 +113,30 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
   // A DATA_DIR without a database is one the service has never run on: most likely not the
   // service's (found by review: a CLI run with another environment made users in a new ./data the
   // service never saw). Allowed — it is also how an operator prepares the first start — but said.
-  const fresh = !config.DATABASE_URL && config.DATA_DIR !== ':memory:' && !existsSync(join(config.DATA_DIR, 'PG_VERSION'));
+  const fresh =
+    !config.DATABASE_URL && config.DATA_DIR !== ':memory:' && !existsSync(join(config.DATA_DIR, 'PG_VERSION'));
   try {
     const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
-    if (fresh) process.stderr.write(`note: ${resolve(config.DATA_DIR)} held no database; a new one was created there. If the service runs with another DATA_DIR (or DATABASE_URL), set the same here.\n`);
+    if (fresh)
+      process.stderr.write(
+        `note: ${resolve(config.DATA_DIR)} held no database; a new one was created there. If the service runs with another DATA_DIR (or DATABASE_URL), set the same here.\n`,
+      );
     return client;
   } catch (error) {
     if (!(error instanceof DataDirLockedError)) fail(`cannot open the database (${(error as Error).message})`);
-    const holder = error.holder.url || error.holder.role !== 'server' ? error.holder : await listeningService(config.DATA_DIR, error.holder);
-    if (!holder.url) fail(`${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, another CLI, or a service still starting). Try again when it has stopped or is listening.`);
-    return remoteFor(holder.url, config, `the service at ${holder.url} holds ${config.DATA_DIR} (${describeHolder(holder)})`);
+    const holder =
+      error.holder.url || error.holder.role !== 'server'
+        ? error.holder
+        : await listeningService(config.DATA_DIR, error.holder);
+    if (!holder.url)
+      fail(
+        `${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, another CLI, or a service still starting). Try again when it has stopped or is listening.`,
+      );
+    return remoteFor(
+      holder.url,
+      config,
+      `the service at ${holder.url} holds ${config.DATA_DIR} (${describeHolder(holder)})`,
+    );
   }
 }
 
@@ -138,21 +163,53 @@ async function main() {
     try {
       return parseArgs({ args: rest, options: CLI_OPTIONS, strict: true });
     } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) fail(`${(error as Error).message}\n\n${USAGE}`);
+      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+        fail(`${(error as Error).message}\n\n${USAGE}`);
       throw error;
     }
   })();
-  const known = ['users create', 'users list', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite', 'audit', 'doctor'];
+  const known = [
+    'users create',
+    'users list',
+    'users disable',
+    'users enable',
+    'users role',
+    'credits grant',
+    'credits deduct',
+    'limits set',
+    'limits reset',
+    'invite',
+    'audit',
+    'doctor',
+  ];
   const name = hasSub ? `${group} ${command ?? ''}`.trim() : group;
   if (!known.includes(name)) fail(`unknown command "${name}".\n\n${USAGE}`);
   const need = (option: 'email' | 'password' | 'amount' | 'role') => values[option] ?? fail(`--${option} is required`);
   // Check the options before touching any database or service.
   const reason = values.reason ?? values.note;
   if (name === 'credits deduct' && !reason) fail('--reason is required for a deduction');
-  if (['users create', 'users disable', 'users enable', 'users role', 'credits grant', 'credits deduct', 'limits set', 'limits reset', 'invite'].includes(name)) need('email');
-  const limits = { perMinute: integerOption(values['per-minute'], 'per-minute'), perHour: integerOption(values['per-hour'], 'per-hour'), perDay: integerOption(values['per-day'], 'per-day') };
+  if (
+    [
+      'users create',
+      'users disable',
+      'users enable',
+      'users role',
+      'credits grant',
+      'credits deduct',
+      'limits set',
+      'limits reset',
+      'invite',
+    ].includes(name)
+  )
+    need('email');
+  const limits = {
+    perMinute: integerOption(values['per-minute'], 'per-minute'),
+    perHour: integerOption(values['per-hour'], 'per-hour'),
+    perDay: integerOption(values['per-day'], 'per-day'),
+  };
   const givenLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-  if (name === 'limits set' && Object.keys(givenLimits).length === 0) fail('give at least one of --per-minute, --per-hour, --per-day');
+  if (name === 'limits set' && Object.keys(givenLimits).length === 0)
+    fail('give at least one of --per-minute, --per-hour, --per-day');
   // As the operator API takes it, directly on the data too (found by review: --limit 0 printed "no operator actions recorded").
   const listLimit = integerOption(values.limit, 'limit') ?? 50;
   if (listLimit < 1 || listLimit > 500) fail('--limit must be a whole number from 1 to 500');
@@ -165,13 +222,23 @@ async function main() {
       case 'users create': {
         const credits = integerOption(values.credits, 'credits');
         const role = roleOption(values.role);
-        const user = await client.createUser({ email: need('email'), password: need('password'), ...(credits !== undefined ? { credits } : {}), ...(role ? { role } : {}) });
+        const user = await client.createUser({
+          email: need('email'),
+          password: need('password'),
+          ...(credits !== undefined ? { credits } : {}),
+          ...(role ? { role } : {}),
+        });
         console.log(`created ${user.role} ${user.email} (id ${user.id}) with ${user.credits} credits`);
         break;
       }
       case 'users list': {
         const users = await client.listUsers(values.search);
-        if (users.length === 0) console.log(values.search ? `no user matches "${values.search}"` : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100');
+        if (users.length === 0)
+          console.log(
+            values.search
+              ? `no user matches "${values.search}"`
+              : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100',
+          );
         for (const user of users) console.log(describeUser(user));
         break;
       }
@@ -190,29 +257,50 @@ async function main() {
       case 'credits deduct': {
         const amount = integerOption(need('amount'), 'amount')!;
         const direction = name === 'credits grant' ? 'grant' : 'deduct';
-        const user = await client.adjustCredits(need('email'), { direction, amount, reason: reason ?? 'operator grant' });
-        console.log(`${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`);
+        const user = await client.adjustCredits(need('email'), {
+          direction,
+          amount,
+          reason: reason ?? 'operator grant',
+        });
+        console.log(
+          `${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`,
+        );
         break;
       }
       case 'limits set':
       case 'limits reset': {
-        const user = await client.setLimits(need('email'), name === 'limits reset' ? { perMinute: null, perHour: null, perDay: null } : givenLimits);
+        const user = await client.setLimits(
+          need('email'),
+          name === 'limits reset' ? { perMinute: null, perHour: null, perDay: null } : givenLimits,
+        );
         const o = user.limitOverrides;
-        console.log(name === 'limits reset' ? `limits for ${user.email} reset to the defaults` : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`);
+        console.log(
+          name === 'limits reset'
+            ? `limits for ${user.email} reset to the defaults`
+            : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`,
+        );
         break;
       }
       case 'invite': {
         const credits = integerOption(values.credits, 'credits');
         const role = roleOption(values.role);
-        const invitation = await client.invite({ email: need('email'), ...(credits !== undefined ? { credits } : {}), ...(role ? { role } : {}) });
-        console.log(`invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`);
+        const invitation = await client.invite({
+          email: need('email'),
+          ...(credits !== undefined ? { credits } : {}),
+          ...(role ? { role } : {}),
+        });
+        console.log(
+          `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`,
+        );
         break;
       }
       case 'audit': {
         const entries = await client.audit(values.email, listLimit);
         if (entries.length === 0) console.log('no operator actions recorded');
         for (const e of entries) {
-          console.log(`${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`);
+          console.log(
+            `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`,
+          );
         }
         break;
       }
@@ -235,6 +323,8 @@ async function main() {
 
 main().catch((error) => {
   const known = error instanceof CliError || error instanceof ConfigError;
-  console.error(`error: ${known || !(error instanceof Error) ? (error as Error).message ?? String(error) : error.stack}`);
+  console.error(
+    `error: ${known || !(error instanceof Error) ? ((error as Error).message ?? String(error)) : error.stack}`,
+  );
   process.exitCode = 1;
 });

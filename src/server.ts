@@ -30,7 +30,10 @@ async function main() {
     await createServices(config, {
       runWorker: config.RUN_WORKER,
       abortSignal: startup.aborted,
-      log: { error: (obj, msg) => (built?.log ?? early).error(obj, msg), info: (obj, msg) => (built?.log ?? early).info(obj, msg) },
+      log: {
+        error: (obj, msg) => (built?.log ?? early).error(obj, msg),
+        info: (obj, msg) => (built?.log ?? early).info(obj, msg),
+      },
     }),
     fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
   );
@@ -80,7 +83,9 @@ main().catch((error) => {
   if (code === 'EADDRINUSE' || code === 'EACCES') {
     // One clear line instead of a stack trace: the most common first-run problem.
     const config = loadConfig(process.env);
-    console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${code === 'EADDRINUSE' ? 'the port is already in use (another channel-shorts, or npm run demo?)' : 'permission denied'}. Stop the other process or set PORT.`);
+    console.error(
+      `Cannot listen on ${config.HOST}:${config.PORT}: ${code === 'EADDRINUSE' ? 'the port is already in use (another channel-shorts, or npm run demo?)' : 'permission denied'}. Stop the other process or set PORT.`,
+    );
   } else {
     console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);
   }

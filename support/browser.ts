@@ -44,19 +44,26 @@ export async function assertFitsViewport(page: Page, what: string): Promise<void
   const wide = await page.evaluate(() => {
     const out: string[] = [];
     const clipped = (el: Element) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== 'visible') return true;
       return false;
     };
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
       if (clipped(el)) continue;
       const box = el.getBoundingClientRect();
       const label = `<${el.tagName.toLowerCase()}${el.className ? ` class="${String(el.className)}"` : ''}>`;
-      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && box.left + el.scrollWidth > window.innerWidth) out.push(`${label} holds text ${el.scrollWidth - el.clientWidth}px wider than itself: ${(el.textContent ?? '').trim().slice(0, 160)}`);
-      else if (box.right > window.innerWidth + 0.5) out.push(`${label} ends at ${Math.round(box.right)}px: ${(el.textContent ?? '').trim().slice(0, 60)}`);
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && box.left + el.scrollWidth > window.innerWidth)
+        out.push(
+          `${label} holds text ${el.scrollWidth - el.clientWidth}px wider than itself: ${(el.textContent ?? '').trim().slice(0, 160)}`,
+        );
+      else if (box.right > window.innerWidth + 0.5)
+        out.push(`${label} ends at ${Math.round(box.right)}px: ${(el.textContent ?? '').trim().slice(0, 60)}`);
     }
     return out.slice(0, 5);
   });
-  assert.fail(`${what}: the page is ${last.scroll}px wide in a ${last.width}px viewport; past the edge: ${wide.join('; ') || '(no element: check margins)'}`);
+  assert.fail(
+    `${what}: the page is ${last.scroll}px wide in a ${last.width}px viewport; past the edge: ${wide.join('; ') || '(no element: check margins)'}`,
+  );
 }
 
 export interface CheckOptions {
@@ -69,14 +76,26 @@ export interface CheckOptions {
 }
 
 /** axe-core's violations on the page (or the included part of it), as `rule: targets` lines. */
-export async function axeViolations(page: Page, options: Pick<CheckOptions, 'include' | 'exclude'> = {}): Promise<string[]> {
+export async function axeViolations(
+  page: Page,
+  options: Pick<CheckOptions, 'include' | 'exclude'> = {},
+): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const context = options.include || options.exclude ? { include: options.include?.map((s) => [s]) ?? [['html']], exclude: options.exclude?.map((s) => [s]) ?? [] } : null;
+  const context =
+    options.include || options.exclude
+      ? { include: options.include?.map((s) => [s]) ?? [['html']], exclude: options.exclude?.map((s) => [s]) ?? [] }
+      : null;
   return page.evaluate(async (context) => {
     type Result = { violations: Array<{ id: string; nodes: Array<{ target: unknown; failureSummary?: string }> }> };
     const axe = (window as unknown as { axe: { run(context: unknown, options: object): Promise<Result> } }).axe;
     const result = await axe.run(context ?? document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`);
+    return result.violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => JSON.stringify(n.target))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
   }, context);
 }
 

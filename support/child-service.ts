@@ -74,7 +74,11 @@ let bundleChecked: Promise<unknown> | undefined;
  * hot path's CPU per request was lower in four interleaved pairs at 1,200 req/s (bench/cpu-probe.ts;
  * not measured again with 1 MiB) — #13.
  */
-export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576', MALLOC_TRIM_THRESHOLD_: '131072' } as const;
+export const SERVICE_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '1048576',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+} as const;
 
 /** SERVICE_ENV with the operator's own values kept, as the npm scripts' `${VAR:-default}` does. */
 export function serviceEnv(): Record<string, string> {
@@ -100,7 +104,14 @@ export async function startChild(
   const port = options.port ?? (await freePort());
   let captured = '';
   const fd = options.logFile ? openSync(options.logFile, 'a') : null;
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...serviceEnv(), LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...serviceEnv(),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ...env,
+  };
   for (const name of options.unset ?? []) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, [...(options.nodeFlags ?? SERVICE_NODE_FLAGS), script], {
     cwd: ROOT,

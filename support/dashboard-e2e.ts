@@ -17,7 +17,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 
 function newestSource(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+    ),
+  );
 }
 
 /**
@@ -28,7 +32,11 @@ export async function ensureDashboardBuilt(options: { ifStale?: boolean } = {}):
   await mkdir(SCREENSHOTS, { recursive: true });
   const index = join(ROOT, 'web', 'dist', 'index.html');
   if (!existsSync(index) || (options.ifStale && statSync(index).mtimeMs < newestSource(join(ROOT, 'web', 'src')))) {
-    await run(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'], { cwd: ROOT });
+    await run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'warn'],
+      { cwd: ROOT },
+    );
   }
 }
 
@@ -52,7 +60,9 @@ export interface DashboardService {
  * data dir is locked while a server runs. `unset`: further variables of this process's environment
  * the service and CLI must not see.
  */
-export async function startDashboardService(options: { env?: Record<string, string>; users?: E2eUser[]; prefix?: string; unset?: string[] } = {}): Promise<DashboardService> {
+export async function startDashboardService(
+  options: { env?: Record<string, string>; users?: E2eUser[]; prefix?: string; unset?: string[] } = {},
+): Promise<DashboardService> {
   const dropped = ['DATABASE_URL', 'REDIS_URL', ...(options.unset ?? [])];
   const dataDir = await mkdtemp(join(tmpdir(), options.prefix ?? 'channel-shorts-e2e-'));
   const env: Record<string, string> = {};
@@ -94,8 +104,24 @@ export interface E2eBrowser {
 
 /** Headless Chromium, one context (desktop, en-US, UTC, light unless overridden) and its page. */
 export async function openBrowser(context: BrowserContextOptions = {}): Promise<E2eBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  const ctx = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light', ...context });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const ctx = await browser.newContext({
+    viewport: DESKTOP,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    colorScheme: 'light',
+    ...context,
+  });
   const page = await ctx.newPage();
   page.setDefaultTimeout(15_000);
   const pageErrors: string[] = [];

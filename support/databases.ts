@@ -31,10 +31,22 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
 
 /** A throwaway redis-server on `port` (the machine's binary), for outage tests that kill it. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await until(async () => new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
-    socket.on('error', () => resolve(false));
-  }), 10_000, 50);
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  await until(
+    async () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    10_000,
+    50,
+  );
   return child;
 }

@@ -25,7 +25,12 @@ export async function startReceiver(script: (delivery: Delivery, index: number) 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const delivery: Delivery = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
       deliveries.push(delivery);
       const reply = script(delivery, deliveries.length - 1);
       for (const w of waiters.filter((w) => deliveries.length >= w.count)) w.resolve();
@@ -45,8 +50,17 @@ export async function startReceiver(script: (delivery: Delivery, index: number) 
     waitFor(count: number, timeoutMs = 20_000): Promise<void> {
       if (deliveries.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`expected ${count} deliveries, got ${deliveries.length}`)), timeoutMs);
-        waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} deliveries, got ${deliveries.length}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
     async close() {
@@ -56,7 +70,11 @@ export async function startReceiver(script: (delivery: Delivery, index: number) 
   };
 }
 
-export async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

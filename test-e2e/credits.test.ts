@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
-import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
+import {
+  type DashboardService,
+  type E2eBrowser,
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+} from '../support/dashboard-e2e.ts';
 
 const EMAIL = 'credits-e2e@example.com';
 const PASSWORD = 'correct horse battery staple';
@@ -28,23 +34,36 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
   /** axe (0 violations) in light and dark, and screenshots at desktop and phone width. */
   const screenshot = (name: string) => checkScreen(page, `credits-${name}`);
   const heading = (name: string) => page.getByRole('heading', { level: 1, name });
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const shorts = (key: string, channelUrl: string) =>
-    fetch(`${server.base}/api/youtube/shorts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ channelUrl }) });
-
-  before(async () => {
-    await ensureDashboardBuilt();
-    fake = await startFakePlatform();
-    server = await startDashboardService({
-      prefix: 'channel-shorts-credits-e2e-',
-      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
-      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    fetch(`${server.base}/api/youtube/shorts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channelUrl }),
     });
-    // The CSV export is saved here; it goes with the data dir.
-    downloads = join(server.dataDir, 'downloads');
-    opened = await openBrowser({ acceptDownloads: true });
-    ({ page, pageErrors } = opened);
-  }, { timeout: 180_000 });
+
+  before(
+    async () => {
+      await ensureDashboardBuilt();
+      fake = await startFakePlatform();
+      server = await startDashboardService({
+        prefix: 'channel-shorts-credits-e2e-',
+        users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+        env: {
+          YOUTUBE_API_KEY: 'fake-api-key',
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        },
+      });
+      // The CSV export is saved here; it goes with the data dir.
+      downloads = join(server.dataDir, 'downloads');
+      opened = await openBrowser({ acceptDownloads: true });
+      ({ page, pageErrors } = opened);
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await opened?.browser.close().catch(() => {});
@@ -78,9 +97,10 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await screenshot('keys-expiry');
   });
 
-  it('shows each key\'s requests and credits of the last 30 days', async () => {
+  it("shows each key's requests and credits of the last 30 days", async () => {
     // 22 requests of 1 credit each (channels of 10 shorts), one more with the key revoked next.
-    for (let i = 0; i < 22; i++) assert.equal((await shorts(usedKey, `https://www.youtube.com/@fake-${10 + i}`)).status, 200);
+    for (let i = 0; i < 22; i++)
+      assert.equal((await shorts(usedKey, `https://www.youtube.com/@fake-${10 + i}`)).status, 200);
     assert.equal((await shorts(revokedKey, 'https://www.youtube.com/@demo')).status, 200);
     await page.reload();
     await heading('API keys').waitFor();
@@ -111,7 +131,10 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await heading('Account').waitFor();
     assert.equal(await page.getByTestId('credit-balance').textContent(), '75');
     await page.getByRole('img', { name: 'Credit balance at the end of each day, last 30 days' }).waitFor();
-    assert.match((await page.getByTestId('balance-summary').textContent()) ?? '', /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/);
+    assert.match(
+      (await page.getByTestId('balance-summary').textContent()) ?? '',
+      /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/,
+    );
     const statement = page.getByRole('region', { name: 'Credit activity' });
     // The statement loads after the chart: wait for its first page before counting.
     await statement.getByRole('row').filter({ hasText: 'Fake 31' }).first().waitFor();
@@ -124,7 +147,10 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
   });
 
   it('exports the whole ledger as CSV', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     assert.match(download.suggestedFilename(), /^ledger-\d{4}-\d{2}-\d{2}\.csv$/);
     const file = join(downloads, download.suggestedFilename());
     await download.saveAs(file);
@@ -148,9 +174,16 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await page.getByTestId('low-balance-banner').waitFor();
     await page.locator('svg text', { hasText: 'alert below 75' }).waitFor();
     await screenshot('account-low-balance');
-    const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token);
-    const events = (await (await fetch(`${server.base}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
-    assert.deepEqual(events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]), [['credits.low', 74, 75]]);
+    const token = await page.evaluate(
+      () => (JSON.parse(sessionStorage.getItem('channel-shorts.session')!) as { token: string }).token,
+    );
+    const events = (await (
+      await fetch(`${server.base}/accounts/events`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { events: Array<{ payload: { type: string; data: { balance: number; threshold: number } } }> };
+    assert.deepEqual(
+      events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]),
+      [['credits.low', 74, 75]],
+    );
   });
 
   it('had no uncaught errors in the page', () => {

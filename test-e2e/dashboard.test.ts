@@ -12,7 +12,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
-import { ensureDashboardBuilt, openBrowser, startDashboardService, type DashboardService } from '../support/dashboard-e2e.ts';
+import {
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+  type DashboardService,
+} from '../support/dashboard-e2e.ts';
 import { startReceiver, type Delivery } from '../support/webhook-receiver.ts';
 
 const EMAIL = 'e2e@example.com';
@@ -22,7 +27,12 @@ const CHANNEL_URL = 'https://www.youtube.com/@demo';
 const skip = skipWithoutBrowser();
 
 type FakePlatform = Awaited<ReturnType<typeof startFakePlatform>>;
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -57,7 +67,8 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
   /** The current view: axe (0 violations) in light and dark, screenshots at desktop and phone width. */
   const screenshot = (name: string) => checkScreen(page, name);
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   function shorts(key: string, body: Record<string, unknown>) {
@@ -68,30 +79,42 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     });
   }
 
-  before(async () => {
-    await ensureDashboardBuilt();
-    fake = await startFakePlatform();
-    // A webhook receiver that records what it gets and answers 204.
-    receiver = await startReceiver(() => ({ status: 204 }));
-    deliveries = receiver.deliveries;
-    receiverUrl = receiver.url('/hooks/shorts');
-    service = await startDashboardService({
-      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
-      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-    });
-    base = service.base;
+  before(
+    async () => {
+      await ensureDashboardBuilt();
+      fake = await startFakePlatform();
+      // A webhook receiver that records what it gets and answers 204.
+      receiver = await startReceiver(() => ({ status: 204 }));
+      deliveries = receiver.deliveries;
+      receiverUrl = receiver.url('/hooks/shorts');
+      service = await startDashboardService({
+        users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+        env: {
+          YOUTUBE_API_KEY: 'fake-api-key',
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        },
+      });
+      base = service.base;
 
-    ({ browser, context, page, pageErrors } = await openBrowser());
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    // The dashboard runs under the Content-Security-Policy (#12): every violation is reported here.
-    await context.exposeBinding('reportCspViolation', (_source, text: string) => cspViolations.push(text));
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
-    });
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-  }, { timeout: 180_000 });
+      ({ browser, context, page, pageErrors } = await openBrowser());
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      // The dashboard runs under the Content-Security-Policy (#12): every violation is reported here.
+      await context.exposeBinding('reportCspViolation', (_source, text: string) => cspViolations.push(text));
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) =>
+          (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(
+            `${e.violatedDirective} ${e.blockedURI}`,
+          ),
+        );
+      });
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await browser?.close().catch(() => {});
@@ -138,13 +161,23 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     const row = page.getByRole('row').filter({ hasText: 'e2e key' });
     await row.getByText('Active').waitFor();
     assert.ok((await row.textContent())!.includes(apiKey.slice(0, 12)), 'the list shows the key prefix');
-    assert.deepEqual(await row.getByRole('cell').nth(2).locator('code').allTextContents(), ['shorts:write', 'shorts:read', 'account:read'], 'and its permissions');
+    assert.deepEqual(
+      await row.getByRole('cell').nth(2).locator('code').allTextContents(),
+      ['shorts:write', 'shorts:read', 'account:read'],
+      'and its permissions',
+    );
     await screenshot('02-keys-created');
   });
 
   it('the new key works against the API: 200 with 120 shorts for 3 credits', async () => {
     const response = await shorts(apiKey, { channelUrl: CHANNEL_URL });
-    const body = (await response.json()) as { success: boolean; requestId: string; itemCount: number; creditsCharged: number; data: { channel: { id: string }; shorts: unknown[] } };
+    const body = (await response.json()) as {
+      success: boolean;
+      requestId: string;
+      itemCount: number;
+      creditsCharged: number;
+      data: { channel: { id: string }; shorts: unknown[] };
+    };
     assert.equal(response.status, 200, JSON.stringify(body));
     assert.equal(body.success, true);
     assert.equal(body.data.shorts.length, 120);
@@ -175,11 +208,16 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await row.getByText('Revoked', { exact: true }).waitFor();
 
     // Revocation is immediate on one instance (documented as "within a second" across instances).
-    const status = await waitFor('401 for the revoked key', async () => {
-      const response = await shorts(apiKey, { channelUrl: CHANNEL_URL });
-      const body = (await response.json()) as { success?: boolean; error?: string };
-      return response.status === 401 ? { status: response.status, body } : undefined;
-    }, 2_000, 100);
+    const status = await waitFor(
+      '401 for the revoked key',
+      async () => {
+        const response = await shorts(apiKey, { channelUrl: CHANNEL_URL });
+        const body = (await response.json()) as { success?: boolean; error?: string };
+        return response.status === 401 ? { status: response.status, body } : undefined;
+      },
+      2_000,
+      100,
+    );
     assert.equal(status.body.success, false);
     assert.match(status.body.error ?? '', /^[A-Z_]+$/);
     await screenshot('04-keys-revoked');
@@ -218,10 +256,17 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     const tree = (await json.textContent()) ?? '';
     assert.ok(tree.includes('"itemCount"') && tree.includes('120'), `result JSON shown: ${tree.slice(0, 200)}`);
     await page.getByText('Raw JSON').click();
-    const raw = JSON.parse((await page.locator('pre.raw').textContent()) ?? 'null') as { itemCount: number; creditsCharged: number };
+    const raw = JSON.parse((await page.locator('pre.raw').textContent()) ?? 'null') as {
+      itemCount: number;
+      creditsCharged: number;
+    };
     assert.equal(raw.itemCount, 120);
     assert.equal(raw.creditsCharged, 3);
-    assert.equal(await page.getByRole('button', { name: 'Redeliver' }).count(), 0, 'no Redeliver for a synchronous request');
+    assert.equal(
+      await page.getByRole('button', { name: 'Redeliver' }).count(),
+      0,
+      'no Redeliver for a synchronous request',
+    );
     await screenshot('06-request-detail-sync');
   });
 
@@ -258,8 +303,15 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     const secret = ((await secretEl.textContent()) ?? '').trim();
     assert.match(secret, /^whsec_/);
     const first = deliveries[0]!;
-    const headers = { 'webhook-id': String(first.headers['webhook-id']), 'webhook-timestamp': String(first.headers['webhook-timestamp']), 'webhook-signature': String(first.headers['webhook-signature']) };
-    const event = new Webhook(secret).verify(first.body, headers) as { type: string; data: { requestId: string; itemCount: number } };
+    const headers = {
+      'webhook-id': String(first.headers['webhook-id']),
+      'webhook-timestamp': String(first.headers['webhook-timestamp']),
+      'webhook-signature': String(first.headers['webhook-signature']),
+    };
+    const event = new Webhook(secret).verify(first.body, headers) as {
+      type: string;
+      data: { requestId: string; itemCount: number };
+    };
     assert.equal(event.type, 'shorts.completed');
     assert.equal(event.data.requestId, webhookRequestId);
     assert.equal(event.data.itemCount, 120);
@@ -290,24 +342,39 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     assert.equal(await shortsNode.locator('li').count(), 0, 'a node never opened has no children in the page');
     await shortsSummary.click();
     const items = shortsNode.locator(':scope > ul > li');
-    await waitFor('the opened node\'s 120 items', async () => (await items.count()) === 120 && (await items.first().isVisible()));
+    await waitFor(
+      "the opened node's 120 items",
+      async () => (await items.count()) === 120 && (await items.first().isVisible()),
+    );
     await items.first().locator('summary').first().click(); // the first short, opened
     await shortsSummary.click();
     await waitFor('the node closed again', async () => !(await items.first().isVisible()));
     assert.equal(await items.count(), 120, 'closed again, its children stay in the page');
     await shortsSummary.click();
     await waitFor('reopened', async () => await items.first().isVisible());
-    assert.equal(await items.first().locator(':scope > details').getAttribute('open'), '', 'the first short is still open');
+    assert.equal(
+      await items.first().locator(':scope > details').getAttribute('open'),
+      '',
+      'the first short is still open',
+    );
     await shortsSummary.click();
     const attempts = page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('row');
     await attempts.filter({ hasText: 'Delivered' }).first().waitFor();
     await page.getByRole('button', { name: 'Redeliver' }).click();
     await page.getByRole('status').filter({ hasText: 'Redelivery queued' }).waitFor();
     await waitFor('the redelivery', async () => deliveries.length >= 2, 30_000);
-    await waitFor('two attempts in the table', async () => (await attempts.filter({ hasText: 'Delivered' }).count()) >= 2, 15_000);
+    await waitFor(
+      'two attempts in the table',
+      async () => (await attempts.filter({ hasText: 'Delivered' }).count()) >= 2,
+      15_000,
+    );
     const second = deliveries[1]!;
     assert.equal(second.headers['webhook-id'], first.headers['webhook-id']);
-    const secondHeaders = { 'webhook-id': String(second.headers['webhook-id']), 'webhook-timestamp': String(second.headers['webhook-timestamp']), 'webhook-signature': String(second.headers['webhook-signature']) };
+    const secondHeaders = {
+      'webhook-id': String(second.headers['webhook-id']),
+      'webhook-timestamp': String(second.headers['webhook-timestamp']),
+      'webhook-signature': String(second.headers['webhook-signature']),
+    };
     new Webhook(secret).verify(second.body, secondHeaders);
     new Webhook(rotated).verify(second.body, secondHeaders);
     await screenshot('09-request-detail-webhook');
@@ -351,7 +418,15 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
 
     // A token the server refuses (say, signed by a previous secret): the first API call's 401.
     await page.evaluate((key) => {
-      sessionStorage.setItem(key, JSON.stringify({ token: 'not-a-valid-token', userId: 'x', email: 'someone@example.com', expiresAt: new Date(Date.now() + 3_600_000).toISOString() }));
+      sessionStorage.setItem(
+        key,
+        JSON.stringify({
+          token: 'not-a-valid-token',
+          userId: 'x',
+          email: 'someone@example.com',
+          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      );
     }, KEY);
     await page.goto(`${base}/dashboard/#/requests`);
     await page.reload(); // a same-document navigation would not re-read the storage

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { assertFitsViewport, CHROMIUM, checkScreen, DESKTOP, PHONE, SCREENSHOTS, skipWithoutBrowser } from '../support/browser.ts';
+import {
+  assertFitsViewport,
+  CHROMIUM,
+  checkScreen,
+  DESKTOP,
+  PHONE,
+  SCREENSHOTS,
+  skipWithoutBrowser,
+} from '../support/browser.ts';
 import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
@@ -32,14 +40,22 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await mkdir(SCREENSHOTS, { recursive: true });
     // Not the defaults: the dashboard must show what this server is configured with.
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, CREDITS_PER_BLOCK: '3', SHORTS_PER_CREDIT_BLOCK: '25', WEBHOOK_TIMEOUT_MS: '9000', WEBHOOK_RETRY_SCHEDULE: '5,60,3600' });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_KEY: 'fake-api-key',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      CREDITS_PER_BLOCK: '3',
+      SHORTS_PER_CREDIT_BLOCK: '25',
+      WEBHOOK_TIMEOUT_MS: '9000',
+      WEBHOOK_RETRY_SCHEDULE: '5,60,3600',
+    });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', colorScheme: 'light' });
     page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(`CSP: ${message.text()}`);
     });
   });
   after(async () => {

@@ -5,7 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
-import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
+import {
+  type DashboardService,
+  type E2eBrowser,
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+} from '../support/dashboard-e2e.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -23,20 +29,23 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
     await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
   }
 
-  before(async () => {
-    await ensureDashboardBuilt();
-    server = await startDashboardService({
-      prefix: 'channel-shorts-setup-e2e-',
-      users: [
-        { email: 'ops@example.com', password: PASSWORD, credits: 10, role: 'operator' },
-        { email: 'customer@example.com', password: PASSWORD, credits: 10, role: 'customer' },
-      ],
-      // The Data API source without any key: the configuration problem the banner reports.
-      env: { YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: '', YOUTUBE_SOURCE: 'data-api' },
-    });
-    opened = await openBrowser();
-    ({ page, pageErrors } = opened);
-  }, { timeout: 180_000 });
+  before(
+    async () => {
+      await ensureDashboardBuilt();
+      server = await startDashboardService({
+        prefix: 'channel-shorts-setup-e2e-',
+        users: [
+          { email: 'ops@example.com', password: PASSWORD, credits: 10, role: 'operator' },
+          { email: 'customer@example.com', password: PASSWORD, credits: 10, role: 'customer' },
+        ],
+        // The Data API source without any key: the configuration problem the banner reports.
+        env: { YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: '', YOUTUBE_SOURCE: 'data-api' },
+      });
+      opened = await openBrowser();
+      ({ page, pageErrors } = opened);
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await opened?.browser.close().catch(() => {});
@@ -52,9 +61,15 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
     await signIn('ops@example.com');
     const banner = page.getByRole('region', { name: 'Configuration needs attention' });
     await banner.waitFor();
-    assert.match((await banner.locator('li[data-code="NO_DATA_API_KEY"]').textContent()) ?? '', /YOUTUBE_SOURCE=data-api but no YouTube Data API key is set .* 502/);
+    assert.match(
+      (await banner.locator('li[data-code="NO_DATA_API_KEY"]').textContent()) ?? '',
+      /YOUTUBE_SOURCE=data-api but no YouTube Data API key is set .* 502/,
+    );
     await checkScreen(page, 'operator-setup-banner');
-    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Operator', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Operator', exact: true })
+      .click();
     await banner.waitFor();
     await checkScreen(page, 'operator-setup-banner-operator-area');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
@@ -66,7 +81,9 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
     // The role comes from the account (GET /accounts); a customer's dashboard asks no operator
     // route, so its console shows no 403 (it asked /operator/me before).
     const refused: string[] = [];
-    const collect = (r: { status(): number; url(): string }) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); };
+    const collect = (r: { status(): number; url(): string }) => {
+      if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+    };
     page.on('response', collect);
     const account = page.waitForResponse((r) => new URL(r.url()).pathname === '/accounts');
     await signIn('customer@example.com');
@@ -74,7 +91,13 @@ describe('operator configuration banner (browser end-to-end)', { skip: skipWitho
     await page.waitForLoadState('networkidle');
     page.off('response', collect);
     assert.equal(await page.getByTestId('operator-setup-banner').count(), 0);
-    assert.equal(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Operator', exact: true }).count(), 0);
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Dashboard' })
+        .getByRole('link', { name: 'Operator', exact: true })
+        .count(),
+      0,
+    );
     assert.deepEqual(refused, [], 'no refused call while a customer signs in');
   });
 

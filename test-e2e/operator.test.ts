@@ -7,7 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { assertFitsViewport, checkScreen, DESKTOP, PHONE, skipWithoutBrowser } from '../support/browser.ts';
-import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
+import {
+  type DashboardService,
+  type E2eBrowser,
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+} from '../support/dashboard-e2e.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const OPERATOR = 'boss@example.com';
@@ -22,7 +28,8 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
   let page: Page;
   let pageErrors: string[] = [];
 
-  const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const nav = (p: Page, name: string) =>
+    p.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { level: 1, name });
 
   async function signIn(p: Page, email: string) {
@@ -33,22 +40,25 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     await heading(p, 'Account').waitFor();
   }
 
-  before(async () => {
-    // This suite also rebuilds a stale web/dist, so it never tests an old dashboard.
-    await ensureDashboardBuilt({ ifStale: true });
-    service = await startDashboardService({
-      prefix: 'channel-shorts-e2e-op-',
-      unset: ['OPERATOR_TOKEN'],
-      users: [
-        { email: OPERATOR, password: PASSWORD, role: 'operator' },
-        { email: CUSTOMER, password: PASSWORD, credits: 100 },
-      ],
-      env: { SIGNUP: 'invite' },
-    });
-    base = service.base;
-    opened = await openBrowser();
-    ({ browser, page, pageErrors } = opened);
-  }, { timeout: 180_000 });
+  before(
+    async () => {
+      // This suite also rebuilds a stale web/dist, so it never tests an old dashboard.
+      await ensureDashboardBuilt({ ifStale: true });
+      service = await startDashboardService({
+        prefix: 'channel-shorts-e2e-op-',
+        unset: ['OPERATOR_TOKEN'],
+        users: [
+          { email: OPERATOR, password: PASSWORD, role: 'operator' },
+          { email: CUSTOMER, password: PASSWORD, credits: 100 },
+        ],
+        env: { SIGNUP: 'invite' },
+      });
+      base = service.base;
+      opened = await openBrowser();
+      ({ browser, page, pageErrors } = opened);
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await opened?.browser.close().catch(() => {});
@@ -97,7 +107,11 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
 
     await page.getByRole('button', { name: 'Disable user' }).click();
     await page.getByRole('status').filter({ hasText: 'is disabled' }).waitFor();
-    const refused = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: CUSTOMER, password: PASSWORD }) });
+    const refused = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: CUSTOMER, password: PASSWORD }),
+    });
     assert.equal(refused.status, 403);
     await page.getByRole('button', { name: 'Enable user' }).click();
     await page.getByRole('status').filter({ hasText: 'enabled again' }).waitFor();
@@ -134,7 +148,11 @@ describe('operator dashboard (browser end-to-end)', { skip }, () => {
     assert.equal(await invited.getByTestId('credit-balance').textContent(), '40');
     await context.close();
 
-    const again = await fetch(`${base}/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link.split('/invite/')[1], password: PASSWORD }) });
+    const again = await fetch(`${base}/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: link.split('/invite/')[1], password: PASSWORD }),
+    });
     assert.equal(again.status, 404, 'the link works once');
   });
 

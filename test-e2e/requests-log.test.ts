@@ -8,7 +8,12 @@ import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
-import { ensureDashboardBuilt, openBrowser, startDashboardService, type DashboardService } from '../support/dashboard-e2e.ts';
+import {
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+  type DashboardService,
+} from '../support/dashboard-e2e.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const EMAIL = 'e2e-log@example.com';
@@ -17,7 +22,12 @@ const IMAGE_HOSTS = /^https:\/\/(i\.ytimg\.com|yt3\.ggpht\.com|yt3\.googleuserco
 
 const skip = skipWithoutBrowser();
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe().catch(() => undefined);
@@ -48,7 +58,8 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
   const cspViolations: string[] = [];
   const imagesServed: string[] = [];
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
   const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 
   /** axe on the current page, light and dark; then screenshots at both widths in both schemes. */
@@ -57,67 +68,117 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
   async function api(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
     const res = await fetch(`${base}${path}`, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${init.token ?? apiKey}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${init.token ?? apiKey}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
-  before(async () => {
-    await ensureDashboardBuilt();
-    fake = await startFakePlatform();
-    ok = await startReceiver(() => ({ status: 204 }));
-    failing = await startReceiver(() => ({ status: 500, headers: { 'content-type': 'text/plain' } }));
-    service = await startDashboardService({
-      prefix: 'channel-shorts-e2e-log-',
-      users: [{ email: EMAIL, password: PASSWORD, credits: 500 }],
-      env: {
-        YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        // One quick retry, then the schedule is spent: "retrying" becomes "failed" within seconds.
-        WEBHOOK_RETRY_SCHEDULE: '1',
-        RATE_LIMIT_PER_MINUTE: '200',
-      },
-    });
-    base = service.base;
+  before(
+    async () => {
+      await ensureDashboardBuilt();
+      fake = await startFakePlatform();
+      ok = await startReceiver(() => ({ status: 204 }));
+      failing = await startReceiver(() => ({ status: 500, headers: { 'content-type': 'text/plain' } }));
+      service = await startDashboardService({
+        prefix: 'channel-shorts-e2e-log-',
+        users: [{ email: EMAIL, password: PASSWORD, credits: 500 }],
+        env: {
+          YOUTUBE_API_KEY: 'fake-api-key',
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+          // One quick retry, then the schedule is spent: "retrying" becomes "failed" within seconds.
+          WEBHOOK_RETRY_SCHEDULE: '1',
+          RATE_LIMIT_PER_MINUTE: '200',
+        },
+      });
+      base = service.base;
 
-    let context: BrowserContext;
-    ({ browser, context, page, pageErrors } = await openBrowser());
-    // The platform's image hosts, served locally: the machine is offline. A request reaches this
-    // handler only when the page's CSP allowed it.
-    await context.route(IMAGE_HOSTS, (route) => {
-      imagesServed.push(route.request().url());
-      return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: placeholderSvg(route.request().url()) });
-    });
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+      let context: BrowserContext;
+      ({ browser, context, page, pageErrors } = await openBrowser());
+      // The platform's image hosts, served locally: the machine is offline. A request reaches this
+      // handler only when the page's CSP allowed it.
+      await context.route(IMAGE_HOSTS, (route) => {
+        imagesServed.push(route.request().url());
+        return route.fulfill({
+          status: 200,
+          contentType: 'image/svg+xml',
+          body: placeholderSvg(route.request().url()),
+        });
+      });
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
 
-    // "Refused today" counts in the UTC day, and the screens are checked a minute or two after the
-    // refused calls are made, by a service in another process (its clock is the real one): a run
-    // that gets here within four minutes of midnight UTC waits for it first (this hook's timeout allows for it).
-    const toMidnightUtc = 86_400_000 - (Date.now() % 86_400_000);
-    if (toMidnightUtc < 4 * 60_000) await new Promise((r) => setTimeout(r, toMidnightUtc + 1000));
+      // "Refused today" counts in the UTC day, and the screens are checked a minute or two after the
+      // refused calls are made, by a service in another process (its clock is the real one): a run
+      // that gets here within four minutes of midnight UTC waits for it first (this hook's timeout allows for it).
+      const toMidnightUtc = 86_400_000 - (Date.now() % 86_400_000);
+      if (toMidnightUtc < 4 * 60_000) await new Promise((r) => setTimeout(r, toMidnightUtc + 1000));
 
-    // The data the screens show: an API key, 56 requests (more than a page), webhook requests that
-    // are delivered and that fail until the schedule gives up, and refused calls.
-    const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
-    const { token } = (await login.json()) as { token: string };
-    const key = await api('/keys', { method: 'POST', token, body: { name: 'backend' } });
-    apiKey = key.body.key as string;
-    for (let i = 0; i < 52; i++) assert.equal((await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'https://www.youtube.com/@demo', limit: 1 + (i % 5) } })).status, 200);
-    for (const url of [ok.url('/hooks/shorts'), failing.url('/hooks/broken')]) {
-      assert.equal((await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'https://www.youtube.com/@demo', limit: 3, webhookUrl: url } })).status, 202);
-    }
-    assert.equal((await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'https://www.youtube.com/@no-such-channel-zz' } })).status, 404);
-    for (let i = 0; i < 3; i++) assert.equal((await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'not a url' } })).status, 400);
-    // Both webhook requests settled: one delivered, one given up after its retry.
-    await waitFor('the deliveries', async () => {
-      const log = await api('/webhooks/deliveries');
-      const list = log.body.deliveries as Array<{ outcome: string; gaveUp: boolean }>;
-      return list.some((d) => d.outcome === 'delivered') && list.some((d) => d.gaveUp);
-    }, 60_000, 500);
-  }, { timeout: 480_000 });
+      // The data the screens show: an API key, 56 requests (more than a page), webhook requests that
+      // are delivered and that fail until the schedule gives up, and refused calls.
+      const login = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const key = await api('/keys', { method: 'POST', token, body: { name: 'backend' } });
+      apiKey = key.body.key as string;
+      for (let i = 0; i < 52; i++)
+        assert.equal(
+          (
+            await api('/api/youtube/shorts', {
+              method: 'POST',
+              body: { channelUrl: 'https://www.youtube.com/@demo', limit: 1 + (i % 5) },
+            })
+          ).status,
+          200,
+        );
+      for (const url of [ok.url('/hooks/shorts'), failing.url('/hooks/broken')]) {
+        assert.equal(
+          (
+            await api('/api/youtube/shorts', {
+              method: 'POST',
+              body: { channelUrl: 'https://www.youtube.com/@demo', limit: 3, webhookUrl: url },
+            })
+          ).status,
+          202,
+        );
+      }
+      assert.equal(
+        (
+          await api('/api/youtube/shorts', {
+            method: 'POST',
+            body: { channelUrl: 'https://www.youtube.com/@no-such-channel-zz' },
+          })
+        ).status,
+        404,
+      );
+      for (let i = 0; i < 3; i++)
+        assert.equal(
+          (await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'not a url' } })).status,
+          400,
+        );
+      // Both webhook requests settled: one delivered, one given up after its retry.
+      await waitFor(
+        'the deliveries',
+        async () => {
+          const log = await api('/webhooks/deliveries');
+          const list = log.body.deliveries as Array<{ outcome: string; gaveUp: boolean }>;
+          return list.some((d) => d.outcome === 'delivered') && list.some((d) => d.gaveUp);
+        },
+        60_000,
+        500,
+      );
+    },
+    { timeout: 480_000 },
+  );
 
   after(async () => {
     await browser?.close().catch(() => {});
@@ -150,14 +211,26 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     const first = gallery.getByRole('link').first();
     assert.match((await first.getAttribute('href'))!, /^https:\/\/www\.youtube\.com\/shorts\/[\w-]{11}$/);
     assert.equal(await first.getAttribute('rel'), 'noreferrer');
-    const views = await gallery.locator('.meta span[title]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('title')!.replace(/\D/g, ''))));
-    assert.deepEqual(views, [...views].sort((a, b) => b - a), 'sorted by views');
+    const views = await gallery
+      .locator('.meta span[title]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('title')!.replace(/\D/g, ''))));
+    assert.deepEqual(
+      views,
+      [...views].sort((a, b) => b - a),
+      'sorted by views',
+    );
     assert.ok((await gallery.locator('time').count()) === 12);
     await page.getByRole('heading', { level: 2 }).filter({ hasText: /./ }).first().waitFor();
     await page.getByText(/Charged \d+ credits?/).waitFor();
     await page.getByText('subscribers').waitFor();
     // Thumbnails, the avatar and the banner loaded from the platform's hosts under the CSP.
-    await waitFor('images', async () => (await page.locator('.result img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) >= 14);
+    await waitFor(
+      'images',
+      async () =>
+        (await page
+          .locator('.result img')
+          .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)) >= 14,
+    );
     assert.ok(imagesServed.some((u) => u.startsWith('https://i.ytimg.com/vi/')));
     assert.ok(imagesServed.some((u) => u.startsWith('https://yt3.ggpht.com/')));
     assert.deepEqual(cspViolations, []);
@@ -166,7 +239,11 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     await page.getByRole('tab', { name: 'JSON' }).click();
     const json = page.getByRole('tabpanel', { name: 'JSON' });
     await json.getByText('Raw JSON').click();
-    const raw = JSON.parse((await json.locator('pre.raw').textContent())!) as { itemCount: number; creditsCharged: number; data: { shorts: unknown[] } };
+    const raw = JSON.parse((await json.locator('pre.raw').textContent())!) as {
+      itemCount: number;
+      creditsCharged: number;
+      data: { shorts: unknown[] };
+    };
     assert.equal(raw.itemCount, 12);
     assert.equal(raw.data.shorts.length, 12);
     await check('22-try-it-json');
@@ -174,7 +251,10 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     // A bad address: the API's message, not a blank screen.
     await page.getByLabel('Channel URL').fill('https://example.com/not-a-channel');
     await page.getByRole('button', { name: 'Run request' }).click();
-    await page.getByRole('alert').filter({ hasText: /channel/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /channel/i })
+      .waitFor();
   });
 
   it('the requests log: key, mode, delivery state, refused calls, filters and older pages', async () => {
@@ -184,10 +264,16 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     await table.getByRole('row').nth(1).waitFor();
     assert.equal(await table.locator('tbody tr').count(), 50);
     // The webhook request whose every delivery failed says so (it is not just "Completed").
-    const broken = table.locator('tbody tr').filter({ hasText: 'Failed' }).filter({ hasText: 'gave up after 2 attempts' });
+    const broken = table
+      .locator('tbody tr')
+      .filter({ hasText: 'Failed' })
+      .filter({ hasText: 'gave up after 2 attempts' });
     assert.equal(await broken.count(), 1);
     assert.equal(await table.locator('tbody tr').filter({ hasText: 'Delivered' }).count(), 1);
-    assert.ok((await table.locator('tbody tr').filter({ hasText: 'backend' }).count()) > 10, 'the key column names the key');
+    assert.ok(
+      (await table.locator('tbody tr').filter({ hasText: 'backend' }).count()) > 10,
+      'the key column names the key',
+    );
     assert.ok((await table.locator('tbody tr').first().textContent())!.match(/just now|minute/), 'relative time');
     // Refused calls are counted: 3 invalid bodies today.
     await page.getByText(/3 calls were refused today/).waitFor();
@@ -210,17 +296,20 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     await page.getByText('No request matches these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByLabel('Key').selectOption({ label: 'Dashboard session' });
-    await waitFor('the session\'s rows', async () => (await table.locator('tbody tr').count()) === 2);
+    await waitFor("the session's rows", async () => (await table.locator('tbody tr').count()) === 2);
     await check('24-requests-log-filtered');
     await page.getByRole('button', { name: 'Clear filters' }).click();
   });
 
-  it('the request detail shows the next retry or the gave-up state and each attempt\'s headers and answer', async () => {
+  it("the request detail shows the next retry or the gave-up state and each attempt's headers and answer", async () => {
     const table = page.getByRole('table').last();
     await table.locator('tbody tr').filter({ hasText: 'gave up' }).getByRole('link').click();
     await page.getByText(/Gave up: attempt 2 was the last/).waitFor();
     await page.getByText('Headers and response').first().click();
-    await page.getByText(/webhook-signature: v1,/).first().waitFor();
+    await page
+      .getByText(/webhook-signature: v1,/)
+      .first()
+      .waitFor();
     await check('25-request-detail-gave-up');
   });
 
@@ -239,7 +328,11 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
 
     const log = page.getByRole('region', { name: 'Delivery log' });
     await log.getByRole('row').nth(1).waitFor();
-    assert.equal(await log.locator('tbody tr').count(), 3, 'the delivered one and both failed attempts (test events are not logged)');
+    assert.equal(
+      await log.locator('tbody tr').count(),
+      3,
+      'the delivered one and both failed attempts (test events are not logged)',
+    );
     await log.locator('tbody tr').filter({ hasText: 'gave up' }).waitFor();
     await log.getByText('Headers and response').first().click();
     await check('26-webhooks-tools');

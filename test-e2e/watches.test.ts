@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
-import { type DashboardService, type E2eBrowser, ensureDashboardBuilt, openBrowser, startDashboardService } from '../support/dashboard-e2e.ts';
+import {
+  type DashboardService,
+  type E2eBrowser,
+  ensureDashboardBuilt,
+  openBrowser,
+  startDashboardService,
+} from '../support/dashboard-e2e.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 
 const EMAIL = 'watches-e2e@example.com';
@@ -25,19 +31,28 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
   /** axe (0 violations) in light and dark, and screenshots at desktop and phone width. */
   const screenshot = (name: string) => checkScreen(page, name);
 
-  before(async () => {
-    await ensureDashboardBuilt();
-    fake = await startFakePlatform();
-    receiver = await startReceiver(() => ({ status: 204 }));
-    service = await startDashboardService({
-      prefix: 'channel-shorts-e2e-watches-',
-      users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
-      env: { YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'data-api', YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_MIN_INTERVAL_SECONDS: '60' },
-    });
-    base = service.base;
-    opened = await openBrowser();
-    ({ page, pageErrors } = opened);
-  }, { timeout: 180_000 });
+  before(
+    async () => {
+      await ensureDashboardBuilt();
+      fake = await startFakePlatform();
+      receiver = await startReceiver(() => ({ status: 204 }));
+      service = await startDashboardService({
+        prefix: 'channel-shorts-e2e-watches-',
+        users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
+        env: {
+          YOUTUBE_API_KEY: 'fake-api-key',
+          YOUTUBE_SOURCE: 'data-api',
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+          WATCH_MIN_INTERVAL_SECONDS: '60',
+        },
+      });
+      base = service.base;
+      opened = await openBrowser();
+      ({ page, pageErrors } = opened);
+    },
+    { timeout: 180_000 },
+  );
 
   after(async () => {
     await opened?.browser.close().catch(() => {});
@@ -51,13 +66,18 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: /sign in/i }).click();
-    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Watches', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Watches', exact: true })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Watches' }).waitFor();
     await page.getByText('No watches yet').waitFor();
     await screenshot('watches-00-empty');
     // The interval field takes the server's bounds (WATCH_MIN_INTERVAL_SECONDS=60 here, 30 days), and starts at the shortest.
     const intervalField = page.getByLabel('Check every (minutes)');
-    await page.waitForFunction(() => (document.getElementById('watch-interval') as HTMLInputElement | null)?.max === '43200');
+    await page.waitForFunction(
+      () => (document.getElementById('watch-interval') as HTMLInputElement | null)?.max === '43200',
+    );
     assert.equal(await intervalField.getAttribute('min'), '1');
     assert.equal(await intervalField.inputValue(), '1');
     await page.getByText(/1 credit buys 4\), new shorts\s+1 credit per 50/).waitFor();
@@ -66,7 +86,10 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     await page.getByLabel('Channel address').fill('https://example.com/nope');
     await page.getByLabel('Webhook URL').fill(receiver.url('/hooks/watch'));
     await page.getByRole('button', { name: 'Create watch' }).click();
-    await page.getByText(/not a recognised channel address|channel address/i).first().waitFor();
+    await page
+      .getByText(/not a recognised channel address|channel address/i)
+      .first()
+      .waitFor();
     await checkScreen(page, 'watches-00-refused', { screenshots: false });
 
     await page.getByLabel('Channel address').fill('https://www.youtube.com/@demo');
@@ -75,20 +98,29 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     await page.getByText(/Watching “Demo Channel”/).waitFor();
     const row = page.getByRole('row', { name: /Demo Channel/ });
     await row.getByText('Active').waitFor();
-    assert.match(await row.textContent() ?? '', /5 min/);
+    assert.match((await row.textContent()) ?? '', /5 min/);
     await page.getByText('No events yet').waitFor();
 
     // A short published now, then "Check now": the event arrives at the receiver and on the page.
-    const published = await (await fetch(`${fake.innertubeBaseUrl}/__admin/channels/demo/shorts`, { method: 'POST' })).json() as { videoId: string };
+    const published = (await (
+      await fetch(`${fake.innertubeBaseUrl}/__admin/channels/demo/shorts`, { method: 'POST' })
+    ).json()) as { videoId: string };
     await row.getByRole('button', { name: /Check now/ }).click();
     await receiver.waitFor(1, 30_000);
     const body = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
     assert.equal(body.type, 'shorts.created');
-    assert.deepEqual(body.data.shorts.map((s) => s.id), [published.videoId]);
-    await until(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return (await page.getByText('Delivered').count()) > 0;
-    }, 20_000, 500);
+    assert.deepEqual(
+      body.data.shorts.map((s) => s.id),
+      [published.videoId],
+    );
+    await until(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (await page.getByText('Delivered').count()) > 0;
+      },
+      20_000,
+      500,
+    );
     await page.getByText('1 new short').waitFor();
     await screenshot('watches-01-list-and-events');
 

@@ -18,7 +18,12 @@ for (const mode of STORAGE_MODES) {
     let clock = Date.parse('2031-05-01T12:00:00Z');
     let statements: string[] = [];
     let auth: Authenticator;
-    const jwt = createJwtService({ secret: 'a test secret of at least thirty-two characters', issuer: 'test', audience: 'test', ttlSeconds: 3600 });
+    const jwt = createJwtService({
+      secret: 'a test secret of at least thirty-two characters',
+      issuer: 'test',
+      audience: 'test',
+      ttlSeconds: 3600,
+    });
 
     before(async () => {
       t = await startTestApp(mode);
@@ -56,15 +61,22 @@ for (const mode of STORAGE_MODES) {
       const other = await createUser(t);
       await auth.identify(`Bearer ${other.key}`);
       await t.services.db.query('UPDATE accounts SET disabled_at = now() WHERE id = $1', [other.id]);
-      assert.equal((await auth.identify(`Bearer ${other.key}`)).account?.disabled_at, null, 'the cached account, as for any instance within CREDENTIAL_CACHE_MS');
+      assert.equal(
+        (await auth.identify(`Bearer ${other.key}`)).account?.disabled_at,
+        null,
+        'the cached account, as for any instance within CREDENTIAL_CACHE_MS',
+      );
       clock += CACHE_MS + 1;
-      assert.ok((await auth.identify(`Bearer ${other.key}`)).account?.disabled_at instanceof Date, 'read again with the key once it lapsed');
+      assert.ok(
+        (await auth.identify(`Bearer ${other.key}`)).account?.disabled_at instanceof Date,
+        'read again with the key once it lapsed',
+      );
       await t.services.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [other.keyId]);
       await auth.revoked(hashApiKey(other.key));
       await assert.rejects(auth.identify(`Bearer ${other.key}`), /revoked/);
     });
 
-    it('reads a session\'s account by id, cached as long', async () => {
+    it("reads a session's account by id, cached as long", async () => {
       const { token } = await jwt.sign(user.id, user.email);
       clock += CACHE_MS + 1;
       statements = [];
@@ -73,7 +85,11 @@ for (const mode of STORAGE_MODES) {
       assert.equal(identified.account?.id, user.id);
       await auth.identify(`Bearer ${token}`);
       assert.equal(statements.length, 1, statements.join(' | '));
-      assert.deepEqual(await auth.authenticate(`Bearer ${token}`), identified.caller, 'authenticate: the caller alone, no account read');
+      assert.deepEqual(
+        await auth.authenticate(`Bearer ${token}`),
+        identified.caller,
+        'authenticate: the caller alone, no account read',
+      );
       assert.equal(statements.length, 1);
       clock += CACHE_MS + 1;
       await auth.identify(`Bearer ${token}`);
@@ -84,7 +100,10 @@ for (const mode of STORAGE_MODES) {
       statements = [];
       await assert.rejects(auth.identify(`Bearer ${generateApiKey().key}`), /The API key is not valid/);
       assert.equal(statements.length, 1);
-      await assert.rejects(auth.identify(`Bearer ${user.key.slice(0, -1)}${user.key.endsWith('A') ? 'B' : 'A'}`), /malformed/);
+      await assert.rejects(
+        auth.identify(`Bearer ${user.key.slice(0, -1)}${user.key.endsWith('A') ? 'B' : 'A'}`),
+        /malformed/,
+      );
       await assert.rejects(auth.identify('Bearer'), /Bearer scheme/);
       assert.equal(statements.length, 1);
     });

@@ -9,13 +9,19 @@ describe('channel URL parsing', () => {
     ['https://m.youtube.com/@demo/videos?view=0&sort=p', { type: 'handle', value: 'demo' }],
     ['http://www.youtube.com/@demo/', { type: 'handle', value: 'demo' }],
     ['https://music.youtube.com/@demo#top', { type: 'handle', value: 'demo' }],
-    ['https://www.youtube.com/@%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%81%A1%E3%82%83%E3%82%93', { type: 'handle', value: '日本語ちゃん' }],
+    [
+      'https://www.youtube.com/@%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%81%A1%E3%82%83%E3%82%93',
+      { type: 'handle', value: '日本語ちゃん' },
+    ],
     ['https://www.youtube.com/@café.tv', { type: 'handle', value: 'café.tv' }],
     // The Latin middle dot is allowed in handles (found by review).
     ['https://www.youtube.com/@col·legi', { type: 'handle', value: 'col·legi' }],
     ['https://www.youtube.com/@col%C2%B7legi/shorts', { type: 'handle', value: 'col·legi' }],
     ['https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA', { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' }],
-    ['https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA/shorts?x=1', { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' }],
+    [
+      'https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA/shorts?x=1',
+      { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' },
+    ],
     ['https://www.youtube.com/user/DemoUser', { type: 'username', value: 'DemoUser' }],
     ['https://www.youtube.com/c/democustom/videos', { type: 'custom', value: 'democustom' }],
     ['https://www.youtube.com/democustom', { type: 'custom', value: 'democustom' }],
@@ -43,12 +49,15 @@ describe('channel URL parsing', () => {
   ];
   for (const [input, pattern] of bad) {
     it(`rejects ${input} with a message listing the accepted forms`, () => {
-      assert.throws(() => parseChannelUrl(input), (error: Error & { code?: string }) => {
-        assert.equal(error.code, 'INVALID_CHANNEL_URL');
-        assert.match(error.message, pattern);
-        assert.match(error.message, /Accepted forms: .*@handle.*\/channel\/UC.*\/user\/name.*\/c\/name/);
-        return true;
-      });
+      assert.throws(
+        () => parseChannelUrl(input),
+        (error: Error & { code?: string }) => {
+          assert.equal(error.code, 'INVALID_CHANNEL_URL');
+          assert.match(error.message, pattern);
+          assert.match(error.message, /Accepted forms: .*@handle.*\/channel\/UC.*\/user\/name.*\/c\/name/);
+          return true;
+        },
+      );
     });
   }
 });

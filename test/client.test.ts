@@ -4,16 +4,40 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, clearOfWindowEnd, clearOfQuotaDayEnd, type TestApp } from './helpers/test-app.ts';
+import {
+  startTestApp,
+  createUser,
+  bearer,
+  clearOfWindowEnd,
+  clearOfQuotaDayEnd,
+  type TestApp,
+} from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { CLIENT_TYPES_PATH, renderClientTypes, serviceOpenApiDocument } from '../scripts/generate-client-types.ts';
-import { ChannelShortsClient, ChannelShortsError, parseRetryAfter, verifyWebhook, WebhookVerificationError, type Short } from '../clients/typescript/src/index.ts';
+import {
+  ChannelShortsClient,
+  ChannelShortsError,
+  parseRetryAfter,
+  verifyWebhook,
+  WebhookVerificationError,
+  type Short,
+} from '../clients/typescript/src/index.ts';
 
 describe('typed client: generated types', () => {
   it('clients/typescript/src/openapi.ts is what openapi-typescript makes of the current /openapi.json (npm run client:types)', async () => {
     const doc = await serviceOpenApiDocument();
     const schemas = Object.keys((doc.components as { schemas: Record<string, unknown> }).schemas);
-    for (const name of ['Channel', 'Short', 'RequestLogEntry', 'DeliveryAttempt', 'DeliveryLogEntry', 'RejectionDay', 'BatchItem', 'BatchItemStatus']) assert.ok(schemas.includes(name), `named component ${name}`);
+    for (const name of [
+      'Channel',
+      'Short',
+      'RequestLogEntry',
+      'DeliveryAttempt',
+      'DeliveryLogEntry',
+      'RejectionDay',
+      'BatchItem',
+      'BatchItemStatus',
+    ])
+      assert.ok(schemas.includes(name), `named component ${name}`);
     assert.equal(await readFile(CLIENT_TYPES_PATH, 'utf8'), await renderClientTypes(doc));
   });
 
@@ -36,7 +60,16 @@ describe('typed client against the real service', () => {
     // day (midnight in Los Angeles): the service's clock keeps two minutes clear of both ends.
     // (UTC midnight and Los Angeles midnight are hours apart: at most one of the two moves it.)
     const skew = clearOfWindowEnd(Date.now(), 86_400, 120_000) + clearOfQuotaDayEnd(Date.now(), 120_000);
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_DAY: '3', WEBHOOK_RETRY_SCHEDULE: '0.3', CACHE_TTL_SECONDS: '0' }, { runWorker: true, now: () => Date.now() + skew });
+    t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        RATE_LIMIT_PER_DAY: '3',
+        WEBHOOK_RETRY_SCHEDULE: '0.3',
+        CACHE_TTL_SECONDS: '0',
+      },
+      { runWorker: true, now: () => Date.now() + skew },
+    );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -52,13 +85,28 @@ describe('typed client against the real service', () => {
     const pricing = await client.getPricing();
     assert.deepEqual(pricing.webhooks.retryScheduleSeconds, [0.3]);
     assert.equal(pricing.credits.shortsPerBlock, t.config.SHORTS_PER_CREDIT_BLOCK);
-    const result = await client.listShorts({ channelUrl: 'https://www.youtube.com/@demo', sort: 'popular', limit: 3, maxDurationSeconds: 180 });
+    const result = await client.listShorts({
+      channelUrl: 'https://www.youtube.com/@demo',
+      sort: 'popular',
+      limit: 3,
+      maxDurationSeconds: 180,
+    });
     assert.equal(result.success, true);
     assert.equal(result.itemCount, 3);
     const views = result.data.shorts.map((s: Short) => Number(s.statistics.viewCount));
-    assert.deepEqual(views, [...views].sort((a, b) => b - a));
-    assert.ok(result.data.shorts.every((s) => typeof s.durationSeconds === 'number' && s.contentDetails?.duration.startsWith('P')));
-    const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@demo' }).then(() => undefined, (e: unknown) => e);
+    assert.deepEqual(
+      views,
+      [...views].sort((a, b) => b - a),
+    );
+    assert.ok(
+      result.data.shorts.every(
+        (s) => typeof s.durationSeconds === 'number' && s.contentDetails?.duration.startsWith('P'),
+      ),
+    );
+    const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@demo' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ChannelShortsError);
     assert.equal(error.status, 402);
     assert.equal(error.code, 'INSUFFICIENT_CREDITS');
@@ -84,10 +132,20 @@ describe('typed client against the real service', () => {
       return response;
     };
     const slept: number[] = [];
-    const client = new ChannelShortsClient({ baseUrl, apiKey: user.key, fetch: recordingFetch, maxRetries: 2, maxRetryDelayMs: 2 * 86_400_000, sleep: async (ms) => void slept.push(ms) });
+    const client = new ChannelShortsClient({
+      baseUrl,
+      apiKey: user.key,
+      fetch: recordingFetch,
+      maxRetries: 2,
+      maxRetryDelayMs: 2 * 86_400_000,
+      sleep: async (ms) => void slept.push(ms),
+    });
     const sparse = { channelUrl: 'https://www.youtube.com/@sparse' };
     for (let i = 0; i < 3; i++) await client.listShorts(sparse);
-    const error = await client.listShorts(sparse).then(() => undefined, (e: unknown) => e);
+    const error = await client.listShorts(sparse).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ChannelShortsError);
     assert.equal(error.status, 429);
     assert.equal(error.code, 'RATE_LIMITED');
@@ -95,12 +153,23 @@ describe('typed client against the real service', () => {
     const retryAfters = seen.slice(3);
     assert.equal(retryAfters.length, 3, 'one try and two retries');
     assert.ok(retryAfters.every((s) => s > 0));
-    assert.deepEqual(slept, retryAfters.slice(0, 2).map((s) => s * 1000));
+    assert.deepEqual(
+      slept,
+      retryAfters.slice(0, 2).map((s) => s * 1000),
+    );
     assert.equal(error.retryAfterSeconds, retryAfters[2]);
 
-    const impatient = new ChannelShortsClient({ baseUrl, apiKey: user.key, maxRetryDelayMs: 500, sleep: async (ms) => void slept.push(ms) });
+    const impatient = new ChannelShortsClient({
+      baseUrl,
+      apiKey: user.key,
+      maxRetryDelayMs: 500,
+      sleep: async (ms) => void slept.push(ms),
+    });
     slept.length = 0;
-    await assert.rejects(impatient.listShorts(sparse), (e: unknown) => e instanceof ChannelShortsError && e.status === 429);
+    await assert.rejects(
+      impatient.listShorts(sparse),
+      (e: unknown) => e instanceof ChannelShortsError && e.status === 429,
+    );
     assert.deepEqual(slept, [], 'a wait of hours is not attempted');
   });
 
@@ -109,28 +178,54 @@ describe('typed client against the real service', () => {
     context.after(() => receiver.close());
     const user = await createUser(t, 10);
     const client = new ChannelShortsClient({ baseUrl, apiKey: user.key });
-    const accepted = await client.submitBatch({ webhookUrl: receiver.url('/b'), items: [{ channelUrl: 'https://www.youtube.com/@demo', sort: 'oldest' }, { channelUrl: 'https://www.youtube.com/@sparse' }] });
+    const accepted = await client.submitBatch({
+      webhookUrl: receiver.url('/b'),
+      items: [
+        { channelUrl: 'https://www.youtube.com/@demo', sort: 'oldest' },
+        { channelUrl: 'https://www.youtube.com/@sparse' },
+      ],
+    });
     assert.equal(accepted.items.length, 2);
-    const done = await until(async () => {
-      const status = await client.getBatch(accepted.batchId);
-      return status.status === 'completed' && status;
-    }, 30_000, 200);
+    const done = await until(
+      async () => {
+        const status = await client.getBatch(accepted.batchId);
+        return status.status === 'completed' && status;
+      },
+      30_000,
+      200,
+    );
     assert.deepEqual(done.counts, { total: 2, processing: 0, completed: 2, failed: 0 });
     const ids: string[] = [];
     for await (const short of client.items(accepted.items[0]!.requestId, { pageSize: 7 })) ids.push(short.id);
     assert.equal(ids.length, 120);
     assert.equal(new Set(ids).size, 120);
     await receiver.waitFor(3, 30_000);
-    const secrets = (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets.map((s: { secret: string }) => s.secret) as string[];
+    const secrets = (
+      await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })
+    )
+      .json()
+      .secrets.map((s: { secret: string }) => s.secret) as string[];
     const types = receiver.deliveries.map((d) => verifyWebhook(d.body, d.headers, secrets[0]!).type);
     assert.deepEqual(types.sort(), ['batch.completed', 'shorts.completed', 'shorts.completed']);
     const summary = receiver.deliveries.find((d) => d.body.includes('"batch.completed"'))!;
     const asHeaders = new Headers(Object.entries(summary.headers).map(([k, v]) => [k, String(v)] as [string, string]));
-    const event = verifyWebhook(new TextEncoder().encode(summary.body), asHeaders, ['whsec_' + Buffer.alloc(24, 1).toString('base64'), secrets[0]!]);
+    const event = verifyWebhook(new TextEncoder().encode(summary.body), asHeaders, [
+      'whsec_' + Buffer.alloc(24, 1).toString('base64'),
+      secrets[0]!,
+    ]);
     assert.equal(event.type, 'batch.completed');
-    assert.throws(() => verifyWebhook(summary.body.replace('"completed"', '"failed"'), summary.headers, secrets[0]!), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(summary.body, summary.headers, 'whsec_' + Buffer.alloc(24, 2).toString('base64')), WebhookVerificationError);
-    assert.throws(() => verifyWebhook(summary.body, { ...summary.headers, 'webhook-signature': undefined }, secrets[0]!), /Missing webhook-signature/);
+    assert.throws(
+      () => verifyWebhook(summary.body.replace('"completed"', '"failed"'), summary.headers, secrets[0]!),
+      WebhookVerificationError,
+    );
+    assert.throws(
+      () => verifyWebhook(summary.body, summary.headers, 'whsec_' + Buffer.alloc(24, 2).toString('base64')),
+      WebhookVerificationError,
+    );
+    assert.throws(
+      () => verifyWebhook(summary.body, { ...summary.headers, 'webhook-signature': undefined }, secrets[0]!),
+      /Missing webhook-signature/,
+    );
   });
 
   it('does not retry a 503 whose Retry-After is beyond the bound (platform quota spent until the next quota day)', async () => {
@@ -139,7 +234,10 @@ describe('typed client against the real service', () => {
     try {
       const slept: number[] = [];
       const client = new ChannelShortsClient({ baseUrl, apiKey: user.key, sleep: async (ms) => void slept.push(ms) });
-      const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@fake-77' }).then(() => undefined, (e: unknown) => e);
+      const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@fake-77' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof ChannelShortsError);
       assert.equal(error.status, 503);
       assert.equal(error.code, 'UPSTREAM_QUOTA_EXHAUSTED');

@@ -35,7 +35,14 @@ describe('crash safety (embedded mode, real child process)', () => {
     const headers = await sessionHeaders(first.url, 'crash@example.com');
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const res: Response = await fetch(`${first.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: `https://www.youtube.com/@fake-${60 + i}`, webhookUrl: receiver.url(`/hook/${i}`) }) });
+      const res: Response = await fetch(`${first.url}/api/youtube/shorts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          channelUrl: `https://www.youtube.com/@fake-${60 + i}`,
+          webhookUrl: receiver.url(`/hook/${i}`),
+        }),
+      });
       assert.equal(res.status, 202);
       ids.push((await res.json()).requestId);
     }
@@ -48,17 +55,29 @@ describe('crash safety (embedded mode, real child process)', () => {
     // Only deliveries this receiver answered with 200 count: the ones that hung before the kill
     // were never acknowledged and must be retried after the restart.
     const expected = new Set(ids.map((id) => `msg_${id}`));
-    await until(async () => {
-      const delivered = new Set(receiver.deliveries.filter((d) => d.answered === 200 && expected.has(String(d.headers['webhook-id']))).map((d) => String(d.headers['webhook-id'])));
-      return delivered.size === expected.size;
-    }, 90_000, 250);
+    await until(
+      async () => {
+        const delivered = new Set(
+          receiver.deliveries
+            .filter((d) => d.answered === 200 && expected.has(String(d.headers['webhook-id'])))
+            .map((d) => String(d.headers['webhook-id'])),
+        );
+        return delivered.size === expected.size;
+      },
+      90_000,
+      250,
+    );
     // The service records the attempt after the receiver answers, so poll until it shows.
     for (const id of ids) {
-      const detail = await until(async () => {
-        const res: Response = await fetch(`${second.url}/api/youtube/shorts/${id}`, { headers });
-        const body = (await res.json()) as { status: string; deliveries: Array<{ outcome: string }> };
-        return body.deliveries.some((d) => d.outcome === 'delivered') ? body : undefined;
-      }, 20_000, 200);
+      const detail = await until(
+        async () => {
+          const res: Response = await fetch(`${second.url}/api/youtube/shorts/${id}`, { headers });
+          const body = (await res.json()) as { status: string; deliveries: Array<{ outcome: string }> };
+          return body.deliveries.some((d) => d.outcome === 'delivered') ? body : undefined;
+        },
+        20_000,
+        200,
+      );
       assert.equal(detail.status, 'completed', id);
     }
     const account = await (await fetch(`${second.url}/accounts`, { headers })).json();

@@ -8,15 +8,29 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME, processStartTime, readLockHolder } from '../src/infra/db/data-dir-lock.ts';
+import {
+  acquireDataDirLock,
+  DataDirLockedError,
+  LOCK_FILE_NAME,
+  processStartTime,
+  readLockHolder,
+} from '../src/infra/db/data-dir-lock.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-function run(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string; ms: number }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -84,7 +98,11 @@ describe('DATA_DIR lock', () => {
     const port = await freePort();
     const first = await startChild('src/server.ts', env, { port });
     children.push(first);
-    const next = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env: { ...process.env, ...env, LOCK_WAIT_SECONDS: '60', PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const next = spawn(process.execPath, ['src/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOCK_WAIT_SECONDS: '60', PORT: String(port), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     next.stdout.on('data', (c: Buffer) => (output += c.toString()));
     next.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -117,16 +135,31 @@ describe('DATA_DIR lock', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-race-'));
     try {
       // A lock of a process that is gone (a pid far above pid_max).
-      writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify({ pid: 99_999_999, hostname: hostname(), acquiredAt: new Date().toISOString(), processStart: '1', role: 'server', url: null }));
+      writeFileSync(
+        join(dir, LOCK_FILE_NAME),
+        JSON.stringify({
+          pid: 99_999_999,
+          hostname: hostname(),
+          acquiredAt: new Date().toISOString(),
+          processStart: '1',
+          role: 'server',
+          url: null,
+        }),
+      );
       // The winner holds the lock until killed, after every loser has answered: a racer starting
       // late on a loaded machine can never find it free (a 3 s hold could end before one started).
       const racers = Array.from({ length: 6 }, () => {
-        const child = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '120000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '120000'], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let output = '';
         child.stdout.on('data', (c: Buffer) => (output += c.toString()));
         child.stderr.on('data', (c: Buffer) => (output += c.toString()));
         const answered = new Promise<void>((resolve) => {
-          const check = () => { if (/^(won|lost)/.test(output) || child.exitCode !== null) resolve(); };
+          const check = () => {
+            if (/^(won|lost)/.test(output) || child.exitCode !== null) resolve();
+          };
           child.stdout.on('data', check);
           child.once('exit', () => resolve());
         });
@@ -151,12 +184,22 @@ describe('DATA_DIR lock', () => {
 
   it('the CLI refuses, naming the holder, when DATA_DIR is held by a process without an operator API', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-cli-'));
-    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const result = await run(['src/cli.ts', 'users', 'list'], { DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: '' });
+      const result = await run(['src/cli.ts', 'users', 'list'], {
+        DATA_DIR: dir,
+        DATABASE_URL: '',
+        OPERATOR_TOKEN: '',
+      });
       assert.equal(result.code, 1);
-      assert.match(result.output, new RegExp(`is held by test-holder pid ${holder.pid} on ${hostname()} since .*which serves no operator API`));
+      assert.match(
+        result.output,
+        new RegExp(`is held by test-holder pid ${holder.pid} on ${hostname()} since .*which serves no operator API`),
+      );
       assert.equal(readLockHolder(dir)?.pid, holder.pid);
     } finally {
       holder.kill('SIGKILL');
@@ -166,22 +209,37 @@ describe('DATA_DIR lock', () => {
 
   it('the CLI waits for a service that holds DATA_DIR but is still starting, then goes through its address', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-start-'));
-    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(
+      process.execPath,
+      ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const cliProcess = spawn(process.execPath, ['src/cli.ts', 'users', 'list'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const cliProcess = spawn(process.execPath, ['src/cli.ts', 'users', 'list'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       cliProcess.stdout.on('data', (c: Buffer) => (output += c.toString()));
       cliProcess.stderr.on('data', (c: Buffer) => (output += c.toString()));
       const exited = new Promise<number | null>((resolve) => cliProcess.once('exit', resolve));
       const deadline = Date.now() + 30_000;
       while (!output.includes(`waiting for the service (pid ${holder.pid}) to finish starting`)) {
-        assert.ok(Date.now() < deadline && cliProcess.exitCode === null, `the CLI waits for the starting service:\n${output}`);
+        assert.ok(
+          Date.now() < deadline && cliProcess.exitCode === null,
+          `the CLI waits for the starting service:\n${output}`,
+        );
         await new Promise((r) => setTimeout(r, 50));
       }
       holder.kill('SIGUSR2'); // the service listens now: its address appears in the lock
       assert.equal(await exited, 1);
-      assert.match(output, /cannot reach the service at http:\/\/127\.0\.0\.1:9/, 'it used the address the service announced');
+      assert.match(
+        output,
+        /cannot reach the service at http:\/\/127\.0\.0\.1:9/,
+        'it used the address the service announced',
+      );
     } finally {
       holder.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
@@ -190,10 +248,23 @@ describe('DATA_DIR lock', () => {
 
   it('a process waiting for the lock stops at once on SIGTERM, leaving the holder alone', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-wait-'));
-    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const waiting = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, LOCK_WAIT_SECONDS: '300', PORT: String(await freePort()), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const waiting = spawn(process.execPath, ['src/server.ts'], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          LOCK_WAIT_SECONDS: '300',
+          PORT: String(await freePort()),
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       waiting.stdout.on('data', (c: Buffer) => (output += c.toString()));
       waiting.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -220,9 +291,18 @@ describe('DATA_DIR lock', () => {
     const sleeper = spawn('sleep', ['30']);
     try {
       const path = join(dir, LOCK_FILE_NAME);
-      const base = { pid: sleeper.pid!, hostname: hostname(), acquiredAt: new Date().toISOString(), role: 'server', url: null };
+      const base = {
+        pid: sleeper.pid!,
+        hostname: hostname(),
+        acquiredAt: new Date().toISOString(),
+        role: 'server',
+        url: null,
+      };
       writeFileSync(path, JSON.stringify({ ...base, processStart: processStartTime(sleeper.pid!) }));
-      await assert.rejects(acquireDataDirLock(dir, { role: 'test' }), (error: unknown) => error instanceof DataDirLockedError && error.holder.pid === sleeper.pid);
+      await assert.rejects(
+        acquireDataDirLock(dir, { role: 'test' }),
+        (error: unknown) => error instanceof DataDirLockedError && error.holder.pid === sleeper.pid,
+      );
       writeFileSync(path, JSON.stringify({ ...base, hostname: 'another-host' }));
       await assert.rejects(acquireDataDirLock(dir, { role: 'test' }), /on another-host/);
       writeFileSync(path, JSON.stringify({ ...base, processStart: '1' })); // the pid now belongs to a younger process

@@ -20,7 +20,11 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function doctor(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli.ts', 'doctor'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined, OPERATOR_TOKEN: undefined }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['src/cli.ts', 'doctor'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined, OPERATOR_TOKEN: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -36,15 +40,53 @@ describe('doctor', () => {
     healthy = await mkdtemp(join(tmpdir(), 'cs-doctor-'));
     broken = `${healthy}-broken`;
     // A real service's database (queue installed), with a charged sync request and a delivered webhook request.
-    const services = await createServices(loadConfig({ DATA_DIR: healthy }), { runWorker: false, role: 'test', log: { error: () => {}, info: () => {} } });
+    const services = await createServices(loadConfig({ DATA_DIR: healthy }), {
+      runWorker: false,
+      role: 'test',
+      log: { error: () => {}, info: () => {} },
+    });
     const account = await createAccount(services.db, { email: 'doc@example.com', password: PASSWORD, credits: 50 });
-    const completed = { status: 'completed' as const, httpStatus: 200, itemCount: 60, creditsCharged: 2, errorCode: null, result: {}, quotaUnits: 3 };
+    const completed = {
+      status: 'completed' as const,
+      httpStatus: 200,
+      itemCount: 60,
+      creditsCharged: 2,
+      errorCode: null,
+      result: {},
+      quotaUnits: 3,
+    };
     await services.db.transaction(async (tx) => {
       await chargeCredits(tx, account.id, 2, 'req_ok_sync');
-      await insertRequest(tx, { id: 'req_ok_sync', accountId: account.id, apiKeyId: null, channelUrl: 'https://www.youtube.com/@a', oldestDate: null, limit: null, webhookUrl: null }, completed);
+      await insertRequest(
+        tx,
+        {
+          id: 'req_ok_sync',
+          accountId: account.id,
+          apiKeyId: null,
+          channelUrl: 'https://www.youtube.com/@a',
+          oldestDate: null,
+          limit: null,
+          webhookUrl: null,
+        },
+        completed,
+      );
       await chargeCredits(tx, account.id, 2, 'req_ok_hook');
-      await insertRequest(tx, { id: 'req_ok_hook', accountId: account.id, apiKeyId: null, channelUrl: 'https://www.youtube.com/@a', oldestDate: null, limit: null, webhookUrl: 'https://example.com/h' }, completed);
-      await tx.query(`INSERT INTO webhook_deliveries (request_id, webhook_id, attempt, status_code, outcome) VALUES ('req_ok_hook', 'msg_req_ok_hook', 1, 200, 'delivered')`);
+      await insertRequest(
+        tx,
+        {
+          id: 'req_ok_hook',
+          accountId: account.id,
+          apiKeyId: null,
+          channelUrl: 'https://www.youtube.com/@a',
+          oldestDate: null,
+          limit: null,
+          webhookUrl: 'https://example.com/h',
+        },
+        completed,
+      );
+      await tx.query(
+        `INSERT INTO webhook_deliveries (request_id, webhook_id, attempt, status_code, outcome) VALUES ('req_ok_hook', 'msg_req_ok_hook', 1, 200, 'delivered')`,
+      );
     });
     await services.close();
     await cp(healthy, broken, { recursive: true });
@@ -55,12 +97,19 @@ describe('doctor', () => {
         `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status, credits_charged, completed_at) VALUES ($1, $2, 'https://www.youtube.com/@b', $3, $4, $5, $6, CASE WHEN $5 = 'processing' THEN NULL ELSE now() END)`,
         [id, account.id, webhook ? 'https://example.com/h' : null, webhook ? 'webhook' : 'sync', status, credits],
       );
-    await db.query('UPDATE accounts SET credit_balance = credit_balance + 5, credits_reserved = 3 WHERE id = $1', [account.id]); // balance ≠ ledger; 3 reserved, no reservation
+    await db.query('UPDATE accounts SET credit_balance = credit_balance + 5, credits_reserved = 3 WHERE id = $1', [
+      account.id,
+    ]); // balance ≠ ledger; 3 reserved, no reservation
     await request('req_unledgered', 'completed', false, 3); // charged, but no ledger entry
-    await db.query(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', -4, 0, 'req_ghost')`, [account.id]); // a charge without a request
+    await db.query(
+      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id) VALUES ($1, 'charge', -4, 0, 'req_ghost')`,
+      [account.id],
+    ); // a charge without a request
     await request('req_stuck', 'processing', true, null); // processing, no job
     await request('req_undelivered', 'failed', true, 0); // settled webhook request, never attempted, no job
-    await db.query(`INSERT INTO pgboss.job (name, data, state) VALUES ('webhook-delivery', '{"requestId":"req_ok_hook","attempt":2}', 'failed')`); // retries exhausted
+    await db.query(
+      `INSERT INTO pgboss.job (name, data, state) VALUES ('webhook-delivery', '{"requestId":"req_ok_hook","attempt":2}', 'failed')`,
+    ); // retries exhausted
     await db.close();
   });
   after(async () => {
@@ -107,26 +156,49 @@ describe('doctor on PostgreSQL', () => {
       assert.equal(healthy.ok, true, JSON.stringify(healthy.findings));
       assert.match(healthy.findings.at(-1)!.summary, /not applicable: PostgreSQL/);
       await t.services.db.query('UPDATE accounts SET credit_balance = 0 WHERE id = $1', [user.id]);
-      await t.services.db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`, [user.id]);
+      await t.services.db.query(
+        `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`,
+        [user.id],
+      );
       // No foreign key stops this since #13 (migration 009); the doctor does see it.
       const ghost = '00000000-0000-4000-8000-00000000dead';
-      await t.services.db.query(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`, [ghost]);
+      await t.services.db.query(
+        `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`,
+        [ghost],
+      );
       const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
       assert.equal(report.ok, false);
-      const bad = Object.fromEntries(report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]));
-      assert.deepEqual(Object.keys(bad).sort(), ['balance = ledger sum', 'ledger and requests → account', 'processing request → job']);
-      assert.match(bad['ledger and requests → account']![0]!, new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`));
+      const bad = Object.fromEntries(
+        report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]),
+      );
+      assert.deepEqual(Object.keys(bad).sort(), [
+        'balance = ledger sum',
+        'ledger and requests → account',
+        'processing request → job',
+      ]);
+      assert.match(
+        bad['ledger and requests → account']![0]!,
+        new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`),
+      );
       assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
       assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
       assert.equal(report.findings.find((f) => f.check === 'migrations → files')?.severity, 'ok');
       // A migration file edited after it was applied is noticed (found by review: nothing did).
-      const [{ checksum }] = (await t.services.db.query<{ checksum: string }>("SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'")) as [{ checksum: string }];
+      const [{ checksum }] = (await t.services.db.query<{ checksum: string }>(
+        "SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'",
+      )) as [{ checksum: string }];
       assert.match(checksum, /^[0-9a-f]{64}$/);
-      await t.services.db.query("UPDATE schema_migrations SET checksum = 'as-applied-earlier' WHERE name = '001_initial.sql'");
-      const edited = (await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) })).findings.find((f) => f.check === 'migrations → files')!;
+      await t.services.db.query(
+        "UPDATE schema_migrations SET checksum = 'as-applied-earlier' WHERE name = '001_initial.sql'",
+      );
+      const edited = (await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) })).findings.find(
+        (f) => f.check === 'migrations → files',
+      )!;
       assert.equal(edited.severity, 'warn');
       assert.match(edited.details[0]!, /^001_initial\.sql: applied, but the file this release ships differs/);
-      await t.services.db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_initial.sql'", [checksum]);
+      await t.services.db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_initial.sql'", [
+        checksum,
+      ]);
     } finally {
       await t.close();
     }

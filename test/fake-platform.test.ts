@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform, type FakePlatformOptions } from '../src/fake-platform/server.ts';
 import { channelIdFor, parseVideoId, videoIdFor } from '../src/fake-platform/ids.ts';
 import { playlistPageToken, parsePlaylistPageToken, searchPageToken } from '../src/fake-platform/page-tokens.ts';
-import { continuationToken, pacificTimestamp, parseContinuationToken, shortViewText, subscriberText } from '../src/fake-platform/innertube.ts';
+import {
+  continuationToken,
+  pacificTimestamp,
+  parseContinuationToken,
+  shortViewText,
+  subscriberText,
+} from '../src/fake-platform/innertube.ts';
 
 const KEY = 'fake-api-key';
 const ETAG = /^[A-Za-z0-9_-]{27}$/;
@@ -28,27 +34,46 @@ async function start(t: TestContext, options: FakePlatformOptions = {}): Promise
   return fake;
 }
 
-async function get(fake: FakePlatform, endpoint: string, params: Record<string, string>, init: RequestInit = {}): Promise<Reply> {
+async function get(
+  fake: FakePlatform,
+  endpoint: string,
+  params: Record<string, string>,
+  init: RequestInit = {},
+): Promise<Reply> {
   const url = new URL(`${fake.baseUrl}/${endpoint}`);
   url.search = new URLSearchParams(params).toString();
   const res = await fetch(url, init);
   return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
 }
 
-const call = (fake: FakePlatform, endpoint: string, params: Record<string, string>) => get(fake, endpoint, { key: KEY, ...params });
+const call = (fake: FakePlatform, endpoint: string, params: Record<string, string>) =>
+  get(fake, endpoint, { key: KEY, ...params });
 
 async function channelByHandle(fake: FakePlatform, handle: string): Promise<Json> {
-  const reply = await call(fake, 'channels', { part: 'snippet,statistics,brandingSettings,contentDetails', forHandle: handle });
+  const reply = await call(fake, 'channels', {
+    part: 'snippet,statistics,brandingSettings,contentDetails',
+    forHandle: handle,
+  });
   assert.equal(reply.status, 200);
   return reply.body.items?.[0];
 }
 
 /** Every page of a playlist, following nextPageToken to the end. */
-async function allPages(fake: FakePlatform, playlistId: string, maxResults = 50, part = 'contentDetails'): Promise<Json[]> {
+async function allPages(
+  fake: FakePlatform,
+  playlistId: string,
+  maxResults = 50,
+  part = 'contentDetails',
+): Promise<Json[]> {
   const pages: Json[] = [];
   let pageToken: string | undefined;
   do {
-    const reply = await call(fake, 'playlistItems', { part, playlistId, maxResults: String(maxResults), ...(pageToken ? { pageToken } : {}) });
+    const reply = await call(fake, 'playlistItems', {
+      part,
+      playlistId,
+      maxResults: String(maxResults),
+      ...(pageToken ? { pageToken } : {}),
+    });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     pages.push(reply.body);
     pageToken = reply.body.nextPageToken;
@@ -61,13 +86,17 @@ const shortsPlaylist = (channelId: string) => 'UUSH' + channelId.slice(2);
 function assertDescendingTimes(items: Json[]): void {
   const times = items.map((item) => Date.parse(item.contentDetails.videoPublishedAt));
   for (const t of times) assert.ok(Number.isFinite(t));
-  for (let i = 1; i < times.length; i++) assert.ok(times[i - 1]! > times[i]!, `item ${i} is not older than item ${i - 1}`);
+  for (let i = 1; i < times.length; i++)
+    assert.ok(times[i - 1]! > times[i]!, `item ${i} is not older than item ${i - 1}`);
 }
 
 describe('fake YouTube Data API: channels.list', () => {
-  it('returns a channel by handle in Google\'s shape, with only the requested parts', async (t) => {
+  it("returns a channel by handle in Google's shape, with only the requested parts", async (t) => {
     const fake = await start(t);
-    const full = await call(fake, 'channels', { part: 'snippet,statistics,brandingSettings,contentDetails', forHandle: '@demo' });
+    const full = await call(fake, 'channels', {
+      part: 'snippet,statistics,brandingSettings,contentDetails',
+      forHandle: '@demo',
+    });
     assert.equal(full.status, 200);
     assert.equal(full.headers.get('content-type'), 'application/json; charset=UTF-8');
     assert.equal(full.body.kind, 'youtube#channelListResponse');
@@ -75,26 +104,51 @@ describe('fake YouTube Data API: channels.list', () => {
     assert.deepEqual(full.body.pageInfo, { totalResults: 1, resultsPerPage: 5 });
     assert.deepEqual(Object.keys(full.body), ['kind', 'etag', 'pageInfo', 'items']);
     const channel = full.body.items[0];
-    assert.deepEqual(Object.keys(channel), ['kind', 'etag', 'id', 'snippet', 'contentDetails', 'statistics', 'brandingSettings']);
+    assert.deepEqual(Object.keys(channel), [
+      'kind',
+      'etag',
+      'id',
+      'snippet',
+      'contentDetails',
+      'statistics',
+      'brandingSettings',
+    ]);
     assert.equal(channel.kind, 'youtube#channel');
     assert.match(channel.etag, ETAG);
     assert.match(channel.id, CHANNEL_ID);
     assert.equal(channel.snippet.title, 'Demo Channel');
     assert.equal(channel.snippet.customUrl, '@demo');
-    assert.deepEqual(channel.snippet.localized, { title: channel.snippet.title, description: channel.snippet.description });
+    assert.deepEqual(channel.snippet.localized, {
+      title: channel.snippet.title,
+      description: channel.snippet.description,
+    });
     assert.equal(channel.snippet.defaultLanguage, 'en');
     assert.equal(channel.snippet.country, 'US');
     assert.match(channel.snippet.publishedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.deepEqual(Object.keys(channel.snippet.thumbnails), ['default', 'medium', 'high']);
     assert.deepEqual(
       Object.values(channel.snippet.thumbnails).map((th) => [(th as Json).width, (th as Json).height]),
-      [[88, 88], [240, 240], [800, 800]],
+      [
+        [88, 88],
+        [240, 240],
+        [800, 800],
+      ],
     );
     assert.equal(channel.contentDetails.relatedPlaylists.uploads, 'UU' + channel.id.slice(2));
-    for (const count of ['viewCount', 'subscriberCount', 'videoCount']) assert.match(channel.statistics[count], /^\d+$/, count);
+    for (const count of ['viewCount', 'subscriberCount', 'videoCount'])
+      assert.match(channel.statistics[count], /^\d+$/, count);
     assert.equal(channel.statistics.videoCount, '120');
     assert.equal(channel.statistics.hiddenSubscriberCount, false);
-    assert.deepEqual(Object.keys(channel.brandingSettings.channel), ['title', 'description', 'keywords', 'trackingAnalyticsAccountId', 'moderateComments', 'unsubscribedTrailer', 'defaultLanguage', 'country']);
+    assert.deepEqual(Object.keys(channel.brandingSettings.channel), [
+      'title',
+      'description',
+      'keywords',
+      'trackingAnalyticsAccountId',
+      'moderateComments',
+      'unsubscribedTrailer',
+      'defaultLanguage',
+      'country',
+    ]);
     assert.match(channel.brandingSettings.image.bannerExternalUrl, /^https:\/\//);
 
     const snippetOnly = await call(fake, 'channels', { part: 'snippet', forHandle: 'demo' });
@@ -107,7 +161,8 @@ describe('fake YouTube Data API: channels.list', () => {
   it('finds handles with or without "@", in any case and in Unicode; usernames in any case; ids in request order', async (t) => {
     const fake = await start(t);
     const demo = await channelByHandle(fake, 'demo');
-    for (const handle of ['@demo', 'DEMO', '@DeMo']) assert.equal((await channelByHandle(fake, handle)).id, demo.id, handle);
+    for (const handle of ['@demo', 'DEMO', '@DeMo'])
+      assert.equal((await channelByHandle(fake, handle)).id, demo.id, handle);
     // NFC and NFD spellings of the same handle, sent percent-encoded.
     const added = fake.addChannel({ handle: 'Café.Niño', shortsCount: 2 });
     assert.equal((await channelByHandle(fake, '@café.niño'.normalize('NFD'))).id, added.id);
@@ -118,13 +173,20 @@ describe('fake YouTube Data API: channels.list', () => {
     assert.equal((await channelByHandle(fake, 'democustom')).id, custom.body.items[0].id);
 
     const byIds = await call(fake, 'channels', { part: 'id', id: `${added.id},UCxxxxxxxxxxxxxxxxxxxxxx,${demo.id}` });
-    assert.deepEqual(byIds.body.items.map((c: Json) => c.id), [added.id, demo.id]);
+    assert.deepEqual(
+      byIds.body.items.map((c: Json) => c.id),
+      [added.id, demo.id],
+    );
     assert.deepEqual(byIds.body.pageInfo, { totalResults: 2, resultsPerPage: 2 });
   });
 
   it('answers an unknown channel with 200, totalResults 0 and no items key, as Google does', async (t) => {
     const fake = await start(t);
-    const lookups: Array<Record<string, string>> = [{ forHandle: '@nobody-here-xyz' }, { forUsername: 'nobodyxyz' }, { id: 'UC0000000000000000000000' }];
+    const lookups: Array<Record<string, string>> = [
+      { forHandle: '@nobody-here-xyz' },
+      { forUsername: 'nobodyxyz' },
+      { id: 'UC0000000000000000000000' },
+    ];
     for (const params of lookups) {
       const reply = await call(fake, 'channels', { part: 'snippet', ...params });
       assert.equal(reply.status, 200);
@@ -140,11 +202,22 @@ describe('fake YouTube Data API: channels.list', () => {
     });
   });
 
-  it('rejects bad parameters with Google\'s error bodies', async (t) => {
+  it("rejects bad parameters with Google's error bodies", async (t) => {
     const fake = await start(t);
-    const tooMany = await call(fake, 'channels', { part: 'id', id: Array.from({ length: 51 }, (_, i) => channelIdFor(String(i))).join(',') });
+    const tooMany = await call(fake, 'channels', {
+      part: 'id',
+      id: Array.from({ length: 51 }, (_, i) => channelIdFor(String(i))).join(','),
+    });
     assert.equal(tooMany.status, 400);
-    assert.deepEqual(tooMany.body.error.errors, [{ message: 'The request specifies an invalid filter parameter.', domain: 'youtube.parameter', reason: 'invalidFilters', location: 'parameters.', locationType: 'other' }]);
+    assert.deepEqual(tooMany.body.error.errors, [
+      {
+        message: 'The request specifies an invalid filter parameter.',
+        domain: 'youtube.parameter',
+        reason: 'invalidFilters',
+        location: 'parameters.',
+        locationType: 'other',
+      },
+    ]);
     const noFilter = await call(fake, 'channels', { part: 'id' });
     assert.equal(noFilter.status, 400);
     assert.equal(noFilter.body.error.errors[0].reason, 'missingRequiredParameter');
@@ -152,9 +225,31 @@ describe('fake YouTube Data API: channels.list', () => {
     const twoFilters = await call(fake, 'channels', { part: 'id', forHandle: 'demo', id: 'UC0000000000000000000000' });
     assert.equal(twoFilters.body.error.errors[0].reason, 'incompatibleParameters');
     const noPart = await call(fake, 'channels', { forHandle: 'demo' });
-    assert.deepEqual(noPart.body, { error: { code: 400, message: 'Required parameter: part', errors: [{ message: 'Required parameter: part', domain: 'global', reason: 'required', location: 'part', locationType: 'parameter' }] } });
+    assert.deepEqual(noPart.body, {
+      error: {
+        code: 400,
+        message: 'Required parameter: part',
+        errors: [
+          {
+            message: 'Required parameter: part',
+            domain: 'global',
+            reason: 'required',
+            location: 'part',
+            locationType: 'parameter',
+          },
+        ],
+      },
+    });
     const badPart = await call(fake, 'channels', { part: 'snippet,statistic', forHandle: 'demo' });
-    assert.deepEqual(badPart.body.error.errors, [{ message: "'statistic'", domain: 'youtube.part', reason: 'unknownPart', location: 'part', locationType: 'parameter' }]);
+    assert.deepEqual(badPart.body.error.errors, [
+      {
+        message: "'statistic'",
+        domain: 'youtube.part',
+        reason: 'unknownPart',
+        location: 'part',
+        locationType: 'parameter',
+      },
+    ]);
     const mine = await call(fake, 'channels', { part: 'id', mine: 'true' });
     assert.equal(mine.status, 401);
     assert.equal(mine.body.error.errors[0].reason, 'authorizationRequired');
@@ -167,16 +262,42 @@ describe('fake YouTube Data API: channels.list', () => {
     assert.equal(sparse.snippet.country, undefined);
     assert.deepEqual(Object.keys(sparse.brandingSettings), ['channel']);
     assert.deepEqual(Object.keys(sparse.brandingSettings.channel), ['title', 'description']);
-    const page = (await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: shortsPlaylist(sparse.id), maxResults: '50' })).body;
+    const page = (
+      await call(fake, 'playlistItems', {
+        part: 'contentDetails',
+        playlistId: shortsPlaylist(sparse.id),
+        maxResults: '50',
+      })
+    ).body;
     assert.equal(page.items.length, 5);
-    const videos = await call(fake, 'videos', { part: 'snippet,statistics,contentDetails', id: page.items.map((i: Json) => i.contentDetails.videoId).join(',') });
+    const videos = await call(fake, 'videos', {
+      part: 'snippet,statistics,contentDetails',
+      id: page.items.map((i: Json) => i.contentDetails.videoId).join(','),
+    });
     assert.equal(videos.body.items.length, 5);
     for (const video of videos.body.items) {
-      assert.deepEqual(Object.keys(video.snippet), ['publishedAt', 'channelId', 'title', 'description', 'thumbnails', 'channelTitle', 'categoryId', 'liveBroadcastContent', 'localized']);
+      assert.deepEqual(Object.keys(video.snippet), [
+        'publishedAt',
+        'channelId',
+        'title',
+        'description',
+        'thumbnails',
+        'channelTitle',
+        'categoryId',
+        'liveBroadcastContent',
+        'localized',
+      ]);
       assert.deepEqual(Object.keys(video.snippet.thumbnails), ['default', 'medium', 'high']);
       assert.deepEqual(Object.keys(video.statistics), ['viewCount', 'favoriteCount']);
       // No duration, the rest of contentDetails as usual.
-      assert.deepEqual(Object.keys(video.contentDetails), ['dimension', 'definition', 'caption', 'licensedContent', 'contentRating', 'projection']);
+      assert.deepEqual(Object.keys(video.contentDetails), [
+        'dimension',
+        'definition',
+        'caption',
+        'licensedContent',
+        'contentRating',
+        'projection',
+      ]);
     }
     const hidden = fake.addChannel({ handle: 'shy', shortsCount: 1, hiddenSubscriberCount: true });
     const shy = await channelByHandle(fake, 'shy');
@@ -192,7 +313,10 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     const demo = await channelByHandle(fake, 'demo');
     const playlistId = shortsPlaylist(demo.id);
     const pages = await allPages(fake, playlistId, 50, 'snippet,contentDetails');
-    assert.deepEqual(pages.map((p) => p.items.length), [50, 50, 20]);
+    assert.deepEqual(
+      pages.map((p) => p.items.length),
+      [50, 50, 20],
+    );
     for (const p of pages) {
       assert.equal(p.kind, 'youtube#playlistItemListResponse');
       assert.match(p.etag, ETAG);
@@ -205,7 +329,10 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     assert.equal(pages[0].nextPageToken, 'EAAaBlBUOkNESQ');
     const items = pages.flatMap((p) => p.items);
     assert.equal(new Set(items.map((i: Json) => i.contentDetails.videoId)).size, 120);
-    assert.deepEqual(items.map((i: Json) => i.snippet.position), Array.from({ length: 120 }, (_, i) => i));
+    assert.deepEqual(
+      items.map((i: Json) => i.snippet.position),
+      Array.from({ length: 120 }, (_, i) => i),
+    );
     assertDescendingTimes(items);
     const item = items[0];
     assert.equal(item.kind, 'youtube#playlistItem');
@@ -217,14 +344,29 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     assert.ok(items.some((i: Json) => /\.\d+Z$/.test(i.contentDetails.videoPublishedAt)));
     assert.ok(items.some((i: Json) => /:\d\dZ$/.test(i.contentDetails.videoPublishedAt)));
 
-    const back = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId, maxResults: '50', pageToken: pages[1].prevPageToken });
-    assert.deepEqual(back.body.items.map((i: Json) => i.contentDetails.videoId), pages[0].items.map((i: Json) => i.contentDetails.videoId));
+    const back = await call(fake, 'playlistItems', {
+      part: 'contentDetails',
+      playlistId,
+      maxResults: '50',
+      pageToken: pages[1].prevPageToken,
+    });
+    assert.deepEqual(
+      back.body.items.map((i: Json) => i.contentDetails.videoId),
+      pages[0].items.map((i: Json) => i.contentDetails.videoId),
+    );
     // The uploads playlist holds the same shorts.
-    const uploads = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: demo.contentDetails.relatedPlaylists.uploads, maxResults: '50' });
-    assert.deepEqual(uploads.body.items.map((i: Json) => i.contentDetails.videoId), pages[0].items.map((i: Json) => i.contentDetails.videoId));
+    const uploads = await call(fake, 'playlistItems', {
+      part: 'contentDetails',
+      playlistId: demo.contentDetails.relatedPlaylists.uploads,
+      maxResults: '50',
+    });
+    assert.deepEqual(
+      uploads.body.items.map((i: Json) => i.contentDetails.videoId),
+      pages[0].items.map((i: Json) => i.contentDetails.videoId),
+    );
   });
 
-  it('defaults to 5 items, serves only the requested parts, and dates items by their video\'s publishedAt', async (t) => {
+  it("defaults to 5 items, serves only the requested parts, and dates items by their video's publishedAt", async (t) => {
     const fake = await start(t);
     const demo = await channelByHandle(fake, 'demo');
     const reply = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: shortsPlaylist(demo.id) });
@@ -232,7 +374,10 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     assert.deepEqual(reply.body.pageInfo, { totalResults: 120, resultsPerPage: 5 });
     assert.deepEqual(Object.keys(reply.body.items[0]), ['kind', 'etag', 'id', 'contentDetails']);
     assert.deepEqual(Object.keys(reply.body.items[0].contentDetails), ['videoId', 'videoPublishedAt']);
-    const videos = await call(fake, 'videos', { part: 'snippet', id: reply.body.items.map((i: Json) => i.contentDetails.videoId).join(',') });
+    const videos = await call(fake, 'videos', {
+      part: 'snippet',
+      id: reply.body.items.map((i: Json) => i.contentDetails.videoId).join(','),
+    });
     assert.deepEqual(
       videos.body.items.map((v: Json) => v.snippet.publishedAt),
       reply.body.items.map((i: Json) => i.contentDetails.videoPublishedAt),
@@ -246,10 +391,23 @@ describe('fake YouTube Data API: playlistItems.list', () => {
       error: {
         code: 404,
         message: "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.",
-        errors: [{ message: "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.", domain: 'youtube.playlistItem', reason: 'playlistNotFound', location: 'playlistId', locationType: 'parameter' }],
+        errors: [
+          {
+            message: "The playlist identified with the request's <code>playlistId</code> parameter cannot be found.",
+            domain: 'youtube.playlistItem',
+            reason: 'playlistNotFound',
+            location: 'playlistId',
+            locationType: 'parameter',
+          },
+        ],
       },
     };
-    for (const playlistId of [shortsPlaylist(empty.id), 'UU' + empty.id.slice(2), 'UUSH0000000000000000000000', 'PLnotaplaylist']) {
+    for (const playlistId of [
+      shortsPlaylist(empty.id),
+      'UU' + empty.id.slice(2),
+      'UUSH0000000000000000000000',
+      'PLnotaplaylist',
+    ]) {
       const reply = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId });
       assert.equal(reply.status, 404, playlistId);
       assert.deepEqual(reply.body, expected);
@@ -269,7 +427,15 @@ describe('fake YouTube Data API: playlistItems.list', () => {
       error: {
         code: 400,
         message: "Invalid value '51'. Values must be within the range: [0, 50]",
-        errors: [{ message: "Invalid value '51'. Values must be within the range: [0, 50]", domain: 'global', reason: 'invalidParameter', location: 'maxResults', locationType: 'parameter' }],
+        errors: [
+          {
+            message: "Invalid value '51'. Values must be within the range: [0, 50]",
+            domain: 'global',
+            reason: 'invalidParameter',
+            location: 'maxResults',
+            locationType: 'parameter',
+          },
+        ],
       },
     });
     const negative = await call(fake, 'playlistItems', { part: 'id', playlistId, maxResults: '-1' });
@@ -281,7 +447,15 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     for (const pageToken of ['garbage!', 'CAUQAA', playlistPageToken({ offset: 121, backward: false })]) {
       const reply = await call(fake, 'playlistItems', { part: 'id', playlistId, pageToken });
       assert.equal(reply.status, 400, pageToken);
-      assert.deepEqual(reply.body.error.errors, [{ message: 'The request specifies an invalid page token.', domain: 'youtube.parameter', reason: 'invalidPageToken', location: 'pageToken', locationType: 'parameter' }]);
+      assert.deepEqual(reply.body.error.errors, [
+        {
+          message: 'The request specifies an invalid page token.',
+          domain: 'youtube.parameter',
+          reason: 'invalidPageToken',
+          location: 'pageToken',
+          locationType: 'parameter',
+        },
+      ]);
     }
     const none = await call(fake, 'playlistItems', { part: 'id' });
     assert.equal(none.body.error.message, 'No filter selected. Expected one of: id, playlistId');
@@ -297,18 +471,29 @@ describe('fake YouTube Data API: playlistItems.list', () => {
     assert.equal(items.length, 3000);
     assert.equal(new Set(items.map((i: Json) => i.contentDetails.videoId)).size, 3000);
     assertDescendingTimes(items);
-    const last = await call(fake, 'videos', { part: 'id', id: pages[59].items.map((i: Json) => i.contentDetails.videoId).join(',') });
+    const last = await call(fake, 'videos', {
+      part: 'id',
+      id: pages[59].items.map((i: Json) => i.contentDetails.videoId).join(','),
+    });
     assert.equal(last.body.items.length, 50);
   });
 
   it('serves any page of a 50,000-short channel without generating the rest', async (t) => {
     const fake = await start(t);
     const big = fake.addChannel({ handle: 'huge', shortsCount: 50_000 });
-    const reply = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: shortsPlaylist(big.id), maxResults: '50', pageToken: playlistPageToken({ offset: 49_950, backward: false }) });
+    const reply = await call(fake, 'playlistItems', {
+      part: 'contentDetails',
+      playlistId: shortsPlaylist(big.id),
+      maxResults: '50',
+      pageToken: playlistPageToken({ offset: 49_950, backward: false }),
+    });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.items.length, 50);
     assert.equal(reply.body.nextPageToken, undefined);
-    const videos = await call(fake, 'videos', { part: 'snippet', id: reply.body.items.map((i: Json) => i.contentDetails.videoId).join(',') });
+    const videos = await call(fake, 'videos', {
+      part: 'snippet',
+      id: reply.body.items.map((i: Json) => i.contentDetails.videoId).join(','),
+    });
     assert.equal(videos.body.items.length, 50);
     assert.equal(videos.body.items[49].snippet.title, 'huge short #1');
   });
@@ -318,31 +503,85 @@ describe('fake YouTube Data API: videos.list and search.list', () => {
   it('returns videos in request order with requested parts, leaving unknown ids out', async (t) => {
     const fake = await start(t);
     const demo = await channelByHandle(fake, 'demo');
-    const page = (await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: shortsPlaylist(demo.id), maxResults: '3' })).body;
+    const page = (
+      await call(fake, 'playlistItems', {
+        part: 'contentDetails',
+        playlistId: shortsPlaylist(demo.id),
+        maxResults: '3',
+      })
+    ).body;
     const [a, b, c] = page.items.map((i: Json) => i.contentDetails.videoId);
-    const reply = await call(fake, 'videos', { part: 'snippet,statistics,contentDetails', id: [c, 'AAAAAAAAAAA', a, 'nope', b].join(','), maxResults: '50' });
+    const reply = await call(fake, 'videos', {
+      part: 'snippet,statistics,contentDetails',
+      id: [c, 'AAAAAAAAAAA', a, 'nope', b].join(','),
+      maxResults: '50',
+    });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.kind, 'youtube#videoListResponse');
     assert.deepEqual(Object.keys(reply.body), ['kind', 'etag', 'items', 'pageInfo']);
     assert.deepEqual(reply.body.pageInfo, { totalResults: 3, resultsPerPage: 3 });
-    assert.deepEqual(reply.body.items.map((v: Json) => v.id), [c, a, b]);
+    assert.deepEqual(
+      reply.body.items.map((v: Json) => v.id),
+      [c, a, b],
+    );
     const video = reply.body.items[1];
     assert.equal(video.kind, 'youtube#video');
     assert.match(video.id, VIDEO_ID);
-    assert.deepEqual(Object.keys(video.snippet), ['publishedAt', 'channelId', 'title', 'description', 'thumbnails', 'channelTitle', 'tags', 'categoryId', 'liveBroadcastContent', 'defaultLanguage', 'localized', 'defaultAudioLanguage']);
+    assert.deepEqual(Object.keys(video.snippet), [
+      'publishedAt',
+      'channelId',
+      'title',
+      'description',
+      'thumbnails',
+      'channelTitle',
+      'tags',
+      'categoryId',
+      'liveBroadcastContent',
+      'defaultLanguage',
+      'localized',
+      'defaultAudioLanguage',
+    ]);
     assert.equal(video.snippet.channelId, demo.id);
     assert.equal(video.snippet.channelTitle, 'Demo Channel');
     assert.equal(video.snippet.liveBroadcastContent, 'none');
     assert.deepEqual(
       Object.entries(video.snippet.thumbnails).map(([size, th]) => [size, (th as Json).width, (th as Json).height]),
-      [['default', 120, 90], ['medium', 320, 180], ['high', 480, 360], ['standard', 640, 480], ['maxres', 1280, 720]],
+      [
+        ['default', 120, 90],
+        ['medium', 320, 180],
+        ['high', 480, 360],
+        ['standard', 640, 480],
+        ['maxres', 1280, 720],
+      ],
     );
     assert.equal(video.snippet.thumbnails.high.url, `https://i.ytimg.com/vi/${video.id}/hqdefault.jpg`);
     assert.match(video.contentDetails.duration, /^PT(\d+M)?(\d+S)?$/);
-    assert.deepEqual(Object.keys(video.contentDetails), ['duration', 'dimension', 'definition', 'caption', 'licensedContent', 'contentRating', 'projection']);
+    assert.deepEqual(Object.keys(video.contentDetails), [
+      'duration',
+      'dimension',
+      'definition',
+      'caption',
+      'licensedContent',
+      'contentRating',
+      'projection',
+    ]);
     // Deterministic: the same video has the same duration on every call.
-    assert.equal((await call(fake, 'videos', { part: 'contentDetails', id: video.id })).body.items[0].contentDetails.duration, video.contentDetails.duration);
-    assert.deepEqual({ ...video.contentDetails, duration: 'x' }, { duration: 'x', dimension: '2d', definition: video.contentDetails.definition, caption: 'false', licensedContent: false, contentRating: {}, projection: 'rectangular' });
+    assert.equal(
+      (await call(fake, 'videos', { part: 'contentDetails', id: video.id })).body.items[0].contentDetails.duration,
+      video.contentDetails.duration,
+    );
+    assert.deepEqual(
+      { ...video.contentDetails, duration: 'x' },
+      {
+        duration: 'x',
+        dimension: '2d',
+        definition: video.contentDetails.definition,
+        caption: 'false',
+        licensedContent: false,
+        contentRating: {},
+        projection: 'rectangular',
+      },
+    );
     assert.deepEqual(Object.keys(video.statistics), ['viewCount', 'likeCount', 'favoriteCount', 'commentCount']);
     for (const value of Object.values(video.statistics)) assert.equal(typeof value, 'string');
     assert.equal(video.statistics.favoriteCount, '0');
@@ -368,7 +607,12 @@ describe('fake YouTube Data API: videos.list and search.list', () => {
 
   it('searches channels by title, handle or customUrl, for 100 units', async (t) => {
     const fake = await start(t);
-    const added = fake.addChannel({ handle: 'renamedhandle', customUrl: 'oldvanityname', title: 'Old Vanity', shortsCount: 3 });
+    const added = fake.addChannel({
+      handle: 'renamedhandle',
+      customUrl: 'oldvanityname',
+      title: 'Old Vanity',
+      shortsCount: 3,
+    });
     fake.resetStats();
     const reply = await call(fake, 'search', { part: 'snippet', type: 'channel', q: 'OLDVANITY', maxResults: '10' });
     assert.equal(reply.status, 200);
@@ -389,7 +633,13 @@ describe('fake YouTube Data API: videos.list and search.list', () => {
     const demo = await call(fake, 'search', { part: 'snippet', type: 'channel', q: 'demo', maxResults: '1' });
     assert.equal(demo.body.pageInfo.totalResults, 2);
     assert.equal(demo.body.nextPageToken, searchPageToken({ offset: 1, backward: false }));
-    const second = await call(fake, 'search', { part: 'id', type: 'channel', q: 'demo', maxResults: '1', pageToken: demo.body.nextPageToken });
+    const second = await call(fake, 'search', {
+      part: 'id',
+      type: 'channel',
+      q: 'demo',
+      maxResults: '1',
+      pageToken: demo.body.nextPageToken,
+    });
     assert.notEqual(second.body.items[0].id.channelId, demo.body.items[0].id.channelId);
     const none = await call(fake, 'search', { part: 'snippet', type: 'channel', q: 'zzzz-no-such' });
     assert.equal(none.body.pageInfo.totalResults, 0);
@@ -412,14 +662,21 @@ describe('fake YouTube Data API: keys, quota and routing', () => {
     });
     const wrong = await get(fake, 'channels', { part: 'id', forHandle: 'demo', key: KEY });
     assert.equal(wrong.status, 400);
-    assert.deepEqual(wrong.body.error.errors, [{ message: 'API key not valid. Please pass a valid API key.', domain: 'global', reason: 'badRequest' }]);
+    assert.deepEqual(wrong.body.error.errors, [
+      { message: 'API key not valid. Please pass a valid API key.', domain: 'global', reason: 'badRequest' },
+    ]);
     assert.equal(wrong.body.error.message, 'API key not valid. Please pass a valid API key.');
     assert.equal(wrong.body.error.status, 'INVALID_ARGUMENT');
     assert.equal(wrong.body.error.details[0].reason, 'API_KEY_INVALID');
     assert.equal(fake.quotaUsed(), 0);
     const right = await get(fake, 'channels', { part: 'id', forHandle: 'demo', key: 'secret-key' });
     assert.equal(right.status, 200);
-    const header = await get(fake, 'channels', { part: 'id', forHandle: 'demo' }, { headers: { 'x-goog-api-key': 'secret-key' } });
+    const header = await get(
+      fake,
+      'channels',
+      { part: 'id', forHandle: 'demo' },
+      { headers: { 'x-goog-api-key': 'secret-key' } },
+    );
     assert.equal(header.status, 200);
     assert.equal(fake.quotaUsed(), 2);
   });
@@ -427,7 +684,11 @@ describe('fake YouTube Data API: keys, quota and routing', () => {
   it('counts units per call as Google does, logs calls, and answers quotaExceeded past the daily quota', async (t) => {
     const fake = await start(t, { dailyQuota: 104 });
     const demo = await channelByHandle(fake, 'demo');
-    const page = await call(fake, 'playlistItems', { part: 'contentDetails', playlistId: shortsPlaylist(demo.id), maxResults: '2' });
+    const page = await call(fake, 'playlistItems', {
+      part: 'contentDetails',
+      playlistId: shortsPlaylist(demo.id),
+      maxResults: '2',
+    });
     await call(fake, 'videos', { part: 'id', id: page.body.items[0].contentDetails.videoId });
     await call(fake, 'playlistItems', { part: 'id', playlistId: 'PLmissing' }); // errors cost units too
     assert.equal(fake.quotaUsed(), 4);
@@ -438,14 +699,29 @@ describe('fake YouTube Data API: keys, quota and routing', () => {
     assert.deepEqual(over.body, {
       error: {
         code: 403,
-        message: 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
-        errors: [{ message: 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', domain: 'youtube.quota', reason: 'quotaExceeded' }],
+        message:
+          'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+        errors: [
+          {
+            message:
+              'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+            domain: 'youtube.quota',
+            reason: 'quotaExceeded',
+          },
+        ],
       },
     });
     assert.equal(fake.quotaUsed(), 104);
     assert.deepEqual(
       fake.calls().map((c) => [c.endpoint, c.units, c.status]),
-      [['channels', 1, 200], ['playlistItems', 1, 200], ['videos', 1, 200], ['playlistItems', 1, 404], ['search', 100, 200], ['channels', 0, 403]],
+      [
+        ['channels', 1, 200],
+        ['playlistItems', 1, 200],
+        ['videos', 1, 200],
+        ['playlistItems', 1, 404],
+        ['search', 100, 200],
+        ['channels', 0, 403],
+      ],
     );
     assert.equal(fake.calls()[0]!.params.forHandle, 'demo');
     fake.resetStats();
@@ -486,7 +762,9 @@ describe('fake YouTube Data API: injected faults and latency', () => {
     for (let i = 0; i < 3; i++) {
       const failed = await call(fake, 'videos', { part: 'id', id: 'AAAAAAAAAAA' });
       assert.equal(failed.status, 503);
-      assert.deepEqual(failed.body.error.errors, [{ message: 'The service is currently unavailable.', domain: 'global', reason: 'backendError' }]);
+      assert.deepEqual(failed.body.error.errors, [
+        { message: 'The service is currently unavailable.', domain: 'global', reason: 'backendError' },
+      ]);
     }
     fake.clearFaults();
     assert.equal((await call(fake, 'videos', { part: 'id', id: 'AAAAAAAAAAA' })).status, 200);
@@ -514,7 +792,10 @@ describe('fake YouTube Data API: injected faults and latency', () => {
     await assert.rejects(malformed.json(), SyntaxError);
 
     assert.equal((await fetch(url)).status, 200, 'all three were one-shot');
-    assert.deepEqual(fake.calls().map((c) => c.status), [0, 0, 200, 200]);
+    assert.deepEqual(
+      fake.calls().map((c) => c.status),
+      [0, 0, 200, 200],
+    );
   });
 
   it('closes promptly with a request still hanging', async (t) => {
@@ -548,13 +829,22 @@ describe('fake YouTube Data API: determinism and ids', () => {
   it('generates identical channels, pages and videos in two separate servers', async (t) => {
     const one = await start(t);
     const two = await start(t);
-    for (const fake of [one, two]) fake.addChannel({ handle: 'twin', shortsCount: 75, newestPublishedAt: '2025-01-01T00:00:00Z', spacingMinutes: 30 });
+    for (const fake of [one, two])
+      fake.addChannel({
+        handle: 'twin',
+        shortsCount: 75,
+        newestPublishedAt: '2025-01-01T00:00:00Z',
+        spacingMinutes: 30,
+      });
     const read = async (fake: FakePlatform) => {
       const channel = await channelByHandle(fake, 'twin');
       const auto = await channelByHandle(fake, 'fake-12');
       const pages = await allPages(fake, shortsPlaylist(channel.id), 50, 'snippet,contentDetails');
       const ids = pages.flatMap((p) => p.items.map((i: Json) => i.contentDetails.videoId));
-      const videos = await call(fake, 'videos', { part: 'snippet,statistics,contentDetails', id: ids.slice(0, 50).join(',') });
+      const videos = await call(fake, 'videos', {
+        part: 'snippet,statistics,contentDetails',
+        id: ids.slice(0, 50).join(','),
+      });
       return { channel, auto, pages, videos: videos.body };
     };
     const [a, b] = await Promise.all([read(one), read(two)]);
@@ -607,7 +897,14 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
     assert.equal((await post(fake, 'config', {})).status, 200);
     assert.deepEqual(
       fake.innertubeCalls().map((c) => [c.endpoint, c.status]),
-      [['browse', 400], ['browse', 400], ['browse', 400], ['no/such/thing', 404], ['player', 405], ['config', 200]],
+      [
+        ['browse', 400],
+        ['browse', 400],
+        ['browse', 400],
+        ['no/such/thing', 404],
+        ['player', 405],
+        ['config', 200],
+      ],
     );
     assert.equal(fake.quotaUsed(), 0);
     assert.deepEqual(fake.calls(), []);
@@ -616,14 +913,23 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
   it('resolves addresses to a browse endpoint and answers 404 for unknown ones', async (t) => {
     const fake = await start(t);
     const id = (await channelByHandle(fake, 'demo')).id;
-    const reply = await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://www.youtube.com/@demo/shorts' });
+    const reply = await post(fake, 'navigation/resolve_url', {
+      context: CONTEXT,
+      url: 'https://www.youtube.com/@demo/shorts',
+    });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.endpoint.browseEndpoint.browseId, id);
     assert.equal(reply.body.endpoint.commandMetadata.webCommandMetadata.webPageType, 'WEB_PAGE_TYPE_CHANNEL');
-    const unknown = await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://www.youtube.com/@nobody-at-all' });
+    const unknown = await post(fake, 'navigation/resolve_url', {
+      context: CONTEXT,
+      url: 'https://www.youtube.com/@nobody-at-all',
+    });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.status, 'NOT_FOUND');
-    assert.equal((await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://example.com/@demo' })).status, 404);
+    assert.equal(
+      (await post(fake, 'navigation/resolve_url', { context: CONTEXT, url: 'https://example.com/@demo' })).status,
+      404,
+    );
   });
 
   it('serves the Shorts tab 48 at a time with continuation tokens that round-trip', async (t) => {
@@ -631,25 +937,35 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
     const id = (await channelByHandle(fake, 'demo')).id;
     const page = await post(fake, 'browse', { context: CONTEXT, browseId: id, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' });
     const tabs = page.body.contents.twoColumnBrowseResultsRenderer.tabs;
-    assert.deepEqual(tabs.map((tab: Json) => [tab.tabRenderer.title, !!tab.tabRenderer.selected]), [['Home', false], ['Shorts', true]]);
+    assert.deepEqual(
+      tabs.map((tab: Json) => [tab.tabRenderer.title, !!tab.tabRenderer.selected]),
+      [
+        ['Home', false],
+        ['Shorts', true],
+      ],
+    );
     const grid = tabs[1].tabRenderer.content.richGridRenderer.contents;
     assert.equal(grid.length, 49);
     assert.ok(grid.slice(0, 48).every((cell: Json) => cell.richItemRenderer.content.shortsLockupViewModel));
     const token = grid[48].continuationItemRenderer.continuationEndpoint.continuationCommand.token;
-    assert.match(token, /^4qmFsg/, 'field 80226972, as in YouTube\'s tokens');
+    assert.match(token, /^4qmFsg/, "field 80226972, as in YouTube's tokens");
     assert.deepEqual(parseContinuationToken(token), { browseId: id, offset: 48 });
     const next = await post(fake, 'browse', { context: CONTEXT, continuation: token });
     const items = next.body.onResponseReceivedActions[0].appendContinuationItemsAction.continuationItems;
     assert.equal(items.length, 49);
     const last = await post(fake, 'browse', { context: CONTEXT, continuation: continuationToken(id, 96) });
-    assert.equal(last.body.onResponseReceivedActions[0].appendContinuationItemsAction.continuationItems.length, 24, '120 shorts: no token on the last page');
+    assert.equal(
+      last.body.onResponseReceivedActions[0].appendContinuationItemsAction.continuationItems.length,
+      24,
+      '120 shorts: no token on the last page',
+    );
     // Without params (or with another tab's) the Home tab is selected.
     const home = await post(fake, 'browse', { context: CONTEXT, browseId: id });
     assert.equal(home.body.contents.twoColumnBrowseResultsRenderer.tabs[0].tabRenderer.selected, true);
     assert.equal(home.body.metadata.channelMetadataRenderer.externalId, id);
   });
 
-  it('writes counts and dates in YouTube\'s display styles', () => {
+  it("writes counts and dates in YouTube's display styles", () => {
     assert.equal(subscriberText(4_326_000), '4.32M subscribers');
     assert.equal(subscriberText(172_950), '172K subscribers');
     assert.equal(subscriberText(1), '1 subscriber');
@@ -673,7 +989,10 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
     const ok = await post(fake, 'player', { context: CONTEXT, videoId });
     assert.equal(ok.body.playabilityStatus.status, 'OK');
     assert.equal(ok.body.videoDetails.videoId, videoId);
-    assert.match(ok.body.microformat.playerMicroformatRenderer.publishDate, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[78]:00$/);
+    assert.match(
+      ok.body.microformat.playerMicroformatRenderer.publishDate,
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[78]:00$/,
+    );
     fake.injectFault({ protocol: 'innertube', kind: 'botCheck' });
     const check = await post(fake, 'player', { context: CONTEXT, videoId });
     assert.equal(check.body.playabilityStatus.status, 'LOGIN_REQUIRED');
@@ -686,26 +1005,38 @@ describe('fake InnerTube: the protocol without youtubei.js', () => {
 
 describe('fake YouTube: shorts taken down and restored', () => {
   const CONTEXT = { client: { clientName: 'WEB', clientVersion: '2.20260101.00.00', hl: 'en', gl: 'US' } };
-  const admin = (fake: FakePlatform, path: string, method: string) => fetch(`${fake.innertubeBaseUrl}/__admin/channels/${path}`, { method });
+  const admin = (fake: FakePlatform, path: string, method: string) =>
+    fetch(`${fake.innertubeBaseUrl}/__admin/channels/${path}`, { method });
 
   async function visible(fake: FakePlatform, channelId: string) {
     const pages = await allPages(fake, shortsPlaylist(channelId), 2, 'snippet,contentDetails');
     const items = pages.flatMap((page) => page.items);
-    assert.ok(pages.every((page) => page.pageInfo.totalResults === items.length), 'totalResults counts the visible shorts');
-    assert.deepEqual(items.map((item: Json) => item.snippet.position), items.map((_: Json, i: number) => i));
+    assert.ok(
+      pages.every((page) => page.pageInfo.totalResults === items.length),
+      'totalResults counts the visible shorts',
+    );
+    assert.deepEqual(
+      items.map((item: Json) => item.snippet.position),
+      items.map((_: Json, i: number) => i),
+    );
     const tab = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/browse?prettyPrint=false`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ context: CONTEXT, browseId: channelId, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' }),
     });
-    const tabIds = [...new Set([...(await tab.text()).matchAll(/"reelWatchEndpoint":\{"videoId":"([A-Za-z0-9_-]{11})"/g)].map((m) => m[1]))];
+    const tabIds = [
+      ...new Set(
+        [...(await tab.text()).matchAll(/"reelWatchEndpoint":\{"videoId":"([A-Za-z0-9_-]{11})"/g)].map((m) => m[1]),
+      ),
+    ];
     const playlistIds = items.map((item: Json) => item.contentDetails.videoId);
     assert.deepEqual(tabIds, playlistIds, 'the Shorts tab shows what the playlist shows');
     return { ids: playlistIds, videoCount: Number((await channelByHandle(fake, 'takedown')).statistics.videoCount) };
   }
 
   // Google leaves the items key out of an empty list.
-  const listed = async (fake: FakePlatform, id: string) => ((await call(fake, 'videos', { part: 'snippet', id })).body.items ?? []).map((v: Json) => v.id);
+  const listed = async (fake: FakePlatform, id: string) =>
+    ((await call(fake, 'videos', { part: 'snippet', id })).body.items ?? []).map((v: Json) => v.id);
 
   it('DELETE takes a short out of the playlist, the tab, videos.list and the counts; restore puts it back in place', async (t) => {
     const fake = await start(t);
@@ -720,7 +1051,11 @@ describe('fake YouTube: shorts taken down and restored', () => {
     assert.equal((await admin(fake, `takedown/shorts/${gone}`, 'DELETE')).status, 200, 'idempotent');
     const during = await visible(fake, channelId);
     assert.deepEqual(during, { ids: before.ids.filter((id) => id !== gone), videoCount: 4 });
-    assert.deepEqual(await listed(fake, `${gone},${before.ids[0]}`), [before.ids[0]], 'videos.list returns no item for it');
+    assert.deepEqual(
+      await listed(fake, `${gone},${before.ids[0]}`),
+      [before.ids[0]],
+      'videos.list returns no item for it',
+    );
 
     // A short published meanwhile is the newest; the one taken down stays down.
     const { videoId: fresh } = await fake.publishShort('takedown');
@@ -741,7 +1076,11 @@ describe('fake YouTube: shorts taken down and restored', () => {
     assert.deepEqual((await visible(fake, channelId)).ids.length, 2);
     assert.deepEqual(await listed(fake, newest!), []);
     const player = async () => {
-      const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/player?prettyPrint=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: CONTEXT, videoId: newest }) });
+      const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/player?prettyPrint=false`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ context: CONTEXT, videoId: newest }),
+      });
       return ((await res.json()) as Json).playabilityStatus.status;
     };
     assert.equal(await player(), 'ERROR', 'the player calls it unavailable');

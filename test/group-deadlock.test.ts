@@ -24,12 +24,31 @@ import type { NewRequest, Outcome } from '../src/domain/requests/request-store.t
 
 let serial = 0;
 const request = (accountId: string, webhook: boolean): NewRequest => ({
-  id: `req_deadlock${process.pid}x${++serial}`, accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, limit: 20,
-  freshness: null, webhookUrl: webhook ? 'https://hooks.example.com/shorts' : null, options: {},
+  id: `req_deadlock${process.pid}x${++serial}`,
+  accountId,
+  apiKeyId: null,
+  channelUrl: 'https://www.youtube.com/@fake-1',
+  oldestDate: null,
+  limit: 20,
+  freshness: null,
+  webhookUrl: webhook ? 'https://hooks.example.com/shorts' : null,
+  options: {},
 });
-const completed = (id: string): Outcome => ({ status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: 1, errorCode: null, result: { success: true, requestId: id }, quotaUnits: 2 });
+const completed = (id: string): Outcome => ({
+  status: 'completed',
+  httpStatus: 200,
+  itemCount: 10,
+  creditsCharged: 1,
+  errorCode: null,
+  result: { success: true, requestId: id },
+  quotaUnits: 2,
+});
 
-type Form = 'webhook acceptance' | 'synchronous settlement' | 'synchronous settlement, two accounts' | 'queued settlement';
+type Form =
+  | 'webhook acceptance'
+  | 'synchronous settlement'
+  | 'synchronous settlement, two accounts'
+  | 'queued settlement';
 const RUNS = 20;
 
 describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', () => {
@@ -46,7 +65,10 @@ describe('group statements on PostgreSQL under a concurrent account update and a
    * another has updated the account and not committed; two groups (two instances) then queue for the
    * row, the update commits and both go on.
    */
-  async function interleave(accountId: string, groups: [() => Promise<unknown>, () => Promise<unknown>]): Promise<void> {
+  async function interleave(
+    accountId: string,
+    groups: [() => Promise<unknown>, () => Promise<unknown>],
+  ): Promise<void> {
     const url = t.config.DATABASE_URL!;
     const keyShare = new pg.Client({ connectionString: url });
     const updater = new pg.Client({ connectionString: url });
@@ -54,7 +76,10 @@ describe('group statements on PostgreSQL under a concurrent account update and a
     try {
       await keyShare.query('BEGIN');
       // A reservation's foreign key names the account (the ledger's and the request records' do not since #13's 009 migration).
-      await keyShare.query("INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 0, now() + interval '1 hour')", [`req_keyshare${process.pid}x${++serial}`, accountId]);
+      await keyShare.query(
+        "INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 0, now() + interval '1 hour')",
+        [`req_keyshare${process.pid}x${++serial}`, accountId],
+      );
       await updater.query('BEGIN');
       await updater.query('UPDATE accounts SET credits_reserved = credits_reserved WHERE id = $1', [accountId]);
       const first = groups[0]();
@@ -71,9 +96,15 @@ describe('group statements on PostgreSQL under a concurrent account update and a
 
   const forms: Record<Form, (accountId: string) => Promise<[() => Promise<unknown>, () => Promise<unknown>]>> = {
     'webhook acceptance': async (accountId) => {
-      const instance = () => createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const instance = () =>
+        createAcceptanceBatcher(t.services.shortsRequests, {
+          enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids),
+        });
       const [a, b] = [instance(), instance()];
-      return [() => Promise.all([a.accept(request(accountId, true)), a.accept(request(accountId, true))]), () => Promise.all([b.accept(request(accountId, true)), b.accept(request(accountId, true))])];
+      return [
+        () => Promise.all([a.accept(request(accountId, true)), a.accept(request(accountId, true))]),
+        () => Promise.all([b.accept(request(accountId, true)), b.accept(request(accountId, true))]),
+      ];
     },
     'synchronous settlement': async (accountId) => {
       const [a, b] = [createSettlementBatcher(t.services.db), createSettlementBatcher(t.services.db)];
@@ -91,14 +122,22 @@ describe('group statements on PostgreSQL under a concurrent account update and a
         const r = request(account, false);
         return batcher.settle({ request: r, credits: 1, outcome: completed(r.id) });
       };
-      return [() => Promise.all([settle(a, other.id), settle(a, accountId), settle(a, accountId)]), () => Promise.all([settle(b, accountId), settle(b, other.id), settle(b, accountId)])];
+      return [
+        () => Promise.all([settle(a, other.id), settle(a, accountId), settle(a, accountId)]),
+        () => Promise.all([settle(b, accountId), settle(b, other.id), settle(b, accountId)]),
+      ];
     },
     'queued settlement': async (accountId) => {
       // Four requests accepted beforehand (reservations held), settled by two instances, two each.
       const accepted = Array.from({ length: 4 }, () => request(accountId, true));
-      const accept = createAcceptanceBatcher(t.services.shortsRequests, { enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids) });
+      const accept = createAcceptanceBatcher(t.services.shortsRequests, {
+        enqueueFetches: (tx, ids) => t.services.jobs.enqueueShortsFetches(tx, ids),
+      });
       await Promise.all(accepted.map((r) => accept.accept(r)));
-      const [a, b] = [createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} }), createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} })];
+      const [a, b] = [
+        createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} }),
+        createQueuedSettlementBatcher(t.services.db, { insertJobs: async () => {} }),
+      ];
       const settle = (batcher: typeof a, r: NewRequest) => {
         const settlement = { request: r, credits: 1, outcome: completed(r.id), quotaUnits: 2 };
         return batcher.settle({ ...settlement, alone: () => settleQueuedAlone(t.services.db, settlement) });
@@ -117,12 +156,32 @@ describe('group statements on PostgreSQL under a concurrent account update and a
       for (let run = 0; run < RUNS; run++) {
         await interleave(user.id, await build(user.id));
       }
-      assert.equal(await retries() - before, 0, 'no statement or transaction was a deadlock victim (db_retries_total)');
-      const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number; charges: number }>(
-        `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`, [user.id]);
+      assert.equal(
+        (await retries()) - before,
+        0,
+        'no statement or transaction was a deadlock victim (db_retries_total)',
+      );
+      const [account] = await t.services.db.query<{
+        credit_balance: number;
+        credits_reserved: number;
+        charges: number;
+      }>(
+        `SELECT credit_balance, credits_reserved, (SELECT count(*)::int FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges FROM accounts WHERE id = $1`,
+        [user.id],
+      );
       const requests = RUNS * 4;
-      if (form === 'webhook acceptance') assert.deepEqual(account, { credit_balance: 1000, credits_reserved: requests, charges: 0 }, 'each request reserved once');
-      else assert.deepEqual(account, { credit_balance: 1000 - requests, credits_reserved: 0, charges: requests }, 'each request charged once, every reservation ended');
+      if (form === 'webhook acceptance')
+        assert.deepEqual(
+          account,
+          { credit_balance: 1000, credits_reserved: requests, charges: 0 },
+          'each request reserved once',
+        );
+      else
+        assert.deepEqual(
+          account,
+          { credit_balance: 1000 - requests, credits_reserved: 0, charges: requests },
+          'each request charged once, every reservation ended',
+        );
     });
   }
 });

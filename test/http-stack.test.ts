@@ -31,22 +31,42 @@ describe('the HTTP client stack of the service process (#13)', () => {
     const receiver = await startReceiver();
     fixture.receiver = receiver;
     const report = join(dataDir, 'loaded-modules.json');
-    const service = await startChild('dist/server.mjs', {
-      DATA_DIR: dataDir, YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_SOURCE: 'auto', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOADED_MODULES_FILE: report,
-    }, { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] });
+    const service = await startChild(
+      'dist/server.mjs',
+      {
+        DATA_DIR: dataDir,
+        YOUTUBE_API_KEY: 'fake-api-key',
+        YOUTUBE_SOURCE: 'auto',
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        LOADED_MODULES_FILE: report,
+      },
+      { nodeFlags: [...SERVICE_NODE_FLAGS, '--import', REPORT_AT_EXIT] },
+    );
     fixture.service = service;
     const headers = await sessionHeaders(service.url, 'stack@example.com');
-    const cold = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@demo' }) });
+    const cold = await fetch(`${service.url}/api/youtube/shorts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@demo' }),
+    });
     assert.equal(cold.status, 200, await cold.clone().text());
     assert.ok((await cold.json()).data.shorts.length > 0);
     assert.ok(fake.innertubeCalls().length > 0, 'the request went through youtubei.js');
-    const accepted = await fetch(`${service.url}/api/youtube/shorts`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url('/hook') }) });
+    const accepted = await fetch(`${service.url}/api/youtube/shorts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url('/hook') }),
+    });
     assert.equal(accepted.status, 202);
     await until(async () => receiver.deliveries.length > 0, 30_000);
     await service.kill('SIGTERM');
     const loaded = JSON.parse(await readFile(report, 'utf8')) as string[];
-    assert.ok(loaded.includes('NativeModule internal/modules/esm/loader'), 'the report lists the built-in modules the process loaded');
+    assert.ok(
+      loaded.includes('NativeModule internal/modules/esm/loader'),
+      'the report lists the built-in modules the process loaded',
+    );
     assert.equal(loaded.includes(NODE_UNDICI), false, "Node's own undici was loaded");
   });
 });

@@ -5,14 +5,26 @@ import assert from 'node:assert/strict';
 import { getHeapStatistics } from 'node:v8';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { createIdleRelease, loadFreedMemoryReleaser, memoryReducingCollection, onGlibc, startIdleCollector } from '../src/infra/idle-memory.ts';
+import {
+  createIdleRelease,
+  loadFreedMemoryReleaser,
+  memoryReducingCollection,
+  onGlibc,
+  startIdleCollector,
+} from '../src/infra/idle-memory.ts';
 import { openPgliteThread } from '../src/infra/db/pglite-thread.ts';
 
 describe('idle memory', () => {
   it('collects once per idle period, only after activity, at most once per interval', () => {
     let t = 1_000_000;
     let collections = 0;
-    const idle = startIdleCollector({ collect: () => collections++, now: () => t, idleMs: 5_000, minIntervalMs: 30_000, everyMs: 3_600_000 });
+    const idle = startIdleCollector({
+      collect: () => collections++,
+      now: () => t,
+      idleMs: 5_000,
+      minIntervalMs: 30_000,
+      everyMs: 3_600_000,
+    });
     // Each step: a request first (or not), the clock moves on, the timer checks; the collections so far.
     const steps: Array<[request: boolean, advanceMs: number, collections: number, why: string]> = [
       [false, 60_000, 0, 'no request since start: nothing to give back'],
@@ -45,13 +57,19 @@ describe('idle memory', () => {
 
   it('collects the whole heap of the calling thread', () => {
     const collect = memoryReducingCollection();
-    let garbage: Array<{ n: number; s: string }> | null = Array.from({ length: 300_000 }, (_, n) => ({ n, s: `item ${n}` }));
+    let garbage: Array<{ n: number; s: string }> | null = Array.from({ length: 300_000 }, (_, n) => ({
+      n,
+      s: `item ${n}`,
+    }));
     const before = getHeapStatistics().used_heap_size;
     assert.ok(garbage.length > 0);
     garbage = null;
     collect();
     const after = getHeapStatistics().used_heap_size;
-    assert.ok(after < before - 10 * 2 ** 20, `used heap ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB`);
+    assert.ok(
+      after < before - 10 * 2 ** 20,
+      `used heap ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB`,
+    );
   });
 
   it('drops the compiled code of functions that no longer run at the idle collections', () => {
@@ -74,17 +92,32 @@ describe('idle memory', () => {
     // functions a busy machine got round to optimising (optimised code keeps its bytecode); without
     // NODE_V8_COVERAGE, which turns flushing off.
     const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
-    const run = (flush: boolean) => JSON.parse(execFileSync(process.execPath, ['--max-opt=1', '--input-type=module', '-e', script(flush)], { encoding: 'utf8', env })) as Sizes;
+    const run = (flush: boolean) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--max-opt=1', '--input-type=module', '-e', script(flush)], {
+          encoding: 'utf8',
+          env,
+        }),
+      ) as Sizes;
     const MiB = (n: number) => `${(n / 2 ** 20).toFixed(2)} MiB`;
-    const show = ({ bytecode, code }: Sizes) => `bytecode ${MiB(bytecode[0])} → ${MiB(bytecode[1])}, machine code ${MiB(code[0])} → ${MiB(code[1])}`;
+    const show = ({ bytecode, code }: Sizes) =>
+      `bytecode ${MiB(bytecode[0])} → ${MiB(bytecode[1])}, machine code ${MiB(code[0])} → ${MiB(code[1])}`;
     const flushed = run(true);
     const kept = run(false);
     assert.ok(flushed.bytecode[0] > 2 ** 20, `3,000 functions compiled: ${show(flushed)}`);
-    assert.ok(flushed.bytecode[1] < flushed.bytecode[0] * 0.4 && flushed.code[0] - flushed.code[1] > 2 ** 20, `two idle collections with code flushing: ${show(flushed)}`);
-    assert.ok(kept.bytecode[1] > kept.bytecode[0] * 0.6 && kept.code[0] - kept.code[1] < 2 ** 19, `V8's defaults keep most of it: ${show(kept)}`);
+    assert.ok(
+      flushed.bytecode[1] < flushed.bytecode[0] * 0.4 && flushed.code[0] - flushed.code[1] > 2 ** 20,
+      `two idle collections with code flushing: ${show(flushed)}`,
+    );
+    assert.ok(
+      kept.bytecode[1] > kept.bytecode[0] * 0.6 && kept.code[0] - kept.code[1] < 2 ** 19,
+      `V8's defaults keep most of it: ${show(kept)}`,
+    );
   });
 
-  it('gives the system back the free memory in the middle of malloc\'s heap', { skip: !onGlibc() && 'glibc only' }, async (t) => {
+  it("gives the system back the free memory in the middle of malloc's heap", {
+    skip: !onGlibc() && 'glibc only',
+  }, async (t) => {
     const warnings: string[] = [];
     const release = await loadFreedMemoryReleaser((_err, msg) => warnings.push(msg));
     assert.ok(release, 'malloc_trim is found on Linux with glibc');
@@ -101,14 +134,17 @@ describe('idle memory', () => {
     collect();
     collect();
     const freed = rssMiB();
-    if (freed - base < 90) return t.skip(`free() already gave the memory back (${base.toFixed(0)} → ${freed.toFixed(0)} MiB): MALLOC_MMAP_THRESHOLD_ set?`);
+    if (freed - base < 90)
+      return t.skip(
+        `free() already gave the memory back (${base.toFixed(0)} → ${freed.toFixed(0)} MiB): MALLOC_MMAP_THRESHOLD_ set?`,
+      );
     assert.equal(release(), true, 'malloc_trim reports memory released');
     const released = rssMiB();
     assert.ok(released < freed - 50, `RSS ${freed.toFixed(0)} → ${released.toFixed(0)} MiB`);
     assert.equal(buffers.length, 200);
   });
 
-  it('releases in order: this thread, the database\'s thread, then malloc if still idle; failures are warnings', async () => {
+  it("releases in order: this thread, the database's thread, then malloc if still idle; failures are warnings", async () => {
     const run = async (options: { stillIdle?: boolean; fail?: 'this' | 'db' | 'load' }) => {
       const steps: string[] = [];
       const warnings: string[] = [];
@@ -133,15 +169,23 @@ describe('idle memory', () => {
       return { steps, warnings };
     };
     assert.deepEqual(await run({}), { steps: ['this thread', 'database thread', 'malloc_trim'], warnings: [] });
-    assert.deepEqual((await run({ stillIdle: false })).steps, ['this thread', 'database thread'], 'busy again: no malloc_trim');
+    assert.deepEqual(
+      (await run({ stillIdle: false })).steps,
+      ['this thread', 'database thread'],
+      'busy again: no malloc_trim',
+    );
     for (const fail of ['this', 'db', 'load'] as const) {
       const { steps, warnings } = await run({ fail });
       assert.equal(warnings.length, 1, `${fail}: ${warnings.join('; ')}`);
-      assert.deepEqual(steps, fail === 'load' ? ['this thread', 'database thread'] : ['this thread', 'database thread', 'malloc_trim'], fail);
+      assert.deepEqual(
+        steps,
+        fail === 'load' ? ['this thread', 'database thread'] : ['this thread', 'database thread', 'malloc_trim'],
+        fail,
+      );
     }
   });
 
-  it('PGlite\'s thread collects its own heap on request and goes on answering', async () => {
+  it("PGlite's thread collects its own heap on request and goes on answering", async () => {
     const db = await openPgliteThread(null);
     try {
       await db.reduceMemory!();

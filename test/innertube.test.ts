@@ -43,7 +43,12 @@ async function dataApiShortIds(fake: FakePlatform, channelId: string): Promise<s
   const ids: string[] = [];
   let pageToken: string | undefined;
   do {
-    const body = await dataApi(fake, 'playlistItems', { part: 'contentDetails', playlistId: 'UUSH' + channelId.slice(2), maxResults: '50', ...(pageToken ? { pageToken } : {}) });
+    const body = await dataApi(fake, 'playlistItems', {
+      part: 'contentDetails',
+      playlistId: 'UUSH' + channelId.slice(2),
+      maxResults: '50',
+      ...(pageToken ? { pageToken } : {}),
+    });
     ids.push(...body.items.map((i: Json) => i.contentDetails.videoId));
     pageToken = body.nextPageToken;
   } while (pageToken);
@@ -53,7 +58,10 @@ async function dataApiShortIds(fake: FakePlatform, channelId: string): Promise<s
 async function dataApiVideos(fake: FakePlatform, ids: string[]): Promise<Map<string, Json>> {
   const out = new Map<string, Json>();
   for (let i = 0; i < ids.length; i += 50) {
-    const body = await dataApi(fake, 'videos', { part: 'snippet,statistics,contentDetails', id: ids.slice(i, i + 50).join(',') });
+    const body = await dataApi(fake, 'videos', {
+      part: 'snippet,statistics,contentDetails',
+      id: ids.slice(i, i + 50).join(','),
+    });
     for (const item of body.items) out.set(item.id, item);
   }
   return out;
@@ -66,7 +74,10 @@ function isoSeconds(iso: string): number {
 }
 
 /** All pages of a channel's Shorts tab, with each page's size. */
-async function allShorts(client: InnertubeClient, channelId: string): Promise<{ sizes: number[]; items: InnertubeShortItem[] }> {
+async function allShorts(
+  client: InnertubeClient,
+  channelId: string,
+): Promise<{ sizes: number[]; items: InnertubeShortItem[] }> {
   const sizes: number[] = [];
   const items: InnertubeShortItem[] = [];
   let page: InnertubeShortsPage = await client.shorts(channelId);
@@ -105,7 +116,11 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
 
   before(async () => {
     fake = await startFakePlatform({ channels: CHANNELS });
-    client = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 2_000, onCall: (call) => reports.push(call) });
+    client = await createInnertubeClient({
+      baseUrl: fake.innertubeBaseUrl,
+      timeoutMs: 2_000,
+      onCall: (call) => reports.push(call),
+    });
   });
   after(async () => {
     await client?.close();
@@ -170,10 +185,19 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
       // "1.2M subscribers": three significant figures, rounded down.
       const exact = Number(expected.statistics.subscriberCount);
       assert.match(channel.subscriberCountText ?? '', /^\d+(\.\d+)?[KMB]? subscribers$/);
-      assert.ok(channel.subscriberCount! <= exact && channel.subscriberCount! >= exact * 0.99, `${channel.subscriberCountText} vs ${exact}`);
-      assert.ok(channel.avatar.length >= 2 && channel.avatar.every((t) => t.url.startsWith('https://yt3.googleusercontent.com/') && t.width === t.height));
+      assert.ok(
+        channel.subscriberCount! <= exact && channel.subscriberCount! >= exact * 0.99,
+        `${channel.subscriberCountText} vs ${exact}`,
+      );
+      assert.ok(
+        channel.avatar.length >= 2 &&
+          channel.avatar.every((t) => t.url.startsWith('https://yt3.googleusercontent.com/') && t.width === t.height),
+      );
       assert.equal(channel.avatar[0]!.width, 900, 'largest first');
-      assert.ok(channel.banner.length > 0 && channel.banner.every((t) => t.url.startsWith(expected.brandingSettings.image.bannerExternalUrl)));
+      assert.ok(
+        channel.banner.length > 0 &&
+          channel.banner.every((t) => t.url.startsWith(expected.brandingSettings.image.bannerExternalUrl)),
+      );
       assert.equal(channel.country, undefined, 'the channel page does not say');
     }
   });
@@ -208,12 +232,21 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     const before = fake.innertubeCalls().length;
     const second = await first.next({ readAhead: true });
     // The third page was asked for when the second arrived, before anyone asked for it.
-    for (let i = 0; i < 200 && fake.innertubeCalls().length - before < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 200 && fake.innertubeCalls().length - before < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(fake.innertubeCalls().length - before, 2);
     const third = await second.next();
     const fourth = await third.next();
-    assert.equal(fake.innertubeCalls().length - before, 3, 'the third page came from the read-ahead; the fourth was asked for on its own');
-    assert.deepEqual([first, second, third, fourth].flatMap((page) => page.items.map((i) => i.id)), expected, 'the same shorts in the same order');
+    assert.equal(
+      fake.innertubeCalls().length - before,
+      3,
+      'the third page came from the read-ahead; the fourth was asked for on its own',
+    );
+    assert.deepEqual(
+      [first, second, third, fourth].flatMap((page) => page.items.map((i) => i.id)),
+      expected,
+      'the same shorts in the same order',
+    );
     assert.equal(fourth.hasMore, false);
     // Without readAhead nothing is asked for before next().
     const again = await client.shorts(id);
@@ -230,14 +263,20 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     assert.deepEqual(sizes, [48, 48, 48, 6]);
     // The Shorts tab asked for directly, then three continuations: one browse call each.
     const calls = fake.innertubeCalls().slice(before);
-    assert.deepEqual(calls.map((c) => c.endpoint), ['browse', 'browse', 'browse', 'browse']);
+    assert.deepEqual(
+      calls.map((c) => c.endpoint),
+      ['browse', 'browse', 'browse', 'browse'],
+    );
     assert.deepEqual(calls[0]!.request, { browseId: id, params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' });
     assert.ok(calls.slice(1).every((c) => c.request.continuation));
     assert.deepEqual(
       items.map((i) => i.id),
       await dataApiShortIds(fake, id),
     );
-    const videos = await dataApiVideos(fake, items.map((i) => i.id));
+    const videos = await dataApiVideos(
+      fake,
+      items.map((i) => i.id),
+    );
     for (const item of items) {
       const video = videos.get(item.id)!;
       assert.equal(item.title, video.snippet.title);
@@ -245,7 +284,9 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
       assert.match(item.viewCountText!, /^\d+(\.\d)?[KMB]? views$/);
       assert.ok(item.viewCount! <= exact && item.viewCount! >= exact * 0.9, `${item.viewCountText} vs ${exact}`);
       // The frame on the item's reelWatchEndpoint (youtubei.js 18.1 reads no other image of a lockup).
-      assert.deepEqual(item.thumbnails, [{ url: `https://i.ytimg.com/vi/${item.id}/frame0.jpg`, width: 1080, height: 1920 }]);
+      assert.deepEqual(item.thumbnails, [
+        { url: `https://i.ytimg.com/vi/${item.id}/frame0.jpg`, width: 1080, height: 1920 },
+      ]);
     }
   });
 
@@ -257,11 +298,16 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
       items.map((i) => i.id),
       await dataApiShortIds(fake, id),
     );
-    const videos = await dataApiVideos(fake, items.map((i) => i.id));
+    const videos = await dataApiVideos(
+      fake,
+      items.map((i) => i.id),
+    );
     for (const item of items) {
       assert.equal(item.title, videos.get(item.id).snippet.title);
       assert.ok(item.viewCount! <= Number(videos.get(item.id).statistics.viewCount));
-      assert.deepEqual(item.thumbnails, [{ url: `https://i.ytimg.com/vi/${item.id}/oar2.jpg`, width: 405, height: 720 }]);
+      assert.deepEqual(item.thumbnails, [
+        { url: `https://i.ytimg.com/vi/${item.id}/oar2.jpg`, width: 405, height: 720 },
+      ]);
     }
   });
 
@@ -288,7 +334,7 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     assert.equal(fake.innertubeCalls().length - before, 1);
   });
 
-  it('reads a video from the player: date, exact views, duration and keywords equal the Data API\'s', async () => {
+  it("reads a video from the player: date, exact views, duration and keywords equal the Data API's", async () => {
     const id = (await dataApiChannel(fake, 'fake-30')).id;
     const ids = (await dataApiShortIds(fake, id)).slice(0, 8);
     const expected = await dataApiVideos(fake, ids);
@@ -348,7 +394,11 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
   before(async () => {
     fake = await startFakePlatform();
     // Generous for the healthy calls (a loaded CI machine took over 400 ms for some); the hang test has its own.
-    client = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 10_000, onCall: (call) => reports.push(call) });
+    client = await createInnertubeClient({
+      baseUrl: fake.innertubeBaseUrl,
+      timeoutMs: 10_000,
+      onCall: (call) => reports.push(call),
+    });
     demo = (await client.resolve('https://www.youtube.com/@demo'))!;
     shortId = (await client.shorts(demo)).items[0]!.id;
   });
@@ -417,15 +467,16 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     inject({ endpoint: 'browse', kind: 'reset' });
     await rejectsWith(client.shorts(demo), 'unavailable');
     inject({ endpoint: 'resolve_url', kind: 'hang' });
-    const hurried = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 400, onCall: (call) => reports.push(call) });
+    const hurried = await createInnertubeClient({
+      baseUrl: fake.innertubeBaseUrl,
+      timeoutMs: 400,
+      onCall: (call) => reports.push(call),
+    });
     try {
       const started = performance.now();
       await rejectsWith(hurried.resolve('https://www.youtube.com/@demo'), 'timeout');
       assert.ok(performance.now() - started < 5_000);
-      assert.deepEqual(
-        reports.map((r) => [r.endpoint, r.status]).at(-1),
-        ['resolve_url', 0],
-      );
+      assert.deepEqual(reports.map((r) => [r.endpoint, r.status]).at(-1), ['resolve_url', 0]);
       fake.clearFaults();
       assert.equal(await client.resolve('https://www.youtube.com/@demo'), demo, 'works again once the fault is gone');
     } finally {
@@ -437,7 +488,11 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     fake.clearFaults();
     fake.injectFault({ protocol: 'innertube', endpoint: 'config', kind: 'backendError' });
     const calls: InnertubeCallReport[] = [];
-    const other = await createInnertubeClient({ baseUrl: fake.innertubeBaseUrl, timeoutMs: 1_000, onCall: (call) => calls.push(call) });
+    const other = await createInnertubeClient({
+      baseUrl: fake.innertubeBaseUrl,
+      timeoutMs: 1_000,
+      onCall: (call) => calls.push(call),
+    });
     try {
       assert.deepEqual(
         calls.map((c) => [c.endpoint, c.status]),
@@ -479,7 +534,10 @@ describe('parseDisplayCount', () => {
 
 describe('fake platform main', () => {
   it('prints one line per protocol', async () => {
-    const child = spawn(process.execPath, ['src/fake-platform/main.ts'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['src/fake-platform/main.ts'], {
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const lines: string[] = [];
       for await (const line of createInterface({ input: child.stdout! })) {

@@ -17,7 +17,11 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
     fake = await startFakePlatform();
     api = await startTestApp('postgres', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { runWorker: false });
     // A second process on the same PostgreSQL database that runs the workers (it does not drop the database).
-    worker = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' }, { runWorker: true, onJobs: () => batches++ });
+    worker = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' },
+      { runWorker: true, onJobs: () => batches++ },
+    );
   });
   after(async () => {
     await worker.close();
@@ -34,10 +38,12 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
       await db.transaction(async (tx) => {
         await tx.query("SELECT pg_notify('test_channel', 'first')");
       });
-      await assert.rejects(db.transaction(async (tx) => {
-        await tx.query("SELECT pg_notify('test_channel', 'rolled back')");
-        throw new Error('roll back');
-      }));
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query("SELECT pg_notify('test_channel', 'rolled back')");
+          throw new Error('roll back');
+        }),
+      );
       await db.query("SELECT pg_notify('test_channel', 'second')");
       await until(async () => heard.length >= 2);
       assert.deepEqual(heard, ['first', 'second']);
@@ -60,16 +66,23 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
   it('a webhook request accepted by the API process wakes the fetch worker of the worker process, which delivers it', async () => {
     const receiver = await startReceiver();
     try {
-      const wakeups = async () => (await worker.services.metrics.jobWakeups.get()).values.find((v) => v.labels.queue === QUEUES.shortsFetch)?.value ?? 0;
+      const wakeups = async () =>
+        (await worker.services.metrics.jobWakeups.get()).values.find((v) => v.labels.queue === QUEUES.shortsFetch)
+          ?.value ?? 0;
       assert.equal(await wakeups(), 0);
       const user = await createUser(api, 10);
-      const res = await api.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() } });
+      const res = await api.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() },
+      });
       assert.equal(res.statusCode, 202, res.body);
       await until(async () => (await wakeups()) >= 1);
       await receiver.waitFor(1);
       const payload = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { requestId: string } };
       assert.deepEqual([payload.type, payload.data.requestId], ['shorts.completed', res.json().requestId]);
-      assert.ok(batches >= 1, 'the fetch job counted as the worker process\'s activity');
+      assert.ok(batches >= 1, "the fetch job counted as the worker process's activity");
     } finally {
       await receiver.close();
     }

@@ -19,22 +19,41 @@ for (const mode of STORAGE_MODES) {
     it('a key with an expiry works until then and is refused from that instant, although its lookup is cached', async () => {
       const user = await createUser(t);
       const expiresAt = new Date(clock + 60_000).toISOString();
-      const created = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'short-lived', expiresAt } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/keys',
+        headers: bearer(user.token),
+        payload: { name: 'short-lived', expiresAt },
+      });
       assert.equal(created.statusCode, 201, created.body);
       assert.equal(created.json().expiresAt, expiresAt);
       const key = created.json().key as string;
       clock += 30_000;
-      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(key) })).statusCode, 200, 'works before its expiry (and is now cached for 60 s, past the expiry)');
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(key) })).statusCode,
+        200,
+        'works before its expiry (and is now cached for 60 s, past the expiry)',
+      );
       clock += 29_999;
-      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(key) })).statusCode, 200, '1 ms before');
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(key) })).statusCode,
+        200,
+        '1 ms before',
+      );
       clock += 1;
       const refused = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(key) });
       assert.equal(refused.statusCode, 401, 'refused at its expiry, from the cached lookup');
       assert.equal(refused.json().error, 'UNAUTHORIZED');
       assert.equal(refused.json().message, `The API key expired at ${expiresAt}; create a new one in the dashboard.`);
-      const listed = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) })).json().keys.find((k: { id: string }) => k.id === created.json().id);
+      const listed = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) }))
+        .json()
+        .keys.find((k: { id: string }) => k.id === created.json().id);
       assert.equal(listed.expiresAt, expiresAt);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode, 200, 'a key without expiry is unaffected');
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).statusCode,
+        200,
+        'a key without expiry is unaffected',
+      );
     });
 
     it('refuses an expiry in the past, now, unparseable or more than 5 years ahead', async () => {
@@ -45,7 +64,12 @@ for (const mode of STORAGE_MODES) {
         [new Date(clock + 6 * 366 * 86_400_000).toISOString(), /at most 5 years/],
         ['next tuesday', /expiresAt/],
       ] as const) {
-        const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'bad expiry', expiresAt } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/keys',
+          headers: bearer(user.token),
+          payload: { name: 'bad expiry', expiresAt },
+        });
         assert.equal(res.statusCode, 400, `${expiresAt}: ${res.body}`);
         assert.equal(res.json().error, 'VALIDATION_FAILED');
         assert.match(res.json().message, pattern);
@@ -54,16 +78,37 @@ for (const mode of STORAGE_MODES) {
 
     it('counts requests and credits per key over the last 30 days (dashboard session only)', async () => {
       const user = await createUser(t, 500);
-      const second = (await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'second' } })).json();
+      const second = (
+        await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'second' } })
+      ).json();
       const { db } = t.services;
       const settle = async (apiKeyId: string | null, credits: number, daysAgo: number) => {
         const id = `req_keyuse${process.pid}x${++serial}`;
         await chargeAndRecord(db, {
-          request: { id, accountId: user.id, apiKeyId, channelUrl: 'https://www.youtube.com/@fake-1', oldestDate: null, limit: null, webhookUrl: null },
+          request: {
+            id,
+            accountId: user.id,
+            apiKeyId,
+            channelUrl: 'https://www.youtube.com/@fake-1',
+            oldestDate: null,
+            limit: null,
+            webhookUrl: null,
+          },
           credits,
-          outcome: { status: 'completed', httpStatus: 200, itemCount: 1, creditsCharged: credits, errorCode: null, result: {}, quotaUnits: 0 },
+          outcome: {
+            status: 'completed',
+            httpStatus: 200,
+            itemCount: 1,
+            creditsCharged: credits,
+            errorCode: null,
+            result: {},
+            quotaUnits: 0,
+          },
         });
-        await db.query('UPDATE shorts_requests SET created_at = $2 WHERE id = $1', [id, new Date(clock - daysAgo * 86_400_000)]);
+        await db.query('UPDATE shorts_requests SET created_at = $2 WHERE id = $1', [
+          id,
+          new Date(clock - daysAgo * 86_400_000),
+        ]);
       };
       await settle(user.keyId, 3, 1);
       await settle(user.keyId, 4, 29);
@@ -72,14 +117,29 @@ for (const mode of STORAGE_MODES) {
       await settle(null, 1, 2); // from the dashboard
       const res = await t.app.inject({ method: 'GET', url: '/keys/usage', headers: bearer(user.token) });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json(), { days: 30, keys: [
-        { keyId: user.keyId, requests: 2, credits: 7 },
-        ...[{ keyId: second.id, requests: 1, credits: 2 }, { keyId: null, requests: 1, credits: 1 }].sort((a, b) => String(a.keyId).localeCompare(String(b.keyId))),
-      ] });
-      const wider = (await t.app.inject({ method: 'GET', url: '/keys/usage?days=60', headers: bearer(user.token) })).json();
+      assert.deepEqual(res.json(), {
+        days: 30,
+        keys: [
+          { keyId: user.keyId, requests: 2, credits: 7 },
+          ...[
+            { keyId: second.id, requests: 1, credits: 2 },
+            { keyId: null, requests: 1, credits: 1 },
+          ].sort((a, b) => String(a.keyId).localeCompare(String(b.keyId))),
+        ],
+      });
+      const wider = (
+        await t.app.inject({ method: 'GET', url: '/keys/usage?days=60', headers: bearer(user.token) })
+      ).json();
       assert.deepEqual(wider.keys[0], { keyId: user.keyId, requests: 3, credits: 57 });
-      assert.equal((await t.app.inject({ method: 'GET', url: '/keys/usage', headers: bearer(user.key) })).statusCode, 403, 'session only, like key management');
-      assert.equal((await t.app.inject({ method: 'GET', url: '/keys/usage?days=0', headers: bearer(user.token) })).statusCode, 400);
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/keys/usage', headers: bearer(user.key) })).statusCode,
+        403,
+        'session only, like key management',
+      );
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/keys/usage?days=0', headers: bearer(user.token) })).statusCode,
+        400,
+      );
     });
   });
 }

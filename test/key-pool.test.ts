@@ -32,7 +32,10 @@ for (const mode of STORAGE_MODES) {
 
     const clock = () => Date.parse('2026-11-24T12:00:00Z');
     const counted = async (keyId: string) => {
-      const [row] = await t.services.db.query<{ units: number }>('SELECT units FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2', [keyId, quotaDay(clock())]);
+      const [row] = await t.services.db.query<{ units: number }>(
+        'SELECT units FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2',
+        [keyId, quotaDay(clock())],
+      );
       return row?.units ?? 0;
     };
     const newPool = (db: Queryable, key: string, dailyUnits: number, leaseUnits = 10): KeyPool =>
@@ -68,7 +71,8 @@ for (const mode of STORAGE_MODES) {
       const results = await Promise.allSettled(Array.from({ length: 90 }, (_, i) => pools[i % 3]!.take(1)));
       const granted = results.filter((r) => r.status === 'fulfilled').length;
       assert.equal(granted, 47, 'every unit of the budget, and not one more');
-      for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'UPSTREAM_QUOTA_EXHAUSTED');
+      for (const r of results)
+        if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'UPSTREAM_QUOTA_EXHAUSTED');
       assert.equal(await counted(keyIdOf(key)), 47);
       await Promise.all(pools.map((p) => p.close()));
     });
@@ -82,17 +86,29 @@ for (const mode of STORAGE_MODES) {
       await pool.close();
     });
 
-    it("a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next (found by review)", async () => {
+    it('a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next (found by review)', async () => {
       const key = `midnight-key-${process.pid}-${++serial}`;
       const beforeMidnight = Date.parse('2026-11-25T07:59:59.700Z'); // 23:59:59.7 in Los Angeles (PST)
       let now = beforeMidnight;
-      const pool = createKeyPool(t.services.db, { keys: [key], dailyUnits: 1000, reserveUnits: 0, now: () => now, leaseUnits: 10 });
+      const pool = createKeyPool(t.services.db, {
+        keys: [key],
+        dailyUnits: 1000,
+        reserveUnits: 0,
+        now: () => now,
+        leaseUnits: 10,
+      });
       const lease = await pool.take(1);
       now += 700; // the answer arrives in the new quota day
       assert.notEqual(quotaDay(now), quotaDay(beforeMidnight));
       await pool.markExhausted(lease);
-      const rows = await t.services.db.query<{ quota_day: string; exhausted: boolean }>('SELECT quota_day, exhausted_at IS NOT NULL AS exhausted FROM upstream_key_usage WHERE key_id = $1 ORDER BY quota_day', [keyIdOf(key)]);
-      assert.deepEqual(rows.map((r) => [r.quota_day, r.exhausted]), [[quotaDay(beforeMidnight), true]]);
+      const rows = await t.services.db.query<{ quota_day: string; exhausted: boolean }>(
+        'SELECT quota_day, exhausted_at IS NOT NULL AS exhausted FROM upstream_key_usage WHERE key_id = $1 ORDER BY quota_day',
+        [keyIdOf(key)],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.quota_day, r.exhausted]),
+        [[quotaDay(beforeMidnight), true]],
+      );
       assert.equal((await pool.take(1)).keyId, keyIdOf(key), 'the new day has the key');
       await pool.close();
     });

@@ -2,7 +2,15 @@
 // call of an account counts in, the RateLimit headers on every 429, and the active-key maximum.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, createUser, bearer, toMidMinute, STORAGE_MODES, PASSWORD, type TestApp } from './helpers/test-app.ts';
+import {
+  startTestApp,
+  createUser,
+  bearer,
+  toMidMinute,
+  STORAGE_MODES,
+  PASSWORD,
+  type TestApp,
+} from './helpers/test-app.ts';
 import { setUserLimits } from '../src/domain/operators/users.ts';
 
 for (const mode of STORAGE_MODES) {
@@ -11,7 +19,11 @@ for (const mode of STORAGE_MODES) {
     let clock = Date.now();
     clock += toMidMinute(clock);
     before(async () => {
-      t = await startTestApp(mode, { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '1', READ_RATE_LIMIT_PER_MINUTE: '12' }, { now: () => clock });
+      t = await startTestApp(
+        mode,
+        { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '1', READ_RATE_LIMIT_PER_MINUTE: '12' },
+        { now: () => clock },
+      );
     });
     after(() => t.close());
     /** The next test starts in the middle of a fresh minute. */
@@ -36,7 +48,11 @@ for (const mode of STORAGE_MODES) {
       assert.match(last!.json().message, /at most 12 per minute outside the metered routes/);
       assert.ok(Number(last!.headers['retry-after']) > 0);
       // /api/youtube/… answers it in the failure body.
-      const onApi = await t.app.inject({ method: 'GET', url: '/api/youtube/shorts/rejections', headers: bearer(user.key) });
+      const onApi = await t.app.inject({
+        method: 'GET',
+        url: '/api/youtube/shorts/rejections',
+        headers: bearer(user.key),
+      });
       assert.equal(onApi.statusCode, 429);
       assert.equal(onApi.json().success, false);
       // The metered windows are untouched: GET /accounts (itself refused now) would say so; the rate limiter does.
@@ -51,8 +67,16 @@ for (const mode of STORAGE_MODES) {
       let last;
       // 11 test events: the read window (12 here) has room for them, their own limit (10) not.
       for (let i = 0; i < 11; i++) {
-        last = await t.app.inject({ method: 'POST', url: '/webhooks/test', headers: bearer(user.key), payload: { url: 'http://127.0.0.1:9/hook' } });
-        assert.match(String(last.headers['ratelimit-policy']), /^"read-minute";q=12;w=60, "webhook-test-minute";q=10;w=60$/);
+        last = await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/test',
+          headers: bearer(user.key),
+          payload: { url: 'http://127.0.0.1:9/hook' },
+        });
+        assert.match(
+          String(last.headers['ratelimit-policy']),
+          /^"read-minute";q=12;w=60, "webhook-test-minute";q=10;w=60$/,
+        );
       }
       assert.equal(last!.statusCode, 429, last!.body);
       assert.equal(last!.json().error, 'RATE_LIMITED');
@@ -70,13 +94,18 @@ for (const mode of STORAGE_MODES) {
       assert.equal(res.headers['ratelimit-policy'], '"read-minute";q=1000;w=60');
       assert.equal(res.json().readsPerMinute, 1000);
       const other = await createUser(t);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(other.key) })).json().readsPerMinute, 12, 'the default, where ten per metered call is less');
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(other.key) })).json().readsPerMinute,
+        12,
+        'the default, where ten per metered call is less',
+      );
     });
 
     it('a webhook secret rotation shows its own limit beside the read window, on its 200s and its 429', async () => {
       const user = await createUser(t);
       nextMinute();
-      const rotate = () => t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
+      const rotate = () =>
+        t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
       const first = await rotate();
       assert.equal(first.statusCode, 200, first.body);
       assert.match(String(first.headers['ratelimit-policy']), /^"read-minute";q=12;w=60, "rotate-hour";q=5;w=3600$/);
@@ -88,16 +117,22 @@ for (const mode of STORAGE_MODES) {
       // The document says both limits where a route has one of its own.
       const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       const described = doc.paths['/accounts/webhook-secret/rotate'].post.responses['429'].description as string;
-      assert.match(described, /^Too many rotations this hour; see Retry-After\. Or: Too many calls outside the metered routes/);
+      assert.match(
+        described,
+        /^Too many rotations this hour; see Retry-After\. Or: Too many calls outside the metered routes/,
+      );
     });
 
     it('the session token from POST /auth/login is never cached (Cache-Control: no-store, as /signup answers)', async () => {
       const user = await createUser(t);
-      const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: PASSWORD } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: user.email, password: PASSWORD },
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['cache-control'], 'no-store');
     });
-
   });
 }
 
@@ -111,15 +146,29 @@ for (const mode of STORAGE_MODES) {
 
     it('concurrent key creations cannot take an account past 100 active keys; expired keys are not active', async () => {
       const user = await createUser(t); // holds 1 key
-      const create = (name: string) => t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name } });
+      const create = (name: string) =>
+        t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name } });
       for (let i = 0; i < 97; i++) assert.equal((await create(`early-${i}`)).statusCode, 201);
       // 98 active: room for 2, asked by 20 at once.
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => create(`racing-${i}`)));
-      assert.deepEqual(answers.map((a) => a.statusCode).sort(), [...Array(2).fill(201), ...Array(18).fill(409)], answers.map((a) => a.body).join('\n'));
-      const active = async () => (await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [user.id]))[0]!.n;
+      assert.deepEqual(
+        answers.map((a) => a.statusCode).sort(),
+        [...Array(2).fill(201), ...Array(18).fill(409)],
+        answers.map((a) => a.body).join('\n'),
+      );
+      const active = async () =>
+        (
+          await t.services.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+            [user.id],
+          )
+        )[0]!.n;
       assert.equal(await active(), 100);
       // The 97 expire: they work no more, so they leave room (the dashboard does not count them either).
-      await t.services.db.query("UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE account_id = $1 AND name LIKE 'early-%'", [user.id]);
+      await t.services.db.query(
+        "UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE account_id = $1 AND name LIKE 'early-%'",
+        [user.id],
+      );
       assert.equal((await create('after expiry')).statusCode, 201);
     });
   });

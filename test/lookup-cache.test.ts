@@ -43,7 +43,10 @@ describe('lookup cache (#13)', () => {
 
   it('a failed lookup is not kept, and ttlMs 0 keeps nothing', async () => {
     const cache = createLookupCache<string>({ ttlMs: 60_000 });
-    await assert.rejects(cache.get('x', () => Promise.reject(new Error('database down'))), /database down/);
+    await assert.rejects(
+      cache.get('x', () => Promise.reject(new Error('database down'))),
+      /database down/,
+    );
     assert.equal(await cache.get('x', async () => 'recovered'), 'recovered');
     const uncached = createLookupCache<number>({ ttlMs: 0 });
     let n = 0;

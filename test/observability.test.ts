@@ -18,8 +18,19 @@ describe('health, metrics and logs', () => {
   const lines: string[] = [];
   before(async () => {
     fake = await startFakePlatform();
-    const config = loadConfig({ DATA_DIR: ':memory:', YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', LOG_LEVEL: 'trace' });
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
+    const config = loadConfig({
+      DATA_DIR: ':memory:',
+      YOUTUBE_API_KEY: 'fake-api-key',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_SOURCE: 'data-api',
+      LOG_LEVEL: 'trace',
+    });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
     const logger = pino({ level: 'trace', redact: LOG_REDACT }, stream);
     services = await createServices(config, { runWorker: false, log: logger });
     app = await buildApp(services, fastifyOptions({ level: 'trace', redact: LOG_REDACT, stream } as never));
@@ -35,7 +46,11 @@ describe('health, metrics and logs', () => {
     assert.deepEqual((await app.inject({ method: 'GET', url: '/healthz' })).json(), { status: 'ok' });
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 200);
-    assert.deepEqual(ready.json().checks, { database: { status: 'ok' }, queue: { status: 'ok' }, redis: { status: 'disabled' } });
+    assert.deepEqual(ready.json().checks, {
+      database: { status: 'ok' },
+      queue: { status: 'ok' },
+      redis: { status: 'disabled' },
+    });
     assert.deepEqual(ready.json().upstream, { status: 'ok', keys: { active: 1, exhausted: 0, invalid: 0 } });
   });
 
@@ -44,16 +59,41 @@ describe('health, metrics and logs', () => {
     await createAccount(services.db, { email, password: PASSWORD, credits: 10 });
     const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD } });
     const token = login.json().token as string;
-    const key = (await app.inject({ method: 'POST', url: '/keys', headers: { authorization: `Bearer ${token}` }, payload: { name: 'k' } })).json().key as string;
-    const secret = (await app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: { authorization: `Bearer ${token}` } })).json().secrets[0].secret as string;
-    const res = await app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: { authorization: `Bearer ${key}` }, payload: { channelUrl: 'https://www.youtube.com/@demo' } });
+    const key = (
+      await app.inject({
+        method: 'POST',
+        url: '/keys',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { name: 'k' },
+      })
+    ).json().key as string;
+    const secret = (
+      await app.inject({
+        method: 'GET',
+        url: '/accounts/webhook-secret',
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json().secrets[0].secret as string;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { channelUrl: 'https://www.youtube.com/@demo' },
+    });
     assert.equal(res.statusCode, 200);
     await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'a wrong password' } });
     const all = lines.join('\n');
-    for (const secretValue of [PASSWORD, 'a wrong password', token, key, secret, 'fake-api-key']) assert.ok(!all.includes(secretValue), `a log line contains ${secretValue.slice(0, 12)}…`);
+    for (const secretValue of [PASSWORD, 'a wrong password', token, key, secret, 'fake-api-key'])
+      assert.ok(!all.includes(secretValue), `a log line contains ${secretValue.slice(0, 12)}…`);
     const parsed = lines.map((l) => JSON.parse(l));
-    assert.ok(parsed.some((l) => l.reqId === res.json().requestId), 'log lines carry the requestId');
-    assert.ok(parsed.some((l) => l.quotaUnits === 7), 'upstream quota units are logged');
+    assert.ok(
+      parsed.some((l) => l.reqId === res.json().requestId),
+      'log lines carry the requestId',
+    );
+    assert.ok(
+      parsed.some((l) => l.quotaUnits === 7),
+      'upstream quota units are logged',
+    );
   });
 
   it('exposes Prometheus metrics: HTTP latency, upstream calls and quota, credits, queue depth', async () => {

@@ -20,10 +20,18 @@ describe('OpenAPI document and real responses', () => {
   let skew = 0;
   let fake: FakePlatform;
   let t: TestApp;
-  let doc: Parameters<typeof assertMatchesOpenApi>[0] & { openapi: string; components: { securitySchemes: Record<string, unknown> }; webhooks: Record<string, unknown> };
+  let doc: Parameters<typeof assertMatchesOpenApi>[0] & {
+    openapi: string;
+    components: { securitySchemes: Record<string, unknown> };
+    webhooks: Record<string, unknown>;
+  };
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '3' }, { now: () => Date.now() + skew });
+    t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '3' },
+      { now: () => Date.now() + skew },
+    );
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
   after(async () => {
@@ -40,7 +48,8 @@ describe('OpenAPI document and real responses', () => {
     assert.ok(doc.webhooks['shorts.result']);
     assert.ok(doc.webhooks['batch.completed']);
     const shorts = doc.paths['/api/youtube/shorts']!.post!;
-    for (const status of ['200', '202', '400', '401', '402', '403', '404', '429', '502', '503', '504']) assert.ok(shorts.responses[status], `documents ${status}`);
+    for (const status of ['200', '202', '400', '401', '402', '403', '404', '429', '502', '503', '504'])
+      assert.ok(shorts.responses[status], `documents ${status}`);
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(docs.statusCode, 200);
     assert.match(docs.body, /swagger/i);
@@ -49,32 +58,106 @@ describe('OpenAPI document and real responses', () => {
   it('real responses match the documented schemas', async () => {
     skew += toMidMinute(Date.now() + skew);
     const user = await createUser(t, 100);
-    const check = (method: string, route: string, res: Awaited<ReturnType<typeof t.app.inject>>) => assertMatchesOpenApi(doc, method, route, res);
-    check('POST', '/auth/login', await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: PASSWORD } }));
-    check('POST', '/auth/login', await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: 'wrong-password' } }));
-    check('POST', '/keys', await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'doc' } }));
+    const check = (method: string, route: string, res: Awaited<ReturnType<typeof t.app.inject>>) =>
+      assertMatchesOpenApi(doc, method, route, res);
+    check(
+      'POST',
+      '/auth/login',
+      await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: user.email, password: PASSWORD } }),
+    );
+    check(
+      'POST',
+      '/auth/login',
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: user.email, password: 'wrong-password' },
+      }),
+    );
+    check(
+      'POST',
+      '/keys',
+      await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(user.token), payload: { name: 'doc' } }),
+    );
     check('GET', '/keys', await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(user.token) }));
-    check('DELETE', '/keys/{id}', await t.app.inject({ method: 'DELETE', url: `/keys/${user.keyId}`, headers: bearer(user.token) }));
+    check(
+      'DELETE',
+      '/keys/{id}',
+      await t.app.inject({ method: 'DELETE', url: `/keys/${user.keyId}`, headers: bearer(user.token) }),
+    );
     check('GET', '/accounts', await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.token) }));
     check('GET', '/accounts', await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer('junk') }));
-    check('GET', '/accounts/usage', await t.app.inject({ method: 'GET', url: '/accounts/usage', headers: bearer(user.token) }));
-    check('GET', '/accounts/ledger', await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.token) }));
-    check('GET', '/accounts/webhook-secret', await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) }));
-    const ok = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.token), payload: { channelUrl: 'https://www.youtube.com/@demo' } });
+    check(
+      'GET',
+      '/accounts/usage',
+      await t.app.inject({ method: 'GET', url: '/accounts/usage', headers: bearer(user.token) }),
+    );
+    check(
+      'GET',
+      '/accounts/ledger',
+      await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.token) }),
+    );
+    check(
+      'GET',
+      '/accounts/webhook-secret',
+      await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) }),
+    );
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.token),
+      payload: { channelUrl: 'https://www.youtube.com/@demo' },
+    });
     assert.equal(ok.statusCode, 200);
     check('POST', '/api/youtube/shorts', ok);
-    check('POST', '/api/youtube/shorts', await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.token), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/x' } }));
-    const missing = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.token), payload: { channelUrl: 'https://www.youtube.com/@nobody-zzz' } });
+    check(
+      'POST',
+      '/api/youtube/shorts',
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: bearer(user.token),
+        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/x' },
+      }),
+    );
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.token),
+      payload: { channelUrl: 'https://www.youtube.com/@nobody-zzz' },
+    });
     assert.equal(missing.statusCode, 404);
     check('POST', '/api/youtube/shorts', missing);
-    const limited = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.token), payload: { channelUrl: 'https://www.youtube.com/@demo' } });
+    const limited = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.token),
+      payload: { channelUrl: 'https://www.youtube.com/@demo' },
+    });
     assert.equal(limited.statusCode, 429);
     check('POST', '/api/youtube/shorts', limited);
-    check('GET', '/api/youtube/shorts', await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.token) }));
-    check('GET', '/api/youtube/shorts/{requestId}', await t.app.inject({ method: 'GET', url: `/api/youtube/shorts/${ok.json().requestId}`, headers: bearer(user.token) }));
+    check(
+      'GET',
+      '/api/youtube/shorts',
+      await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.token) }),
+    );
+    check(
+      'GET',
+      '/api/youtube/shorts/{requestId}',
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/youtube/shorts/${ok.json().requestId}`,
+        headers: bearer(user.token),
+      }),
+    );
     // #14: stored results, batches.
     const batchUser = await createUser(t, 100);
-    const stored = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(batchUser.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', store: true, sort: 'oldest', maxDurationSeconds: 180 } });
+    const stored = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(batchUser.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', store: true, sort: 'oldest', maxDurationSeconds: 180 },
+    });
     assert.equal(stored.statusCode, 200, stored.body);
     check('POST', '/api/youtube/shorts', stored);
     const items = async (url: string, status: number) => {
@@ -85,20 +168,60 @@ describe('OpenAPI document and real responses', () => {
     await items(`/api/youtube/shorts/${stored.json().requestId}/items?pageSize=2`, 200);
     await items(`/api/youtube/shorts/${ok.json().requestId}/items`, 404);
     await items(`/api/youtube/shorts/${stored.json().requestId}/items?cursor=x`, 400);
-    const batch = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts/batch', headers: bearer(batchUser.key), payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [{ channelUrl: 'https://www.youtube.com/@sparse' }] } });
+    const batch = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts/batch',
+      headers: bearer(batchUser.key),
+      payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [{ channelUrl: 'https://www.youtube.com/@sparse' }] },
+    });
     assert.equal(batch.statusCode, 202, batch.body);
     check('POST', '/api/youtube/shorts/batch', batch);
-    check('POST', '/api/youtube/shorts/batch', await t.app.inject({ method: 'POST', url: '/api/youtube/shorts/batch', headers: bearer(batchUser.key), payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [] } }));
-    check('GET', '/api/youtube/shorts/batch/{batchId}', await t.app.inject({ method: 'GET', url: `/api/youtube/shorts/batch/${batch.json().batchId}`, headers: bearer(batchUser.key) }));
-    check('GET', '/api/youtube/shorts/batch/{batchId}', await t.app.inject({ method: 'GET', url: '/api/youtube/shorts/batch/bat_nothere', headers: bearer(batchUser.key) }));
+    check(
+      'POST',
+      '/api/youtube/shorts/batch',
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts/batch',
+        headers: bearer(batchUser.key),
+        payload: { webhookUrl: 'http://127.0.0.1:9/x', items: [] },
+      }),
+    );
+    check(
+      'GET',
+      '/api/youtube/shorts/batch/{batchId}',
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/youtube/shorts/batch/${batch.json().batchId}`,
+        headers: bearer(batchUser.key),
+      }),
+    );
+    check(
+      'GET',
+      '/api/youtube/shorts/batch/{batchId}',
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/youtube/shorts/batch/bat_nothere',
+        headers: bearer(batchUser.key),
+      }),
+    );
     check('GET', '/healthz', await t.app.inject({ method: 'GET', url: '/healthz' }));
     check('GET', '/readyz', await t.app.inject({ method: 'GET', url: '/readyz' }));
   });
 });
 
 type Media = { schema?: unknown; example?: unknown; examples?: Record<string, { value: unknown }> };
-type Operation = { description?: string; 'x-codeSamples'?: Array<{ lang: string; source: string }>; requestBody?: { content: Record<string, Media> }; responses: Record<string, { description: string; content?: Record<string, Media> }> };
-type Document = { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>>; webhooks: Record<string, { post: Operation }>; components: { schemas: Record<string, unknown> } };
+type Operation = {
+  description?: string;
+  'x-codeSamples'?: Array<{ lang: string; source: string }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { description: string; content?: Record<string, Media> }>;
+};
+type Document = {
+  info: { title: string; description: string };
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation }>;
+  components: { schemas: Record<string, unknown> };
+};
 
 describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () => {
   let fake: FakePlatform;
@@ -106,7 +229,11 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
   let doc: Document;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CREDITS_PER_BLOCK: '2', WEBHOOK_RETRY_SCHEDULE: '5,60,600' });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      CREDITS_PER_BLOCK: '2',
+      WEBHOOK_RETRY_SCHEDULE: '5,60,600',
+    });
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
   after(async () => {
@@ -114,13 +241,35 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     await fake.close();
   });
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, op })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, op })),
+    );
 
   it('names every shape: responses refer to components by $ref', () => {
-    for (const name of ['Account', 'ApiKey', 'CreatedKey', 'LedgerEntry', 'RequestSummary', 'RequestDetail', 'DeliveryAttempt', 'Short', 'Channel', 'ShortsResult', 'Error', 'Failure', 'ShortsWebhookPayload', 'BatchWebhookPayload', 'Pricing', 'User', 'Session']) {
+    for (const name of [
+      'Account',
+      'ApiKey',
+      'CreatedKey',
+      'LedgerEntry',
+      'RequestSummary',
+      'RequestDetail',
+      'DeliveryAttempt',
+      'Short',
+      'Channel',
+      'ShortsResult',
+      'Error',
+      'Failure',
+      'ShortsWebhookPayload',
+      'BatchWebhookPayload',
+      'Pricing',
+      'User',
+      'Session',
+    ]) {
       assert.ok(doc.components.schemas[name], `components.schemas.${name}`);
     }
-    const ref = (path: string, method: string, status: string) => (doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema as { $ref?: string }).$ref;
+    const ref = (path: string, method: string, status: string) =>
+      (doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema as { $ref?: string }).$ref;
     assert.equal(ref('/accounts', 'get', '200'), '#/components/schemas/Account');
     assert.equal(ref('/accounts', 'get', '401'), '#/components/schemas/Error');
     assert.equal(ref('/api/youtube/shorts', 'post', '200'), '#/components/schemas/ShortsResult');
@@ -129,24 +278,43 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
   });
 
   it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts (found by review)', async () => {
-    const params = operations().flatMap(({ label, op }) => ((op as { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { default?: unknown } }> }).parameters ?? []).map((p) => ({ label, p })));
+    const params = operations().flatMap(({ label, op }) =>
+      (
+        (op as { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { default?: unknown } }> })
+          .parameters ?? []
+      ).map((p) => ({ label, p })),
+    );
     const defaulted = params.filter(({ p }) => p.in === 'query' && p.schema?.default !== undefined);
     assert.ok(defaulted.length >= 10);
-    assert.deepEqual(defaulted.filter(({ p }) => p.required).map(({ label, p }) => `${label} ${p.name}`), []);
+    assert.deepEqual(
+      defaulted.filter(({ p }) => p.required).map(({ label, p }) => `${label} ${p.name}`),
+      [],
+    );
     const watch = doc.paths['/api/youtube/watches/{watchId}']!.get!['x-codeSamples']![0]!.source;
     assert.match(watch, /\/api\/youtube\/watches\/wch_[a-z0-9]+/);
     // The operator's limits body example is one the API takes.
     const admin = await createUser(t, 0);
     await t.services.db.query("UPDATE accounts SET role = 'operator' WHERE id = $1", [admin.id]);
-    const example = Object.values(doc.paths['/operator/users/{id}/limits']!.put!.requestBody!.content['application/json']!.examples!)[0]!.value;
-    const res = await t.app.inject({ method: 'PUT', url: `/operator/users/${admin.id}/limits`, headers: bearer(admin.token), payload: example as object });
+    const example = Object.values(
+      doc.paths['/operator/users/{id}/limits']!.put!.requestBody!.content['application/json']!.examples!,
+    )[0]!.value;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/operator/users/${admin.id}/limits`,
+      headers: bearer(admin.token),
+      payload: example as object,
+    });
     assert.equal(res.statusCode, 200, res.body);
   });
 
   it('every operation has named responses with examples, and a request body example; every example matches its schema', () => {
     const checked: string[] = [];
     const checkMedia = (label: string, media: Media) => {
-      const examples = media.examples ? Object.entries(media.examples).map(([name, e]) => [name, e.value] as const) : media.example !== undefined ? [['example', media.example] as const] : [];
+      const examples = media.examples
+        ? Object.entries(media.examples).map(([name, e]) => [name, e.value] as const)
+        : media.example !== undefined
+          ? [['example', media.example] as const]
+          : [];
       assert.ok(examples.length > 0, `${label}: has examples`);
       const validator = compileDocumentSchema(doc as never, media.schema);
       for (const [name, value] of examples) {
@@ -156,18 +324,37 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     };
     for (const { label, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
-        assert.ok(response.description && response.description !== 'Default Response', `${label} ${status}: a real description`);
+        assert.ok(
+          response.description && response.description !== 'Default Response',
+          `${label} ${status}: a real description`,
+        );
         const media = response.content?.['application/json'];
         if (media) checkMedia(`${label} ${status}`, media);
       }
       const body = op.requestBody?.content['application/json'];
       if (body) checkMedia(`${label} body`, body);
-      assert.deepEqual(op['x-codeSamples']?.map((s) => s.lang), ['curl', 'JavaScript', 'Python'], `${label}: snippets`);
+      assert.deepEqual(
+        op['x-codeSamples']?.map((s) => s.lang),
+        ['curl', 'JavaScript', 'Python'],
+        `${label}: snippets`,
+      );
       assert.match(op.description ?? '', /```bash\ncurl /, `${label}: snippets in the description`);
     }
-    for (const [name, webhook] of Object.entries(doc.webhooks)) checkMedia(`webhook ${name}`, webhook.post.requestBody!.content['application/json']!);
-    const events = Object.values(doc.webhooks).flatMap((w) => Object.keys(w.post.requestBody!.content['application/json']!.examples ?? {}));
-    assert.deepEqual(events.sort(), ['batch.completed', 'credits.low', 'shorts.completed', 'shorts.created', 'shorts.failed', 'watch.paused', 'watch.resumed', 'webhook.test']);
+    for (const [name, webhook] of Object.entries(doc.webhooks))
+      checkMedia(`webhook ${name}`, webhook.post.requestBody!.content['application/json']!);
+    const events = Object.values(doc.webhooks).flatMap((w) =>
+      Object.keys(w.post.requestBody!.content['application/json']!.examples ?? {}),
+    );
+    assert.deepEqual(events.sort(), [
+      'batch.completed',
+      'credits.low',
+      'shorts.completed',
+      'shorts.created',
+      'shorts.failed',
+      'watch.paused',
+      'watch.resumed',
+      'webhook.test',
+    ]);
     // Errors Fastify raises before the handler are documented where they can happen (found by review).
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
@@ -176,10 +363,18 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
         if (/\{\w+\}/.test(path)) assert.ok(op.responses['414'], `${label}: 414`);
       }
     }
-    assert.match(JSON.stringify(doc.paths['/api/youtube/watches/{watchId}']!.patch!.responses['415']), /Failure/, 'in the failure body under /api/youtube/');
+    assert.match(
+      JSON.stringify(doc.paths['/api/youtube/watches/{watchId}']!.patch!.responses['415']),
+      /Failure/,
+      'in the failure body under /api/youtube/',
+    );
     // Error examples come from the catalog: each 4xx/5xx example carries a code of the right status.
     const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
-    assert.deepEqual(Object.keys(failed).sort(), ['SERVICE_UNAVAILABLE', 'UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED']);
+    assert.deepEqual(Object.keys(failed).sort(), [
+      'SERVICE_UNAVAILABLE',
+      'UPSTREAM_QUOTA_EXHAUSTED',
+      'UPSTREAM_RATE_LIMITED',
+    ]);
     for (const [code, { value }] of Object.entries(failed)) {
       assert.equal(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, 503, code);
       assert.equal((value as { error: string }).error, code);
@@ -189,9 +384,16 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
 
   it('"Try it out" sends the first example of the shorts operation, and it succeeds against the demo channel', async () => {
     const user = await createUser(t, 100);
-    const example = Object.values(doc.paths['/api/youtube/shorts']!.post!.requestBody!.content['application/json']!.examples!)[0]!.value as { channelUrl: string };
+    const example = Object.values(
+      doc.paths['/api/youtube/shorts']!.post!.requestBody!.content['application/json']!.examples!,
+    )[0]!.value as { channelUrl: string };
     assert.equal(example.channelUrl, 'https://www.youtube.com/@demo');
-    const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: example });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: example,
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.ok(res.json().itemCount > 0);
   });
@@ -199,7 +401,8 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
   it('the guides are in the document, with the configured numbers and every code of the errors catalog', () => {
     assert.equal(doc.info.title, 'channel-shorts API');
     for (const guide of GUIDES) assert.match(doc.info.description, new RegExp(`^## ${guide.title}$`, 'm'), guide.title);
-    for (const code of Object.keys(ERROR_CATALOG)) assert.ok(doc.info.description.includes(`\`${code}\``), `errors guide lists ${code}`);
+    for (const code of Object.keys(ERROR_CATALOG))
+      assert.ok(doc.info.description.includes(`\`${code}\``), `errors guide lists ${code}`);
     assert.doesNotMatch(doc.info.description, /\{\{\w+\}\}/, 'no placeholder left');
     assert.match(doc.info.description, /ceil\(shorts \/ 50\) × 2/, 'CREDITS_PER_BLOCK=2 is in the pricing guide');
     assert.match(doc.info.description, /\| retries after the first attempt \| 5 s, 1 min, 10 min \|/);
@@ -217,17 +420,23 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(body.webhooks.maxAttempts, 4);
     assert.equal(body.webhooks.retryWindowSeconds, 665);
     assert.equal(body.webhooks.timeoutSeconds, t.config.WEBHOOK_TIMEOUT_MS / 1000);
-    assert.deepEqual(body.watches, { minIntervalSeconds: t.config.WATCH_MIN_INTERVAL_SECONDS, maxIntervalSeconds: 30 * 86_400, maxPerAccount: t.config.WATCHES_PER_ACCOUNT });
+    assert.deepEqual(body.watches, {
+      minIntervalSeconds: t.config.WATCH_MIN_INTERVAL_SECONDS,
+      maxIntervalSeconds: 30 * 86_400,
+      maxPerAccount: t.config.WATCHES_PER_ACCOUNT,
+    });
   });
 
-  it('the webhooks guide\'s plain-HMAC verifier accepts a real signature and refuses a wrong one', async () => {
+  it("the webhooks guide's plain-HMAC verifier accepts a real signature and refuses a wrong one", async () => {
     const guide = readFileSync(new URL('../docs/guides/webhooks.md', import.meta.url), 'utf8');
     const code = /\*\*Plain HMAC\*\*[^`]*```js\n([\s\S]*?)```/.exec(guide)?.[1];
     assert.ok(code, 'the guide has the plain HMAC snippet');
     const dir = await mkdtemp(join(tmpdir(), 'guide-hmac-'));
     const file = join(dir, 'verify.mjs');
     await writeFile(file, `${code}\nexport { verify };\n`);
-    const { verify } = (await import(file)) as { verify: (secret: string, id: string, ts: string, body: string, header: string) => boolean };
+    const { verify } = (await import(file)) as {
+      verify: (secret: string, id: string, ts: string, body: string, header: string) => boolean;
+    };
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const other = `whsec_${Buffer.from('fedcba9876543210fedcba9876543210').toString('base64')}`;
     const now = new Date();
@@ -236,7 +445,11 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     const ts = String(Math.floor(now.getTime() / 1000));
     assert.equal(verify(secret, 'msg_req_x', ts, body, header), true, 'accepts one of two rotation signatures');
     assert.equal(verify(secret, 'msg_req_x', ts, `${body} `, header), false, 'refuses a changed body');
-    assert.equal(verify(secret, 'msg_req_x', String(Number(ts) - 3600), body, header), false, 'refuses an old timestamp');
+    assert.equal(
+      verify(secret, 'msg_req_x', String(Number(ts) - 3600), body, header),
+      false,
+      'refuses an old timestamp',
+    );
     await rm(dir, { recursive: true, force: true });
   });
 });
@@ -244,11 +457,26 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
 describe('OpenAPI components: a bare named schema as a response', () => {
   it('keeps its description and gets a $ref and an example (routes written as { ...ErrorBody, description })', () => {
     const collector = new ComponentCollector();
-    const schema = collector.routeSchema({ response: { 404: { ...ErrorBody, description: 'No such thing.' } } }, 'GET', '/things/:id') as { response: Record<string, { description: string; content: Record<string, { schema: unknown; examples: Record<string, { value: unknown }> }> }> };
+    const schema = collector.routeSchema(
+      { response: { 404: { ...ErrorBody, description: 'No such thing.' } } },
+      'GET',
+      '/things/:id',
+    ) as {
+      response: Record<
+        string,
+        {
+          description: string;
+          content: Record<string, { schema: unknown; examples: Record<string, { value: unknown }> }>;
+        }
+      >;
+    };
     const response = schema.response['404']!;
     assert.equal(response.description, 'No such thing.');
     assert.deepEqual(response.content['application/json']!.schema, { $ref: '#/components/schemas/Error' });
-    assert.equal((response.content['application/json']!.examples.example!.value as { error: string }).error, 'UNAUTHORIZED');
+    assert.equal(
+      (response.content['application/json']!.examples.example!.value as { error: string }).error,
+      'UNAUTHORIZED',
+    );
     assert.ok(collector.components.get('Error'));
   });
 });

@@ -15,9 +15,16 @@ import { createPostgresDatabase } from '../support/databases.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OPERATOR_TOKEN = 'cli-test-token-0123456789abcdef0123456789';
 
-function cli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, OPERATOR_TOKEN: undefined, DATABASE_URL: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, OPERATOR_TOKEN: undefined, DATABASE_URL: undefined, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -27,7 +34,11 @@ function cli(args: string[], env: Record<string, string | undefined>): Promise<{
 }
 
 async function login(url: string, email: string): Promise<{ status: number; token?: string }> {
-  const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   return { status: res.status, ...(res.ok ? { token: ((await res.json()) as { token: string }).token } : {}) };
 }
 
@@ -52,25 +63,40 @@ describe('operator CLI against a running embedded service', () => {
     service = await startChild('src/server.ts', { ...env, OPERATOR_TOKEN });
     const url = service.url;
 
-    const refused = await cli(['users', 'create', '--email', 'live@example.com', '--password', PASSWORD, '--credits', '7'], env);
+    const refused = await cli(
+      ['users', 'create', '--email', 'live@example.com', '--password', PASSWORD, '--credits', '7'],
+      env,
+    );
     assert.equal(refused.code, 1, 'without OPERATOR_TOKEN the CLI refuses');
-    assert.match(refused.stderr, new RegExp(`the service at ${url.replace(/[.]/g, '\\.')} holds .* needs OPERATOR_TOKEN`));
+    assert.match(
+      refused.stderr,
+      new RegExp(`the service at ${url.replace(/[.]/g, '\\.')} holds .* needs OPERATOR_TOKEN`),
+    );
     const wrong = await cli(['users', 'list'], { ...env, OPERATOR_TOKEN: 'w'.repeat(40) });
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /not the service's OPERATOR_TOKEN nor an operator's session token.*UNAUTHORIZED/);
 
     const opEnv = { ...env, OPERATOR_TOKEN };
-    const created = await cli(['users', 'create', '--email', 'live@example.com', '--password', PASSWORD, '--credits', '7'], opEnv);
+    const created = await cli(
+      ['users', 'create', '--email', 'live@example.com', '--password', PASSWORD, '--credits', '7'],
+      opEnv,
+    );
     assert.equal(created.code, 0, created.stderr);
     const session = await login(url, 'live@example.com');
     assert.equal(session.status, 200, 'the running service knows the new user');
     assert.equal(await balance(url, session.token!), 7);
 
-    const granted = await cli(['credits', 'grant', '--email', 'live@example.com', '--amount', '100', '--reason', 'welcome'], opEnv);
+    const granted = await cli(
+      ['credits', 'grant', '--email', 'live@example.com', '--amount', '100', '--reason', 'welcome'],
+      opEnv,
+    );
     assert.equal(granted.code, 0, granted.stderr);
     assert.match(granted.stdout, /balance is now 107/);
     assert.equal(await balance(url, session.token!), 107);
-    const tooMuch = await cli(['credits', 'deduct', '--email', 'live@example.com', '--amount', '500', '--reason', 'x'], opEnv);
+    const tooMuch = await cli(
+      ['credits', 'deduct', '--email', 'live@example.com', '--amount', '500', '--reason', 'x'],
+      opEnv,
+    );
     assert.equal(tooMuch.code, 1);
     assert.match(tooMuch.stderr, /balance is 107.*Nothing was changed/);
     assert.equal(await balance(url, session.token!), 107);
@@ -120,11 +146,21 @@ describe('operator CLI on PostgreSQL alongside the service', () => {
   it('works directly on the database; concurrent grants all land and the ledger agrees', async () => {
     const env = { DATABASE_URL: database.url, DATA_DIR: '/nonexistent-never-opened' };
     service = await startChild('src/server.ts', env);
-    const created = await cli(['users', 'create', '--email', 'pg@example.com', '--password', PASSWORD, '--credits', '1'], env);
+    const created = await cli(
+      ['users', 'create', '--email', 'pg@example.com', '--password', PASSWORD, '--credits', '1'],
+      env,
+    );
     assert.equal(created.code, 0, created.stderr);
     const session = await login(service.url, 'pg@example.com');
     assert.equal(session.status, 200);
-    const grants = await Promise.all(Array.from({ length: 6 }, (_, i) => cli(['credits', 'grant', '--email', 'pg@example.com', '--amount', String(i + 1), '--reason', `batch ${i}`], env)));
+    const grants = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        cli(
+          ['credits', 'grant', '--email', 'pg@example.com', '--amount', String(i + 1), '--reason', `batch ${i}`],
+          env,
+        ),
+      ),
+    );
     for (const g of grants) assert.equal(g.code, 0, g.stderr);
     assert.equal(await balance(service.url, session.token!), 1 + 21);
     const doctor = await cli(['doctor'], env);
@@ -137,7 +173,12 @@ describe('operator CLI on PostgreSQL alongside the service', () => {
 describe('operator CLI: mistakes in its arguments', () => {
   it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened (found by review)', async () => {
     const env = { DATA_DIR: '/nonexistent-never-opened' };
-    for (const args of [['users', 'list', '--serach', 'x'], ['credits', 'grant', '--email'], ['audit', 'extra'], ['audit', '--limit', '0']]) {
+    for (const args of [
+      ['users', 'list', '--serach', 'x'],
+      ['credits', 'grant', '--email'],
+      ['audit', 'extra'],
+      ['audit', '--limit', '0'],
+    ]) {
       const res = await cli(args, env);
       assert.equal(res.code, 1, `${args.join(' ')}: ${res.stdout}`);
       assert.match(res.stderr, /^error: /, args.join(' '));
@@ -153,7 +194,10 @@ describe('operator CLI: a DATA_DIR the service never ran on (found by review)', 
       const env = { DATA_DIR: join(parent, 'data') };
       const first = await cli(['users', 'list'], env);
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stderr, /^note: .*data held no database; a new one was created there\. If the service runs with another DATA_DIR/m);
+      assert.match(
+        first.stderr,
+        /^note: .*data held no database; a new one was created there\. If the service runs with another DATA_DIR/m,
+      );
       const second = await cli(['users', 'list'], env);
       assert.equal(second.code, 0, second.stderr);
       assert.doesNotMatch(second.stderr, /note:/);

@@ -14,7 +14,9 @@ describe('embedded autovacuum', () => {
   const stats = async (table: string) => {
     await flushStats();
     const [row] = await db.query<{ dead: number; size: number; last_vacuum: Date | null }>(
-      `SELECT n_dead_tup::int AS dead, pg_total_relation_size(relid)::int AS size, last_vacuum FROM pg_stat_all_tables WHERE relid = $1::regclass`, [table]);
+      `SELECT n_dead_tup::int AS dead, pg_total_relation_size(relid)::int AS size, last_vacuum FROM pg_stat_all_tables WHERE relid = $1::regclass`,
+      [table],
+    );
     return row!;
   };
 
@@ -42,7 +44,10 @@ describe('embedded autovacuum', () => {
   it('vacuums the tables past the threshold, leaves the others, and the space is reused afterwards', async () => {
     const round = await vacuumDueTables(db);
     assert.deepEqual(round.vacuumed, ['public.churn']);
-    assert.ok(!round.analyzed.includes('public.calm') && !round.vacuumed.includes('public.calm'), '10 changed rows of 1,000 are under every threshold');
+    assert.ok(
+      !round.analyzed.includes('public.calm') && !round.vacuumed.includes('public.calm'),
+      '10 changed rows of 1,000 are under every threshold',
+    );
     const vacuumed = await stats('churn');
     assert.equal(vacuumed.dead, 0);
     assert.ok(vacuumed.last_vacuum instanceof Date);
@@ -62,7 +67,9 @@ describe('embedded autovacuum', () => {
     await flushStats();
     const round = await vacuumDueTables(db);
     assert.ok(round.analyzed.includes('public.calm') || round.vacuumed.includes('public.calm'), JSON.stringify(round));
-    const [row] = await db.query<{ last_analyze: Date | null }>(`SELECT last_analyze FROM pg_stat_all_tables WHERE relid = 'calm'::regclass`);
+    const [row] = await db.query<{ last_analyze: Date | null }>(
+      `SELECT last_analyze FROM pg_stat_all_tables WHERE relid = 'calm'::regclass`,
+    );
     assert.ok(row!.last_analyze instanceof Date);
   });
 });

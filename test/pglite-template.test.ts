@@ -31,10 +31,19 @@ describe('PGlite data directory template', () => {
     const [target] = await db.query<{ default_statistics_target: string }>('SHOW default_statistics_target');
     assert.equal(target!.default_statistics_target, '10');
     await db.close();
-    assert.equal(templateFor(dir, PGLITE_OPTIONS.initDbStartParams), undefined, 'an initialised directory is never overwritten');
+    assert.equal(
+      templateFor(dir, PGLITE_OPTIONS.initDbStartParams),
+      undefined,
+      'an initialised directory is never overwritten',
+    );
     const reopened = await openDatabase({ DATA_DIR: dir, DATABASE_POOL_SIZE: 1 });
-    const rows = await reopened.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', ['template-test']);
-    assert.deepEqual(rows.map((r) => r.value), ['kept']);
+    const rows = await reopened.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [
+      'template-test',
+    ]);
+    assert.deepEqual(
+      rows.map((r) => r.value),
+      ['kept'],
+    );
     await reopened.close();
   });
 
@@ -48,11 +57,16 @@ describe('PGlite data directory template', () => {
     });
     const dir = await mkdtemp(join(tmpdir(), 'cs-template-'));
     dirs.push(dir);
-    assert.equal(templateFor(dir, PGLITE_OPTIONS.initDbStartParams), templatePath(PGLITE_OPTIONS.initDbStartParams, 'migrated'));
+    assert.equal(
+      templateFor(dir, PGLITE_OPTIONS.initDbStartParams),
+      templatePath(PGLITE_OPTIONS.initDbStartParams, 'migrated'),
+    );
     const db = await openPglite(dir);
     try {
       assert.deepEqual(await migrate(db), [], 'every migration is already applied');
-      const [boss] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'");
+      const [boss] = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'",
+      );
       assert.ok(boss!.n > 0, "pg-boss's schema is there");
     } finally {
       await db.close();

@@ -21,7 +21,8 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     superuser = (await admin.query<{ on: boolean }>("SELECT current_setting('is_superuser') = 'on' AS on")).rows[0]!.on;
-    if (superuser) await admin.query(`ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET deadlock_timeout = '3s'`);
+    if (superuser)
+      await admin.query(`ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET deadlock_timeout = '3s'`);
     await admin.end();
     db = openPostgres(database.url, 2);
     await db.query('CREATE TABLE rows (id int PRIMARY KEY, n int NOT NULL)');
@@ -34,7 +35,8 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
 
   it('runs the statement again and it takes effect once', async (context) => {
     // deadlock_timeout can only be set by a superuser (the default TEST_POSTGRES_URL's role is one).
-    if (!superuser) return context.skip('TEST_POSTGRES_URL names a role that is not a superuser: deadlock_timeout cannot be set');
+    if (!superuser)
+      return context.skip('TEST_POSTGRES_URL names a role that is not a superuser: deadlock_timeout cannot be set');
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     try {
@@ -43,7 +45,9 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
       await other.query('UPDATE rows SET n = n + 100 WHERE id = 1');
       // Locks row 2, then waits for row 1 (locking in descending order): its deadlock check (3 s
       // after it began to wait) runs first, once the cycle is closed, and it is the victim.
-      const statement = db.query('UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id');
+      const statement = db.query(
+        'UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id',
+      );
       await waitForLockWait(db);
       // Closes the cycle: row 2 is held by the statement.
       const closing = other.query('UPDATE rows SET n = n + 100 WHERE id = 2');
@@ -54,7 +58,14 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
       const updated = await outcome;
       assert.ok(Array.isArray(updated), `the statement failed: ${String(updated)}`);
       const final = await db.query<{ id: number; n: number }>('SELECT id, n FROM rows ORDER BY id');
-      assert.deepEqual(final, [{ id: 1, n: 101 }, { id: 2, n: 101 }], 'the retried statement took effect exactly once');
+      assert.deepEqual(
+        final,
+        [
+          { id: 1, n: 101 },
+          { id: 2, n: 101 },
+        ],
+        'the retried statement took effect exactly once',
+      );
     } finally {
       await other.end();
     }
@@ -64,7 +75,9 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
 /** Until a backend of this database waits on a lock. */
 async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<void> {
   for (let i = 0; i < 500; i++) {
-    const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    const [row] = await db.query<{ waiting: number }>(
+      "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
     if (row!.waiting > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -82,13 +95,18 @@ describe('PostgreSQL connections the server drops (found by review)', () => {
       const onUncaught = (error: unknown) => uncaught.push(error);
       process.on('uncaughtException', onUncaught);
       try {
-        const outcome = await db.transaction(async (tx) => {
-          const [{ pid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
-          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-          // The server's goodbye arrives while the transaction holds the connection, between statements.
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          return tx.query('SELECT 1');
-        }).then(() => 'committed', (error: unknown) => (error as Error).message);
+        const outcome = await db
+          .transaction(async (tx) => {
+            const [{ pid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
+            await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+            // The server's goodbye arrives while the transaction holds the connection, between statements.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            return tx.query('SELECT 1');
+          })
+          .then(
+            () => 'committed',
+            (error: unknown) => (error as Error).message,
+          );
         assert.notEqual(outcome, 'committed');
         await new Promise((resolve) => setTimeout(resolve, 50));
         assert.deepEqual(uncaught, [], 'no unhandled error event');

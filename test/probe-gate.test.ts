@@ -9,7 +9,14 @@ import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
 /** Whether the promise has settled after the turns already queued have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void promise.then(() => { done = true; }, () => { done = true; });
+  void promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
   return done;
 }
@@ -18,7 +25,10 @@ describe('probe gate', () => {
   it("an account's first probe starts at once, without reading the allowance", async () => {
     const gate = createProbeGate();
     let reads = 0;
-    const release = await gate.enter('a', async () => { reads++; return 0; });
+    const release = await gate.enter('a', async () => {
+      reads++;
+      return 0;
+    });
     assert.equal(reads, 0);
     release();
   });
@@ -62,13 +72,28 @@ describe('quota meter at the probe gate', () => {
       enter: async () => {
         enters++;
         await new Promise((resolve) => setImmediate(resolve));
-        return () => { leaves++; };
+        return () => {
+          leaves++;
+        };
       },
     };
     // The statements the meter runs, answered as an account with allowance to spare.
     const db = { query: async () => [{ units: 1, unpaid_units: 1 }] } as unknown as Queryable;
-    const settings = { unitsPerCredit: 4, allowanceUnits: 50, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings };
-    const meter = new QuotaMeter({ db, accountId: 'a', requestId: 'r', settings, now: Date.now, reservationExpiresAt: new Date(Date.now() + 60_000), reserved: 1, probes });
+    const settings = {
+      unitsPerCredit: 4,
+      allowanceUnits: 50,
+      pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings,
+    };
+    const meter = new QuotaMeter({
+      db,
+      accountId: 'a',
+      requestId: 'r',
+      settings,
+      now: Date.now,
+      reservationExpiresAt: new Date(Date.now() + 60_000),
+      reserved: 1,
+      probes,
+    });
     await Promise.all([meter.take(1), meter.take(1)]); // the channel and the first page, side by side
     assert.equal(enters, 1);
     await meter.finishUnpaid();

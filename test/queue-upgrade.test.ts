@@ -22,8 +22,14 @@ describe('job queues on an existing database', () => {
         assert.ok(await boss.getQueue(QUEUES.shortsFetchGaveUp));
         // A job queued now carries it, and so does one queued before that is still to run.
         const id = await boss.send(QUEUES.shortsFetch, { requestId: 'req_x' });
-        const jobs = await db.query<{ id: string; dead_letter: string | null }>('SELECT id, dead_letter FROM pgboss.job WHERE id = ANY($1::uuid[]) ORDER BY id', [[id, queuedBefore]]);
-        assert.deepEqual(jobs.map((j) => j.dead_letter), [QUEUES.shortsFetchGaveUp, QUEUES.shortsFetchGaveUp]);
+        const jobs = await db.query<{ id: string; dead_letter: string | null }>(
+          'SELECT id, dead_letter FROM pgboss.job WHERE id = ANY($1::uuid[]) ORDER BY id',
+          [[id, queuedBefore]],
+        );
+        assert.deepEqual(
+          jobs.map((j) => j.dead_letter),
+          [QUEUES.shortsFetchGaveUp, QUEUES.shortsFetchGaveUp],
+        );
       } finally {
         await boss.stop({ close: false, graceful: false });
       }

@@ -7,7 +7,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextQuotaDayStart, quotaDay, secondsToNextQuotaDay } from '../src/domain/quota/quota-day.ts';
 
-const LA = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const LA = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Los_Angeles',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -49,7 +58,11 @@ describe('quota day (Los Angeles calendar date without ICU)', () => {
         }
         const ms = t + hour * HOUR;
         const next = nextQuotaDayStart(ms);
-        assert.equal(icu(next).clock, '00:00:00', `the next quota day after ${new Date(ms).toISOString()} starts at midnight`);
+        assert.equal(
+          icu(next).clock,
+          '00:00:00',
+          `the next quota day after ${new Date(ms).toISOString()} starts at midnight`,
+        );
         assert.equal(icu(next - 1).day, icu(ms).day, `and not before, after ${new Date(ms).toISOString()}`);
       }
     }
@@ -59,7 +72,11 @@ describe('quota day (Los Angeles calendar date without ICU)', () => {
     for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2036, 0, 1); ms += HOUR) {
       assert.equal(quotaDay(ms), icu(ms).day, new Date(ms).toISOString());
       const next = nextQuotaDayStart(ms);
-      assert.equal(icu(next).clock, '00:00:00', `the next quota day after ${new Date(ms).toISOString()} starts at midnight`);
+      assert.equal(
+        icu(next).clock,
+        '00:00:00',
+        `the next quota day after ${new Date(ms).toISOString()} starts at midnight`,
+      );
       assert.equal(icu(next - 1).day, icu(ms).day, 'and no earlier');
       assert.notEqual(icu(next).day, icu(ms).day);
       assert.ok(next - ms <= 25 * HOUR && next > ms);
@@ -72,9 +89,17 @@ describe('quota day (Los Angeles calendar date without ICU)', () => {
     assert.equal(quotaDay(Date.UTC(2026, 6, 4, 6, 59, 59, 999)), '2026-07-03');
     assert.equal(quotaDay(Date.UTC(2026, 6, 4, 7)), '2026-07-04');
     // 2026: DST from Sunday 8 March 10:00 UTC to Sunday 1 November 09:00 UTC.
-    assert.equal(nextQuotaDayStart(Date.UTC(2026, 2, 7, 12)), Date.UTC(2026, 2, 8, 8), 'the midnight that starts 8 March is still PST');
+    assert.equal(
+      nextQuotaDayStart(Date.UTC(2026, 2, 7, 12)),
+      Date.UTC(2026, 2, 8, 8),
+      'the midnight that starts 8 March is still PST',
+    );
     assert.equal(nextQuotaDayStart(Date.UTC(2026, 2, 8, 12)), Date.UTC(2026, 2, 9, 7), '23-hour day');
-    assert.equal(nextQuotaDayStart(Date.UTC(2026, 9, 31, 12)), Date.UTC(2026, 10, 1, 7), 'the midnight that starts 1 November is still PDT');
+    assert.equal(
+      nextQuotaDayStart(Date.UTC(2026, 9, 31, 12)),
+      Date.UTC(2026, 10, 1, 7),
+      'the midnight that starts 1 November is still PDT',
+    );
     assert.equal(nextQuotaDayStart(Date.UTC(2026, 10, 1, 12)), Date.UTC(2026, 10, 2, 8), '25-hour day');
     assert.equal(secondsToNextQuotaDay(Date.UTC(2026, 10, 24, 7, 59, 59, 500)), 1);
     assert.equal(secondsToNextQuotaDay(Date.UTC(2026, 10, 24, 8)), DAY / 1000);

@@ -4,7 +4,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, clearOfQuotaDayEnd, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
+import {
+  startTestApp,
+  createUser,
+  bearer,
+  clearOfQuotaDayEnd,
+  STORAGE_MODES,
+  type TestApp,
+  type TestUser,
+} from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
 import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
@@ -24,8 +32,10 @@ const channel = (path: string) => `https://www.youtube.com/${path}`;
 const UNITS_PER_CREDIT = 4;
 const ALLOWANCE = 50;
 
-const post = (t: TestApp, user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-const account = async (t: TestApp, user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+const post = (t: TestApp, user: TestUser, payload: object) =>
+  t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+const account = async (t: TestApp, user: TestUser) =>
+  (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
 
 for (const mode of STORAGE_MODES) {
   describe(`quota invariant under concurrency (${mode})`, () => {
@@ -33,7 +43,11 @@ for (const mode of STORAGE_MODES) {
     let t: TestApp;
     before(async () => {
       fake = await startFakePlatform();
-      t = await startTestApp(mode, { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' }, { runWorker: true, now: clearOfQuotaDay() });
+      t = await startTestApp(
+        mode,
+        { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' },
+        { runWorker: true, now: clearOfQuotaDay() },
+      );
     });
     after(async () => {
       await t.close();
@@ -47,10 +61,15 @@ for (const mode of STORAGE_MODES) {
         fake.resetStats();
         // 60 synchronous calls for distinct 1,000-short channels and 40 webhook requests, all at once.
         const sync = Array.from({ length: 60 }, (_, i) => post(t, user, { channelUrl: channel(`@fake-${1000 + i}`) }));
-        const hooks = Array.from({ length: 40 }, (_, i) => post(t, user, { channelUrl: channel(`@fake-${2000 + i}`), webhookUrl: receiver.url(`/h/${i}`) }));
+        const hooks = Array.from({ length: 40 }, (_, i) =>
+          post(t, user, { channelUrl: channel(`@fake-${2000 + i}`), webhookUrl: receiver.url(`/h/${i}`) }),
+        );
         const answers = await Promise.all([...sync, ...hooks]);
         const statuses = answers.map((r) => r.statusCode);
-        assert.ok(statuses.every((s) => [202, 402, 429].includes(s)), `statuses: ${[...new Set(statuses)].join(',')}`);
+        assert.ok(
+          statuses.every((s) => [202, 402, 429].includes(s)),
+          `statuses: ${[...new Set(statuses)].join(',')}`,
+        );
         // A webhook request holds its minimum price from acceptance until it settles, so two are never
         // held at once on a balance of 1. Workers start queued work at once (#13), so one can settle
         // (refused for its 20-credit price, hold released) before the next arrives and that one is
@@ -60,10 +79,18 @@ for (const mode of STORAGE_MODES) {
         await until(async () => (await account(t, user)).credits.reserved === 0 || undefined);
         const after = await account(t, user);
         const paid = 1 - after.credits.balance;
-        const webhookRequests = (await t.app.inject({ method: 'GET', url: `${SHORTS}?mode=webhook&limit=200`, headers: bearer(user.key) })).json().requests as Array<{ status: string }>;
+        const webhookRequests = (
+          await t.app.inject({ method: 'GET', url: `${SHORTS}?mode=webhook&limit=200`, headers: bearer(user.key) })
+        ).json().requests as Array<{ status: string }>;
         assert.equal(webhookRequests.length, accepted, 'every accepted webhook request is recorded');
-        assert.ok(webhookRequests.filter((r) => r.status === 'completed').length <= 1, 'a balance of 1 pays for at most one webhook request');
-        assert.ok(fake.quotaUsed() <= paid * UNITS_PER_CREDIT + ALLOWANCE, `units ${fake.quotaUsed()} > ${paid} credits + allowance`);
+        assert.ok(
+          webhookRequests.filter((r) => r.status === 'completed').length <= 1,
+          'a balance of 1 pays for at most one webhook request',
+        );
+        assert.ok(
+          fake.quotaUsed() <= paid * UNITS_PER_CREDIT + ALLOWANCE,
+          `units ${fake.quotaUsed()} > ${paid} credits + allowance`,
+        );
         assert.equal(after.upstreamQuota.unitsToday, fake.quotaUsed(), 'every unit is accounted to the account');
         assert.ok(after.upstreamQuota.allowance.used <= ALLOWANCE);
         // Each refused 1,000-short channel was refused after its 2-unit probe, with the price quoted.
@@ -77,8 +104,13 @@ for (const mode of STORAGE_MODES) {
     it('paying accounts are unaffected by another account exhausting its allowance', async () => {
       const abuser = await createUser(t, 100);
       const payer = await createUser(t, 100);
-      const lookups = await Promise.all(Array.from({ length: 50 }, (_, i) => post(t, abuser, { channelUrl: channel(`@nobody-${mode}-${i}`) })));
-      assert.ok(lookups.every((r) => r.statusCode === 404), JSON.stringify(lookups.filter((r) => r.statusCode !== 404).map((r) => r.body)));
+      const lookups = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => post(t, abuser, { channelUrl: channel(`@nobody-${mode}-${i}`) })),
+      );
+      assert.ok(
+        lookups.every((r) => r.statusCode === 404),
+        JSON.stringify(lookups.filter((r) => r.statusCode !== 404).map((r) => r.body)),
+      );
       const refused = await post(t, abuser, { channelUrl: channel('@nobody-else') });
       assert.equal(refused.statusCode, 429);
       assert.equal(refused.json().error, 'QUOTA_ALLOWANCE_EXHAUSTED');
@@ -98,8 +130,14 @@ for (const mode of STORAGE_MODES) {
       // Before: 50 at once each took 1 unit of the 50-unit allowance for its first call, found none
       // for its second, and failed 429 — the allowance then spent for the day, the credits untouched.
       const payer = await createUser(t, 1000);
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(t, payer, { channelUrl: channel(`@fake-${300 + i}`) })));
-      assert.deepEqual([...new Set(answers.map((r) => r.statusCode))], [200], JSON.stringify(answers.filter((r) => r.statusCode !== 200).map((r) => r.body)).slice(0, 500));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => post(t, payer, { channelUrl: channel(`@fake-${300 + i}`) })),
+      );
+      assert.deepEqual(
+        [...new Set(answers.map((r) => r.statusCode))],
+        [200],
+        JSON.stringify(answers.filter((r) => r.statusCode !== 200).map((r) => r.body)).slice(0, 500),
+      );
       const { allowance } = (await account(t, payer)).upstreamQuota;
       assert.equal(allowance.used, 0, 'every probe paid: the allowance is whole');
       assert.equal((await post(t, payer, { channelUrl: channel('@fake-299') })).statusCode, 200);
@@ -108,12 +146,41 @@ for (const mode of STORAGE_MODES) {
     it('the statement that charges a request counts its paid units, once, and nothing when the charge is refused', async () => {
       const user = await createUser(t, 2);
       const day = '2001-02-03';
-      const settle = (credits: number, units: number, n: number) => chargeAndRecord(t.services.db, {
-        request: { id: `req_paidunits_${mode}_${n}`, accountId: user.id, apiKeyId: null, channelUrl: channel('@fake-10'), oldestDate: null, limit: null, freshness: null, webhookUrl: null, options: {} },
-        credits,
-        outcome: { status: 'completed', httpStatus: 200, itemCount: 10, creditsCharged: credits, errorCode: null, result: { success: true }, quotaUnits: units },
-      }, { paidUnits: { day, units } });
-      const counted = async () => (await t.services.db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1 AND quota_day = $2', [user.id, day]))[0];
+      const settle = (credits: number, units: number, n: number) =>
+        chargeAndRecord(
+          t.services.db,
+          {
+            request: {
+              id: `req_paidunits_${mode}_${n}`,
+              accountId: user.id,
+              apiKeyId: null,
+              channelUrl: channel('@fake-10'),
+              oldestDate: null,
+              limit: null,
+              freshness: null,
+              webhookUrl: null,
+              options: {},
+            },
+            credits,
+            outcome: {
+              status: 'completed',
+              httpStatus: 200,
+              itemCount: 10,
+              creditsCharged: credits,
+              errorCode: null,
+              result: { success: true },
+              quotaUnits: units,
+            },
+          },
+          { paidUnits: { day, units } },
+        );
+      const counted = async () =>
+        (
+          await t.services.db.query<{ units: number; unpaid_units: number }>(
+            'SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1 AND quota_day = $2',
+            [user.id, day],
+          )
+        )[0];
       await assert.rejects(settle(3, 7, 1), { code: 'INSUFFICIENT_CREDITS' });
       assert.equal(await counted(), undefined, 'refused: nothing counted');
       assert.equal(await settle(1, 7, 2), 1);
@@ -126,7 +193,11 @@ for (const mode of STORAGE_MODES) {
       const user = await createUser(t, 5);
       const receiver = await startReceiver();
       try {
-        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(t, user, { channelUrl: channel('@fake-10'), webhookUrl: receiver.url(`/w/${i}`) })));
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            post(t, user, { channelUrl: channel('@fake-10'), webhookUrl: receiver.url(`/w/${i}`) }),
+          ),
+        );
         assert.equal(answers.filter((r) => r.statusCode === 202).length, 5);
         const refused = answers.filter((r) => r.statusCode === 402);
         assert.equal(refused.length, 15);
@@ -161,7 +232,10 @@ for (const mode of STORAGE_MODES) {
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       assert.deepEqual([body.truncated, body.itemCount], [true, 3]);
-      assert.match(body.message, /paid for reading the newest 150 shorts; older ones were not read, so the sort and duration filters were applied to those 150 only/);
+      assert.match(
+        body.message,
+        /paid for reading the newest 150 shorts; older ones were not read, so the sort and duration filters were applied to those 150 only/,
+      );
     });
   });
 }
@@ -171,7 +245,11 @@ describe('price follows upstream work: limit', () => {
   let t: TestApp;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '500' }, { now: clearOfQuotaDay() });
+    t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '500' },
+      { now: clearOfQuotaDay() },
+    );
   });
   after(async () => {
     await t.close();
@@ -233,12 +311,14 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
   let fake: FakePlatform;
   let t: TestApp;
   before(async () => {
-    fake = await startFakePlatform({ channels: [
-      { handle: 'closedone', shortsCount: 5, status: 'closed' },
-      { handle: 'suspendedone', shortsCount: 5, status: 'suspended' },
-      { handle: 'modernhandle', username: 'LegacyName', customUrl: '@modernhandle', shortsCount: 4 },
-      { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 },
-    ] });
+    fake = await startFakePlatform({
+      channels: [
+        { handle: 'closedone', shortsCount: 5, status: 'closed' },
+        { handle: 'suspendedone', shortsCount: 5, status: 'suspended' },
+        { handle: 'modernhandle', username: 'LegacyName', customUrl: '@modernhandle', shortsCount: 4 },
+        { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 },
+      ],
+    });
     t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { now: clearOfQuotaDay() });
   });
   after(async () => {
@@ -252,7 +332,9 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
     const first = await post(t, user, { channelUrl: channel('@no-such-channel-here') });
     assert.equal(first.statusCode, 404);
     assert.equal(fake.quotaUsed(), 1);
-    const again = await Promise.all(Array.from({ length: 5 }, () => post(t, user, { channelUrl: channel('@no-such-channel-here') })));
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () => post(t, user, { channelUrl: channel('@no-such-channel-here') })),
+    );
     assert.ok(again.every((r) => r.statusCode === 404 && r.json().error === 'CHANNEL_NOT_FOUND'));
     assert.equal(fake.quotaUsed(), 1, 'negative cache');
     assert.equal((await account(t, user)).upstreamQuota.allowance.used, 1);
@@ -271,7 +353,9 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
   it('resolves concurrent lookups of one unknown address with one upstream call (single-flight)', async () => {
     const user = await createUser(t, 10);
     fake.resetStats();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post(t, user, { channelUrl: channel('@fake-7') })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => post(t, user, { channelUrl: channel('@fake-7') })),
+    );
     assert.ok(answers.every((r) => r.statusCode === 200));
     assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
   });
@@ -282,7 +366,10 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
     const byUsername = await post(t, user, { channelUrl: channel('c/LegacyName') });
     assert.equal(byUsername.statusCode, 200, byUsername.body);
     assert.equal(byUsername.json().data.channel.snippet.customUrl, '@modernhandle');
-    assert.deepEqual(fake.calls().map((c) => Object.keys(c.params).find((k) => k === 'forHandle' || k === 'forUsername')), ['forHandle', 'forUsername', undefined, undefined]);
+    assert.deepEqual(
+      fake.calls().map((c) => Object.keys(c.params).find((k) => k === 'forHandle' || k === 'forUsername')),
+      ['forHandle', 'forUsername', undefined, undefined],
+    );
     fake.resetStats();
     const vanity = await post(t, user, { channelUrl: channel('c/someoldvanity') });
     assert.equal(vanity.statusCode, 404);
@@ -293,7 +380,10 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
 
   it('answers 404 CHANNEL_NOT_FOUND for closed and suspended channels (403 upstream)', async () => {
     const user = await createUser(t, 10);
-    for (const [handle, why] of [['closedone', /closed/], ['suspendedone', /suspended/]] as const) {
+    for (const [handle, why] of [
+      ['closedone', /closed/],
+      ['suspendedone', /suspended/],
+    ] as const) {
       const res = await post(t, user, { channelUrl: channel(`@${handle}`) });
       assert.equal(res.statusCode, 404, res.body);
       assert.equal(res.json().error, 'CHANNEL_NOT_FOUND');
@@ -310,10 +400,19 @@ describe('key pool and quota day', () => {
   let clock = Date.parse('2026-11-23T18:00:00Z');
   before(async () => {
     fake = await startFakePlatform({ apiKeys: { 'key-small': 7, 'key-big': 100_000 } });
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'key-bad,key-small,key-big', YOUTUBE_KEY_DAILY_UNITS: '10000', YOUTUBE_KEY_RESERVE_UNITS: '0',
-      CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000',
-    }, { now: () => clock });
+    t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_API_KEY: '',
+        YOUTUBE_API_KEYS: 'key-bad,key-small,key-big',
+        YOUTUBE_KEY_DAILY_UNITS: '10000',
+        YOUTUBE_KEY_RESERVE_UNITS: '0',
+        CACHE_TTL_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '1000',
+      },
+      { now: () => clock },
+    );
   });
   after(async () => {
     await t.close();
@@ -322,7 +421,12 @@ describe('key pool and quota day', () => {
 
   const keyMetrics = async () => {
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
-    return Object.fromEntries([...text.matchAll(/upstream_key_units_remaining\{key="(\d):[0-9a-f]{8}",state="(\w+)"\} (\d+)/g)].map((m) => [m[1], `${m[2]} ${m[3]}`]));
+    return Object.fromEntries(
+      [...text.matchAll(/upstream_key_units_remaining\{key="(\d):[0-9a-f]{8}",state="(\w+)"\} (\d+)/g)].map((m) => [
+        m[1],
+        `${m[2]} ${m[3]}`,
+      ]),
+    );
   };
 
   it('takes a rejected key out, moves on when a key runs out, and reports both', async () => {
@@ -349,12 +453,24 @@ describe('key pool and quota day', () => {
     assert.match(states['2']!, /^active 9993$/);
   });
 
-  it('stops at each key\'s own budget without waiting for the platform to refuse', async () => {
+  it("stops at each key's own budget without waiting for the platform to refuse", async () => {
     const local = await startFakePlatform({ apiKeys: { a: 100_000, b: 100_000 } });
-    const app = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: local.baseUrl, YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'a,b', YOUTUBE_KEY_DAILY_UNITS: '20', YOUTUBE_KEY_RESERVE_UNITS: '6', CACHE_TTL_SECONDS: '0' }, { now: clearOfQuotaDay() });
+    const app = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: local.baseUrl,
+        YOUTUBE_API_KEY: '',
+        YOUTUBE_API_KEYS: 'a,b',
+        YOUTUBE_KEY_DAILY_UNITS: '20',
+        YOUTUBE_KEY_RESERVE_UNITS: '6',
+        CACHE_TTL_SECONDS: '0',
+      },
+      { now: clearOfQuotaDay() },
+    );
     try {
       const user = await createUser(app, 100);
-      for (let i = 0; i < 4; i++) assert.equal((await post(app, user, { channelUrl: channel('@demo') })).statusCode, 200);
+      for (let i = 0; i < 4; i++)
+        assert.equal((await post(app, user, { channelUrl: channel('@demo') })).statusCode, 200);
       assert.equal(local.quotaUsed('a'), 14, 'a budget of 20 with 6 held back');
       assert.equal(local.quotaUsed('b'), 14);
       // A channel never read (nothing stale to serve).
@@ -374,7 +490,11 @@ describe('stale serving when no key has quota left', () => {
   it('serves any earlier result marked stale with its fetchedAt; 503 with Retry-After for channels never read', async () => {
     const fake = await startFakePlatform();
     let clock = Date.parse('2026-11-23T18:00:00Z');
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300' }, { now: () => clock });
+    const t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300' },
+      { now: () => clock },
+    );
     try {
       const user = await createUser(t, 100);
       const fresh = await post(t, user, { channelUrl: channel('@demo') });
@@ -399,7 +519,11 @@ describe('stale serving when no key has quota left', () => {
       const fewer = await post(t, user, { channelUrl: channel('@fake-80'), limit: 3 });
       assert.deepEqual([fewer.statusCode, fewer.json().stale, fewer.json().itemCount], [200, true, 3]);
       const more = await post(t, user, { channelUrl: channel('@fake-80') });
-      assert.deepEqual([more.statusCode, more.json().error], [503, 'UPSTREAM_QUOTA_EXHAUSTED'], 'a copy of 5 cannot answer for all 80');
+      assert.deepEqual(
+        [more.statusCode, more.json().error],
+        [503, 'UPSTREAM_QUOTA_EXHAUSTED'],
+        'a copy of 5 cannot answer for all 80',
+      );
       const same = await post(t, user, { channelUrl: channel('@fake-80'), limit: 5 });
       assert.deepEqual([same.statusCode, same.json().stale, same.json().itemCount], [200, true, 5]);
       const never = await post(t, user, { channelUrl: channel('@fake-33') });
@@ -414,10 +538,20 @@ describe('stale serving when no key has quota left', () => {
   });
 });
 
-describe("a call the request cannot pay for costs the key nothing (found by review)", () => {
+describe('a call the request cannot pay for costs the key nothing (found by review)', () => {
   it("an account refused for its spent allowance leaves the key's count at what the platform served", async () => {
     const fake = await startFakePlatform();
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '6' }, { now: clearOfQuotaDay() });
+    const t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_SOURCE: 'data-api',
+        CACHE_TTL_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '1000',
+        QUOTA_ALLOWANCE_UNITS: '6',
+      },
+      { now: clearOfQuotaDay() },
+    );
     try {
       const user = await createUser(t, 1);
       // Unknown channel ids: 1 unpaid unit each, until the allowance is spent.
@@ -446,7 +580,17 @@ describe("a call the request cannot pay for costs the key nothing (found by revi
 describe("a key Google's front end refuses for its restrictions (found by review)", () => {
   it('gives way to the next key: API_KEY_HTTP_REFERRER_BLOCKED in the ErrorInfo marks the key invalid', async () => {
     const fake = await startFakePlatform({ apiKeys: { 'browser-key': 100_000, 'server-key': 100_000 } });
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_SOURCE: 'data-api', YOUTUBE_API_KEY: '', YOUTUBE_API_KEYS: 'browser-key,server-key', CACHE_TTL_SECONDS: '0' }, { now: clearOfQuotaDay() });
+    const t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_SOURCE: 'data-api',
+        YOUTUBE_API_KEY: '',
+        YOUTUBE_API_KEYS: 'browser-key,server-key',
+        CACHE_TTL_SECONDS: '0',
+      },
+      { now: clearOfQuotaDay() },
+    );
     try {
       const user = await createUser(t, 10);
       fake.injectFault({ kind: 'keyRestricted', endpoint: '*', times: 1 });
@@ -455,7 +599,10 @@ describe("a key Google's front end refuses for its restrictions (found by review
       assert.equal(fake.quotaUsed('browser-key'), 0);
       assert.ok(fake.quotaUsed('server-key') > 0);
       const states = await t.services.keyPool.status();
-      assert.deepEqual(states.map((k) => k.state), ['invalid', 'active']);
+      assert.deepEqual(
+        states.map((k) => k.state),
+        ['invalid', 'active'],
+      );
       assert.match(states[0]!.invalidReason ?? '', /API_KEY_HTTP_REFERRER_BLOCKED/);
     } finally {
       await t.close();
@@ -471,20 +618,44 @@ describe("a committed request that fails on the service's own side (found by rev
       const { QuotaMeter } = await import('../src/domain/quota/quota-meter.ts');
       const { AppError } = await import('../src/errors.ts');
       const user = await createUser(t, 100);
-      const settings = { unitsPerCredit: 4, allowanceUnits: 50, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } };
+      const settings = {
+        unitsPerCredit: 4,
+        allowanceUnits: 50,
+        pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 },
+      };
       const run = async (requestId: string, cause: unknown) => {
-        const meter = await QuotaMeter.open({ db: t.services.db, accountId: user.id, requestId, settings, now: t.services.shortsRequests.now, reservationExpiresAt: new Date(Date.now() + 60_000) });
+        const meter = await QuotaMeter.open({
+          db: t.services.db,
+          accountId: user.id,
+          requestId,
+          settings,
+          now: t.services.shortsRequests.now,
+          reservationExpiresAt: new Date(Date.now() + 60_000),
+        });
         await meter.take(2); // the probe
         await meter.commit(2, 'test');
         await meter.take(3); // paid
         await meter.finishUnpaid(cause);
       };
-      const day = async () => (await t.services.db.query<{ units: number; unpaid_units: number; lost_units: number }>('SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1', [user.id]))[0];
+      const day = async () =>
+        (
+          await t.services.db.query<{ units: number; unpaid_units: number; lost_units: number }>(
+            'SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1',
+            [user.id],
+          )
+        )[0];
       await run('req_own_failure', Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' }));
       assert.deepEqual({ ...(await day()) }, { units: 5, unpaid_units: 0, lost_units: 5 });
-      await run('req_platform_failure', new AppError('UPSTREAM_ERROR', 'The video platform answered videos with HTTP 500'));
+      await run(
+        'req_platform_failure',
+        new AppError('UPSTREAM_ERROR', 'The video platform answered videos with HTTP 500'),
+      );
       assert.deepEqual({ ...(await day()) }, { units: 10, unpaid_units: 5, lost_units: 5 });
-      const operator = await t.app.inject({ method: 'GET', url: '/operator/quota', headers: { authorization: `Bearer ${'o'.repeat(40)}` } });
+      const operator = await t.app.inject({
+        method: 'GET',
+        url: '/operator/quota',
+        headers: { authorization: `Bearer ${'o'.repeat(40)}` },
+      });
       assert.equal(operator.json().lostUnits, 5, operator.body);
     } finally {
       await t.close();
@@ -495,10 +666,24 @@ describe("a committed request that fails on the service's own side (found by rev
 describe('a synchronous request still running when a stopping server cuts its connections (found by review)', () => {
   it("is not charged: it fails on the service's side, its units are the service's loss", async () => {
     const fake = await startFakePlatform({ latencyMs: 200 });
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', OPERATOR_TOKEN: 'o'.repeat(40), MAX_SHORTS_PER_REQUEST: '500' }, { now: clearOfQuotaDay() });
+    const t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        CACHE_TTL_SECONDS: '0',
+        OPERATOR_TOKEN: 'o'.repeat(40),
+        MAX_SHORTS_PER_REQUEST: '500',
+      },
+      { now: clearOfQuotaDay() },
+    );
     try {
       const user = await createUser(t, 100);
-      const answer = t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@fake-400' } });
+      const answer = t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@fake-400' },
+      });
       // The cut comes while the platform is being read past the probe (each answer takes 200 ms),
       // and the stopping service closes its upstream client, as server.ts does: the next call fails
       // on our side (found by review: that failure was the platform's 502, against the allowance).
@@ -510,10 +695,17 @@ describe('a synchronous request still running when a stopping server cuts its co
       assert.match(res.json().message, /nothing was charged/);
       const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
       assert.deepEqual(account.credits, { balance: 100, reserved: 0, available: 100 });
-      const listed = (await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.key) })).json();
+      const listed = (
+        await t.app.inject({ method: 'GET', url: '/api/youtube/shorts', headers: bearer(user.key) })
+      ).json();
       assert.equal(listed.requests[0].status, 'failed');
-      const quota = (await t.app.inject({ method: 'GET', url: '/operator/quota', headers: bearer('o'.repeat(40)) })).json();
-      assert.ok(quota.lostUnits >= fake.quotaUsed(), `the units it spent are the service's loss: ${JSON.stringify({ lost: quota.lostUnits, served: fake.quotaUsed(), account: account.upstreamQuota })}`);
+      const quota = (
+        await t.app.inject({ method: 'GET', url: '/operator/quota', headers: bearer('o'.repeat(40)) })
+      ).json();
+      assert.ok(
+        quota.lostUnits >= fake.quotaUsed(),
+        `the units it spent are the service's loss: ${JSON.stringify({ lost: quota.lostUnits, served: fake.quotaUsed(), account: account.upstreamQuota })}`,
+      );
       assert.equal(quota.lostUnits, account.upstreamQuota.unitsToday);
       assert.equal(account.upstreamQuota.allowance.used, 0, "not the account's");
     } finally {
@@ -527,7 +719,11 @@ describe('a stale copy of a window cut at the maximum (found by review)', () => 
   it('answers the very request it was read for', async () => {
     const fake = await startFakePlatform();
     let clock = Date.parse('2026-11-23T18:00:00Z');
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300', MAX_SHORTS_PER_REQUEST: '100' }, { now: () => clock });
+    const t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '300', MAX_SHORTS_PER_REQUEST: '100' },
+      { now: () => clock },
+    );
     try {
       const user = await createUser(t, 100);
       const fresh = await post(t, user, { channelUrl: channel('@fake-140'), oldestDate: 0 });
@@ -535,11 +731,14 @@ describe('a stale copy of a window cut at the maximum (found by review)', () => 
       clock += 3600_000;
       fake.injectFault({ kind: 'quotaExceeded', endpoint: '*', times: Infinity });
       const stale = await post(t, user, { channelUrl: channel('@fake-140'), oldestDate: 0 });
-      assert.deepEqual([stale.statusCode, stale.json().stale, stale.json().itemCount, stale.json().truncated], [200, true, 100, true], stale.body);
+      assert.deepEqual(
+        [stale.statusCode, stale.json().stale, stale.json().itemCount, stale.json().truncated],
+        [200, true, 100, true],
+        stale.body,
+      );
     } finally {
       await t.close();
       await fake.close();
     }
   });
 });
-

@@ -19,7 +19,10 @@ const windows = (perMinute: number, perHour: number) => [
 ];
 
 // `other`: a second limiter on the same store, as another process would have.
-const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; other?: RateLimiter; db?: Database; close(): Promise<void> }> }> = [
+const stores: Array<{
+  name: string;
+  open(): Promise<{ limiter: RateLimiter; other?: RateLimiter; db?: Database; close(): Promise<void> }>;
+}> = [
   { name: 'memory', open: async () => ({ limiter: createMemoryRateLimiter(), close: async () => {} }) },
   {
     name: 'redis',
@@ -33,7 +36,15 @@ const stores: Array<{ name: string; open(): Promise<{ limiter: RateLimiter; othe
     open: async () => {
       const database = await createPostgresDatabase();
       const db: Database = await openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 20 });
-      return { limiter: createSqlRateLimiter(db), other: createSqlRateLimiter(db), db, close: async () => { await db.close(); await database.drop(); } };
+      return {
+        limiter: createSqlRateLimiter(db),
+        other: createSqlRateLimiter(db),
+        db,
+        close: async () => {
+          await db.close();
+          await database.drop();
+        },
+      };
     },
   },
   {
@@ -76,17 +87,31 @@ for (const store of stores) {
       assert.deepEqual(together, oneByOne);
       assert.equal(together.filter((d) => d.allowed).length, 4 + 7 + 10);
       const state = await limiter.peek(`g:${tag}:2`, windows(10, 20), now);
-      assert.deepEqual([state.allowed, state.windows[0]!.remaining, state.windows[1]!.remaining], [false, 0, 10], 'refused checks counted in no window');
+      assert.deepEqual(
+        [state.allowed, state.windows[0]!.remaining, state.windows[1]!.remaining],
+        [false, 0, 10],
+        'refused checks counted in no window',
+      );
     });
 
-    it('stays exact when two limiters (processes) race for one bucket', { skip: store.name === 'memory' || store.name === 'redis' ? 'one process, or tested below' : false }, async () => {
+    it('stays exact when two limiters (processes) race for one bucket', {
+      skip: store.name === 'memory' || store.name === 'redis' ? 'one process, or tested below' : false,
+    }, async () => {
       const b = bucket();
-      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)));
+      const results = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)),
+      );
       assert.equal(results.filter((r) => r.allowed).length, 137);
-      assert.equal((await limiter.peek(b, windows(137, 1000), now)).windows[1]!.remaining, 1000 - 137, 'refused checks counted in no window');
+      assert.equal(
+        (await limiter.peek(b, windows(137, 1000), now)).windows[1]!.remaining,
+        1000 - 137,
+        'refused checks counted in no window',
+      );
     });
 
-    it('two limiters whose calls both waited for the bucket\'s lock stay exact: the second reads what the first counted', { skip: store.name !== 'postgres' && 'PostgreSQL: several connections' }, async () => {
+    it("two limiters whose calls both waited for the bucket's lock stay exact: the second reads what the first counted", {
+      skip: store.name !== 'postgres' && 'PostgreSQL: several connections',
+    }, async () => {
       const b = bucket();
       let taken!: () => void;
       let release!: () => void;
@@ -99,7 +124,9 @@ for (const store of stores) {
         await released;
       });
       await lockTaken;
-      const results = Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)));
+      const results = Promise.all(
+        Array.from({ length: 300 }, (_, i) => (i % 2 ? limiter : other!).consume(b, windows(137, 1000), now)),
+      );
       await untilLockWaiters(db!, 2);
       release();
       await holder;
@@ -109,8 +136,11 @@ for (const store of stores) {
 
     it('decides a burst larger than one call, on a window already in use, as one by one', async () => {
       const tag = randomBytes(6).toString('hex');
-      for (const prefix of ['g', 's']) for (let i = 0; i < 5; i++) await limiter.consume(`${prefix}:${tag}`, windows(300, 1000), now);
-      const together = await Promise.all(Array.from({ length: 450 }, () => limiter.consume(`g:${tag}`, windows(300, 1000), now)));
+      for (const prefix of ['g', 's'])
+        for (let i = 0; i < 5; i++) await limiter.consume(`${prefix}:${tag}`, windows(300, 1000), now);
+      const together = await Promise.all(
+        Array.from({ length: 450 }, () => limiter.consume(`g:${tag}`, windows(300, 1000), now)),
+      );
       const oneByOne = [];
       for (let i = 0; i < 450; i++) oneByOne.push(await limiter.consume(`s:${tag}`, windows(300, 1000), now));
       assert.deepEqual(together, oneByOne);
@@ -192,10 +222,17 @@ describe('rate limiter (redis): concurrent calls', () => {
       const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
       const tag = randomBytes(6).toString('hex');
       // 60 calls over 3 accounts with different limits, a peek now and then, all submitted in one turn.
-      const calls = Array.from({ length: 60 }, (_, i) => ({ account: i % 3, peek: i % 7 === 3, limits: windows(4 + (i % 3) * 3, 20) }));
-      const together = await Promise.all(calls.map((c) => (c.peek ? limiter.peek : limiter.consume)(`g:${tag}:${c.account}`, c.limits, now)));
+      const calls = Array.from({ length: 60 }, (_, i) => ({
+        account: i % 3,
+        peek: i % 7 === 3,
+        limits: windows(4 + (i % 3) * 3, 20),
+      }));
+      const together = await Promise.all(
+        calls.map((c) => (c.peek ? limiter.peek : limiter.consume)(`g:${tag}:${c.account}`, c.limits, now)),
+      );
       const oneByOne = [];
-      for (const c of calls) oneByOne.push(await (c.peek ? reference.peek : reference.consume)(`s:${tag}:${c.account}`, c.limits, now));
+      for (const c of calls)
+        oneByOne.push(await (c.peek ? reference.peek : reference.consume)(`s:${tag}:${c.account}`, c.limits, now));
       assert.deepEqual(together, oneByOne);
       assert.deepEqual(together.filter((d, i) => d.allowed && !calls[i]!.peek).length, 4 + 7 + 10);
     } finally {
@@ -210,7 +247,9 @@ describe('rate limiter (redis): concurrent calls', () => {
       const [a, b] = connections.map((c) => createRedisRateLimiter(c));
       const bucket = `race:${randomBytes(6).toString('hex')}`;
       const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
-      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 ? a! : b!).consume(bucket, windows(137, 1000), now)));
+      const results = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => (i % 2 ? a! : b!).consume(bucket, windows(137, 1000), now)),
+      );
       assert.equal(results.filter((r) => r.allowed).length, 137);
       const state = await a!.peek(bucket, windows(137, 1000), now);
       assert.equal(state.windows[1]!.remaining, 1000 - 137, 'rejected requests counted in no window');

@@ -52,12 +52,16 @@ describe('Redis cache (two instances)', () => {
       await new Promise((r) => setTimeout(r, 100));
       return { fetched: true };
     };
-    const results = await Promise.all([a.singleFlight('flight', 60_000, work), b.singleFlight('flight', 60_000, work), a.singleFlight('flight', 60_000, work)]);
+    const results = await Promise.all([
+      a.singleFlight('flight', 60_000, work),
+      b.singleFlight('flight', 60_000, work),
+      a.singleFlight('flight', 60_000, work),
+    ]);
     assert.equal(runs, 1);
     for (const result of results) assert.deepEqual(result, { fetched: true });
   });
 
-  it("a flight that fails gives the other instances its answer instead of each repeating the work in turn (found by review)", async () => {
+  it('a flight that fails gives the other instances its answer instead of each repeating the work in turn (found by review)', async () => {
     const a = createRedisCache(redis, prefix);
     const b = createRedisCache(redis, prefix);
     let runs = 0;
@@ -98,9 +102,16 @@ describe('Redis cache (two instances)', () => {
     );
     await new Promise((r) => setTimeout(r, 20)); // a holds the lock
     const waiter = b.singleFlight('handover', 60_000, async () => 'waiter ran its own work');
-    const outcome = await waiter.then((value) => ({ value }), (error: unknown) => ({ error }));
+    const outcome = await waiter.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
     waiterSettled();
-    assert.equal((outcome as { error?: AppError }).error?.code, 'UPSTREAM_TIMEOUT', `the waiter got a's failure, not ${JSON.stringify(outcome)}`);
+    assert.equal(
+      (outcome as { error?: AppError }).error?.code,
+      'UPSTREAM_TIMEOUT',
+      `the waiter got a's failure, not ${JSON.stringify(outcome)}`,
+    );
     assert.equal(await next, 'second');
     assert.equal(nextRuns, 1);
   });
@@ -122,7 +133,7 @@ describe('Redis cache (two instances)', () => {
 });
 
 describe('Redis cache: a stall', () => {
-  it("a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers (found by review)", async () => {
+  it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers (found by review)', async () => {
     const port = await freePort();
     const server = await startRedis(port);
     const redis = await connectRedis(`redis://127.0.0.1:${port}`, 'stall:', 300);
@@ -130,7 +141,10 @@ describe('Redis cache: a stall', () => {
       if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
       const cache = createRedisCache(redis);
       process.kill(server.pid!, 'SIGSTOP'); // answers nothing, the connection stays up
-      await assert.rejects(cache.singleFlight('channel-x', 60_000, async () => 'fresh'), /timed out/);
+      await assert.rejects(
+        cache.singleFlight('channel-x', 60_000, async () => 'fresh'),
+        /timed out/,
+      );
       process.kill(server.pid!, 'SIGCONT'); // the SET runs now, then the release sent after it
       await until(async () => (await redis.ping().catch(() => null)) === 'PONG', 5_000, 20);
       assert.equal(await redis.exists('cache:lock:channel-x'), 0, 'no lock left behind');

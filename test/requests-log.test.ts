@@ -7,7 +7,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { STORAGE_MODES, startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
+import {
+  STORAGE_MODES,
+  startTestApp,
+  createUser,
+  bearer,
+  toMidMinute,
+  type TestApp,
+  type TestUser,
+} from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
 import { newRequestId } from '../src/http/request-id.ts';
@@ -29,7 +37,16 @@ for (const mode of STORAGE_MODES) {
     };
     before(async () => {
       fake = await startFakePlatform();
-      t = await startTestApp(mode, { YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '8' }, { runWorker: true, now: () => Date.now() + skew });
+      t = await startTestApp(
+        mode,
+        {
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+          WEBHOOK_TIMEOUT_MS: '2000',
+          RATE_LIMIT_PER_MINUTE: '8',
+        },
+        { runWorker: true, now: () => Date.now() + skew },
+      );
     });
     after(async () => {
       await t.close();
@@ -38,15 +55,37 @@ for (const mode of STORAGE_MODES) {
     const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(user.token) });
 
     /** Rows written directly: 30 per (mode, status, key) combination would be slow through the API. */
-    async function seed(user: TestUser, count: number, make: (i: number) => { channelUrl: string; webhook: boolean; failed: boolean; viaKey: boolean }) {
+    async function seed(
+      user: TestUser,
+      count: number,
+      make: (i: number) => { channelUrl: string; webhook: boolean; failed: boolean; viaKey: boolean },
+    ) {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const m = make(i);
         const id = newRequestId();
         ids.push(id);
-        await insertRequest(t.services.db, {
-          id, accountId: user.id, apiKeyId: m.viaKey ? user.keyId : null, channelUrl: m.channelUrl, oldestDate: null, limit: null, webhookUrl: m.webhook ? 'https://example.com/h' : null,
-        }, { status: m.failed ? 'failed' : 'completed', httpStatus: m.failed ? 404 : 200, itemCount: m.failed ? null : 1, creditsCharged: m.failed ? 0 : 1, errorCode: m.failed ? 'CHANNEL_NOT_FOUND' : null, result: {}, quotaUnits: 0 });
+        await insertRequest(
+          t.services.db,
+          {
+            id,
+            accountId: user.id,
+            apiKeyId: m.viaKey ? user.keyId : null,
+            channelUrl: m.channelUrl,
+            oldestDate: null,
+            limit: null,
+            webhookUrl: m.webhook ? 'https://example.com/h' : null,
+          },
+          {
+            status: m.failed ? 'failed' : 'completed',
+            httpStatus: m.failed ? 404 : 200,
+            itemCount: m.failed ? null : 1,
+            creditsCharged: m.failed ? 0 : 1,
+            errorCode: m.failed ? 'CHANNEL_NOT_FOUND' : null,
+            result: {},
+            quotaUnits: 0,
+          },
+        );
       }
       return ids;
     }
@@ -54,7 +93,12 @@ for (const mode of STORAGE_MODES) {
     it('pages beyond the last 50 with an opaque cursor: every request once, newest first', async () => {
       const user = await createUser(t);
       // Inserted back to back: many share a millisecond, so the cursor must keep microseconds.
-      const ids = await seed(user, 123, (i) => ({ channelUrl: `https://www.youtube.com/@c${i}`, webhook: false, failed: false, viaKey: false }));
+      const ids = await seed(user, 123, (i) => ({
+        channelUrl: `https://www.youtube.com/@c${i}`,
+        webhook: false,
+        failed: false,
+        viaKey: false,
+      }));
       const seen: string[] = [];
       const times: number[] = [];
       let cursor: string | null = null;
@@ -62,7 +106,10 @@ for (const mode of STORAGE_MODES) {
       do {
         const res = await get(user, `${SHORTS}?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
         assert.equal(res.statusCode, 200, res.body);
-        const page = res.json() as { requests: Array<{ requestId: string; createdAt: string }>; nextCursor: string | null };
+        const page = res.json() as {
+          requests: Array<{ requestId: string; createdAt: string }>;
+          nextCursor: string | null;
+        };
         seen.push(...page.requests.map((r) => r.requestId));
         times.push(...page.requests.map((r) => Date.parse(r.createdAt)));
         cursor = page.nextCursor;
@@ -78,8 +125,24 @@ for (const mode of STORAGE_MODES) {
 
     it('filters by status, mode, key, channel text and date range, and combines them', async () => {
       const user = await createUser(t);
-      await seed(user, 12, (i) => ({ channelUrl: i % 3 === 0 ? `https://www.youtube.com/@Alpha_${i}` : `https://www.youtube.com/@beta${i}`, webhook: i % 2 === 0, failed: i % 4 === 0, viaKey: i < 6 }));
-      const ids = async (query: string) => ((await get(user, `${SHORTS}?${query}`)).json() as { requests: Array<{ requestId: string; mode: string; status: string; channelUrl: string; apiKey: { id: string; name: string } | null }> }).requests;
+      await seed(user, 12, (i) => ({
+        channelUrl: i % 3 === 0 ? `https://www.youtube.com/@Alpha_${i}` : `https://www.youtube.com/@beta${i}`,
+        webhook: i % 2 === 0,
+        failed: i % 4 === 0,
+        viaKey: i < 6,
+      }));
+      const ids = async (query: string) =>
+        (
+          (await get(user, `${SHORTS}?${query}`)).json() as {
+            requests: Array<{
+              requestId: string;
+              mode: string;
+              status: string;
+              channelUrl: string;
+              apiKey: { id: string; name: string } | null;
+            }>;
+          }
+        ).requests;
       assert.equal((await ids('mode=webhook')).length, 6);
       assert.ok((await ids('mode=webhook')).every((r) => r.mode === 'webhook'));
       assert.equal((await ids('status=failed')).length, 3);
@@ -96,10 +159,15 @@ for (const mode of STORAGE_MODES) {
       assert.equal((await ids('mode=webhook&channel=alpha')).length, 2); // i = 0, 6
       // Date range: move two rows a week back.
       const old = (await ids('channel=beta1'))[0]!.requestId;
-      await t.services.db.query(`UPDATE shorts_requests SET created_at = now() - interval '7 days' WHERE id = $1`, [old]);
+      await t.services.db.query(`UPDATE shorts_requests SET created_at = now() - interval '7 days' WHERE id = $1`, [
+        old,
+      ]);
       const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
       assert.ok(!(await ids(`from=${dayAgo}`)).some((r) => r.requestId === old));
-      assert.deepEqual((await ids(`to=${dayAgo}`)).map((r) => r.requestId), [old]);
+      assert.deepEqual(
+        (await ids(`to=${dayAgo}`)).map((r) => r.requestId),
+        [old],
+      );
     });
 
     it('says until when a failing delivery is retried: the remaining delays at their longest', () => {
@@ -112,7 +180,15 @@ for (const mode of STORAGE_MODES) {
 
     it('refuses a bad cursor or filter with a clear 400', async () => {
       const user = await createUser(t);
-      for (const query of ['cursor=not-a-cursor', `cursor=${Buffer.from('123.req_x; DROP').toString('base64url')}`, 'key=bob', 'status=done', 'from=yesterday', 'delivery=lost', 'limit=0']) {
+      for (const query of [
+        'cursor=not-a-cursor',
+        `cursor=${Buffer.from('123.req_x; DROP').toString('base64url')}`,
+        'key=bob',
+        'status=done',
+        'from=yesterday',
+        'delivery=lost',
+        'limit=0',
+      ]) {
         const res = await get(user, `${SHORTS}?${query}`);
         assert.equal(res.statusCode, 400, query);
         const body = res.json();
@@ -121,45 +197,113 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it('shows each webhook request\'s delivery state: delivered, retrying with the next time, failed after the last attempt, gone', async () => {
+    it("shows each webhook request's delivery state: delivered, retrying with the next time, failed after the last attempt, gone", async () => {
       const user = await createUser(t, 50);
       const ok = await startReceiver(() => ({ status: 200 }));
       const failing = await startReceiver(() => ({ status: 500 }));
       const gone = await startReceiver(() => ({ status: 410 }));
       const submit = async (url: string) => {
-        const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', limit: 1, webhookUrl: url } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: SHORTS,
+          headers: bearer(user.key),
+          payload: { channelUrl: 'https://www.youtube.com/@demo', limit: 1, webhookUrl: url },
+        });
         assert.equal(res.statusCode, 202, res.body);
         return res.json().requestId as string;
       };
-      const [delivered, failed, wentAway] = [await submit(ok.url()), await submit(failing.url()), await submit(gone.url())];
-      type Entry = { requestId: string; delivery: { state: string; attempts: number; lastAttemptAt: string | null; nextAttemptAt: string | null; retryingUntil: string | null; lastStatusCode: number | null } };
-      const stateOf = async (id: string) => ((await get(user, `${SHORTS}?mode=webhook`)).json().requests as Entry[]).find((r) => r.requestId === id)!.delivery;
+      const [delivered, failed, wentAway] = [
+        await submit(ok.url()),
+        await submit(failing.url()),
+        await submit(gone.url()),
+      ];
+      type Entry = {
+        requestId: string;
+        delivery: {
+          state: string;
+          attempts: number;
+          lastAttemptAt: string | null;
+          nextAttemptAt: string | null;
+          retryingUntil: string | null;
+          lastStatusCode: number | null;
+        };
+      };
+      const stateOf = async (id: string) =>
+        ((await get(user, `${SHORTS}?mode=webhook`)).json().requests as Entry[]).find((r) => r.requestId === id)!
+          .delivery;
       // The failing receiver is retried twice (schedule 0.2,0.2): the first failure is "retrying".
-      const retrying = await until(async () => { const d = await stateOf(failed); return d.state === 'retrying' && d; }, 20_000, 20).catch(() => null);
+      const retrying = await until(
+        async () => {
+          const d = await stateOf(failed);
+          return d.state === 'retrying' && d;
+        },
+        20_000,
+        20,
+      ).catch(() => null);
       if (retrying) {
         assert.ok(retrying.nextAttemptAt && Date.parse(retrying.nextAttemptAt) > Date.now() - 5_000);
         // After attempt 1 of a 0.2,0.2 schedule: one more delay after the next attempt, at most 0.24 s, rounded up.
-        assert.equal(Date.parse(retrying.retryingUntil!) - Date.parse(retrying.nextAttemptAt), retrying.attempts === 1 ? 1000 : 0);
+        assert.equal(
+          Date.parse(retrying.retryingUntil!) - Date.parse(retrying.nextAttemptAt),
+          retrying.attempts === 1 ? 1000 : 0,
+        );
       }
-      const gaveUp = await until(async () => { const d = await stateOf(failed); return d.state === 'failed' && d; });
-      assert.deepEqual({ ...gaveUp, lastAttemptAt: typeof gaveUp.lastAttemptAt }, { state: 'failed', attempts: 3, lastAttemptAt: 'string', lastStatusCode: 500, nextAttemptAt: null, retryingUntil: null });
+      const gaveUp = await until(async () => {
+        const d = await stateOf(failed);
+        return d.state === 'failed' && d;
+      });
+      assert.deepEqual(
+        { ...gaveUp, lastAttemptAt: typeof gaveUp.lastAttemptAt },
+        {
+          state: 'failed',
+          attempts: 3,
+          lastAttemptAt: 'string',
+          lastStatusCode: 500,
+          nextAttemptAt: null,
+          retryingUntil: null,
+        },
+      );
       await until(async () => (await stateOf(delivered)).state === 'delivered');
       await until(async () => (await stateOf(wentAway)).state === 'gone');
-      assert.deepEqual(((await get(user, `${SHORTS}?delivery=failed`)).json().requests as Entry[]).map((r) => r.requestId), [failed]);
-      assert.deepEqual(((await get(user, `${SHORTS}?delivery=gone`)).json().requests as Entry[]).map((r) => r.requestId), [wentAway]);
+      assert.deepEqual(
+        ((await get(user, `${SHORTS}?delivery=failed`)).json().requests as Entry[]).map((r) => r.requestId),
+        [failed],
+      );
+      assert.deepEqual(
+        ((await get(user, `${SHORTS}?delivery=gone`)).json().requests as Entry[]).map((r) => r.requestId),
+        [wentAway],
+      );
       assert.equal(((await get(user, `${SHORTS}?mode=sync`)).json().requests as Entry[]).length, 0);
 
       // The account-wide delivery log: every attempt, newest first, with what was sent and received.
-      const log = (await get(user, '/webhooks/deliveries?limit=3')).json() as { deliveries: Array<Record<string, unknown>>; nextCursor: string | null };
+      const log = (await get(user, '/webhooks/deliveries?limit=3')).json() as {
+        deliveries: Array<Record<string, unknown>>;
+        nextCursor: string | null;
+      };
       assert.equal(log.deliveries.length, 3);
       assert.ok(log.nextCursor);
-      const rest = (await get(user, `/webhooks/deliveries?limit=50&cursor=${log.nextCursor}`)).json() as { deliveries: Array<Record<string, unknown>>; nextCursor: string | null };
+      const rest = (await get(user, `/webhooks/deliveries?limit=50&cursor=${log.nextCursor}`)).json() as {
+        deliveries: Array<Record<string, unknown>>;
+        nextCursor: string | null;
+      };
       assert.equal(rest.nextCursor, null);
       const all = [...log.deliveries, ...rest.deliveries];
       assert.equal(all.length, 5); // 1 delivered + 3 failed + 1 gone
-      assert.deepEqual(all.map((d) => d.id), [...all.map((d) => d.id)].sort((a, b) => Number(b) - Number(a)));
-      const attemptsOfFailed = all.filter((d) => d.requestId === failed).sort((a, b) => Number(a.attempt) - Number(b.attempt));
-      assert.deepEqual(attemptsOfFailed.map((d) => [d.attempt, d.statusCode, d.gaveUp, d.nextAttemptAt === null]), [[1, 500, false, false], [2, 500, false, false], [3, 500, true, true]]);
+      assert.deepEqual(
+        all.map((d) => d.id),
+        [...all.map((d) => d.id)].sort((a, b) => Number(b) - Number(a)),
+      );
+      const attemptsOfFailed = all
+        .filter((d) => d.requestId === failed)
+        .sort((a, b) => Number(a.attempt) - Number(b.attempt));
+      assert.deepEqual(
+        attemptsOfFailed.map((d) => [d.attempt, d.statusCode, d.gaveUp, d.nextAttemptAt === null]),
+        [
+          [1, 500, false, false],
+          [2, 500, false, false],
+          [3, 500, true, true],
+        ],
+      );
       const first = all.find((d) => d.requestId === delivered)!;
       const headers = first.requestHeaders as Record<string, string>;
       assert.equal(headers['webhook-id'], `msg_${delivered}`);
@@ -180,7 +324,7 @@ for (const mode of STORAGE_MODES) {
       await Promise.all([ok.close(), failing.close(), gone.close()]);
     });
 
-    it('keeps only the first 1 KiB of a receiver\'s answer', async () => {
+    it("keeps only the first 1 KiB of a receiver's answer", async () => {
       const user = await createUser(t);
       const server = createServer((req, res) => {
         req.resume();
@@ -188,7 +332,12 @@ for (const mode of STORAGE_MODES) {
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/big`;
-      const res = await t.app.inject({ method: 'POST', url: '/webhooks/test', headers: bearer(user.token), payload: { url } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/test',
+        headers: bearer(user.token),
+        payload: { url },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const excerpt = res.json().responseExcerpt as string;
       assert.equal(Buffer.byteLength(excerpt.replace(/\uFFFD$/, '')) <= 1024, true);
@@ -201,7 +350,8 @@ for (const mode of STORAGE_MODES) {
       alignClock();
       const user = await createUser(t);
       const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 204 : 503 }));
-      const send = (url: string) => t.app.inject({ method: 'POST', url: '/webhooks/test', headers: bearer(user.key), payload: { url } });
+      const send = (url: string) =>
+        t.app.inject({ method: 'POST', url: '/webhooks/test', headers: bearer(user.key), payload: { url } });
       const first = await send(receiver.url('/t'));
       assert.equal(first.statusCode, 200, first.body);
       const result = first.json();
@@ -211,7 +361,10 @@ for (const mode of STORAGE_MODES) {
       // Signed like real events: the account's secret verifies it.
       const [{ secret }] = (await get(user, '/accounts/webhook-secret')).json().secrets as [{ secret: string }];
       const delivery = receiver.deliveries[0]!;
-      const event = new Webhook(secret.replace(/^whsec_/, '')).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string };
+      const event = new Webhook(secret.replace(/^whsec_/, '')).verify(
+        delivery.body,
+        delivery.headers as Record<string, string>,
+      ) as { type: string };
       assert.equal(event.type, 'webhook.test');
       assert.equal(delivery.body, result.requestBody);
       assert.equal(result.requestHeaders['webhook-signature'], delivery.headers['webhook-signature']);
@@ -238,8 +391,14 @@ for (const mode of STORAGE_MODES) {
     it('limits redeliveries per account, outside the metered windows (found by review: they were unlimited)', async () => {
       alignClock();
       const user = await createUser(t);
-      const ids = await seed(user, 11, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
-      const redeliver = (id: string) => t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(user.key) });
+      const ids = await seed(user, 11, () => ({
+        channelUrl: 'https://www.youtube.com/@demo',
+        webhook: true,
+        failed: false,
+        viaKey: true,
+      }));
+      const redeliver = (id: string) =>
+        t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(user.key) });
       const first = await redeliver(ids[0]!);
       assert.equal(first.statusCode, 202, first.body);
       // Refused for what it is (one of its webhook is due): counted too, so concurrent calls cannot pass the limit together.
@@ -251,43 +410,80 @@ for (const mode of STORAGE_MODES) {
       assert.deepEqual(codes, [...Array(8).fill(202), 429, 429], codes.join());
       // Concurrent calls of another account: ten admitted at most.
       const burster = await createUser(t);
-      const many = await seed(burster, 20, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
-      const burst = await Promise.all(many.map((id) => t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(burster.key) })));
+      const many = await seed(burster, 20, () => ({
+        channelUrl: 'https://www.youtube.com/@demo',
+        webhook: true,
+        failed: false,
+        viaKey: true,
+      }));
+      const burst = await Promise.all(
+        many.map((id) =>
+          t.app.inject({ method: 'POST', url: `${SHORTS}/${id}/redeliver`, headers: bearer(burster.key) }),
+        ),
+      );
       assert.equal(burst.filter((r) => r.statusCode === 202).length, 10, burst.map((r) => r.statusCode).join());
       const limited = answers.at(-1)!;
       assert.equal(limited.statusCode, 429, limited.body);
       assert.deepEqual([limited.json().success, limited.json().error], [false, 'RATE_LIMITED']);
-      assert.match(limited.json().message, /^Too many redeliveries: at most 10 per minute and 100 per hour; retry in \d+ s\.$/);
+      assert.match(
+        limited.json().message,
+        /^Too many redeliveries: at most 10 per minute and 100 per hour; retry in \d+ s\.$/,
+      );
       assert.ok(Number(limited.headers['retry-after']) > 0);
       assert.equal((await get(user, '/accounts')).json().usage.minute, 0, 'not counted in the metered windows');
       // Another account is not affected.
       const other = await createUser(t);
-      const [own] = await seed(other, 1, () => ({ channelUrl: 'https://www.youtube.com/@demo', webhook: true, failed: false, viaKey: true }));
-      assert.equal((await t.app.inject({ method: 'POST', url: `${SHORTS}/${own}/redeliver`, headers: bearer(other.key) })).statusCode, 202);
+      const [own] = await seed(other, 1, () => ({
+        channelUrl: 'https://www.youtube.com/@demo',
+        webhook: true,
+        failed: false,
+        viaKey: true,
+      }));
+      assert.equal(
+        (await t.app.inject({ method: 'POST', url: `${SHORTS}/${own}/redeliver`, headers: bearer(other.key) }))
+          .statusCode,
+        202,
+      );
     });
 
     it('counts refused calls per day, so requests listed + refused account for the calls the limits counted', async () => {
       alignClock();
       const user = await createUser(t, 1);
-      const post = (payload: object, token = user.key) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(token), payload });
+      const post = (payload: object, token = user.key) =>
+        t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(token), payload });
       assert.equal((await post({ channelUrl: 'not a url' })).statusCode, 400); // schema: no row
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', bogus: 1 }, user.token)).statusCode, 400);
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', limit: 1 })).statusCode, 200); // 1 credit: spent
-      assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h' })).statusCode, 402); // webhook: refused at acceptance, no row
+      assert.equal(
+        (await post({ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h' })).statusCode,
+        402,
+      ); // webhook: refused at acceptance, no row
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', limit: 1 })).statusCode, 402); // synchronous: recorded as a failed request
       const limits = [];
       for (let i = 0; i < 5; i++) limits.push((await post({ channelUrl: 'not a url' })).statusCode);
       // 8 per minute: 3 more 400s fit, then 429s.
       assert.deepEqual(limits, [400, 400, 400, 429, 429]);
 
-      const rejections = async () => (await get(user, `${SHORTS}/rejections`)).json() as { days: Array<{ date: string; total: number; counts: Array<{ httpStatus: number; error: string; apiKeyId: string | null; count: number }> }> };
+      const rejections = async () =>
+        (await get(user, `${SHORTS}/rejections`)).json() as {
+          days: Array<{
+            date: string;
+            total: number;
+            counts: Array<{ httpStatus: number; error: string; apiKeyId: string | null; count: number }>;
+          }>;
+        };
       const check = async () => {
         const { days } = await rejections();
         assert.equal(days.length, 1);
         const [today] = days;
-        assert.equal(today!.date, new Date(t.services.shortsRequests.now()).toISOString().slice(0, 10), 'counted on the service clock\'s day');
+        assert.equal(
+          today!.date,
+          new Date(t.services.shortsRequests.now()).toISOString().slice(0, 10),
+          "counted on the service clock's day",
+        );
         assert.equal(today!.total, 8);
-        const by = (status: number, key: string | null) => today!.counts.filter((c) => c.httpStatus === status && c.apiKeyId === key).reduce((n, c) => n + c.count, 0);
+        const by = (status: number, key: string | null) =>
+          today!.counts.filter((c) => c.httpStatus === status && c.apiKeyId === key).reduce((n, c) => n + c.count, 0);
         assert.equal(by(400, user.keyId), 4);
         assert.equal(by(400, null), 1);
         assert.equal(by(402, user.keyId), 1);

@@ -8,20 +8,43 @@ import { channelIdentity, toChannel, toShort } from '../src/domain/shorts/mappin
 import type { ShortsResult } from '../src/domain/shorts/shorts-result.ts';
 import type { YtVideo } from '../src/domain/shorts/youtube-types.ts';
 
-const channel = toChannel({ kind: 'youtube#channel', etag: 'e', id: 'UCabcdefghijklmnopqrstuv', snippet: { title: 'Ünïcode “quotes” \u2028 and </script>', customUrl: '@chan', thumbnails: { default: { url: 'https://i.ytimg.com/a.jpg', width: 88, height: 88 } } }, statistics: { viewCount: '12', videoCount: '3' } });
+const channel = toChannel({
+  kind: 'youtube#channel',
+  etag: 'e',
+  id: 'UCabcdefghijklmnopqrstuv',
+  snippet: {
+    title: 'Ünïcode “quotes” \u2028 and </script>',
+    customUrl: '@chan',
+    thumbnails: { default: { url: 'https://i.ytimg.com/a.jpg', width: 88, height: 88 } },
+  },
+  statistics: { viewCount: '12', videoCount: '3' },
+});
 const identity = channelIdentity(channel);
 
 function video(i: number): YtVideo {
   return {
-    kind: 'youtube#video', etag: `etag${i}`, id: `vid${String(i).padStart(8, '0')}`,
-    snippet: { publishedAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`, channelId: channel.id, title: i % 3 === 0 ? `emoji 🎬 #${i}` : `short "${i}"\n\\`, ...(i % 2 ? { tags: ['a', 'b'] } : {}) },
+    kind: 'youtube#video',
+    etag: `etag${i}`,
+    id: `vid${String(i).padStart(8, '0')}`,
+    snippet: {
+      publishedAt: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`,
+      channelId: channel.id,
+      title: i % 3 === 0 ? `emoji 🎬 #${i}` : `short "${i}"\n\\`,
+      ...(i % 2 ? { tags: ['a', 'b'] } : {}),
+    },
     statistics: { viewCount: String(i * 7), likeCount: String(i) },
     ...(i % 4 ? { contentDetails: { duration: `PT${(i % 59) + 1}S` } } : {}),
   } as YtVideo;
 }
 
 function result(count: number): ShortsResult {
-  return { channel, shorts: Array.from({ length: count }, (_, i) => toShort(video(i), identity)), truncated: false, fetchedAt: '2026-11-26T00:00:00.000Z', source: 'data-api' };
+  return {
+    channel,
+    shorts: Array.from({ length: count }, (_, i) => toShort(video(i), identity)),
+    truncated: false,
+    fetchedAt: '2026-11-26T00:00:00.000Z',
+    source: 'data-api',
+  };
 }
 
 function dataOf(r: ShortsResult): string {

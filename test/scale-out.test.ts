@@ -37,9 +37,17 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
       JOB_HEARTBEAT_SECONDS: '10',
       JWT_SECRET: randomBytes(32).toString('hex'),
     };
-    api = await Promise.all([startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' }), startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' })]);
+    api = await Promise.all([
+      startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' }),
+      startChild('dist/server.mjs', { ...env, RUN_WORKER: 'false' }),
+    ]);
     workerMetrics = `http://127.0.0.1:${await freePort()}`;
-    worker = await startChild('dist/worker.mjs', { ...env, WORKER_CONCURRENCY: '8', WORKER_METRICS_PORT: new URL(workerMetrics).port, METRICS_TOKEN: 'worker-metrics-token-0123' });
+    worker = await startChild('dist/worker.mjs', {
+      ...env,
+      WORKER_CONCURRENCY: '8',
+      WORKER_METRICS_PORT: new URL(workerMetrics).port,
+      METRICS_TOKEN: 'worker-metrics-token-0123',
+    });
   });
   after(async () => {
     await Promise.all([...api.map((a) => a.kill('SIGTERM')), worker?.kill('SIGTERM')]);
@@ -50,7 +58,11 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
 
   async function userWith(credits: number, limits?: { perMinute: number; perHour: number; perDay: number }) {
     const account = await createAccount(db, { email: uniqueEmail('scale'), password: PASSWORD, credits });
-    if (limits) await db.query('UPDATE accounts SET rate_limit_per_minute = $2, rate_limit_per_hour = $3, rate_limit_per_day = $4 WHERE id = $1', [account.id, limits.perMinute, limits.perHour, limits.perDay]);
+    if (limits)
+      await db.query(
+        'UPDATE accounts SET rate_limit_per_minute = $2, rate_limit_per_hour = $3, rate_limit_per_day = $4 WHERE id = $1',
+        [account.id, limits.perMinute, limits.perHour, limits.perDay],
+      );
     const { key } = await createApiKey(db, account.id, 'scale test');
     return { id: account.id, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
   }
@@ -62,21 +74,42 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     const second = new Date().getUTCSeconds();
     if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     const user = await userWith(1000);
-    const statuses = await Promise.all(Array.from({ length: 150 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
     assert.equal(statuses.filter((s) => s === 200).length, 60);
     assert.equal(statuses.filter((s) => s === 429).length, 90);
-    const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);
+    const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [
+      user.id,
+    ]);
     assert.equal(row!.credit_balance, 1000 - 60);
   });
 
   it('200 concurrent charges against 50 credits: exactly 50 succeed, balance 0, ledger consistent', async () => {
     const user = await userWith(50, { perMinute: 10_000, perHour: 10_000, perDay: 10_000 });
-    const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(i, user.headers, { channelUrl: 'https://www.youtube.com/@sparse' }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
     assert.equal(statuses.filter((s) => s === 200).length, 50);
     assert.equal(statuses.filter((s) => s === 402).length, 150);
-    const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [user.id]);
+    const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [
+      user.id,
+    ]);
     assert.equal(row!.credit_balance, 0);
-    const [ledger] = await db.query<{ total: number; charges: number }>("SELECT sum(amount)::int AS total, count(*) FILTER (WHERE kind = 'charge')::int AS charges FROM credit_ledger WHERE account_id = $1", [user.id]);
+    const [ledger] = await db.query<{ total: number; charges: number }>(
+      "SELECT sum(amount)::int AS total, count(*) FILTER (WHERE kind = 'charge')::int AS charges FROM credit_ledger WHERE account_id = $1",
+      [user.id],
+    );
     assert.equal(ledger!.total, 0);
     assert.equal(ledger!.charges, 50);
   });
@@ -96,22 +129,37 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     for (let i = 0; i < 100; i++) {
       if (i === 50) await api[0]!.kill('SIGKILL'); // half-way, one API instance dies
       const target = i >= 50 ? 1 : i;
-      const res = await post(target, user.headers, { channelUrl: `https://www.youtube.com/@fake-${(i % 7) + 1}`, webhookUrl: receiver.url(`/h/${i}`) });
+      const res = await post(target, user.headers, {
+        channelUrl: `https://www.youtube.com/@fake-${(i % 7) + 1}`,
+        webhookUrl: receiver.url(`/h/${i}`),
+      });
       assert.equal(res.status, 202);
       accepted.push((await res.json()).requestId);
     }
     const expected = new Set(accepted.map((id) => `msg_${id}`));
-    await until(async () => new Set(receiver.deliveries.map((d) => String(d.headers['webhook-id']))).size >= expected.size, 60_000, 200);
+    await until(
+      async () => new Set(receiver.deliveries.map((d) => String(d.headers['webhook-id']))).size >= expected.size,
+      60_000,
+      200,
+    );
     const delivered = new Set(receiver.deliveries.map((d) => String(d.headers['webhook-id'])));
     for (const id of expected) assert.ok(delivered.has(id), `${id} delivered`);
     assert.equal(overlap, 0, 'no webhook was delivered twice concurrently');
-    const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM shorts_requests WHERE account_id = $1 AND status = 'completed'", [user.id]);
+    const [row] = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM shorts_requests WHERE account_id = $1 AND status = 'completed'",
+      [user.id],
+    );
     assert.equal(row!.n, 100);
     await receiver.close();
     // The worker did the fetching and delivering: its own /metrics shows it (found by review: never scraped).
     assert.equal((await fetch(`${workerMetrics}/metrics`)).status, 401, 'METRICS_TOKEN holds there too');
-    const scraped = await (await fetch(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer worker-metrics-token-0123' } })).text();
-    const attempts = [...scraped.matchAll(/^webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const scraped = await (
+      await fetch(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer worker-metrics-token-0123' } })
+    ).text();
+    const attempts = [...scraped.matchAll(/^webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     assert.ok(attempts >= 100, `the worker's webhook attempts: ${attempts}\n${scraped.slice(0, 2000)}`);
     assert.match(scraped, /^upstream_calls_total\{/m);
     assert.equal((await fetch(`${workerMetrics}/healthz`)).status, 200);

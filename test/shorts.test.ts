@@ -23,20 +23,33 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   before(async () => {
     fake = await startFakePlatform();
     // An allowance large enough for the 101-unit search strategy (the default, 50, is not).
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '1000', QUOTA_ALLOWANCE_UNITS: '1000', NEGATIVE_CACHE_SECONDS: '0' });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      CACHE_TTL_SECONDS: '0',
+      YOUTUBE_TIMEOUT_MS: '2000',
+      RATE_LIMIT_PER_MINUTE: '1000',
+      QUOTA_ALLOWANCE_UNITS: '1000',
+      NEGATIVE_CACHE_SECONDS: '0',
+    });
   });
   after(async () => {
     await t.close();
     await fake.close();
   });
 
-  const call = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance as number;
+  const call = (user: TestUser, payload: object) =>
+    t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+  const balance = async (user: TestUser) =>
+    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
+      .balance as number;
 
   it('takes a non-ASCII handle as sent or percent-encoded (found by review: format uri refused it as sent)', async () => {
     const added = fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });
     const user = await createUser(t, 10);
-    for (const channelUrl of ['https://www.youtube.com/@ひらがなチャンネル', `https://www.youtube.com/@${encodeURIComponent('ひらがなチャンネル')}`]) {
+    for (const channelUrl of [
+      'https://www.youtube.com/@ひらがなチャンネル',
+      `https://www.youtube.com/@${encodeURIComponent('ひらがなチャンネル')}`,
+    ]) {
       const res = await call(user, { channelUrl });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual([res.json().data.channel.id, res.json().itemCount], [added.id, 3]);
@@ -45,13 +58,23 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal((await call(user, { channelUrl: 'not a url' })).json().error, 'VALIDATION_FAILED');
   });
 
-  it('returns the channel and all its shorts with the spec\'s fields, charging 1 credit per started 50', async () => {
+  it("returns the channel and all its shorts with the spec's fields, charging 1 credit per started 50", async () => {
     const user = await createUser(t, 100);
     fake.resetStats();
     const res = await call(user, { channelUrl: channel('@demo') });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
-    assert.deepEqual(Object.keys(body).sort(), ['creditsCharged', 'data', 'fetchedAt', 'itemCount', 'requestId', 'source', 'stale', 'success', 'truncated']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'creditsCharged',
+      'data',
+      'fetchedAt',
+      'itemCount',
+      'requestId',
+      'source',
+      'stale',
+      'success',
+      'truncated',
+    ]);
     assert.equal(body.stale, false);
     assert.equal(body.source, 'data-api');
     assert.ok(Number.isFinite(Date.parse(body.fetchedAt)));
@@ -68,21 +91,51 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(body.truncated, false);
     assert.equal(await balance(user), 97);
     // The demo channel carries every spec field but the four the generator leaves out for it.
-    const channelMust = Object.keys(CHANNEL_FIELDS).filter((f) => f !== 'snippet.defaultLanguage' && f !== 'brandingSettings.channel.defaultLanguage' && f !== 'brandingSettings.channel.trackingAnalyticsAccountId' && f !== 'brandingSettings.channel.unsubscribedTrailer');
+    const channelMust = Object.keys(CHANNEL_FIELDS).filter(
+      (f) =>
+        f !== 'snippet.defaultLanguage' &&
+        f !== 'brandingSettings.channel.defaultLanguage' &&
+        f !== 'brandingSettings.channel.trackingAnalyticsAccountId' &&
+        f !== 'brandingSettings.channel.unsubscribedTrailer',
+    );
     assertSpecShape(body.data.channel, CHANNEL_FIELDS, channelMust, 'channel');
     for (const short of body.data.shorts) {
-      assertSpecShape(short, SHORT_FIELDS, ['kind', 'etag', 'id', 'snippet.publishedAt', 'snippet.channelId', 'snippet.title', 'snippet.thumbnails', 'snippet.channelHandle', 'snippet.channelCustomUrl', 'statistics.viewCount', 'shortUrl'], `short ${short.id}`);
+      assertSpecShape(
+        short,
+        SHORT_FIELDS,
+        [
+          'kind',
+          'etag',
+          'id',
+          'snippet.publishedAt',
+          'snippet.channelId',
+          'snippet.title',
+          'snippet.thumbnails',
+          'snippet.channelHandle',
+          'snippet.channelCustomUrl',
+          'statistics.viewCount',
+          'shortUrl',
+        ],
+        `short ${short.id}`,
+      );
       assert.equal(short.shortUrl, `https://www.youtube.com/shorts/${short.id}`);
       assert.equal(short.snippet.channelId, body.data.channel.id);
       assert.equal(short.snippet.channelHandle, body.data.channel.snippet.customUrl);
       assert.equal(short.snippet.channelCustomUrl, `https://www.youtube.com/${body.data.channel.snippet.customUrl}`);
     }
-    const times = body.data.shorts.map((s: { snippet: { publishedAt: string } }) => parseTimestamp(s.snippet.publishedAt)!);
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+    const times = body.data.shorts.map(
+      (s: { snippet: { publishedAt: string } }) => parseTimestamp(s.snippet.publishedAt)!,
+    );
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first',
+    );
     assert.equal(new Set(body.data.shorts.map((s: { id: string }) => s.id)).size, 120, 'no duplicates across pages');
     // 1 channels.list (forHandle returns the full channel) + 3 playlist pages + 3 videos batches.
     assert.equal(fake.quotaUsed(), 7);
-    const ledger = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json().entries;
+    const ledger = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json()
+      .entries;
     assert.equal(ledger[0].amount, -3);
     assert.equal(ledger[0].requestId, body.requestId);
   });
@@ -126,7 +179,12 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   it('resolves a /c/ name that is not a handle through search, matching customUrl', async () => {
     const user = await createUser(t);
-    const added = fake.addChannel({ handle: 'renamedhandle', customUrl: 'oldvanityname', title: 'Old Vanity', shortsCount: 3 });
+    const added = fake.addChannel({
+      handle: 'renamedhandle',
+      customUrl: 'oldvanityname',
+      title: 'Old Vanity',
+      shortsCount: 3,
+    });
     fake.resetStats();
     const res = await call(user, { channelUrl: channel('c/oldvanityname') });
     assert.equal(res.statusCode, 200, res.body);
@@ -136,7 +194,11 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   it('answers 404 for an unknown channel and 400 for unusable addresses, charging nothing', async () => {
     const user = await createUser(t, 10);
-    for (const url of [channel('@nobody-here-xyz'), channel('channel/UC0000000000000000000000'), channel('user/nobodyxyz')]) {
+    for (const url of [
+      channel('@nobody-here-xyz'),
+      channel('channel/UC0000000000000000000000'),
+      channel('user/nobodyxyz'),
+    ]) {
       const res = await call(user, { channelUrl: url });
       assert.equal(res.statusCode, 404, url);
       assert.deepEqual(Object.keys(res.json()).sort(), ['error', 'message', 'requestId', 'success']);
@@ -162,13 +224,19 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   it('filters by oldestDate inclusively and stops paging early', async () => {
     const user = await createUser(t, 1000);
-    const all = (await call(user, { channelUrl: channel('@demo') })).json().data.shorts as Array<{ id: string; snippet: { publishedAt: string } }>;
+    const all = (await call(user, { channelUrl: channel('@demo') })).json().data.shorts as Array<{
+      id: string;
+      snippet: { publishedAt: string };
+    }>;
     const at = (i: number) => parseTimestamp(all[i]!.snippet.publishedAt)!;
     // Equal to the 10th short's time: shorts 0..9 are kept.
     fake.resetStats();
     const equal = (await call(user, { channelUrl: channel('@demo'), oldestDate: at(9) })).json();
     assert.equal(equal.itemCount, 10);
-    assert.deepEqual(equal.data.shorts.map((s: { id: string }) => s.id), all.slice(0, 10).map((s) => s.id));
+    assert.deepEqual(
+      equal.data.shorts.map((s: { id: string }) => s.id),
+      all.slice(0, 10).map((s) => s.id),
+    );
     // The first page holds the window; the second (all older) is the safety margin; no third page.
     assert.equal(fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 2);
     // One millisecond later excludes the 10th.
@@ -209,15 +277,28 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     for (const [method, url, status] of failures) {
       const res = await t.app.inject({ method, url, headers: bearer(user.key) });
       assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
-      assert.deepEqual(Object.keys(res.json()).sort(), ['error', 'message', 'requestId', 'success'], `${method} ${url}`);
+      assert.deepEqual(
+        Object.keys(res.json()).sort(),
+        ['error', 'message', 'requestId', 'success'],
+        `${method} ${url}`,
+      );
       assert.equal(res.json().success, false);
     }
   });
 
   it('refuses a body that is not JSON with 415, plain text included (found by review: it was a 400)', async () => {
     const user = await createUser(t, 1);
-    for (const [type, payload] of [['text/plain', '{"channelUrl":"https://www.youtube.com/@demo"}'], ['application/x-www-form-urlencoded', 'channelUrl=x'], ['application/xml', '<a/>']] as const) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: { ...bearer(user.key), 'content-type': type }, payload });
+    for (const [type, payload] of [
+      ['text/plain', '{"channelUrl":"https://www.youtube.com/@demo"}'],
+      ['application/x-www-form-urlencoded', 'channelUrl=x'],
+      ['application/xml', '<a/>'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: { ...bearer(user.key), 'content-type': type },
+        payload,
+      });
       assert.equal(res.statusCode, 415, `${type}: ${res.body}`);
       assert.deepEqual([res.json().error, res.json().success], ['UNSUPPORTED_MEDIA_TYPE', false]);
     }
@@ -246,23 +327,36 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
   for (const [fault, status, code] of faults) {
     it(`maps upstream ${fault.kind} on ${fault.endpoint} to ${status} ${code}, charging nothing`, async () => {
       // Key trouble takes the key out of the pool: such a fault gets an app of its own.
-      const own = fault.kind === 'quotaExceeded' || fault.kind === 'keyInvalid' ? await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' }) : undefined;
+      const own =
+        fault.kind === 'quotaExceeded' || fault.kind === 'keyInvalid'
+          ? await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' })
+          : undefined;
       const app = own ?? t;
       const user = await createUser(app, 10);
       fake.injectFault(fault);
       try {
-        const res = await app.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: channel('@demo') } });
+        const res = await app.app.inject({
+          method: 'POST',
+          url: SHORTS,
+          headers: bearer(user.key),
+          payload: { channelUrl: channel('@demo') },
+        });
         assert.equal(res.statusCode, status, res.body);
         assert.equal(res.json().success, false);
         assert.equal(res.json().error, code);
         assert.equal(res.json().requestId, res.headers['x-request-id']);
-        if (code === 'UPSTREAM_QUOTA_EXHAUSTED') assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After: the next quota day');
+        if (code === 'UPSTREAM_QUOTA_EXHAUSTED')
+          assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After: the next quota day');
       } finally {
         fake.clearFaults();
       }
       try {
-        assert.equal((await app.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
-        const recorded = (await app.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json().requests[0];
+        assert.equal(
+          (await app.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+          10,
+        );
+        const recorded = (await app.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json()
+          .requests[0];
         assert.equal(recorded.status, 'failed');
         assert.equal(recorded.error, code);
       } finally {
@@ -279,7 +373,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(res.statusCode, 200, res.body);
   });
 
-  it('lists requests for their owner only and shows one request\'s detail', async () => {
+  it("lists requests for their owner only and shows one request's detail", async () => {
     const alice = await createUser(t);
     const bob = await createUser(t);
     const done = (await call(alice, { channelUrl: channel('@sparse') })).json();
@@ -288,12 +382,22 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(list[0].itemCount, 5);
     assert.equal(list[0].creditsCharged, 1);
     assert.equal(list[0].mode, 'sync');
-    const detail = await t.app.inject({ method: 'GET', url: `${SHORTS}/${done.requestId}`, headers: bearer(alice.key) });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `${SHORTS}/${done.requestId}`,
+      headers: bearer(alice.key),
+    });
     assert.equal(detail.statusCode, 200);
     assert.equal(detail.json().status, 'completed');
     assert.equal(detail.json().result.itemCount, 5);
-    assert.equal((await t.app.inject({ method: 'GET', url: `${SHORTS}/${done.requestId}`, headers: bearer(bob.key) })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(bob.key) })).json().requests.length, 0);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `${SHORTS}/${done.requestId}`, headers: bearer(bob.key) })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: SHORTS, headers: bearer(bob.key) })).json().requests.length,
+      0,
+    );
   });
 });
 
@@ -302,13 +406,19 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
   let t: TestApp;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      MAX_SHORTS_PER_REQUEST: '100',
+      CACHE_TTL_SECONDS: '300',
+      RATE_LIMIT_PER_MINUTE: '5',
+    });
   });
   after(async () => {
     await t.close();
     await fake.close();
   });
-  const call = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+  const call = (user: TestUser, payload: object) =>
+    t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
 
   it('says so in the body when it returns fewer shorts than exist', async () => {
     const user = await createUser(t);
@@ -332,17 +442,28 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(fake.quotaUsed(), used, 'no upstream call for the cached result');
     assert.deepEqual(second.json().data, first.data);
     assert.equal(second.json().creditsCharged, 2);
-    const filtered = await call(user, { channelUrl: channel('@fake-60'), oldestDate: parseTimestamp(first.data.shorts[4].snippet.publishedAt) });
+    const filtered = await call(user, {
+      channelUrl: channel('@fake-60'),
+      oldestDate: parseTimestamp(first.data.shorts[4].snippet.publishedAt),
+    });
     assert.equal(filtered.json().itemCount, 5, 'a cached full result answers an oldestDate');
     assert.equal(fake.quotaUsed(), used);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 50 - 2 - 2 - 1);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+      50 - 2 - 2 - 1,
+    );
   });
 
   it('shares one upstream fetch among concurrent identical requests', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
     fake.resetStats();
     fake.setLatency(30);
-    const results = await Promise.all(users.flatMap((u) => [call(u, { channelUrl: channel('@fake-77') }), call(u, { channelUrl: channel('@fake-77') })]));
+    const results = await Promise.all(
+      users.flatMap((u) => [
+        call(u, { channelUrl: channel('@fake-77') }),
+        call(u, { channelUrl: channel('@fake-77') }),
+      ]),
+    );
     fake.setLatency(0);
     assert.ok(results.every((r) => r.statusCode === 200 && r.json().itemCount === 77));
     assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
@@ -367,15 +488,37 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
 
   it('instances sharing Redis read a new address once between them (found by review: each instance read it)', async () => {
     const { REDIS_TEST_URL } = await import('../support/databases.ts');
-    const env = { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `sf-${process.pid}-${Date.now()}:` };
-    const instances = await Promise.all([startTestApp('pglite', env), startTestApp('pglite', env), startTestApp('pglite', env)]);
+    const env = {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      MAX_SHORTS_PER_REQUEST: '100',
+      CACHE_TTL_SECONDS: '300',
+      REDIS_URL: REDIS_TEST_URL,
+      REDIS_KEY_PREFIX: `sf-${process.pid}-${Date.now()}:`,
+    };
+    const instances = await Promise.all([
+      startTestApp('pglite', env),
+      startTestApp('pglite', env),
+      startTestApp('pglite', env),
+    ]);
     try {
       const users = await Promise.all(instances.map((i) => createUser(i)));
       fake.resetStats();
       fake.setLatency(30);
-      const answers = await Promise.all(instances.map((i, n) => i.app.inject({ method: 'POST', url: SHORTS, headers: bearer(users[n]!.key), payload: { channelUrl: channel('@fake-90') } })));
+      const answers = await Promise.all(
+        instances.map((i, n) =>
+          i.app.inject({
+            method: 'POST',
+            url: SHORTS,
+            headers: bearer(users[n]!.key),
+            payload: { channelUrl: channel('@fake-90') },
+          }),
+        ),
+      );
       fake.setLatency(0);
-      assert.ok(answers.every((r) => r.statusCode === 200 && r.json().itemCount === 90), answers.map((r) => r.body.slice(0, 200)).join('\n'));
+      assert.ok(
+        answers.every((r) => r.statusCode === 200 && r.json().itemCount === 90),
+        answers.map((r) => r.body.slice(0, 200)).join('\n'),
+      );
       assert.equal(new Set(answers.map((r) => r.json().fetchedAt)).size, 1, 'one read, shared');
       assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
       assert.equal(fake.quotaUsed(), 1 + 2 + 2);
@@ -390,9 +533,19 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     // moves to 30 s into a minute, which keeps the seven calls in one minute window (with the real
     // clock, a run that crossed a minute saw seven 200s).
     let skew = 0;
-    const own = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' }, { now: () => Date.now() + skew });
+    const own = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        MAX_SHORTS_PER_REQUEST: '100',
+        CACHE_TTL_SECONDS: '300',
+        RATE_LIMIT_PER_MINUTE: '5',
+      },
+      { now: () => Date.now() + skew },
+    );
     context.after(() => own.close());
-    const call = (user: TestUser, payload: object) => own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+    const call = (user: TestUser, payload: object) =>
+      own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
     const user = await createUser(own, 100);
     const other = await createUser(own, 100);
     skew = toMidMinute(Date.now());
@@ -401,7 +554,10 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     for (let i = 0; i < 7; i++) {
       last = await call(user, { channelUrl: channel('@sparse') });
       statuses.push(last.statusCode);
-      assert.match(String(last.headers['ratelimit-policy']), /"minute";q=5;w=60, "hour";q=1000;w=3600, "day";q=10000;w=86400/);
+      assert.match(
+        String(last.headers['ratelimit-policy']),
+        /"minute";q=5;w=60, "hour";q=1000;w=3600, "day";q=10000;w=86400/,
+      );
       assert.match(String(last.headers.ratelimit), /"minute";r=\d+;t=\d+/);
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
@@ -420,12 +576,36 @@ describe('shared fetches that fail for their leader', () => {
     const cache = createMemoryCache();
     let flights = 0;
     // Every fetch this request joins is led by another account whose balance stops it.
-    const othersFlight: Cache = { ...cache, singleFlight: async () => { flights++; throw new AppError('INSUFFICIENT_CREDITS', 'This result costs 3 credits; the balance is 1.'); } };
+    const othersFlight: Cache = {
+      ...cache,
+      singleFlight: async () => {
+        flights++;
+        throw new AppError('INSUFFICIENT_CREDITS', 'This result costs 3 credits; the balance is 1.');
+      },
+    };
     const service = createShortsService({
-      client: {} as YoutubeClient, cache: othersFlight, staleCache: createMemoryCache(), cacheTtlMs: 60_000, negativeTtlMs: 60_000, staleTtlMs: 60_000,
-      maxShorts: 3000, unitsPerCredit: 4, pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings, now: Date.now, source: 'data-api', playerCallsPerHour: 300,
+      client: {} as YoutubeClient,
+      cache: othersFlight,
+      staleCache: createMemoryCache(),
+      cacheTtlMs: 60_000,
+      negativeTtlMs: 60_000,
+      staleTtlMs: 60_000,
+      maxShorts: 3000,
+      unitsPerCredit: 4,
+      pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings,
+      now: Date.now,
+      source: 'data-api',
+      playerCallsPerHour: 300,
     });
-    const failure = await service.fetch({ ref: { type: 'id', value: 'UCaaaaaaaaaaaaaaaaaaaaaa' } }, { openMeter: () => assert.fail('this request never leads') }).then(() => assert.fail('no result'), (e: unknown) => e as FlightFailure);
+    const failure = await service
+      .fetch(
+        { ref: { type: 'id', value: 'UCaaaaaaaaaaaaaaaaaaaaaa' } },
+        { openMeter: () => assert.fail('this request never leads') },
+      )
+      .then(
+        () => assert.fail('no result'),
+        (e: unknown) => e as FlightFailure,
+      );
     const error = failure.error as AppError;
     assert.equal(error.code, 'SERVICE_UNAVAILABLE');
     assert.doesNotMatch(error.message, /balance/);
@@ -438,7 +618,12 @@ describe('reading the Shorts playlist page by page', () => {
     const item = (id: string) => ({ contentDetails: { videoId: id, videoPublishedAt: '2026-01-01T00:00:00Z' } });
     // Page tokens are positions: a short published between the two reads pushes 'c' onto page 2 as well.
     const pages: Record<string, YtListResponse<YtPlaylistItem>> = {
-      first: { kind: 'youtube#playlistItemListResponse', nextPageToken: 'p2', pageInfo: { totalResults: 5 }, items: [item('a'), item('b'), item('c')] },
+      first: {
+        kind: 'youtube#playlistItemListResponse',
+        nextPageToken: 'p2',
+        pageInfo: { totalResults: 5 },
+        items: [item('a'), item('b'), item('c')],
+      },
       p2: { kind: 'youtube#playlistItemListResponse', pageInfo: { totalResults: 5 }, items: [item('c'), item('d')] },
     };
     const asked: string[][] = [];
@@ -446,11 +631,21 @@ describe('reading the Shorts playlist page by page', () => {
       playlistItems: async (_playlist: string, token?: string) => pages[token ?? 'first']!,
       videos: async (ids: string[]) => {
         asked.push(ids);
-        return { kind: 'youtube#videoListResponse', items: ids.map((id) => ({ kind: 'youtube#video', id, snippet: { publishedAt: '2026-01-01T00:00:00Z' } })) };
+        return {
+          kind: 'youtube#videoListResponse',
+          items: ids.map((id) => ({ kind: 'youtube#video', id, snippet: { publishedAt: '2026-01-01T00:00:00Z' } })),
+        };
       },
     } as unknown as YoutubeCalls;
-    const collected = await collectShorts(calls, 'UCaaaaaaaaaaaaaaaaaaaaaa', { cap: 100, capIsServiceMax: true, budget: { onFirstPage: async () => {}, allowItems: async () => true } });
-    assert.deepEqual(collected.videos.map((v) => v.id), ['a', 'b', 'c', 'd']);
+    const collected = await collectShorts(calls, 'UCaaaaaaaaaaaaaaaaaaaaaa', {
+      cap: 100,
+      capIsServiceMax: true,
+      budget: { onFirstPage: async () => {}, allowItems: async () => true },
+    });
+    assert.deepEqual(
+      collected.videos.map((v) => v.id),
+      ['a', 'b', 'c', 'd'],
+    );
     assert.deepEqual(asked, [['a', 'b', 'c'], ['d']], 'its details are not asked for twice');
   });
 });

@@ -59,7 +59,11 @@ describe('npm scripts and SIGTERM', () => {
   });
 
   function npm(script: string, env: Record<string, string>) {
-    const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     started.push(child);
     let output = '';
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -70,7 +74,12 @@ describe('npm scripts and SIGTERM', () => {
 
   it('npm start: SIGTERM to npm lets the in-flight request finish; npm exits after node, with the lock released', async () => {
     const port = await freePort();
-    const run = npm('start', { PORT: String(port), YOUTUBE_API_KEY: 'fake-api-key', YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });
+    const run = npm('start', {
+      PORT: String(port),
+      YOUTUBE_API_KEY: 'fake-api-key',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      CACHE_TTL_SECONDS: '0',
+    });
     const holder = await waitFor(() => {
       const current = readLockHolder(dataDir);
       return current?.url ? current : null;

@@ -8,19 +8,34 @@ import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
-const post = (t: TestApp, user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-type Short = { id: string; etag?: string; snippet: { publishedAt?: string; title?: string }; statistics: { viewCount?: string } };
+const post = (t: TestApp, user: TestUser, payload: object) =>
+  t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+type Short = {
+  id: string;
+  etag?: string;
+  snippet: { publishedAt?: string; title?: string };
+  statistics: { viewCount?: string };
+};
 
 describe('source modes against the same fake channels', () => {
   let fake: FakePlatform;
   const apps: Record<string, TestApp> = {};
   const users: Record<string, TestUser> = {};
   before(async () => {
-    fake = await startFakePlatform({ channels: [{ handle: 'reelchannel', shortsCount: 70, shortsItemShape: 'reel' }, { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 }] });
+    fake = await startFakePlatform({
+      channels: [
+        { handle: 'reelchannel', shortsCount: 70, shortsItemShape: 'reel' },
+        { handle: 'vanityrenamed', customUrl: 'someoldvanity', shortsCount: 2 },
+      ],
+    });
     for (const source of ['data-api', 'hybrid', 'innertube'] as const) {
       apps[source] = await startTestApp('pglite', {
-        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source,
-        ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}), CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '1000',
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        YOUTUBE_SOURCE: source,
+        ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        CACHE_TTL_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '1000',
       });
       users[source] = await createUser(apps[source]!, 1000);
     }
@@ -41,7 +56,10 @@ describe('source modes against the same fake channels', () => {
     assert.equal(hybrid.source, 'hybrid');
     assert.equal(hybrid.itemCount, 150);
     assert.equal(fake.quotaUsed(), 1 + 3, 'channels.list + 3 videos.list, no playlist pages');
-    assert.ok(fake.innertubeCalls().filter((c) => c.endpoint === 'browse').length >= 4, 'the tab read across continuations (48 per page)');
+    assert.ok(
+      fake.innertubeCalls().filter((c) => c.endpoint === 'browse').length >= 4,
+      'the tab read across continuations (48 per page)',
+    );
     assert.deepEqual(hybrid.data.shorts, exact.data.shorts, 'field for field');
     assert.deepEqual(hybrid.data.channel, exact.data.channel);
     assert.equal(hybrid.creditsCharged, 3);
@@ -57,12 +75,16 @@ describe('source modes against the same fake channels', () => {
   });
 
   it('hybrid stops a window after the first details batch that is all older', async () => {
-    const all = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+    const all = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-300') })).json().data
+      .shorts as Short[];
     const oldestDate = parseTimestamp(all[9]!.snippet.publishedAt)!;
     fake.resetStats();
     const windowed = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@fake-300'), oldestDate })).json();
     assert.equal(windowed.itemCount, 10);
-    assert.deepEqual(windowed.data.shorts.map((s: Short) => s.id), all.slice(0, 10).map((s) => s.id));
+    assert.deepEqual(
+      windowed.data.shorts.map((s: Short) => s.id),
+      all.slice(0, 10).map((s) => s.id),
+    );
     assert.ok(fake.quotaUsed() <= 1 + 2, `${fake.quotaUsed()} units: the window's batch and at most one margin batch`);
   });
 
@@ -81,7 +103,10 @@ describe('source modes against the same fake channels', () => {
     const reel = (await post(apps.hybrid!, users.hybrid!, { channelUrl: channel('@reelchannel') })).json();
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@reelchannel') })).json();
     assert.equal(reel.source, 'hybrid');
-    assert.deepEqual(reel.data.shorts.map((s: Short) => s.id), exact.data.shorts.map((s: Short) => s.id));
+    assert.deepEqual(
+      reel.data.shorts.map((s: Short) => s.id),
+      exact.data.shorts.map((s: Short) => s.id),
+    );
   });
 
   it('innertube (keyless) answers without a key: exact where it can, approximate counts listed, absent stays absent', async () => {
@@ -114,29 +139,43 @@ describe('source modes against the same fake channels', () => {
     });
     assert.ok(!res.body.includes('null'));
     // The documented field paths, and each image under the Data API size nearest its width (found by review).
-    assert.deepEqual(body.approximateFields, ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount']);
-    const thumbnails = (body.data.shorts[0] as { snippet: { thumbnails: Record<string, { width?: number }> } }).snippet.thumbnails;
+    assert.deepEqual(body.approximateFields, [
+      'channel.statistics.subscriberCount',
+      'channel.statistics.videoCount',
+      'shorts[].statistics.viewCount',
+    ]);
+    const thumbnails = (body.data.shorts[0] as { snippet: { thumbnails: Record<string, { width?: number }> } }).snippet
+      .thumbnails;
     assert.deepEqual(Object.keys(thumbnails), ['maxres']);
     assert.equal(thumbnails.maxres!.width, 1080);
   });
 
   it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations (found by review)', async () => {
     fake.resetStats();
-    const res = await apps.innertube!.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(users.innertube!.key), payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180 } });
+    const res = await apps.innertube!.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(users.innertube!.key),
+      payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180 },
+    });
     assert.deepEqual([res.statusCode, res.json().success, res.json().error], [400, false, 'VALIDATION_FAILED']);
     assert.match(res.json().message, /without a Data API key/);
     assert.deepEqual([fake.calls().length, fake.innertubeCalls().length], [0, 0]);
   });
 
-  it('innertube finds a window\'s edge with a few date lookups, not one per short', async () => {
-    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-400') })).json().data.shorts as Short[];
+  it("innertube finds a window's edge with a few date lookups, not one per short", async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-400') })).json().data
+      .shorts as Short[];
     const oldestDate = parseTimestamp(exact[99]!.snippet.publishedAt)!;
     fake.resetStats();
     const res = await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-400'), oldestDate });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
     assert.equal(body.itemCount, 100);
-    assert.deepEqual(body.data.shorts.map((s: Short) => s.id), exact.slice(0, 100).map((s) => s.id));
+    assert.deepEqual(
+      body.data.shorts.map((s: Short) => s.id),
+      exact.slice(0, 100).map((s) => s.id),
+    );
     const players = fake.innertubeCalls().filter((c) => c.endpoint === 'player').length;
     assert.ok(players <= 3 + 6, `${players} player calls for 3 pages`);
     // Looked-up dates are exact and cached for good: the same window again asks the player nothing.
@@ -146,48 +185,90 @@ describe('source modes against the same fake channels', () => {
   });
 
   it('innertube: a window starting within the second of a short the Data API dates with a fraction keeps that short (found by review)', async () => {
-    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-140') })).json().data.shorts as Short[];
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-140') })).json().data
+      .shorts as Short[];
     const edge = exact.findIndex((s) => /\.\d{3}Z$/.test(s.snippet.publishedAt ?? ''));
     assert.ok(edge >= 0, 'the fake dates some shorts with a fraction, as Google does');
     const oldestDate = parseTimestamp(exact[edge]!.snippet.publishedAt)!;
     assert.notEqual(oldestDate % 1000, 0);
-    const keyless = (await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-140'), oldestDate })).json();
-    assert.deepEqual((keyless.data.shorts as Short[]).map((s) => s.id), exact.slice(0, edge + 1).map((s) => s.id));
+    const keyless = (
+      await post(apps.innertube!, users.innertube!, { channelUrl: channel('@fake-140'), oldestDate })
+    ).json();
+    assert.deepEqual(
+      (keyless.data.shorts as Short[]).map((s) => s.id),
+      exact.slice(0, edge + 1).map((s) => s.id),
+    );
   });
 
-  it("innertube: a cached full listing (no dates) does not answer a window; the window is read (found by review)", async () => {
-    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-120') })).json().data.shorts as Short[];
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '', CACHE_TTL_SECONDS: '3600', RATE_LIMIT_PER_MINUTE: '1000' });
+  it('innertube: a cached full listing (no dates) does not answer a window; the window is read (found by review)', async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-120') })).json().data
+      .shorts as Short[];
+    const t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      YOUTUBE_SOURCE: 'innertube',
+      YOUTUBE_API_KEY: '',
+      CACHE_TTL_SECONDS: '3600',
+      RATE_LIMIT_PER_MINUTE: '1000',
+    });
     try {
       const user = await createUser(t, 1000);
       const full = await post(t, user, { channelUrl: channel('@fake-120') });
       assert.equal(full.json().itemCount, 120);
-      assert.equal((full.json().data.shorts as Short[])[0]!.snippet.publishedAt, undefined, 'a keyless listing without a window has no dates');
-      const window = await post(t, user, { channelUrl: channel('@fake-120'), oldestDate: parseTimestamp(exact[5]!.snippet.publishedAt)! });
+      assert.equal(
+        (full.json().data.shorts as Short[])[0]!.snippet.publishedAt,
+        undefined,
+        'a keyless listing without a window has no dates',
+      );
+      const window = await post(t, user, {
+        channelUrl: channel('@fake-120'),
+        oldestDate: parseTimestamp(exact[5]!.snippet.publishedAt)!,
+      });
       assert.equal(window.statusCode, 200, window.body);
-      assert.deepEqual((window.json().data.shorts as Short[]).map((s) => s.id), exact.slice(0, 6).map((s) => s.id));
+      assert.deepEqual(
+        (window.json().data.shorts as Short[]).map((s) => s.id),
+        exact.slice(0, 6).map((s) => s.id),
+      );
     } finally {
       await t.close();
     }
   });
 
   it('hybrid: a window the cap cut after its end is not truncated; one with more beyond the cap is (found by review)', async () => {
-    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data
+      .shorts as Short[];
     for (const source of ['hybrid', 'innertube'] as const) {
       const t = await startTestApp('pglite', {
-        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
-        CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000',
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        YOUTUBE_SOURCE: source,
+        ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        CACHE_TTL_SECONDS: '0',
+        MAX_SHORTS_PER_REQUEST: '100',
+        RATE_LIMIT_PER_MINUTE: '1000',
       });
       try {
         const user = await createUser(t, 1000);
-        const window = async (i: number) => (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[i]!.snippet.publishedAt)! })).json();
+        const window = async (i: number) =>
+          (
+            await post(t, user, {
+              channelUrl: channel('@fake-300'),
+              oldestDate: parseTimestamp(exact[i]!.snippet.publishedAt)!,
+            })
+          ).json();
         const within = await window(96);
         assert.deepEqual([within.itemCount, within.truncated], [97, false], source);
-        assert.deepEqual((within.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 97).map((s) => s.id));
+        assert.deepEqual(
+          (within.data.shorts as Short[]).map((s) => s.id),
+          exact.slice(0, 97).map((s) => s.id),
+        );
         // Exactly the cap: nothing of the window is missing (found by review: it said truncated).
         const exactly = await window(99);
         assert.deepEqual([exactly.itemCount, exactly.truncated], [100, false], source);
-        assert.deepEqual((exactly.data.shorts as Short[]).map((s) => s.id), exact.slice(0, 100).map((s) => s.id));
+        assert.deepEqual(
+          (exactly.data.shorts as Short[]).map((s) => s.id),
+          exact.slice(0, 100).map((s) => s.id),
+        );
         const beyond = await window(149);
         assert.deepEqual([beyond.itemCount, beyond.truncated], [100, true], source);
       } finally {
@@ -196,16 +277,27 @@ describe('source modes against the same fake channels', () => {
     }
   });
 
-  it('a window of exactly the cap at a tab page\'s end is not truncated; a failed extra date lookup leaves it truncated (found by review)', async () => {
-    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data.shorts as Short[];
+  it("a window of exactly the cap at a tab page's end is not truncated; a failed extra date lookup leaves it truncated (found by review)", async () => {
+    const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data
+      .shorts as Short[];
     for (const source of ['hybrid', 'innertube'] as const) {
       const t = await startTestApp('pglite', {
-        YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: source, ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
-        CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '96', RATE_LIMIT_PER_MINUTE: '1000',
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        YOUTUBE_SOURCE: source,
+        ...(source === 'innertube' ? { YOUTUBE_API_KEY: '' } : {}),
+        CACHE_TTL_SECONDS: '0',
+        MAX_SHORTS_PER_REQUEST: '96',
+        RATE_LIMIT_PER_MINUTE: '1000',
       });
       try {
         const user = await createUser(t, 1000);
-        const exactly = (await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[95]!.snippet.publishedAt)! })).json();
+        const exactly = (
+          await post(t, user, {
+            channelUrl: channel('@fake-300'),
+            oldestDate: parseTimestamp(exact[95]!.snippet.publishedAt)!,
+          })
+        ).json();
         assert.deepEqual([exactly.itemCount, exactly.truncated], [96, false], source);
       } finally {
         await t.close();
@@ -213,12 +305,21 @@ describe('source modes against the same fake channels', () => {
     }
     // Keyless, with the player's hourly calls nearly spent: the lookup past the cap fails, the answer stands, truncated.
     const t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '',
-      CACHE_TTL_SECONDS: '0', MAX_SHORTS_PER_REQUEST: '100', RATE_LIMIT_PER_MINUTE: '1000', INNERTUBE_PLAYER_CALLS_PER_HOUR: '3',
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      YOUTUBE_SOURCE: 'innertube',
+      YOUTUBE_API_KEY: '',
+      CACHE_TTL_SECONDS: '0',
+      MAX_SHORTS_PER_REQUEST: '100',
+      RATE_LIMIT_PER_MINUTE: '1000',
+      INNERTUBE_PLAYER_CALLS_PER_HOUR: '3',
     });
     try {
       const user = await createUser(t, 1000);
-      const res = await post(t, user, { channelUrl: channel('@fake-300'), oldestDate: parseTimestamp(exact[149]!.snippet.publishedAt)! });
+      const res = await post(t, user, {
+        channelUrl: channel('@fake-300'),
+        oldestDate: parseTimestamp(exact[149]!.snippet.publishedAt)!,
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual([res.json().itemCount, res.json().truncated], [100, true]);
     } finally {
@@ -227,27 +328,54 @@ describe('source modes against the same fake channels', () => {
   });
 
   it('a keyless service refuses duration filters before accepting a webhook request too (found by review)', async () => {
-    const res = await apps.innertube!.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(users.innertube!.key), payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180, webhookUrl: 'https://example.com/hook' } });
+    const res = await apps.innertube!.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(users.innertube!.key),
+      payload: { channelUrl: channel('@demo'), maxDurationSeconds: 180, webhookUrl: 'https://example.com/hook' },
+    });
     assert.deepEqual([res.statusCode, res.json().error], [400, 'VALIDATION_FAILED']);
   });
 
-  const faults = [['botCheck', 'player'], ['rateLimited', 'browse'], ['malformed', 'browse'], ['layoutChanged', 'browse'], ['hang', 'resolve_url']] as const;
+  const faults = [
+    ['botCheck', 'player'],
+    ['rateLimited', 'browse'],
+    ['malformed', 'browse'],
+    ['layoutChanged', 'browse'],
+    ['hang', 'resolve_url'],
+  ] as const;
   for (const [kind, endpoint] of faults) {
     it(`innertube: ${kind} on ${endpoint} is a clear 502/503/504 failure, never 500`, async () => {
-      const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_API_KEY: '', YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '2000' });
+      const t = await startTestApp('pglite', {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        YOUTUBE_API_KEY: '',
+        YOUTUBE_SOURCE: 'auto',
+        CACHE_TTL_SECONDS: '0',
+        YOUTUBE_TIMEOUT_MS: '2000',
+      });
       try {
         assert.equal(t.services.source, 'innertube', 'auto without a key is keyless');
         const user = await createUser(t, 10);
         fake.injectFault({ protocol: 'innertube', endpoint, kind, times: Infinity });
-        const payload = endpoint === 'player' ? { channelUrl: channel('@demo'), oldestDate: 0 } : { channelUrl: channel('@demo') };
+        const payload =
+          endpoint === 'player' ? { channelUrl: channel('@demo'), oldestDate: 0 } : { channelUrl: channel('@demo') };
         const res = await post(t, user, payload);
         // A platform that does not answer is a timeout, as on the Data API path (found by review: it was 503 "rate limited").
-        const expected = kind === 'hang' ? [504, 'UPSTREAM_TIMEOUT'] : kind === 'malformed' || kind === 'layoutChanged' ? [502, 'UPSTREAM_ERROR'] : [503, 'UPSTREAM_RATE_LIMITED'];
+        const expected =
+          kind === 'hang'
+            ? [504, 'UPSTREAM_TIMEOUT']
+            : kind === 'malformed' || kind === 'layoutChanged'
+              ? [502, 'UPSTREAM_ERROR']
+              : [503, 'UPSTREAM_RATE_LIMITED'];
         assert.deepEqual([res.statusCode, res.json().error], expected, res.body);
         assert.equal(res.json().success, false);
         const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
         assert.match(metrics, /innertube_failures_total\{kind="[a-z-]+"\} [1-9]/);
-        assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
+        assert.equal(
+          (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+          10,
+        );
       } finally {
         fake.clearFaults();
         await t.close();
@@ -259,7 +387,12 @@ describe('source modes against the same fake channels', () => {
 describe('when every Data API key is spent (hybrid)', () => {
   it('serves stale for stale-ok, keyless when nothing is cached, and 503 for exact', async () => {
     const fake = await startFakePlatform();
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0' });
+    const t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      YOUTUBE_SOURCE: 'auto',
+      CACHE_TTL_SECONDS: '0',
+    });
     try {
       assert.equal(t.services.source, 'hybrid', 'auto with a key is hybrid');
       const user = await createUser(t, 100);
@@ -278,12 +411,17 @@ describe('when every Data API key is spent (hybrid)', () => {
       assert.equal(exact.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
       assert.equal((await post(t, user, { channelUrl: channel('@fake-21'), freshness: 'sometimes' })).statusCode, 400);
       // Keyless data has no durations: a duration filter is refused, not answered empty and charged (found by review).
-      const before = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance;
+      const before = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
+        .balance;
       const filtered = await post(t, user, { channelUrl: channel('@fake-22'), maxDurationSeconds: 180 });
       assert.deepEqual([filtered.statusCode, filtered.json().error], [503, 'UPSTREAM_QUOTA_EXHAUSTED'], filtered.body);
       assert.match(filtered.json().message, /Duration filters need the Data API/);
       assert.ok(Number(filtered.headers['retry-after']) > 0);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, before, 'nothing charged');
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+        before,
+        'nothing charged',
+      );
     } finally {
       await t.close();
       await fake.close();

@@ -15,7 +15,10 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../support/child-service.ts';
 describe('pricing', () => {
   const settings = { creditsPerBlock: 1, shortsPerBlock: 50, minimumCredits: 1 };
   it('charges 1 credit per started block of 50 shorts, at least 1', () => {
-    assert.deepEqual([0, 1, 49, 50, 51, 100, 101, 3000].map((n) => priceFor(n, settings)), [1, 1, 1, 1, 2, 2, 3, 60]);
+    assert.deepEqual(
+      [0, 1, 49, 50, 51, 100, 101, 3000].map((n) => priceFor(n, settings)),
+      [1, 1, 1, 1, 2, 2, 3, 60],
+    );
   });
   it('follows the configured price', () => {
     assert.equal(priceFor(120, { creditsPerBlock: 3, shortsPerBlock: 100, minimumCredits: 5 }), 6);
@@ -26,14 +29,29 @@ describe('pricing', () => {
 describe('webhook retry schedule', () => {
   const schedule = [5, 300, 1800];
   it('follows the schedule with ±20% jitter and stops when it is spent', () => {
-    assert.equal(retryDelaySeconds(schedule, 2, null, () => 0), 4);
-    assert.equal(retryDelaySeconds(schedule, 2, null, () => 1), 6);
-    assert.equal(retryDelaySeconds(schedule, 3, null, () => 0.5), 300);
+    assert.equal(
+      retryDelaySeconds(schedule, 2, null, () => 0),
+      4,
+    );
+    assert.equal(
+      retryDelaySeconds(schedule, 2, null, () => 1),
+      6,
+    );
+    assert.equal(
+      retryDelaySeconds(schedule, 3, null, () => 0.5),
+      300,
+    );
     assert.equal(retryDelaySeconds(schedule, 5, null), null);
   });
   it('honours a longer Retry-After, capped at a day', () => {
-    assert.equal(retryDelaySeconds(schedule, 2, 120, () => 0.5), 120);
-    assert.equal(retryDelaySeconds(schedule, 2, 10 ** 9, () => 0.5), 86_400);
+    assert.equal(
+      retryDelaySeconds(schedule, 2, 120, () => 0.5),
+      120,
+    );
+    assert.equal(
+      retryDelaySeconds(schedule, 2, 10 ** 9, () => 0.5),
+      86_400,
+    );
     assert.equal(parseRetryAfter('30'), 30);
     assert.equal(parseRetryAfter(new Date(Date.now() + 60_000).toUTCString()) !== null, true);
     assert.equal(parseRetryAfter('soon'), null);
@@ -41,13 +59,48 @@ describe('webhook retry schedule', () => {
 });
 
 describe('SSRF address policy', () => {
-  const forbidden = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::10.0.0.1', '2002:7f00:1::1', '2002:a9fe:a9fe::', '2002:a00:1::5', '224.0.0.1', 'not-an-ip'];
+  const forbidden = [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::10.0.0.1',
+    '2002:7f00:1::1',
+    '2002:a9fe:a9fe::',
+    '2002:a00:1::5',
+    '224.0.0.1',
+    'not-an-ip',
+  ];
   const allowed = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1'];
   for (const ip of forbidden) it(`refuses ${ip}`, () => assert.equal(isForbiddenAddress(ip), true));
   for (const ip of allowed) it(`allows ${ip}`, () => assert.equal(isForbiddenAddress(ip), false));
   it('refuses clearly unsafe webhook URLs at request time unless private targets are allowed', () => {
-    for (const url of ['http://127.0.0.1/x', 'http://localhost:8080/x', 'http://[::1]/x', 'http://169.254.169.254/latest/meta-data', 'http://intranet/x', 'ftp://example.com/x', 'https://user:pw@example.com/x', 'http://[::ffff:10.0.0.1]/']) {
-      assert.throws(() => assertAcceptableWebhookUrl(url, false), (e: Error & { code?: string }) => e.code === 'UNSAFE_WEBHOOK_URL', url);
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://localhost:8080/x',
+      'http://[::1]/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://intranet/x',
+      'ftp://example.com/x',
+      'https://user:pw@example.com/x',
+      'http://[::ffff:10.0.0.1]/',
+    ]) {
+      assert.throws(
+        () => assertAcceptableWebhookUrl(url, false),
+        (e: Error & { code?: string }) => e.code === 'UNSAFE_WEBHOOK_URL',
+        url,
+      );
     }
     assert.equal(assertAcceptableWebhookUrl('https://hooks.example.com/x', false).hostname, 'hooks.example.com');
     assert.equal(assertAcceptableWebhookUrl('http://127.0.0.1:9/x', true).port, '9');
@@ -61,9 +114,22 @@ describe('mapping', () => {
     assert.equal(parseTimestamp('2026-05-31T11:00:00'), Date.UTC(2026, 4, 31, 11));
     assert.equal(parseTimestamp('garbage'), undefined);
   });
-  it('omits absent values and copies only the spec\'s fields', () => {
-    const channel = toChannel({ kind: 'youtube#channel', etag: 'e', id: 'UC1', snippet: { title: 'T', extra: 'x' } as never, statistics: { viewCount: '1', hiddenSubscriberCount: false } });
-    assert.deepEqual(channel, { kind: 'youtube#channel', etag: 'e', id: 'UC1', snippet: { title: 'T' }, statistics: { viewCount: '1', hiddenSubscriberCount: false }, brandingSettings: { channel: {}, image: {} } });
+  it("omits absent values and copies only the spec's fields", () => {
+    const channel = toChannel({
+      kind: 'youtube#channel',
+      etag: 'e',
+      id: 'UC1',
+      snippet: { title: 'T', extra: 'x' } as never,
+      statistics: { viewCount: '1', hiddenSubscriberCount: false },
+    });
+    assert.deepEqual(channel, {
+      kind: 'youtube#channel',
+      etag: 'e',
+      id: 'UC1',
+      snippet: { title: 'T' },
+      statistics: { viewCount: '1', hiddenSubscriberCount: false },
+      brandingSettings: { channel: {}, image: {} },
+    });
   });
 });
 
@@ -93,8 +159,16 @@ describe('config', () => {
     // A retention beyond dates JavaScript can hold made every stored result's page a 500 (found by review).
     assert.throws(() => loadConfig({ RESULT_RETENTION_DAYS: '200000000' }), /RESULT_RETENTION_DAYS/);
     // A choice among words names them, once (found by review: "must be equal to constant" seven times).
-    assert.throws(() => loadConfig({ LOG_LEVEL: 'verbose' }), (error: Error) => error.message === 'Invalid configuration: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")');
-    assert.throws(() => loadConfig({ YOUTUBE_SOURCE: 'foo' }), /YOUTUBE_SOURCE: must be one of auto, data-api, hybrid, innertube \(got "foo"\)$/);
+    assert.throws(
+      () => loadConfig({ LOG_LEVEL: 'verbose' }),
+      (error: Error) =>
+        error.message ===
+        'Invalid configuration: LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
+    );
+    assert.throws(
+      () => loadConfig({ YOUTUBE_SOURCE: 'foo' }),
+      /YOUTUBE_SOURCE: must be one of auto, data-api, hybrid, innertube \(got "foo"\)$/,
+    );
   });
 });
 
@@ -115,12 +189,18 @@ describe('job workers (#13)', () => {
         const { localConcurrency, batchSize } = workOptions(concurrency, perFetch);
         assert.ok(localConcurrency * batchSize <= concurrency, `${concurrency}: ${localConcurrency} × ${batchSize}`);
         assert.ok(batchSize >= 1 && batchSize <= perFetch);
-        assert.ok(localConcurrency * batchSize > concurrency - localConcurrency, `${concurrency}: ${localConcurrency} × ${batchSize} leaves too much unused`);
+        assert.ok(
+          localConcurrency * batchSize > concurrency - localConcurrency,
+          `${concurrency}: ${localConcurrency} × ${batchSize} leaves too much unused`,
+        );
         // Two workers at least: one slow webhook receiver holds back half a queue's jobs at most.
         if (concurrency >= 2) assert.ok(localConcurrency >= 2, `${concurrency}: one worker`);
       }
     }
-    const shape = (concurrency: number, perFetch: number) => [workOptions(concurrency, perFetch).localConcurrency, workOptions(concurrency, perFetch).batchSize];
+    const shape = (concurrency: number, perFetch: number) => [
+      workOptions(concurrency, perFetch).localConcurrency,
+      workOptions(concurrency, perFetch).batchSize,
+    ];
     assert.deepEqual(shape(10, JOBS_PER_FETCH.pglite), [2, 5]);
     assert.deepEqual(shape(20, JOBS_PER_FETCH.pglite), [2, 10]);
     assert.deepEqual(shape(20, JOBS_PER_FETCH.postgres), [2, 10]);
@@ -134,16 +214,31 @@ describe('job workers (#13)', () => {
     const results = await runEach(jobs, async (data) => {
       if (data === 'b') throw boom;
     });
-    assert.deepEqual(results, [{ id: 'a', status: 'completed' }, { id: 'b', status: 'failed', output: boom }, { id: 'c', status: 'completed' }]);
+    assert.deepEqual(results, [
+      { id: 'a', status: 'completed' },
+      { id: 'b', status: 'failed', output: boom },
+      { id: 'c', status: 'completed' },
+    ]);
   });
 });
 
-describe('the service process\'s node flags (#13)', () => {
+describe("the service process's node flags (#13)", () => {
   it('npm start and npm run worker pass the flags and environment tests and benchmarks start the service with', () => {
-    const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
-    const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=\${${name}:-${value}} `).join('');
-    for (const [name, file] of [['start', 'dist/server.mjs'], ['worker', 'dist/worker.mjs']] as const) {
-      assert.equal(scripts[name], `node scripts/build-bundle.ts --if-stale && ${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`);
+    const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<
+      string,
+      string
+    >;
+    const env = Object.entries(SERVICE_ENV)
+      .map(([name, value]) => `${name}=\${${name}:-${value}} `)
+      .join('');
+    for (const [name, file] of [
+      ['start', 'dist/server.mjs'],
+      ['worker', 'dist/worker.mjs'],
+    ] as const) {
+      assert.equal(
+        scripts[name],
+        `node scripts/build-bundle.ts --if-stale && ${env}exec node ${SERVICE_NODE_FLAGS.join(' ')} ${file}`,
+      );
     }
   });
 });
@@ -155,7 +250,7 @@ describe('migration files', () => {
       'ALTER TABLE a DROP CONSTRAINT a_fkey;',
       'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$',
       'BEGIN',
-      '  RAISE EXCEPTION \'no\';',
+      "  RAISE EXCEPTION 'no';",
       'END',
       '$$;',
       'CREATE TRIGGER t BEFORE DELETE ON a FOR EACH ROW EXECUTE FUNCTION f();  ',

@@ -30,7 +30,15 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
     const first = await startChild('src/server.ts', env, { port });
     fixture.service = first;
     const headers = await sessionHeaders(first.url, 'watch-crash@example.com');
-    const created = await fetch(`${first.url}/api/youtube/watches`, { method: 'POST', headers, body: JSON.stringify({ channelUrl: 'https://www.youtube.com/@crash-watch', webhookUrl: receiver.url(), intervalSeconds: 1 }) });
+    const created = await fetch(`${first.url}/api/youtube/watches`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        channelUrl: 'https://www.youtube.com/@crash-watch',
+        webhookUrl: receiver.url(),
+        intervalSeconds: 1,
+      }),
+    });
     assert.equal(created.status, 201, await created.clone().text());
     const watch = await created.json();
 
@@ -56,13 +64,22 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
       const events = new Map<string, string[]>();
       for (const d of receiver.deliveries) {
         const body = JSON.parse(d.body) as { type: string; data: { shorts?: Array<{ id: string }> } };
-        if (body.type === 'shorts.created') events.set(String(d.headers['webhook-id']), body.data.shorts!.map((s) => s.id));
+        if (body.type === 'shorts.created')
+          events.set(
+            String(d.headers['webhook-id']),
+            body.data.shorts!.map((s) => s.id),
+          );
       }
       return [...events.values()].flat();
     };
     await until(async () => published.every((id) => reported().includes(id)), 60_000, 250);
     // A few more checks after everything was reported: nothing is reported again.
-    const checks = async () => ((await (await fetch(`${second.url}/api/youtube/watches/${watch.id}`, { headers })).json()) as { watch: { stats: { checks: number } } }).watch.stats.checks;
+    const checks = async () =>
+      (
+        (await (await fetch(`${second.url}/api/youtube/watches/${watch.id}`, { headers })).json()) as {
+          watch: { stats: { checks: number } };
+        }
+      ).watch.stats.checks;
     const after = await checks();
     await until(async () => (await checks()) >= after + 3, 30_000, 250);
     const all = reported();

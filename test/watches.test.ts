@@ -17,12 +17,22 @@ import { createPostgresDatabase } from '../support/databases.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const WATCHES = '/api/youtube/watches';
-const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+const verify = (secret: string, d: Delivery) =>
+  new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 /**
@@ -33,7 +43,12 @@ async function takenDownAndRestored(t: TestApp, fake: FakePlatform, user: TestUs
   const receiver = await startReceiver();
   try {
     fake.addChannel({ handle, shortsCount: 8 });
-    const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: receiver.url() } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: WATCHES,
+      headers: bearer(user.key),
+      payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: receiver.url() },
+    });
     assert.equal(res.statusCode, 201, res.body);
     const watchId = res.json().id as string;
     const check = async () => {
@@ -43,7 +58,9 @@ async function takenDownAndRestored(t: TestApp, fake: FakePlatform, user: TestUs
     };
     const reported = async (n: number) => {
       await receiver.waitFor(n);
-      return receiver.deliveries.map((d) => (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id));
+      return receiver.deliveries.map((d) =>
+        (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
+      );
     };
 
     // The watch sees a short: it is reported.
@@ -62,10 +79,15 @@ async function takenDownAndRestored(t: TestApp, fake: FakePlatform, user: TestUs
     assert.deepEqual(await reported(2), [[comeback], [fresh]]);
     assert.equal((await check()).newShorts, 0, 'nothing new the next time either');
 
-    const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watchId}`, headers: bearer(user.key) })).json();
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watchId}`, headers: bearer(user.key) })
+    ).json();
     assert.equal(detail.watch.stats.shortsReported, 2);
     assert.equal(detail.events.length, 2);
-    assert.deepEqual(detail.checks.map((c: { newShorts: number }) => c.newShorts), [0, 1, 0, 1, 0]);
+    assert.deepEqual(
+      detail.checks.map((c: { newShorts: number }) => c.newShorts),
+      [0, 1, 0, 1, 0],
+    );
     assert.equal(receiver.deliveries.length, 2);
   } finally {
     await receiver.close();
@@ -78,26 +100,54 @@ describe('watches', () => {
   const clock = manualClock();
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600', WATCHES_PER_ACCOUNT: '2', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' }, { runWorker: true, now: clock.now });
+    t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        WATCH_SWEEP_SECONDS: '3600',
+        WATCHES_PER_ACCOUNT: '2',
+        WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+      },
+      { runWorker: true, now: clock.now },
+    );
   });
   after(async () => {
     await t.close();
     await fake.close();
   });
-  const create = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance as number;
-  const secretOf = async (user: TestUser) => ((await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets[0] as { secret: string }).secret;
+  const create = (user: TestUser, payload: object) =>
+    t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload });
+  const balance = async (user: TestUser) =>
+    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
+      .balance as number;
+  const secretOf = async (user: TestUser) =>
+    (
+      (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
+        .secrets[0] as { secret: string }
+    ).secret;
   const check = (id: string) => runWatchCheck(t.services.watches, id, newCheckId(), 'manual');
 
   it('refuses bad input with the failure body, before any upstream work', async () => {
     const user = await createUser(t, 10);
     fake.resetStats();
     const cases: Array<[object, number, string]> = [
-      [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', intervalSeconds: 60 }, 400, 'VALIDATION_FAILED'],
-      [{ channelUrl: 'https://example.com/not-a-channel', webhookUrl: 'https://example.com/h' }, 400, 'INVALID_CHANNEL_URL'],
+      [
+        { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', intervalSeconds: 60 },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        { channelUrl: 'https://example.com/not-a-channel', webhookUrl: 'https://example.com/h' },
+        400,
+        'INVALID_CHANNEL_URL',
+      ],
       [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'ftp://example.com/h' }, 400, 'UNSAFE_WEBHOOK_URL'],
       [{ channelUrl: 'https://www.youtube.com/@demo' }, 400, 'VALIDATION_FAILED'],
-      [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', extra: 1 }, 400, 'VALIDATION_FAILED'],
+      [
+        { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', extra: 1 },
+        400,
+        'VALIDATION_FAILED',
+      ],
     ];
     for (const [payload, status, code] of cases) {
       const res = await create(user, payload);
@@ -131,7 +181,10 @@ describe('watches', () => {
     assert.ok(watch.lastSeenShort?.id);
     // channels.list (resolution) + the newest playlist page: 2 units, paid with 1 credit (4 units).
     assert.equal(fake.quotaUsed(), 2);
-    assert.deepEqual(fake.calls().map((c) => c.endpoint), ['channels', 'playlistItems']);
+    assert.deepEqual(
+      fake.calls().map((c) => c.endpoint),
+      ['channels', 'playlistItems'],
+    );
     assert.equal(await balance(user), 9);
     assert.equal(watch.stats.prepaidUnits, 2);
 
@@ -153,8 +206,15 @@ describe('watches', () => {
     await receiver.waitFor(1);
     const payload = verify(await secretOf(user), receiver.deliveries[0]!);
     assert.equal(payload.type, 'shorts.created');
-    const shorts = payload.data.shorts as Array<{ id: string; shortUrl: string; snippet: { channelId: string; channelHandle: string } }>;
-    assert.deepEqual(shorts.map((s) => s.id), [first.videoId, second.videoId]);
+    const shorts = payload.data.shorts as Array<{
+      id: string;
+      shortUrl: string;
+      snippet: { channelId: string; channelHandle: string };
+    }>;
+    assert.deepEqual(
+      shorts.map((s) => s.id),
+      [first.videoId, second.videoId],
+    );
     assert.equal(shorts[0]!.shortUrl, `https://www.youtube.com/shorts/${first.videoId}`);
     assert.equal(shorts[0]!.snippet.channelHandle, '@watched-a');
     assert.equal(payload.data.watchId, watch.id);
@@ -165,12 +225,24 @@ describe('watches', () => {
 
     // Never the same short twice.
     assert.equal((await check(watch.id)).outcome, 'ok');
-    const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+    ).json();
     assert.equal(detail.watch.stats.shortsReported, 2);
     assert.equal(detail.watch.lastSeenShort.id, second.videoId);
-    assert.deepEqual(detail.checks.map((c: { trigger: string; newShorts: number }) => [c.trigger, c.newShorts]), [['manual', 0], ['manual', 2], ['manual', 0], ['create', 0]]);
+    assert.deepEqual(
+      detail.checks.map((c: { trigger: string; newShorts: number }) => [c.trigger, c.newShorts]),
+      [
+        ['manual', 0],
+        ['manual', 2],
+        ['manual', 0],
+        ['create', 0],
+      ],
+    );
     const events = await until(async () => {
-      const d = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+      const d = (
+        await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+      ).json();
       return d.events[0]?.delivery.outcome === 'delivered' && d.events;
     });
     assert.equal(events.length, 1);
@@ -179,7 +251,11 @@ describe('watches', () => {
     // The checks' charges are accounted for: the doctor finds every ledger charge's check.
     const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
     const ledger = report.findings.filter((f) => f.check.startsWith('ledger entry') || f.check.startsWith('balance'));
-    assert.deepEqual(ledger.map((f) => f.severity), ['ok', 'ok'], JSON.stringify(ledger));
+    assert.deepEqual(
+      ledger.map((f) => f.severity),
+      ['ok', 'ok'],
+      JSON.stringify(ledger),
+    );
     await receiver.close();
   });
 
@@ -191,14 +267,23 @@ describe('watches', () => {
     assert.equal(made.statusCode, 201, made.body);
     const id = made.json().id as string;
     fake.addChannel({ handle: 'to-suspend', id: channel.id, shortsCount: 5, status: 'suspended' });
-    const account = async () => (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+    const account = async () =>
+      (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     const before = await account();
     fake.resetStats();
     const results = [];
     for (let i = 0; i < 5; i++) results.push(await check(id));
-    assert.deepEqual(results.map((r) => r.outcome), ['failed', 'failed', 'failed', 'skipped', 'skipped'], JSON.stringify(results));
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['failed', 'failed', 'failed', 'skipped', 'skipped'],
+      JSON.stringify(results),
+    );
     const after = await account();
-    assert.equal(after.upstreamQuota.allowance.used, before.upstreamQuota.allowance.used, 'nothing taken from the allowance');
+    assert.equal(
+      after.upstreamQuota.allowance.used,
+      before.upstreamQuota.allowance.used,
+      'nothing taken from the allowance',
+    );
     assert.equal(fake.quotaUsed(), 3, 'three checks of 1 unit, then none');
     assert.equal(after.upstreamQuota.unitsToday - before.upstreamQuota.unitsToday, 3);
     // 3 units: within what the creation prepaid (1 credit bought 4, 2 spent) and 1 more credit.
@@ -206,7 +291,10 @@ describe('watches', () => {
     const detail = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${id}`, headers: bearer(user.key) })).json();
     assert.deepEqual([detail.watch.status, detail.watch.pausedReason], ['paused', 'channel']);
     await receiver.waitFor(1);
-    const event = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { reason: string; message: string } };
+    const event = JSON.parse(receiver.deliveries[0]!.body) as {
+      type: string;
+      data: { reason: string; message: string };
+    };
     assert.deepEqual([event.type, event.data.reason], ['watch.paused', 'channel']);
     assert.match(event.data.message, /has not had this channel for 3 checks in a row/);
     await receiver.close();
@@ -214,19 +302,39 @@ describe('watches', () => {
 
   it('concurrent creations past the maximum are refused before any upstream work (found by review)', async () => {
     const user = await createUser(t, 10);
-    assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
-    const unpaidBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.allowance.used as number;
+    assert.equal(
+      (await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' }))
+        .statusCode,
+      201,
+    );
+    const unpaidBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
+      .upstreamQuota.allowance.used as number;
     fake.resetStats();
-    const answers = await Promise.all(['@fake-3', '@fake-4', '@fake-5', '@fake-6', '@fake-7'].map((handle) => create(user, { channelUrl: `https://www.youtube.com/${handle}`, webhookUrl: 'http://127.0.0.1:9/h' })));
-    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 409, 409, 409, 409], answers.map((a) => a.body).join('\n'));
+    const answers = await Promise.all(
+      ['@fake-3', '@fake-4', '@fake-5', '@fake-6', '@fake-7'].map((handle) =>
+        create(user, { channelUrl: `https://www.youtube.com/${handle}`, webhookUrl: 'http://127.0.0.1:9/h' }),
+      ),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.statusCode).sort(),
+      [201, 409, 409, 409, 409],
+      answers.map((a) => a.body).join('\n'),
+    );
     const made = answers.find((a) => a.statusCode === 201)!.json();
     const spent = fake.calls().reduce((sum, c) => sum + c.units, 0);
-    const [check] = await t.services.db.query<{ units: number }>('SELECT units FROM watch_checks WHERE watch_id = $1', [made.id]);
+    const [check] = await t.services.db.query<{ units: number }>('SELECT units FROM watch_checks WHERE watch_id = $1', [
+      made.id,
+    ]);
     assert.equal(spent, check!.units, 'only the creation that got its place read the platform');
     const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     assert.equal(after.upstreamQuota.allowance.used, unpaidBefore, 'nothing counted as unpaid');
     assert.equal(after.credits.reserved, 0);
-    for (const w of [made.id, ...(await t.services.db.query<{ id: string }>('SELECT id FROM watches WHERE account_id = $1', [user.id])).map((r) => r.id)]) {
+    for (const w of [
+      made.id,
+      ...(await t.services.db.query<{ id: string }>('SELECT id FROM watches WHERE account_id = $1', [user.id])).map(
+        (r) => r.id,
+      ),
+    ]) {
       await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${w}`, headers: bearer(user.key) });
     }
   });
@@ -236,21 +344,48 @@ describe('watches', () => {
     const other = await createUser(t, 10);
     const a = await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' });
     clock.advance(1000); // listed oldest first
-    const b = await create(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h', intervalSeconds: 3600 });
+    const b = await create(user, {
+      channelUrl: 'https://www.youtube.com/@sparse',
+      webhookUrl: 'http://127.0.0.1:9/h',
+      intervalSeconds: 3600,
+    });
     assert.equal(a.statusCode, 201, a.body);
     assert.equal(b.statusCode, 201, b.body);
-    const third = await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' });
+    const third = await create(user, {
+      channelUrl: 'https://www.youtube.com/@empty',
+      webhookUrl: 'http://127.0.0.1:9/h',
+    });
     assert.equal(third.statusCode, 409);
     assert.match(third.json().message, /maximum of 2 watches/);
     const list = (await t.app.inject({ method: 'GET', url: WATCHES, headers: bearer(user.key) })).json();
-    assert.deepEqual(list.watches.map((w: { id: string }) => w.id), [a.json().id, b.json().id]);
+    assert.deepEqual(
+      list.watches.map((w: { id: string }) => w.id),
+      [a.json().id, b.json().id],
+    );
     // Someone else's watch does not exist for this caller.
-    assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) })).statusCode, 404);
-    assert.equal((await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${a.json().id}`, headers: bearer(other.key) }))
+        .statusCode,
+      404,
+    );
 
-    const low = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { intervalSeconds: 5 } });
+    const low = await t.app.inject({
+      method: 'PATCH',
+      url: `${WATCHES}/${b.json().id}`,
+      headers: bearer(user.key),
+      payload: { intervalSeconds: 5 },
+    });
     assert.equal(low.statusCode, 400);
-    const paused = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { status: 'paused', intervalSeconds: 1800 } });
+    const paused = await t.app.inject({
+      method: 'PATCH',
+      url: `${WATCHES}/${b.json().id}`,
+      headers: bearer(user.key),
+      payload: { status: 'paused', intervalSeconds: 1800 },
+    });
     assert.equal(paused.statusCode, 200, paused.body);
     assert.equal(paused.json().status, 'paused');
     assert.equal(paused.json().pausedReason, 'user');
@@ -258,26 +393,51 @@ describe('watches', () => {
     assert.equal(paused.json().intervalSeconds, 1800);
     // A paused watch is not checked, by the schedule or otherwise.
     assert.deepEqual(await check(b.json().id), { outcome: 'skipped', why: 'paused' });
-    const resumed = await t.app.inject({ method: 'PATCH', url: `${WATCHES}/${b.json().id}`, headers: bearer(user.key), payload: { status: 'active' } });
+    const resumed = await t.app.inject({
+      method: 'PATCH',
+      url: `${WATCHES}/${b.json().id}`,
+      headers: bearer(user.key),
+      payload: { status: 'active' },
+    });
     assert.equal(resumed.json().status, 'active');
     assert.equal(resumed.json().nextCheckAt, new Date(clock.now()).toISOString());
 
-    const deleted = await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `${WATCHES}/${a.json().id}`,
+      headers: bearer(user.key),
+    });
     assert.equal(deleted.statusCode, 200);
-    assert.equal((await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) })).statusCode, 404);
-    assert.equal((await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' })).statusCode, 201);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `${WATCHES}/${a.json().id}`, headers: bearer(user.key) })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await create(user, { channelUrl: 'https://www.youtube.com/@empty', webhookUrl: 'http://127.0.0.1:9/h' }))
+        .statusCode,
+      201,
+    );
   });
 
   it('does not report older shorts that move into the page (a short above them deleted upstream)', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-d', shortsCount: 70 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-d', webhookUrl: receiver.url() })).json();
+    const watch = (
+      await create(user, { channelUrl: 'https://www.youtube.com/@watched-d', webhookUrl: receiver.url() })
+    ).json();
     // As if the baseline's page had ended one short earlier: after the publish below, the last short
     // of the page shows up unseen below seen ones (it is the 49th now, the 50th then).
-    const page = await (await fetch(`${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`)).json() as { items: Array<{ contentDetails: { videoId: string } }> };
+    const page = (await (
+      await fetch(
+        `${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
+      )
+    ).json()) as { items: Array<{ contentDetails: { videoId: string } }> };
     const oldest = { video_id: page.items.at(-2)!.contentDetails.videoId };
-    await t.services.db.query('DELETE FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id]);
+    await t.services.db.query('DELETE FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [
+      watch.id,
+      oldest.video_id,
+    ]);
     const { videoId } = await fake.publishShort('watched-d');
     fake.resetStats();
     const result = await check(watch.id);
@@ -285,11 +445,27 @@ describe('watches', () => {
     // Details only for the new short.
     assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
     await receiver.waitFor(1);
-    assert.deepEqual((JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id), [videoId]);
+    assert.deepEqual(
+      (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map(
+        (s) => s.id,
+      ),
+      [videoId],
+    );
     // The moved-in short is seen now (a later page shift does not bring it back as new).
-    assert.equal((await t.services.db.query('SELECT 1 FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [watch.id, oldest.video_id])).length, 1);
+    assert.equal(
+      (
+        await t.services.db.query('SELECT 1 FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = $2', [
+          watch.id,
+          oldest.video_id,
+        ])
+      ).length,
+      1,
+    );
     // Unseen between seen ones may be a short videos.list did not return yet: new; below the last seen: old.
-    assert.deepEqual(splitUnseen(['n1', 'n2', 's1', 'o1', 's2', 'o2'], new Set(['s1', 's2'])), { fresh: ['n1', 'n2', 'o1'], older: ['o2'] });
+    assert.deepEqual(splitUnseen(['n1', 'n2', 's1', 'o1', 's2', 'o2'], new Set(['s1', 's2'])), {
+      fresh: ['n1', 'n2', 'o1'],
+      older: ['o2'],
+    });
     assert.deepEqual(splitUnseen(['n1', 'n2'], new Set()), { fresh: ['n1', 'n2'], older: [] });
     await receiver.close();
   });
@@ -298,8 +474,14 @@ describe('watches', () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-mass', shortsCount: 70 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-mass', webhookUrl: receiver.url() })).json();
-    const page = await (await fetch(`${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`)).json() as { items: Array<{ contentDetails: { videoId: string } }> };
+    const watch = (
+      await create(user, { channelUrl: 'https://www.youtube.com/@watched-mass', webhookUrl: receiver.url() })
+    ).json();
+    const page = (await (
+      await fetch(
+        `${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
+      )
+    ).json()) as { items: Array<{ contentDetails: { videoId: string } }> };
     for (const item of page.items) await fake.takeDownShort('watched-mass', item.contentDetails.videoId);
     const quiet = await check(watch.id);
     assert.deepEqual([quiet.outcome, quiet.outcome === 'ok' && quiet.newShorts], ['ok', 0], JSON.stringify(quiet));
@@ -308,14 +490,24 @@ describe('watches', () => {
     const next = await check(watch.id);
     assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1], JSON.stringify(next));
     await receiver.waitFor(1);
-    assert.deepEqual((JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id), [videoId]);
+    assert.deepEqual(
+      (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map(
+        (s) => s.id,
+      ),
+      [videoId],
+    );
     await receiver.close();
   });
 
   it('a watch deleted during its check leaves no check behind, and the units spent are counted (found by review)', async () => {
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-gone-mid', shortsCount: 3 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-gone-mid', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const watch = (
+      await create(user, {
+        channelUrl: 'https://www.youtube.com/@watched-gone-mid',
+        webhookUrl: 'http://127.0.0.1:9/h',
+      })
+    ).json();
     const real = t.services.watches.youtube;
     const deps = {
       ...t.services.watches,
@@ -323,36 +515,52 @@ describe('watches', () => {
         ...real,
         metered: (spend: Parameters<typeof real.metered>[0]) => {
           const calls = real.metered(spend);
-          return { ...calls, playlistItems: async (...args: Parameters<typeof calls.playlistItems>) => {
-            const page = await calls.playlistItems(...args);
-            await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) });
-            return page;
-          } };
+          return {
+            ...calls,
+            playlistItems: async (...args: Parameters<typeof calls.playlistItems>) => {
+              const page = await calls.playlistItems(...args);
+              await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) });
+              return page;
+            },
+          };
         },
       },
     };
-    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.unitsToday as number;
+    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
+      .upstreamQuota.unitsToday as number;
     const servedBefore = fake.quotaUsed();
     const checkId = newCheckId();
     assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
     assert.equal((await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length, 0);
     const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     assert.ok(fake.quotaUsed() > servedBefore);
-    assert.equal(after.upstreamQuota.unitsToday - unitsBefore, fake.quotaUsed() - servedBefore, 'the units the check spent are counted');
+    assert.equal(
+      after.upstreamQuota.unitsToday - unitsBefore,
+      fake.quotaUsed() - servedBefore,
+      'the units the check spent are counted',
+    );
     assert.equal(after.credits.reserved, 0);
   });
 
   it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted (found by review)', async () => {
     const user = await createUser(t, 10);
     const channel = fake.addChannel({ handle: 'gone-and-deleted', shortsCount: 3 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@gone-and-deleted', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const watch = (
+      await create(user, {
+        channelUrl: 'https://www.youtube.com/@gone-and-deleted',
+        webhookUrl: 'http://127.0.0.1:9/h',
+      })
+    ).json();
     fake.addChannel({ handle: 'gone-and-deleted', id: channel.id, shortsCount: 3, status: 'suspended' });
     const real = t.services.watches.youtube;
     let deleted = false;
     const deleteOnce = async () => {
       if (deleted) return;
       deleted = true;
-      assert.equal((await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).statusCode, 200);
+      assert.equal(
+        (await t.app.inject({ method: 'DELETE', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).statusCode,
+        200,
+      );
     };
     // Every upstream call of the check deletes the watch as it returns, whatever it answers.
     const deps = {
@@ -361,26 +569,42 @@ describe('watches', () => {
         ...real,
         metered: (spend: Parameters<typeof real.metered>[0]) => {
           const calls = real.metered(spend) as unknown as Record<string, unknown>;
-          const wrapped = Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, typeof call !== 'function' ? call : async (...args: unknown[]) => {
-            try {
-              return await (call as (...a: unknown[]) => Promise<unknown>).apply(calls, args);
-            } finally {
-              await deleteOnce();
-            }
-          }]));
+          const wrapped = Object.fromEntries(
+            Object.entries(calls).map(([name, call]) => [
+              name,
+              typeof call !== 'function'
+                ? call
+                : async (...args: unknown[]) => {
+                    try {
+                      return await (call as (...a: unknown[]) => Promise<unknown>).apply(calls, args);
+                    } finally {
+                      await deleteOnce();
+                    }
+                  },
+            ]),
+          );
           return wrapped as unknown as ReturnType<typeof real.metered>;
         },
       },
     };
-    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().upstreamQuota.unitsToday as number;
+    const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
+      .upstreamQuota.unitsToday as number;
     const servedBefore = fake.quotaUsed();
     const checkId = newCheckId();
     assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
     assert.ok(deleted, 'the check read the platform');
-    assert.equal((await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length, 0, 'no check left behind');
+    assert.equal(
+      (await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length,
+      0,
+      'no check left behind',
+    );
     const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     assert.ok(fake.quotaUsed() > servedBefore);
-    assert.equal(after.upstreamQuota.unitsToday - unitsBefore, fake.quotaUsed() - servedBefore, 'the units the check spent are counted');
+    assert.equal(
+      after.upstreamQuota.unitsToday - unitsBefore,
+      fake.quotaUsed() - servedBefore,
+      'the units the check spent are counted',
+    );
     assert.equal(after.credits.reserved, 0);
   });
 
@@ -388,18 +612,27 @@ describe('watches', () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     const channel = fake.addChannel({ handle: 'rename-before', shortsCount: 5 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@rename-before', webhookUrl: receiver.url() })).json();
+    const watch = (
+      await create(user, { channelUrl: 'https://www.youtube.com/@rename-before', webhookUrl: receiver.url() })
+    ).json();
     fake.addChannel({ handle: 'rename-after', id: channel.id, shortsCount: 5 });
     const { videoId } = await fake.publishShort('rename-after');
     const result = await check(watch.id);
     assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1], JSON.stringify(result));
     await receiver.waitFor(1);
-    const event = JSON.parse(receiver.deliveries[0]!.body) as { data: { channel: { title: string }; shorts: Array<{ id: string; snippet: { channelHandle?: string; channelTitle?: string } }> } };
+    const event = JSON.parse(receiver.deliveries[0]!.body) as {
+      data: {
+        channel: { title: string };
+        shorts: Array<{ id: string; snippet: { channelHandle?: string; channelTitle?: string } }>;
+      };
+    };
     const short = event.data.shorts[0]!;
     assert.equal(short.id, videoId);
     assert.equal(short.snippet.channelHandle, '@rename-after');
     assert.equal(event.data.channel.title, short.snippet.channelTitle, 'the event names the channel as its shorts do');
-    const now = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    const now = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+    ).json();
     assert.equal(now.watch.channel.title, short.snippet.channelTitle);
     await receiver.close();
   });
@@ -411,20 +644,26 @@ describe('watches', () => {
   it('records a failed check (platform error) without charging it; the next check catches up', async () => {
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
-    const watch = (await create(user, { channelUrl: 'https://www.youtube.com/@watched-f', webhookUrl: 'http://127.0.0.1:9/h' })).json();
+    const watch = (
+      await create(user, { channelUrl: 'https://www.youtube.com/@watched-f', webhookUrl: 'http://127.0.0.1:9/h' })
+    ).json();
     const before = await balance(user);
     const { videoId } = await fake.publishShort('watched-f');
     fake.injectFault({ endpoint: 'playlistItems', kind: 'backendError', times: 2 });
     const failed = await check(watch.id);
     assert.equal(failed.outcome, 'failed');
     assert.equal(await balance(user), before);
-    const state = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    const state = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+    ).json();
     assert.match(state.watch.lastError, /UPSTREAM_ERROR/);
     assert.equal(state.checks[0].outcome, 'failed');
     assert.equal(state.checks[0].creditsCharged, 0);
     const next = await check(watch.id);
     assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1]);
-    const after = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json();
+    const after = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+    ).json();
     assert.equal(after.watch.lastError, null);
     assert.equal(after.watch.lastSeenShort.id, videoId);
   });
@@ -446,7 +685,9 @@ describe('watches', () => {
     const paused = verify(await secretOf(user), receiver.deliveries[0]!);
     assert.equal(paused.type, 'watch.paused');
     assert.equal(paused.data.reason, 'credits');
-    const state = (await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })).json().watch;
+    const state = (
+      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watch.id}`, headers: bearer(user.key) })
+    ).json().watch;
     assert.equal(state.status, 'paused');
     assert.equal(state.pausedReason, 'credits');
     // No credits yet: the sweep leaves it paused.
@@ -470,11 +711,16 @@ describe('watches', () => {
     try {
       const user = await createUser(t, 20);
       fake.addChannel({ handle: 'watched-disabled', shortsCount: 3 });
-      const [a, b] = await Promise.all([1, 2].map(async () => {
-        const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-disabled', webhookUrl: receiver.url() });
-        assert.equal(res.statusCode, 201, res.body);
-        return res.json() as { id: string; channel: { id: string } };
-      })) as [{ id: string; channel: { id: string } }, { id: string; channel: { id: string } }];
+      const [a, b] = (await Promise.all(
+        [1, 2].map(async () => {
+          const res = await create(user, {
+            channelUrl: 'https://www.youtube.com/@watched-disabled',
+            webhookUrl: receiver.url(),
+          });
+          assert.equal(res.statusCode, 201, res.body);
+          return res.json() as { id: string; channel: { id: string } };
+        }),
+      )) as [{ id: string; channel: { id: string } }, { id: string; channel: { id: string } }];
       const db = t.services.db;
       await db.query(`UPDATE watches SET next_check_at = '2000-01-01' WHERE id = $1`, [a.id]);
       await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1`, [b.id]);
@@ -482,9 +728,20 @@ describe('watches', () => {
       const { videoId } = await fake.publishShort('watched-disabled');
       fake.resetStats();
       assert.ok(!(await sweepDueWatches(t.services.watches)).some((j) => j.watchId === a.id), 'not claimed');
-      assert.deepEqual(await check(a.id), { outcome: 'skipped', why: 'account disabled' }, 'a check queued before is not run');
-      assert.deepEqual(await checkChannelNow(t.services.watches, a.channel.id, [videoId]), [], 'a push checks none of its watches');
-      assert.ok(!(await resumePaidWatches(t.services.watches)).includes(b.id), 'not resumed, though the account could pay');
+      assert.deepEqual(
+        await check(a.id),
+        { outcome: 'skipped', why: 'account disabled' },
+        'a check queued before is not run',
+      );
+      assert.deepEqual(
+        await checkChannelNow(t.services.watches, a.channel.id, [videoId]),
+        [],
+        'a push checks none of its watches',
+      );
+      assert.ok(
+        !(await resumePaidWatches(t.services.watches)).includes(b.id),
+        'not resumed, though the account could pay',
+      );
       assert.equal(fake.quotaUsed(), 0);
       await db.query('UPDATE accounts SET disabled_at = NULL WHERE id = $1', [user.id]);
       assert.ok((await resumePaidWatches(t.services.watches)).includes(b.id));
@@ -498,15 +755,23 @@ describe('watches', () => {
   it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units (found by review)', async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-prepaid', shortsCount: 3 });
-    const ids = await Promise.all([1, 2].map(async () => {
-      const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-prepaid', webhookUrl: 'https://example.com/hook' });
-      assert.equal(res.statusCode, 201, res.body);
-      return res.json().id as string;
-    }));
+    const ids = await Promise.all(
+      [1, 2].map(async () => {
+        const res = await create(user, {
+          channelUrl: 'https://www.youtube.com/@watched-prepaid',
+          webhookUrl: 'https://example.com/hook',
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().id as string;
+      }),
+    );
     const [prepaid, none] = ids as [string, string];
     const { quota, pricing } = t.services.watches;
     const db = t.services.db;
-    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = CASE WHEN id = $1 THEN $3::int ELSE 0 END WHERE id IN ($1, $2)`, [prepaid, none, MAX_CHECK_UNITS]);
+    await db.query(
+      `UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = CASE WHEN id = $1 THEN $3::int ELSE 0 END WHERE id IN ($1, $2)`,
+      [prepaid, none, MAX_CHECK_UNITS],
+    );
     const cheap = checkReservation(MAX_CHECK_UNITS, quota, pricing);
     assert.ok(cheap < checkReservation(0, quota, pricing), 'the settings make the two differ');
     await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, cheap]);
@@ -520,40 +785,74 @@ describe('watches', () => {
     fake.addChannel({ handle: 'watched-three', shortsCount: 3 });
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-three', webhookUrl: 'https://example.com/hook' });
+      const res = await create(user, {
+        channelUrl: 'https://www.youtube.com/@watched-three',
+        webhookUrl: 'https://example.com/hook',
+      });
       assert.equal(res.statusCode, 201, res.body);
       ids.push(res.json().id);
     }
     const db = t.services.db;
-    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = 0 WHERE id = ANY($1)`, [ids]);
+    await db.query(
+      `UPDATE watches SET status = 'paused', paused_reason = 'credits', prepaid_units = 0 WHERE id = ANY($1)`,
+      [ids],
+    );
     const one = checkReservation(0, t.services.watches.quota, t.services.watches.pricing);
     await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, one]);
     const first = await resumePaidWatches(t.services.watches);
     assert.equal(first.length, 1, 'one check paid for: one watch');
     await db.query('UPDATE accounts SET credit_balance = $2 WHERE id = $1', [user.id, 3 * one]);
-    assert.deepEqual(await resumePaidWatches(t.services.watches), ids.filter((id) => id !== first[0]));
+    assert.deepEqual(
+      await resumePaidWatches(t.services.watches),
+      ids.filter((id) => id !== first[0]),
+    );
   });
 
-  it("a retried check replaces the hold its dead run left instead of adding to it (found by review)", async () => {
+  it('a retried check replaces the hold its dead run left instead of adding to it (found by review)', async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });
-    const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-retried', webhookUrl: 'https://example.com/hook' });
+    const res = await create(user, {
+      channelUrl: 'https://www.youtube.com/@watched-retried',
+      webhookUrl: 'https://example.com/hook',
+    });
     assert.equal(res.statusCode, 201, res.body);
     const watchId = res.json().id as string;
     const db = t.services.db;
-    const [watch] = await db.query<{ prepaid_units: number }>('SELECT prepaid_units FROM watches WHERE id = $1', [watchId]);
+    const [watch] = await db.query<{ prepaid_units: number }>('SELECT prepaid_units FROM watches WHERE id = $1', [
+      watchId,
+    ]);
     const hold = checkReservation(watch!.prepaid_units, t.services.watches.quota, t.services.watches.pricing);
     // The dead run reserved what a check needs, and the account has exactly that.
     await db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, hold]);
     const checkId = newCheckId();
-    assert.ok(await reserveCredits(db, { accountId: user.id, requestId: checkId, credits: hold, expiresAt: new Date(Date.now() + 600_000), now: new Date() }));
+    assert.ok(
+      await reserveCredits(db, {
+        accountId: user.id,
+        requestId: checkId,
+        credits: hold,
+        expiresAt: new Date(Date.now() + 600_000),
+        now: new Date(),
+      }),
+    );
     const result = await runWatchCheck(t.services.watches, watchId, checkId, 'schedule');
     assert.equal(result.outcome, 'ok', JSON.stringify(result));
-    const [account] = await db.query<{ credits_reserved: number }>('SELECT credits_reserved FROM accounts WHERE id = $1', [user.id]);
+    const [account] = await db.query<{ credits_reserved: number }>(
+      'SELECT credits_reserved FROM accounts WHERE id = $1',
+      [user.id],
+    );
     assert.equal(account!.credits_reserved, 0, 'no hold left behind');
     // Every check names its channel itself, so the statement outlives the watch (found by review).
-    const checks = await db.query<{ trigger: string; channel_url: string; channel_title: string }>('SELECT trigger, channel_url, channel_title FROM watch_checks WHERE watch_id = $1 ORDER BY trigger', [watchId]);
-    assert.deepEqual(checks.map((c) => [c.trigger, c.channel_url, c.channel_title]), [['create', 'https://www.youtube.com/@watched-retried', res.json().channel.title], ['schedule', 'https://www.youtube.com/@watched-retried', res.json().channel.title]]);
+    const checks = await db.query<{ trigger: string; channel_url: string; channel_title: string }>(
+      'SELECT trigger, channel_url, channel_title FROM watch_checks WHERE watch_id = $1 ORDER BY trigger',
+      [watchId],
+    );
+    assert.deepEqual(
+      checks.map((c) => [c.trigger, c.channel_url, c.channel_title]),
+      [
+        ['create', 'https://www.youtube.com/@watched-retried', res.json().channel.title],
+        ['schedule', 'https://www.youtube.com/@watched-retried', res.json().channel.title],
+      ],
+    );
   });
 });
 
@@ -562,7 +861,12 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
     const database = await createPostgresDatabase();
     const clock = manualClock();
     const fake = await startFakePlatform();
-    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600', WATCH_MIN_INTERVAL_SECONDS: '60' };
+    const env = {
+      DATABASE_URL: database.url,
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      WATCH_SWEEP_SECONDS: '3600',
+      WATCH_MIN_INTERVAL_SECONDS: '60',
+    };
     // Two instances, sharing only the database (no workers: the jobs stay queued to be counted).
     const one = await startTestApp('pglite', env, { now: clock.now });
     const two = await startTestApp('pglite', env, { now: clock.now });
@@ -570,22 +874,42 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
       const user = await createUser(one, 100);
       const ids: string[] = [];
       for (const handle of ['demo', 'sparse', 'democustom', 'empty']) {
-        const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: 'http://127.0.0.1:9/h', intervalSeconds: 60 } });
+        const res = await one.app.inject({
+          method: 'POST',
+          url: WATCHES,
+          headers: bearer(user.key),
+          payload: {
+            channelUrl: `https://www.youtube.com/@${handle}`,
+            webhookUrl: 'http://127.0.0.1:9/h',
+            intervalSeconds: 60,
+          },
+        });
         assert.equal(res.statusCode, 201, res.body);
         ids.push(res.json().id);
       }
       // Nothing is due yet.
       assert.deepEqual(await sweepDueWatches(two.services.watches), []);
       clock.advance(60_000);
-      const sweeps = await Promise.all([one, two, one, two, one, two].map((app) => sweepDueWatches(app.services.watches)));
-      const claimed = sweeps.flat().map((j) => j.watchId).sort();
+      const sweeps = await Promise.all(
+        [one, two, one, two, one, two].map((app) => sweepDueWatches(app.services.watches)),
+      );
+      const claimed = sweeps
+        .flat()
+        .map((j) => j.watchId)
+        .sort();
       assert.deepEqual(claimed, [...ids].sort());
-      const queued = await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'watch-check'");
+      const queued = await one.services.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'watch-check'",
+      );
       assert.equal(queued[0]!.n, 4);
       // Each came due again one interval later, not before.
       assert.deepEqual(await sweepDueWatches(one.services.watches), []);
       clock.advance(60_000);
-      assert.equal((await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat().length, 4);
+      assert.equal(
+        (await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat()
+          .length,
+        4,
+      );
     } finally {
       await one.close();
       await two.close();
@@ -606,11 +930,25 @@ describe('resuming paused watches across two instances on one PostgreSQL (found 
     await owner.connect();
     try {
       const user = await createUser(one, 100);
-      const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' } });
+      const res = await one.app.inject({
+        method: 'POST',
+        url: WATCHES,
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const watchId = res.json().id as string;
-      const pause = () => one.services.db.query("UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1", [watchId]);
-      const resumedEvents = async () => (await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_events WHERE type = 'watch.resumed' AND subject_id = $1", [watchId]))[0]!.n;
+      const pause = () =>
+        one.services.db.query("UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1", [
+          watchId,
+        ]);
+      const resumedEvents = async () =>
+        (
+          await one.services.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM webhook_events WHERE type = 'watch.resumed' AND subject_id = $1",
+            [watchId],
+          )
+        )[0]!.n;
 
       // Racing sweeps: one resumes it, one watch.resumed.
       await pause();
@@ -623,10 +961,24 @@ describe('resuming paused watches across two instances on one PostgreSQL (found 
       await owner.query('BEGIN');
       await owner.query("UPDATE watches SET paused_reason = 'user' WHERE id = $1", [watchId]);
       const sweep = resumePaidWatches(two.services.watches);
-      await until(async () => (await one.services.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0]!.n > 0, 10_000, 10);
+      await until(
+        async () =>
+          (
+            await one.services.db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+          )[0]!.n > 0,
+        10_000,
+        10,
+      );
       await owner.query('COMMIT');
       assert.deepEqual(await sweep, []);
-      const row = (await one.services.db.query<{ status: string; paused_reason: string }>('SELECT status, paused_reason FROM watches WHERE id = $1', [watchId]))[0]!;
+      const row = (
+        await one.services.db.query<{ status: string; paused_reason: string }>(
+          'SELECT status, paused_reason FROM watches WHERE id = $1',
+          [watchId],
+        )
+      )[0]!;
       assert.deepEqual({ ...row }, { status: 'paused', paused_reason: 'user' });
       assert.equal(await resumedEvents(), 1, 'no second watch.resumed');
     } finally {
@@ -644,29 +996,62 @@ describe('watch checks on the InnerTube Shorts tab', () => {
     it(`${source}: lists the tab's first page (0 units) and details only the new ids`, async () => {
       const fake = await startFakePlatform();
       const clock = manualClock();
-      const t = await startTestApp('pglite', { YOUTUBE_SOURCE: source, YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WATCH_SWEEP_SECONDS: '3600' }, { runWorker: true, now: clock.now });
+      const t = await startTestApp(
+        'pglite',
+        {
+          YOUTUBE_SOURCE: source,
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          WATCH_SWEEP_SECONDS: '3600',
+        },
+        { runWorker: true, now: clock.now },
+      );
       const receiver = await startReceiver();
       try {
         const user = await createUser(t, 10);
         fake.addChannel({ handle: `tab-${source}`, shortsCount: 60 });
         fake.resetStats();
-        const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: WATCHES,
+          headers: bearer(user.key),
+          payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() },
+        });
         assert.equal(res.statusCode, 201, res.body);
         const watch = res.json();
         // hybrid resolves with channels.list (1 unit), lists the tab and dates its newest short (1 unit); keyless spends nothing.
         assert.equal(fake.quotaUsed(), source === 'hybrid' ? 2 : 0);
-        if (source === 'hybrid') assert.ok((await t.services.db.query<{ at: Date | null }>('SELECT last_seen_published_at AS at FROM watches WHERE id = $1', [watch.id]))[0]!.at, 'the baseline has a date');
+        if (source === 'hybrid')
+          assert.ok(
+            (
+              await t.services.db.query<{ at: Date | null }>(
+                'SELECT last_seen_published_at AS at FROM watches WHERE id = $1',
+                [watch.id],
+              )
+            )[0]!.at,
+            'the baseline has a date',
+          );
         assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
         fake.resetStats();
-        assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), { outcome: 'ok', newShorts: 0, units: 0, credits: 0 });
+        assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), {
+          outcome: 'ok',
+          newShorts: 0,
+          units: 0,
+          credits: 0,
+        });
         const { videoId } = await fake.publishShort(`tab-${source}`);
         const result = await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual');
         assert.equal(result.outcome, 'ok');
         assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
         if (source === 'hybrid') assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
         await receiver.waitFor(1);
-        const body = JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string; shortUrl: string }> } };
-        assert.deepEqual(body.data.shorts.map((s) => s.id), [videoId]);
+        const body = JSON.parse(receiver.deliveries[0]!.body) as {
+          data: { shorts: Array<{ id: string; shortUrl: string }> };
+        };
+        assert.deepEqual(
+          body.data.shorts.map((s) => s.id),
+          [videoId],
+        );
       } finally {
         await receiver.close();
         await t.close();
@@ -676,7 +1061,16 @@ describe('watch checks on the InnerTube Shorts tab', () => {
 
     it(`${source}: does not report a short again when it reappears after being taken down`, async () => {
       const fake = await startFakePlatform();
-      const t = await startTestApp('pglite', { YOUTUBE_SOURCE: source, YOUTUBE_API_BASE_URL: fake.baseUrl, YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl, WATCH_SWEEP_SECONDS: '3600' }, { runWorker: true, now: manualClock().now });
+      const t = await startTestApp(
+        'pglite',
+        {
+          YOUTUBE_SOURCE: source,
+          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          WATCH_SWEEP_SECONDS: '3600',
+        },
+        { runWorker: true, now: manualClock().now },
+      );
       try {
         await takenDownAndRestored(t, fake, await createUser(t, 10), `reappear-${source}`);
       } finally {
@@ -693,12 +1087,26 @@ describe('two instances running watches on one PostgreSQL', () => {
     const fake = await startFakePlatform();
     fake.addChannel({ handle: 'two-instances', shortsCount: 5 });
     const receiver = await startReceiver();
-    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '0.2', WATCH_MIN_INTERVAL_SECONDS: '1' };
+    const env = {
+      DATABASE_URL: database.url,
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      WATCH_SWEEP_SECONDS: '0.2',
+      WATCH_MIN_INTERVAL_SECONDS: '1',
+    };
     const one = await startTestApp('pglite', env, { runWorker: true });
     const two = await startTestApp('pglite', env, { runWorker: true });
     try {
       const user = await createUser(one, 100);
-      const res = await one.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@two-instances', webhookUrl: receiver.url(), intervalSeconds: 1 } });
+      const res = await one.app.inject({
+        method: 'POST',
+        url: WATCHES,
+        headers: bearer(user.key),
+        payload: {
+          channelUrl: 'https://www.youtube.com/@two-instances',
+          webhookUrl: receiver.url(),
+          intervalSeconds: 1,
+        },
+      });
       assert.equal(res.statusCode, 201, res.body);
       const published: string[] = [];
       for (let i = 0; i < 3; i++) {
@@ -706,11 +1114,21 @@ describe('two instances running watches on one PostgreSQL', () => {
         await until(async () => receiver.deliveries.some((d) => d.body.includes(published.at(-1)!)), 30_000, 50);
       }
       const watchId = res.json().id as string;
-      const checks = async () => (await one.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1', [watchId]))[0]!.n;
+      const checks = async () =>
+        (
+          await one.services.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1',
+            [watchId],
+          )
+        )[0]!.n;
       const seen = await checks();
       await until(async () => (await checks()) >= seen + 3, 30_000, 100);
       const events = new Map<string, string[]>();
-      for (const d of receiver.deliveries) events.set(String(d.headers['webhook-id']), (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id));
+      for (const d of receiver.deliveries)
+        events.set(
+          String(d.headers['webhook-id']),
+          (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
+        );
       const reported = [...events.values()].flat();
       assert.deepEqual([...reported].sort(), [...published].sort());
     } finally {

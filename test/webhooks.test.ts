@@ -13,22 +13,36 @@ import { handOverStrandedRequests } from '../src/jobs/start-workers.ts';
 import { AppError } from '../src/errors.ts';
 
 const SHORTS = '/api/youtube/shorts';
-const verify = (secret: string, d: Delivery) => new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
+const verify = (secret: string, d: Delivery) =>
+  new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
 
 describe('asynchronous delivery by signed webhook', () => {
   let fake: FakePlatform;
   let t: TestApp;
   before(async () => {
     fake = await startFakePlatform();
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '1500', CACHE_TTL_SECONDS: '0' }, { runWorker: true });
+    t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3',
+        WEBHOOK_TIMEOUT_MS: '1500',
+        CACHE_TTL_SECONDS: '0',
+      },
+      { runWorker: true },
+    );
   });
   after(async () => {
     await t.close();
     await fake.close();
   });
-  const secretsOf = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets as Array<{ secret: string }>;
-  const detail = async (user: TestUser, id: string) => (await t.app.inject({ method: 'GET', url: `${SHORTS}/${id}`, headers: bearer(user.key) })).json();
-  const submit = (user: TestUser, payload: object) => t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
+  const secretsOf = async (user: TestUser) =>
+    (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
+      .secrets as Array<{ secret: string }>;
+  const detail = async (user: TestUser, id: string) =>
+    (await t.app.inject({ method: 'GET', url: `${SHORTS}/${id}`, headers: bearer(user.key) })).json();
+  const submit = (user: TestUser, payload: object) =>
+    t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
 
   it('accepts with 202 and delivers a signed shorts.completed with the synchronous body', async () => {
     const receiver = await startReceiver();
@@ -40,7 +54,7 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.equal(accepted.status, 'processing');
     await receiver.waitFor(1);
     const [delivery] = receiver.deliveries;
-    const [{ secret }] = await secretsOf(user) as [{ secret: string }];
+    const [{ secret }] = (await secretsOf(user)) as [{ secret: string }];
     assert.match(secret, /^whsec_/);
     const payload = verify(secret, delivery!) as { type: string; timestamp: string; data: Record<string, unknown> };
     assert.equal(payload.type, 'shorts.completed');
@@ -50,24 +64,41 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.equal(payload.data.creditsCharged, 3);
     assert.equal((payload.data.data as { shorts: unknown[] }).shorts.length, 120);
     assert.equal(delivery!.headers['webhook-id'], `msg_${accepted.requestId}`);
-    const state = await until(async () => { const d = await detail(user, accepted.requestId); return d.deliveries.length > 0 && d; });
+    const state = await until(async () => {
+      const d = await detail(user, accepted.requestId);
+      return d.deliveries.length > 0 && d;
+    });
     assert.equal(state.status, 'completed');
     assert.equal(state.deliveries[0].outcome, 'delivered');
     assert.equal(state.deliveries[0].statusCode, 200);
-    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 7);
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+      7,
+    );
     await receiver.close();
   });
 
   it('delivers shorts.failed with the failure body and charges nothing', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
-    const res = await submit(user, { channelUrl: 'https://www.youtube.com/@no-such-channel-zz', webhookUrl: receiver.url() });
+    const res = await submit(user, {
+      channelUrl: 'https://www.youtube.com/@no-such-channel-zz',
+      webhookUrl: receiver.url(),
+    });
     assert.equal(res.statusCode, 202);
     await receiver.waitFor(1);
     const payload = JSON.parse(receiver.deliveries[0]!.body);
     assert.equal(payload.type, 'shorts.failed');
-    assert.deepEqual(payload.data, { success: false, error: 'CHANNEL_NOT_FOUND', message: payload.data.message, requestId: res.json().requestId });
-    assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance, 10);
+    assert.deepEqual(payload.data, {
+      success: false,
+      error: 'CHANNEL_NOT_FOUND',
+      message: payload.data.message,
+      requestId: res.json().requestId,
+    });
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+      10,
+    );
     await receiver.close();
   });
 
@@ -75,7 +106,14 @@ describe('asynchronous delivery by signed webhook', () => {
    * A webhook request whose fetch keeps failing on our side (infrastructure trouble that outlasts every
    * retry, e.g. the shared cache down: not an AppError), handed to `then` once its job is retrying.
    */
-  async function failingFetch(then: (c: { user: TestUser; requestId: string; receiver: Awaited<ReturnType<typeof startReceiver>>; job: string }) => Promise<void>): Promise<void> {
+  async function failingFetch(
+    then: (c: {
+      user: TestUser;
+      requestId: string;
+      receiver: Awaited<ReturnType<typeof startReceiver>>;
+      job: string;
+    }) => Promise<void>,
+  ): Promise<void> {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     const { shorts } = t.services.shortsRequests;
@@ -88,7 +126,11 @@ describe('asynchronous delivery by signed webhook', () => {
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
       const job = `name = 'shorts-fetch' AND data->>'requestId' = $1`;
-      await until(async () => (await t.services.db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length > 0);
+      await until(
+        async () =>
+          (await t.services.db.query(`SELECT 1 FROM pgboss.job WHERE ${job} AND state = 'retry'`, [requestId])).length >
+          0,
+      );
       await then({ user, requestId, receiver, job });
     } finally {
       shorts.fetch = real;
@@ -97,19 +139,35 @@ describe('asynchronous delivery by signed webhook', () => {
   }
 
   /** The request was settled as failed with INTERNAL_ERROR, its webhook told, nothing charged or held. */
-  async function settledAsGaveUp(user: TestUser, requestId: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<void> {
+  async function settledAsGaveUp(
+    user: TestUser,
+    requestId: string,
+    receiver: Awaited<ReturnType<typeof startReceiver>>,
+  ): Promise<void> {
     await receiver.waitFor(1);
-    const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as { type: string; data: Record<string, unknown> };
-    assert.deepEqual([payload.type, payload.data.error, payload.data.requestId], ['shorts.failed', 'INTERNAL_ERROR', requestId]);
+    const payload = verify((await secretsOf(user))[0]!.secret, receiver.deliveries[0]!) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    assert.deepEqual(
+      [payload.type, payload.data.error, payload.data.requestId],
+      ['shorts.failed', 'INTERNAL_ERROR', requestId],
+    );
     assert.equal((await detail(user, requestId)).status, 'failed');
-    const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [user.id]);
+    const [account] = await t.services.db.query<{ credit_balance: number; credits_reserved: number }>(
+      'SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1',
+      [user.id],
+    );
     assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
   }
 
   it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
     await failingFetch(async ({ user, requestId, receiver, job }) => {
       // As after an hour of failures: the next one is its last.
-      await t.services.db.query(`UPDATE pgboss.job SET retry_count = retry_limit, start_after = now() WHERE ${job} AND state = 'retry'`, [requestId]);
+      await t.services.db.query(
+        `UPDATE pgboss.job SET retry_count = retry_limit, start_after = now() WHERE ${job} AND state = 'retry'`,
+        [requestId],
+      );
       await settledAsGaveUp(user, requestId, receiver);
     });
   });
@@ -118,9 +176,16 @@ describe('asynchronous delivery by signed webhook', () => {
     await failingFetch(async ({ user, requestId, receiver, job }) => {
       const db = t.services.db;
       // As an older release left it: the job failed for good with no dead-letter queue to go on to.
-      await db.query(`UPDATE pgboss.job SET state = 'failed', dead_letter = NULL, completed_on = now() WHERE ${job}`, [requestId]);
+      await db.query(`UPDATE pgboss.job SET state = 'failed', dead_letter = NULL, completed_on = now() WHERE ${job}`, [
+        requestId,
+      ]);
       const stuck = await runDoctor(db, { lock: ownLockStatus(db) });
-      assert.ok(stuck.findings.some((f) => f.check === 'processing request → job' && f.details.some((d) => d.startsWith(requestId))), 'doctor reports it');
+      assert.ok(
+        stuck.findings.some(
+          (f) => f.check === 'processing request → job' && f.details.some((d) => d.startsWith(requestId)),
+        ),
+        'doctor reports it',
+      );
       assert.equal(await handOverStrandedRequests(t.services.boss, db), 1);
       await settledAsGaveUp(user, requestId, receiver);
       assert.equal(await handOverStrandedRequests(t.services.boss, db), 0, 'settled: nothing left to hand over');
@@ -129,14 +194,23 @@ describe('asynchronous delivery by signed webhook', () => {
 
   it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work (found by review)", async () => {
     const user = await createUser(t, 10);
-    const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/hook' });
+    const res = await submit(user, {
+      channelUrl: 'https://www.youtube.com/@demo',
+      webhookUrl: 'https://example.com/hook',
+    });
     // The acceptance's hold; the job runs at once, so it is taken as it starts (below, again, on a copy of the request).
     assert.equal(res.statusCode, 202, res.body);
     const db = t.services.db;
     const requestId = `req_renew${user.id.slice(0, 8)}`;
-    await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
+    await db.query(
+      `INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`,
+      [requestId, user.id],
+    );
     const lapsed = new Date(Date.now() - 60_000);
-    await db.query('INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 1, $3)', [requestId, user.id, lapsed]);
+    await db.query(
+      'INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 1, $3)',
+      [requestId, user.id, lapsed],
+    );
     await db.query('UPDATE accounts SET credits_reserved = credits_reserved + 1 WHERE id = $1', [user.id]);
     let seen: Date | undefined;
     const deps = {
@@ -145,32 +219,60 @@ describe('asynchronous delivery by signed webhook', () => {
         ...t.services.shortsRequests.shorts,
         fetch: async (_query: unknown, hooks: { openMeter(): Promise<unknown> }) => {
           await hooks.openMeter();
-          seen = (await db.query<{ expires_at: Date }>('SELECT expires_at FROM credit_reservations WHERE request_id = $1', [requestId]))[0]?.expires_at;
+          seen = (
+            await db.query<{ expires_at: Date }>('SELECT expires_at FROM credit_reservations WHERE request_id = $1', [
+              requestId,
+            ])
+          )[0]?.expires_at;
           throw new AppError('CHANNEL_NOT_FOUND');
         },
       },
     } as typeof t.services.shortsRequests;
     await processQueuedRequest(deps, requestId, async () => {});
-    assert.ok(seen && seen.getTime() > Date.now() + 47 * 3600_000, `renewed for the work's time: ${seen?.toISOString()}`);
+    assert.ok(
+      seen && seen.getTime() > Date.now() + 47 * 3600_000,
+      `renewed for the work's time: ${seen?.toISOString()}`,
+    );
   });
 
   // An attempt that fails on our side — the fetch itself, or the settling of a failed fetch — counts
   // the units it spent as unpaid before the queue retries it (found by review: they were never counted).
   const failedAttempts: Array<[string, Error, Partial<typeof t.services.shortsRequests>]> = [
     ['its fetch failed on our side', new Error('Connection is closed.'), {}],
-    ['the database failed its settlement', new AppError('UPSTREAM_ERROR'), { queuedSettlements: { settle: async () => { throw new Error('the database went away'); } } }],
+    [
+      'the database failed its settlement',
+      new AppError('UPSTREAM_ERROR'),
+      {
+        queuedSettlements: {
+          settle: async () => {
+            throw new Error('the database went away');
+          },
+        },
+      },
+    ],
   ];
   for (const [when, failure, overrides] of failedAttempts) {
     it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it (found by review)`, async () => {
       const user = await createUser(t, 10);
       const db = t.services.db;
       const requestId = `req_units${user.id.slice(0, 8)}`;
-      await db.query(`INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`, [requestId, user.id]);
+      await db.query(
+        `INSERT INTO shorts_requests (id, account_id, channel_url, mode, status) VALUES ($1, $2, 'https://www.youtube.com/@demo', 'webhook', 'processing')`,
+        [requestId, user.id],
+      );
       const deps = {
         ...t.services.shortsRequests,
         shorts: {
           ...t.services.shortsRequests.shorts,
-          fetch: async (_query: unknown, hooks: { openMeter(): Promise<{ take(units: number): Promise<void>; commit(credits: number, why: string): Promise<void> }> }) => {
+          fetch: async (
+            _query: unknown,
+            hooks: {
+              openMeter(): Promise<{
+                take(units: number): Promise<void>;
+                commit(credits: number, why: string): Promise<void>;
+              }>;
+            },
+          ) => {
             const meter = await hooks.openMeter();
             await meter.take(1); // the probe
             await meter.commit(1, 'This channel costs'); // the price known: the probe's unit is paid for from here on
@@ -180,8 +282,14 @@ describe('asynchronous delivery by signed webhook', () => {
         },
         ...overrides,
       } as typeof t.services.shortsRequests;
-      await assert.rejects(processQueuedRequest(deps, requestId, async () => {}), /Connection is closed|database went away/);
-      const [day] = await db.query<{ units: number; unpaid_units: number; lost_units: number }>('SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1', [user.id]);
+      await assert.rejects(
+        processQueuedRequest(deps, requestId, async () => {}),
+        /Connection is closed|database went away/,
+      );
+      const [day] = await db.query<{ units: number; unpaid_units: number; lost_units: number }>(
+        'SELECT units, unpaid_units, lost_units FROM account_quota_days WHERE account_id = $1',
+        [user.id],
+      );
       // Nothing was charged, and the failure is ours: the units count, against no allowance (docs/quota.md).
       assert.deepEqual({ ...day }, { units: 3, unpaid_units: 0, lost_units: 3 });
     });
@@ -190,46 +298,83 @@ describe('asynchronous delivery by signed webhook', () => {
   it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {
     const receiver = await startReceiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
     const user = await createUser(t);
-    const { requestId } = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })).json();
+    const { requestId } = (
+      await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })
+    ).json();
     await receiver.waitFor(3);
     const ids = new Set(receiver.deliveries.map((d) => d.headers['webhook-id']));
     assert.equal(ids.size, 1);
     assert.equal(receiver.deliveries[0]!.body, receiver.deliveries[2]!.body, 'identical payload on every attempt');
-    const state = await until(async () => { const d = await detail(user, requestId); return d.deliveries.length === 3 && d; });
-    assert.deepEqual(state.deliveries.map((d: { outcome: string; statusCode: number; attempt: number }) => [d.attempt, d.outcome, d.statusCode]), [[1, 'failed', 500], [2, 'failed', 500], [3, 'delivered', 204]]);
+    const state = await until(async () => {
+      const d = await detail(user, requestId);
+      return d.deliveries.length === 3 && d;
+    });
+    assert.deepEqual(
+      state.deliveries.map((d: { outcome: string; statusCode: number; attempt: number }) => [
+        d.attempt,
+        d.outcome,
+        d.statusCode,
+      ]),
+      [
+        [1, 'failed', 500],
+        [2, 'failed', 500],
+        [3, 'delivered', 204],
+      ],
+    );
     assert.ok(state.deliveries.every((d: { latencyMs: number }) => d.latencyMs >= 0));
     await receiver.close();
   });
 
   it('stops on 410 Gone, does not follow redirects, and gives up when the schedule is spent', async () => {
     const gone = await startReceiver(() => ({ status: 410 }));
-    const redirect = await startReceiver((d) => ({ status: d.path === '/hook' ? 302 : 200, headers: { location: '/elsewhere' } }));
+    const redirect = await startReceiver((d) => ({
+      status: d.path === '/hook' ? 302 : 200,
+      headers: { location: '/elsewhere' },
+    }));
     const user = await createUser(t);
-    const a = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: gone.url() })).json().requestId;
-    const b = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: redirect.url() })).json().requestId;
-    const goneState = await until(async () => { const d = await detail(user, a); return d.deliveries.length >= 1 && d; });
-    const redirectState = await until(async () => { const d = await detail(user, b); return d.deliveries.length >= 4 && d; });
+    const a = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: gone.url() })).json()
+      .requestId;
+    const b = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: redirect.url() })).json()
+      .requestId;
+    const goneState = await until(async () => {
+      const d = await detail(user, a);
+      return d.deliveries.length >= 1 && d;
+    });
+    const redirectState = await until(async () => {
+      const d = await detail(user, b);
+      return d.deliveries.length >= 4 && d;
+    });
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await detail(user, a)).deliveries.length, 1, 'no retry after 410');
     assert.equal(goneState.deliveries[0].outcome, 'gone');
     assert.equal((await detail(user, b)).deliveries.length, 4, '1 attempt + 3 scheduled retries, then stop');
     assert.match(redirectState.deliveries[0].error, /Redirect \(302\) not followed/);
-    assert.ok(redirect.deliveries.every((d) => d.path === '/hook'), 'the redirect target was never called');
+    assert.ok(
+      redirect.deliveries.every((d) => d.path === '/hook'),
+      'the redirect target was never called',
+    );
     await gone.close();
     await redirect.close();
   });
 
   it('honours Retry-After and times out a receiver that does not answer', async () => {
-    const slow = await startReceiver((_d, i) => (i === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
+    const slow = await startReceiver((_d, i) =>
+      i === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 },
+    );
     const hanging = await startReceiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
     const user = await createUser(t);
     await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: slow.url() });
-    const hangId = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: hanging.url() })).json().requestId;
+    const hangId = (
+      await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: hanging.url() })
+    ).json().requestId;
     await slow.waitFor(2);
     const gap = slow.deliveries[1]!.receivedAt - slow.deliveries[0]!.receivedAt;
     assert.ok(gap >= 1900, `second attempt waited for Retry-After (gap ${gap} ms)`);
     await hanging.waitFor(2);
-    const state = await until(async () => { const d = await detail(user, hangId); return d.deliveries.length >= 2 && d; });
+    const state = await until(async () => {
+      const d = await detail(user, hangId);
+      return d.deliveries.length >= 2 && d;
+    });
     assert.match(state.deliveries[0].error, /No answer within 1500 ms/);
     assert.equal(state.deliveries[1].outcome, 'delivered');
     await slow.close();
@@ -240,34 +385,54 @@ describe('asynchronous delivery by signed webhook', () => {
     const receiver = await startReceiver();
     const user = await createUser(t);
     const [old] = await secretsOf(user);
-    const rotated = await t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/webhook-secret/rotate',
+      headers: bearer(user.token),
+    });
     assert.equal(rotated.statusCode, 200);
     const fresh = rotated.json().secret as string;
     assert.notEqual(fresh, old!.secret);
     assert.equal((await secretsOf(user))[0]!.secret, fresh);
-    const { requestId } = (await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })).json();
+    const { requestId } = (
+      await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })
+    ).json();
     await receiver.waitFor(1);
     const delivery = receiver.deliveries[0]!;
     assert.equal(String(delivery.headers['webhook-signature']).split(' ').length, 2);
     assert.ok(verify(old!.secret, delivery));
     assert.ok(verify(fresh, delivery));
     await until(async () => (await detail(user, requestId)).deliveries.length === 1);
-    const again = await t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `${SHORTS}/${requestId}/redeliver`,
+      headers: bearer(user.key),
+    });
     assert.equal(again.statusCode, 202);
     assert.equal(again.json().attempt, 2);
     await receiver.waitFor(2);
     assert.equal(receiver.deliveries[1]!.headers['webhook-id'], delivery.headers['webhook-id']);
     const other = await createUser(t);
-    assert.equal((await t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(other.key) })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(other.key) }))
+        .statusCode,
+      404,
+    );
     await receiver.close();
   });
 
   it('checks the request before accepting: bad channel URL 400, no credits 402', async () => {
     const user = await createUser(t, 0);
-    const bad = await submit(user, { channelUrl: 'https://example.com/@demo', webhookUrl: 'https://hooks.example.com/x' });
+    const bad = await submit(user, {
+      channelUrl: 'https://example.com/@demo',
+      webhookUrl: 'https://hooks.example.com/x',
+    });
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().error, 'INVALID_CHANNEL_URL');
-    const broke = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://hooks.example.com/x' });
+    const broke = await submit(user, {
+      channelUrl: 'https://www.youtube.com/@demo',
+      webhookUrl: 'https://hooks.example.com/x',
+    });
     assert.equal(broke.statusCode, 402);
   });
 });
@@ -278,7 +443,11 @@ describe('the first attempt, made by the fetch job (#13)', () => {
   before(async () => {
     fake = await startFakePlatform();
     // No worker: the test runs the fetch job itself, as pg-boss would.
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' }, { runWorker: false });
+    t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' },
+      { runWorker: false },
+    );
   });
   after(async () => {
     await t.close();
@@ -289,12 +458,18 @@ describe('the first attempt, made by the fetch job (#13)', () => {
     const receiver = await startReceiver();
     try {
       const user = await createUser(t, 10);
-      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: SHORTS,
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+      });
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
       // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
       assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
-      const redeliver = () => t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+      const redeliver = () =>
+        t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
       const early = await redeliver();
       assert.equal(early.statusCode, 409, early.body);
       assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
@@ -328,8 +503,21 @@ describe('webhook SSRF guard', () => {
 
   it('refuses private, loopback, metadata and mapped addresses at request time', async () => {
     const user = await createUser(t);
-    for (const webhookUrl of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://169.254.169.254/latest', 'http://[::ffff:10.0.0.1]/x', 'http://[::1]/x', 'http://10.0.0.8/x', 'http://0.0.0.0/x']) {
-      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl } });
+    for (const webhookUrl of [
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://169.254.169.254/latest',
+      'http://[::ffff:10.0.0.1]/x',
+      'http://[::1]/x',
+      'http://10.0.0.8/x',
+      'http://0.0.0.0/x',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: SHORTS,
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl },
+      });
       assert.equal(res.statusCode, 400, webhookUrl);
       assert.equal(res.json().error, 'UNSAFE_WEBHOOK_URL', webhookUrl);
     }
@@ -338,12 +526,28 @@ describe('webhook SSRF guard', () => {
   it('checks the address actually connected to: a name resolving to loopback is refused', async () => {
     const receiver = await startReceiver();
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
-    const result = await deliverOnce({ url: `http://localhost:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
+    const result = await deliverOnce({
+      url: `http://localhost:${receiver.port}/hook`,
+      webhookId: 'msg_x',
+      body: '{}',
+      secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')],
+      agent,
+      allowPrivate: false,
+      timeoutMs: 2000,
+    });
     assert.equal(result.outcome, 'failed');
     // Customers see a generic reason (#12); the resolved address stays in the detail for the logs.
     assert.equal(result.error, 'Destination not allowed.');
     assert.match(result.detail!, /forbidden address/);
-    const literal = await deliverOnce({ url: `http://127.0.0.1:${receiver.port}/hook`, webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 });
+    const literal = await deliverOnce({
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      webhookId: 'msg_x',
+      body: '{}',
+      secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')],
+      agent,
+      allowPrivate: false,
+      timeoutMs: 2000,
+    });
     assert.equal(literal.error, 'Destination not allowed.');
     assert.match(literal.detail!, /forbidden address/);
     assert.equal(receiver.deliveries.length, 0);
@@ -357,10 +561,19 @@ describe('a webhook retry due after the result was dropped (found by review)', (
     const { purgeExpiredResults } = await import('../src/domain/requests/stored-results.ts');
     const fake = await startFakePlatform();
     const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' }, { runWorker: true });
+    const t = await startTestApp(
+      'pglite',
+      { YOUTUBE_API_BASE_URL: fake.baseUrl, RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' },
+      { runWorker: true },
+    );
     try {
       const user = await createUser(t, 10);
-      const res = await t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: SHORTS,
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+      });
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
       await receiver.waitFor(1);
@@ -368,8 +581,12 @@ describe('a webhook retry due after the result was dropped (found by review)', (
       // The hourly purge, run as it would once the retention has passed, before the retry is due
       // (4 s later: room for a loaded machine, where a 1 s retry could come first).
       assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
-      const detail = async () => (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
-      const state = await until(async () => { const d = await detail(); return d.deliveries.length === 2 && d; });
+      const detail = async () =>
+        (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
+      const state = await until(async () => {
+        const d = await detail();
+        return d.deliveries.length === 2 && d;
+      });
       assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
       const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
       assert.equal(last.outcome, 'failed');
@@ -389,12 +606,20 @@ describe('a webhook request that fails on a server-side status (found by review)
     const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });
     try {
       const user = await createUser(t, 10);
-      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' },
+      });
       assert.equal(res.statusCode, 202, res.body);
       const { requestId } = res.json();
       fake.injectFault({ kind: 'backendError', times: Infinity });
       const reported: Array<[string, string]> = [];
-      const deps = { ...t.services.shortsRequests, onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]) };
+      const deps = {
+        ...t.services.shortsRequests,
+        onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]),
+      };
       assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
       assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
     } finally {

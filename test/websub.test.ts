@@ -8,7 +8,14 @@ import { startFakePlatform, type FakePlatform } from '../src/fake-platform/serve
 import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { freePort } from '../support/child-service.ts';
-import { callbackToken, MAX_LEASE_SECONDS, subscribe, subscriptionsDue, parseNotification, topicFor } from '../src/domain/watches/websub.ts';
+import {
+  callbackToken,
+  MAX_LEASE_SECONDS,
+  subscribe,
+  subscriptionsDue,
+  parseNotification,
+  topicFor,
+} from '../src/domain/watches/websub.ts';
 import { feedTopic } from '../src/fake-platform/websub-hub.ts';
 
 const WATCHES = '/api/youtube/watches';
@@ -22,22 +29,41 @@ describe('WebSub push for watches', () => {
   let now = Date.parse('2026-07-01T12:00:00Z');
   const clock = () => now;
   const LEASE = 3600;
-  const subscription = async (channelId: string) => (await t.services.db.query<{ state: string; secret: string; lease_expires_at: Date | null; verified_at: Date | null; requested_at: Date }>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]))[0];
+  const subscription = async (channelId: string) =>
+    (
+      await t.services.db.query<{
+        state: string;
+        secret: string;
+        lease_expires_at: Date | null;
+        verified_at: Date | null;
+        requested_at: Date;
+      }>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId])
+    )[0];
   // The test's clock stands still, so checks share a time: the creating one comes first.
-  const checksOf = async (id: string) => (await t.services.db.query<{ trigger: string }>(`SELECT trigger FROM watch_checks WHERE watch_id = $1 ORDER BY created_at, trigger <> 'create', id`, [id])).map((r) => r.trigger);
+  const checksOf = async (id: string) =>
+    (
+      await t.services.db.query<{ trigger: string }>(
+        `SELECT trigger FROM watch_checks WHERE watch_id = $1 ORDER BY created_at, trigger <> 'create', id`,
+        [id],
+      )
+    ).map((r) => r.trigger);
 
   before(async () => {
     fake = await startFakePlatform();
     fake.addChannel({ handle: 'pushed', shortsCount: 4 });
     const port = await freePort();
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`,
-      WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl,
-      WEBSUB_LEASE_SECONDS: String(LEASE),
-      WATCH_SWEEP_SECONDS: '3600',
-    }, { runWorker: true, now: clock });
+    t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`,
+        WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl,
+        WEBSUB_LEASE_SECONDS: String(LEASE),
+        WATCH_SWEEP_SECONDS: '3600',
+      },
+      { runWorker: true, now: clock },
+    );
     await t.app.listen({ port, host: '127.0.0.1' });
     user = await createUser(t, 50);
     receiver = await startReceiver();
@@ -48,34 +74,52 @@ describe('WebSub push for watches', () => {
     await fake.close();
   });
 
-  it('subscribes a new watch\'s channel feed and answers the hub\'s verification of intent', async () => {
-    const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@pushed', webhookUrl: receiver.url() } });
+  it("subscribes a new watch's channel feed and answers the hub's verification of intent", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: WATCHES,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@pushed', webhookUrl: receiver.url() },
+    });
     assert.equal(res.statusCode, 201, res.body);
     watch = res.json();
     const topic = feedTopic(fake.innertubeBaseUrl, watch.channel.id);
     assert.equal(topicFor(t.services.websub!.settings, watch.channel.id), topic);
     const sub = await until(async () => fake.hub.subscriptions().find((s) => s.topic === topic));
     assert.equal(sub.leaseSeconds, LEASE);
-    const row = await until(async () => { const r = await subscription(watch.channel.id); return r?.state === 'verified' && r; });
+    const row = await until(async () => {
+      const r = await subscription(watch.channel.id);
+      return r?.state === 'verified' && r;
+    });
     assert.equal(sub.secret, row.secret);
-    assert.equal(sub.callback, `${t.config.PUBLIC_BASE_URL}/websub/youtube/${watch.channel.id}/${callbackToken(row.secret, watch.channel.id)}`);
+    assert.equal(
+      sub.callback,
+      `${t.config.PUBLIC_BASE_URL}/websub/youtube/${watch.channel.id}/${callbackToken(row.secret, watch.channel.id)}`,
+    );
     assert.equal(row.lease_expires_at?.getTime(), now + LEASE * 1000);
   });
 
   it('refuses to verify a subscription it did not ask for', async () => {
     const stranger = fake.addChannel({ handle: 'not-watched', shortsCount: 1 });
-    const form = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': feedTopic(fake.innertubeBaseUrl, stranger.id), 'hub.callback': `${t.config.PUBLIC_BASE_URL}/websub/youtube/${stranger.id}` });
+    const form = new URLSearchParams({
+      'hub.mode': 'subscribe',
+      'hub.topic': feedTopic(fake.innertubeBaseUrl, stranger.id),
+      'hub.callback': `${t.config.PUBLIC_BASE_URL}/websub/youtube/${stranger.id}`,
+    });
     assert.equal((await fetch(`${fake.innertubeBaseUrl}/subscribe`, { method: 'POST', body: form })).status, 202);
     await fake.hub.settled();
     const attempt = fake.hub.verifications().find((v) => v.topic.endsWith(stranger.id));
     assert.deepEqual([attempt?.status, attempt?.confirmed], [404, false]);
     // A topic that is not the channel's feed is refused too.
-    const wrong = await t.app.inject({ method: 'GET', url: `/websub/youtube/${watch.channel.id}?hub.mode=subscribe&hub.topic=${encodeURIComponent('https://evil.example/feed')}&hub.challenge=abc` });
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: `/websub/youtube/${watch.channel.id}?hub.mode=subscribe&hub.topic=${encodeURIComponent('https://evil.example/feed')}&hub.challenge=abc`,
+    });
     assert.equal(wrong.statusCode, 404);
     assert.equal(wrong.json().error, 'NOT_FOUND');
   });
 
-  it("believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription (found by review)", async () => {
+  it('believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription (found by review)', async () => {
     const row = (await subscription(watch.channel.id))!;
     const topic = encodeURIComponent(feedTopic(fake.innertubeBaseUrl, watch.channel.id));
     const base = `/websub/youtube/${watch.channel.id}`;
@@ -92,17 +136,29 @@ describe('WebSub push for watches', () => {
     assert.deepEqual(await subscription(watch.channel.id), row, 'unchanged');
     // The hub's own, at the callback: a lease beyond any hub's is recorded as the longest one kept.
     const token = callbackToken(row.secret, watch.channel.id);
-    const res = await t.app.inject({ method: 'GET', url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=99999999999999` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=99999999999999`,
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.body, 'ok');
     assert.equal((await subscription(watch.channel.id))!.lease_expires_at!.getTime(), now + MAX_LEASE_SECONDS * 1000);
     // A lease no hub grants, recorded before callbacks had a token: the subscription is asked for again.
     const db = t.services.db;
-    await db.query(`UPDATE websub_subscriptions SET lease_expires_at = '2121-07-25', requested_at = $2 WHERE channel_id = $1`, [watch.channel.id, new Date(now - 600_000)]);
+    await db.query(
+      `UPDATE websub_subscriptions SET lease_expires_at = '2121-07-25', requested_at = $2 WHERE channel_id = $1`,
+      [watch.channel.id, new Date(now - 600_000)],
+    );
     assert.deepEqual(await subscriptionsDue(t.services.websub!), [watch.channel.id]);
     // Back to the hub's lease for the tests that follow.
-    await db.query('UPDATE websub_subscriptions SET requested_at = $2 WHERE channel_id = $1', [watch.channel.id, row.requested_at]);
-    await t.app.inject({ method: 'GET', url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=${LEASE}` });
+    await db.query('UPDATE websub_subscriptions SET requested_at = $2 WHERE channel_id = $1', [
+      watch.channel.id,
+      row.requested_at,
+    ]);
+    await t.app.inject({
+      method: 'GET',
+      url: `${base}/${token}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=ok&hub.lease_seconds=${LEASE}`,
+    });
     assert.deepEqual(await subscriptionsDue(t.services.websub!), []);
   });
 
@@ -111,7 +167,10 @@ describe('WebSub push for watches', () => {
     await receiver.waitFor(1);
     const body = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
     assert.equal(body.type, 'shorts.created');
-    assert.deepEqual(body.data.shorts.map((s) => s.id), [published.videoId]);
+    assert.deepEqual(
+      body.data.shorts.map((s) => s.id),
+      [published.videoId],
+    );
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
     const notified = fake.hub.notifications().find((n) => n.videoId === published.videoId);
     assert.equal(notified?.status, 202);
@@ -121,7 +180,13 @@ describe('WebSub push for watches', () => {
     const row = (await subscription(watch.channel.id))!;
     const atom = `<?xml version='1.0' encoding='UTF-8'?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom"><entry><id>yt:video:AAAAAAAAAAA</id><yt:videoId>AAAAAAAAAAA</yt:videoId><yt:channelId>${watch.channel.id}</yt:channelId></entry></feed>`;
     assert.deepEqual(parseNotification(atom), [{ videoId: 'AAAAAAAAAAA', channelId: watch.channel.id }]);
-    const post = (signature: string) => t.app.inject({ method: 'POST', url: `/websub/youtube/${watch.channel.id}`, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': signature }, payload: atom });
+    const post = (signature: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/websub/youtube/${watch.channel.id}`,
+        headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': signature },
+        payload: atom,
+      });
     const wrongKey = `sha1=${createHmac('sha1', 'not-the-secret').update(atom).digest('hex')}`;
     for (const signature of [wrongKey, 'sha1=', 'md5=abcd', '']) {
       const res = await post(signature);
@@ -131,17 +196,40 @@ describe('WebSub push for watches', () => {
     const metrics = await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total');
     assert.match(metrics, /outcome="bad-signature"} 4/);
     // Correctly signed, about a video every watch has already seen: no check either.
-    const seenId = receiver.deliveries.length > 0 ? (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts[0]!.id : '';
+    const seenId =
+      receiver.deliveries.length > 0
+        ? (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts[0]!.id
+        : '';
     const again = atom.replaceAll('AAAAAAAAAAA', seenId);
-    const res = await t.app.inject({ method: 'POST', url: `/websub/youtube/${watch.channel.id}`, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': `sha256=${createHmac('sha256', row.secret).update(again).digest('hex')}` }, payload: again });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/websub/youtube/${watch.channel.id}`,
+      headers: {
+        'content-type': 'application/atom+xml',
+        'x-hub-signature': `sha256=${createHmac('sha256', row.secret).update(again).digest('hex')}`,
+      },
+      payload: again,
+    });
     assert.equal(res.statusCode, 202);
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
     // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched (found by review).
-    for (const url of [`/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa`, `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${'A'.repeat(32)}`, `/websub/youtube/${watch.channel.id}/${'A'.repeat(32)}`]) {
-      const other = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' }, payload: atom });
+    for (const url of [
+      `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa`,
+      `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${'A'.repeat(32)}`,
+      `/websub/youtube/${watch.channel.id}/${'A'.repeat(32)}`,
+    ]) {
+      const other = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' },
+        payload: atom,
+      });
       assert.deepEqual([other.statusCode, other.body], [202, res.body], url);
     }
-    assert.match(await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total'), /outcome="unknown-topic"} 3/);
+    assert.match(
+      await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total'),
+      /outcome="unknown-topic"} 3/,
+    );
   });
 
   it('refuses a notification body past 16 KiB with 413, the same for a watched and an unwatched channel', async () => {
@@ -149,10 +237,17 @@ describe('WebSub push for watches', () => {
     const body = `<feed>${'<entry></entry>'.repeat(80_000)}</feed>`; // about 1 MiB
     const answers = [];
     for (const channelId of [watch.channel.id, stranger]) {
-      const res = await fetch(`${t.config.PUBLIC_BASE_URL}/websub/youtube/${channelId}`, { method: 'POST', headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' }, body });
+      const res = await fetch(`${t.config.PUBLIC_BASE_URL}/websub/youtube/${channelId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': 'sha1=00' },
+        body,
+      });
       answers.push([res.status, (await res.json()).error]);
     }
-    assert.deepEqual(answers, [[413, 'PAYLOAD_TOO_LARGE'], [413, 'PAYLOAD_TOO_LARGE']]);
+    assert.deepEqual(answers, [
+      [413, 'PAYLOAD_TOO_LARGE'],
+      [413, 'PAYLOAD_TOO_LARGE'],
+    ]);
   });
 
   it('renews the lease when a tenth of it is left', async () => {
@@ -165,7 +260,10 @@ describe('WebSub push for watches', () => {
     assert.deepEqual(await subscriptionsDue(websub), [watch.channel.id]);
     const verificationsBefore = fake.hub.verifications().length;
     await subscribe(websub, watch.channel.id);
-    const renewed = await until(async () => { const r = await subscription(watch.channel.id); return r!.lease_expires_at!.getTime() > before && r; });
+    const renewed = await until(async () => {
+      const r = await subscription(watch.channel.id);
+      return r!.lease_expires_at!.getTime() > before && r;
+    });
     assert.equal(renewed.lease_expires_at!.getTime(), now + LEASE * 1000);
     assert.equal(renewed.state, 'verified');
     assert.equal(fake.hub.verifications().length, verificationsBefore + 1);
@@ -183,19 +281,32 @@ describe('WebSub: a hub that never answers (found by review)', () => {
     const fake = await startFakePlatform();
     for (let i = 0; i < 6; i++) fake.addChannel({ handle: `silent-hub-${i}`, shortsCount: 2 });
     let now = Date.parse('2026-07-01T12:00:00Z');
-    const t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-      WEBSUB_HUB_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}/subscribe`,
-      WATCH_SWEEP_SECONDS: '3600',
-      WATCH_MIN_INTERVAL_SECONDS: '60',
-      YOUTUBE_TIMEOUT_MS: '600000',
-    }, { runWorker: true, now: () => now });
+    const t = await startTestApp(
+      'pglite',
+      {
+        YOUTUBE_API_BASE_URL: fake.baseUrl,
+        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+        WEBSUB_HUB_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}/subscribe`,
+        WATCH_SWEEP_SECONDS: '3600',
+        WATCH_MIN_INTERVAL_SECONDS: '60',
+        YOUTUBE_TIMEOUT_MS: '600000',
+      },
+      { runWorker: true, now: () => now },
+    );
     try {
       const user = await createUser(t, 50);
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) {
-        const res = await t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload: { channelUrl: `https://www.youtube.com/@silent-hub-${i}`, webhookUrl: 'https://example.com/h', intervalSeconds: 60 } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: WATCHES,
+          headers: bearer(user.key),
+          payload: {
+            channelUrl: `https://www.youtube.com/@silent-hub-${i}`,
+            webhookUrl: 'https://example.com/h',
+            intervalSeconds: 60,
+          },
+        });
         assert.equal(res.statusCode, 201, res.body);
         ids.push(res.json().id);
       }
@@ -204,7 +315,10 @@ describe('WebSub: a hub that never answers (found by review)', () => {
       now += 120_000;
       // The sweep is done while the hub still has every request hanging (they wait up to 10 minutes).
       await t.services.sweepOnce();
-      const [{ due }] = (await t.services.db.query<{ due: number }>('SELECT count(*)::int AS due FROM watches WHERE next_check_at <= $1', [new Date(now)])) as [{ due: number }];
+      const [{ due }] = (await t.services.db.query<{ due: number }>(
+        'SELECT count(*)::int AS due FROM watches WHERE next_check_at <= $1',
+        [new Date(now)],
+      )) as [{ due: number }];
       assert.equal(due, 0, 'every due watch was claimed by the sweep');
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -223,13 +337,27 @@ describe('WebSub with push off', () => {
     const { port } = t.app.server.address() as { port: number };
     // Headers announce 1 MiB but only 1 KiB is sent: the answer must come without the rest.
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `/websub/youtube/UC${'a'.repeat(22)}`, headers: { 'content-type': 'application/atom+xml', 'content-length': String(1024 * 1024) } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk) => { body += chunk; }).on('end', () => {
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, body });
-        });
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `/websub/youtube/UC${'a'.repeat(22)}`,
+          headers: { 'content-type': 'application/atom+xml', 'content-length': String(1024 * 1024) },
+        },
+        (res) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk) => {
+              body += chunk;
+            })
+            .on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode ?? 0, body });
+            });
+        },
+      );
       req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
       req.write('x'.repeat(1024));
     });

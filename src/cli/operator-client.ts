@@ -5,7 +5,19 @@ import { hostname, userInfo } from 'node:os';
 import type { Database } from '../infra/db/database.ts';
 import type { RateLimits, AccountRole } from '../domain/accounts/accounts.ts';
 import { listAudit, type Actor, type AuditEntry } from '../domain/operators/audit.ts';
-import { adjustCredits, createUser, findUser, searchUsers, setUserDisabled, setUserLimits, setUserRole, userView, type CreditAdjustment, type LimitChange, type UserView } from '../domain/operators/users.ts';
+import {
+  adjustCredits,
+  createUser,
+  findUser,
+  searchUsers,
+  setUserDisabled,
+  setUserLimits,
+  setUserRole,
+  userView,
+  type CreditAdjustment,
+  type LimitChange,
+  type UserView,
+} from '../domain/operators/users.ts';
 import { createInvitation, type SignupMode } from '../domain/operators/invitations.ts';
 import { ownLockStatus, runDoctor, type DoctorReport } from '../domain/operators/doctor.ts';
 import { AppError } from '../errors.ts';
@@ -20,7 +32,11 @@ export interface OperatorClient {
   adjustCredits(user: string, adjustment: CreditAdjustment): Promise<UserView>;
   setLimits(user: string, limits: LimitChange): Promise<UserView>;
   audit(user: string | undefined, limit: number): Promise<AuditEntry[]>;
-  invite(input: { email: string; credits?: number; role?: AccountRole }): Promise<{ email: string; link: string; expiresAt: string }>;
+  invite(input: {
+    email: string;
+    credits?: number;
+    role?: AccountRole;
+  }): Promise<{ email: string; link: string; expiresAt: string }>;
   doctor(): Promise<DoctorReport>;
   close(): Promise<void>;
 }
@@ -39,11 +55,24 @@ export function cliActor(): Actor {
 
 /** Where the service of this configuration listens, as a browser on its machine reaches it. */
 export function listenUrl(config: { HOST: string; PORT: number }): string {
-  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST)
+    ? '127.0.0.1'
+    : config.HOST.includes(':')
+      ? `[${config.HOST}]`
+      : config.HOST;
   return `http://${host}:${config.PORT}`;
 }
 
-export function directClient(db: Database, settings: { defaults: RateLimits; signup: SignupMode; invitationTtlHours: number; publicBaseUrl: string | undefined; listenUrl: string }): OperatorClient {
+export function directClient(
+  db: Database,
+  settings: {
+    defaults: RateLimits;
+    signup: SignupMode;
+    invitationTtlHours: number;
+    publicBaseUrl: string | undefined;
+    listenUrl: string;
+  },
+): OperatorClient {
   const actor = cliActor();
   const view = (row: Parameters<typeof userView>[0]) => userView(row, settings.defaults);
   return {
@@ -66,12 +95,22 @@ export function directClient(db: Database, settings: { defaults: RateLimits; sig
       return listAudit(db, { ...(accountId ? { accountId } : {}), limit });
     },
     async invite(input) {
-      const invitation = await createInvitation(db, actor, input, { mode: settings.signup, ttlHours: settings.invitationTtlHours });
+      const invitation = await createInvitation(db, actor, input, {
+        mode: settings.signup,
+        ttlHours: settings.invitationTtlHours,
+      });
       // Without PUBLIC_BASE_URL: the address the service listens on by this configuration (it was
       // always port 3000, found by review), said on stderr to be a guess.
       const base = settings.publicBaseUrl ?? settings.listenUrl;
-      if (!settings.publicBaseUrl) console.error(`PUBLIC_BASE_URL is not set: the link uses ${base}, where this configuration's service listens; set PUBLIC_BASE_URL to the address users reach.`);
-      return { email: invitation.email, expiresAt: invitation.expiresAt, link: `${base.replace(/\/$/, '')}/dashboard/#/invite/${invitation.token}` };
+      if (!settings.publicBaseUrl)
+        console.error(
+          `PUBLIC_BASE_URL is not set: the link uses ${base}, where this configuration's service listens; set PUBLIC_BASE_URL to the address users reach.`,
+        );
+      return {
+        email: invitation.email,
+        expiresAt: invitation.expiresAt,
+        link: `${base.replace(/\/$/, '')}/dashboard/#/invite/${invitation.token}`,
+      };
     },
     doctor: () => runDoctor(db, { lock: ownLockStatus(db) }),
     close: () => db.close(),
@@ -85,7 +124,11 @@ export function remoteClient(baseUrl: string, token: string): OperatorClient {
     try {
       response = await fetch(base + path, {
         method,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(30_000),
       });
@@ -101,7 +144,9 @@ export function remoteClient(baseUrl: string, token: string): OperatorClient {
     }
     if (!response.ok) {
       const err = (data ?? {}) as { error?: string; message?: string; requestId?: string };
-      throw new RemoteError(`${err.message ?? `HTTP ${response.status}`}${err.error ? ` [${err.error}]` : ''}${err.requestId ? ` (request ${err.requestId})` : ''}`);
+      throw new RemoteError(
+        `${err.message ?? `HTTP ${response.status}`}${err.error ? ` [${err.error}]` : ''}${err.requestId ? ` (request ${err.requestId})` : ''}`,
+      );
     }
     return data as T;
   }
@@ -111,13 +156,17 @@ export function remoteClient(baseUrl: string, token: string): OperatorClient {
     async listUsers(search) {
       const all: UserView[] = [];
       for (let offset = 0; ; offset += 500) {
-        const page = await call<{ users: UserView[] }>('GET', `/operator/users?limit=500&offset=${offset}${search ? `&search=${encodeURIComponent(search)}` : ''}`);
+        const page = await call<{ users: UserView[] }>(
+          'GET',
+          `/operator/users?limit=500&offset=${offset}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+        );
         all.push(...page.users);
         if (page.users.length < 500) return all;
       }
     },
     createUser: (input) => call('POST', '/operator/users', input),
-    setDisabled: (id, disabled, reason) => call('POST', `${user(id)}/${disabled ? 'disable' : 'enable'}`, reason ? { reason } : {}),
+    setDisabled: (id, disabled, reason) =>
+      call('POST', `${user(id)}/${disabled ? 'disable' : 'enable'}`, reason ? { reason } : {}),
     setRole: (id, role) => call('POST', `${user(id)}/role`, { role }),
     adjustCredits: (id, adjustment) => call('POST', `${user(id)}/credits`, adjustment),
     setLimits: (id, limits) => {
@@ -126,7 +175,12 @@ export function remoteClient(baseUrl: string, token: string): OperatorClient {
     },
     async audit(id, limit) {
       const accountId = id ? (await call<{ user: UserView }>('GET', user(id))).user.id : undefined;
-      return (await call<{ entries: AuditEntry[] }>('GET', `/operator/audit?limit=${limit}${accountId ? `&userId=${accountId}` : ''}`)).entries;
+      return (
+        await call<{ entries: AuditEntry[] }>(
+          'GET',
+          `/operator/audit?limit=${limit}${accountId ? `&userId=${accountId}` : ''}`,
+        )
+      ).entries;
     },
     invite: (input) => call('POST', '/operator/invitations', input),
     doctor: () => call('GET', '/operator/doctor'),

@@ -5,7 +5,8 @@
 import { Type, type Static } from 'typebox';
 
 /** A value or null: the one definition every schema uses (absent upstream values are omitted instead). */
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
 
 /** Example request id used by the document's examples (the format of http/request-id.ts). */
 export const EXAMPLE_REQUEST_ID = 'req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0';
@@ -13,11 +14,17 @@ export const EXAMPLE_TIME = '2026-06-01T12:00:00.000Z';
 
 export const ErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'Machine-readable code (UPPER_SNAKE_CASE) from the errors catalog, e.g. UNAUTHORIZED.' }),
+    error: Type.String({
+      description: 'Machine-readable code (UPPER_SNAKE_CASE) from the errors catalog, e.g. UNAUTHORIZED.',
+    }),
     message: Type.String({ description: 'What went wrong and what to do about it.' }),
     requestId: Type.String({ description: 'Quote it to support; also in the X-Request-Id header.' }),
   },
-  { $id: 'Error', description: 'Error body of every route except the shorts operations.', examples: [{ error: 'UNAUTHORIZED', message: 'A valid bearer token is required.', requestId: EXAMPLE_REQUEST_ID }] },
+  {
+    $id: 'Error',
+    description: 'Error body of every route except the shorts operations.',
+    examples: [{ error: 'UNAUTHORIZED', message: 'A valid bearer token is required.', requestId: EXAMPLE_REQUEST_ID }],
+  },
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
@@ -28,7 +35,18 @@ export const FailureBody = Type.Object(
     message: Type.String(),
     requestId: Type.String(),
   },
-  { $id: 'Failure', description: 'The spec\'s failure body of the shorts operations.', examples: [{ success: false, error: 'CHANNEL_NOT_FOUND', message: 'No channel exists at that address.', requestId: EXAMPLE_REQUEST_ID }] },
+  {
+    $id: 'Failure',
+    description: "The spec's failure body of the shorts operations.",
+    examples: [
+      {
+        success: false,
+        error: 'CHANNEL_NOT_FOUND',
+        message: 'No channel exists at that address.',
+        requestId: EXAMPLE_REQUEST_ID,
+      },
+    ],
+  },
 );
 export type FailureBody = Static<typeof FailureBody>;
 

@@ -12,58 +12,118 @@ const EXAMPLE_HEADERS = {
   'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
 };
 
-export const DeliveryStateSchema = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('retrying'), Type.Literal('failed'), Type.Literal('gone')], {
-  $id: 'DeliveryState',
-  description: 'pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.',
-  examples: ['retrying'],
-});
+export const DeliveryStateSchema = Type.Union(
+  [
+    Type.Literal('pending'),
+    Type.Literal('delivered'),
+    Type.Literal('retrying'),
+    Type.Literal('failed'),
+    Type.Literal('gone'),
+  ],
+  {
+    $id: 'DeliveryState',
+    description:
+      'pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.',
+    examples: ['retrying'],
+  },
+);
 export type DeliveryState = Static<typeof DeliveryStateSchema>;
 
-export const DeliveryStatusSchema = Type.Object({
-  state: DeliveryStateSchema,
-  attempts: Type.Integer({ description: 'Attempts made so far (redeliveries included).' }),
-  lastAttemptAt: Nullable(Type.String({ format: 'date-time' })),
-  lastStatusCode: Nullable(Type.Integer()),
-  nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due (state retrying).' })),
-  retryingUntil: Nullable(Type.String({ format: 'date-time', description: 'State retrying: when the retry schedule runs out if every attempt fails (its delays at their longest; a receiver\'s Retry-After can push it later).' })),
-}, { description: 'Webhook requests only; null for synchronous requests.' });
+export const DeliveryStatusSchema = Type.Object(
+  {
+    state: DeliveryStateSchema,
+    attempts: Type.Integer({ description: 'Attempts made so far (redeliveries included).' }),
+    lastAttemptAt: Nullable(Type.String({ format: 'date-time' })),
+    lastStatusCode: Nullable(Type.Integer()),
+    nextAttemptAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When the next attempt is due (state retrying).' }),
+    ),
+    retryingUntil: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          "State retrying: when the retry schedule runs out if every attempt fails (its delays at their longest; a receiver's Retry-After can push it later).",
+      }),
+    ),
+  },
+  { description: 'Webhook requests only; null for synchronous requests.' },
+);
 export type DeliveryStatus = Static<typeof DeliveryStatusSchema>;
 
 const EXAMPLE_LOG_ENTRY = {
-  requestId: EXAMPLE_REQUEST_ID, createdAt: EXAMPLE_TIME, completedAt: '2026-06-01T12:00:01.200Z', channelUrl: 'https://www.youtube.com/@demo', oldestDate: null, limit: null,
-  webhookUrl: 'https://example.com/hooks/shorts', mode: 'webhook', status: 'completed', itemCount: 120, creditsCharged: 3, error: null,
+  requestId: EXAMPLE_REQUEST_ID,
+  createdAt: EXAMPLE_TIME,
+  completedAt: '2026-06-01T12:00:01.200Z',
+  channelUrl: 'https://www.youtube.com/@demo',
+  oldestDate: null,
+  limit: null,
+  webhookUrl: 'https://example.com/hooks/shorts',
+  mode: 'webhook',
+  status: 'completed',
+  itemCount: 120,
+  creditsCharged: 3,
+  error: null,
   apiKey: { id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_lEaNrfoT' },
-  delivery: { state: 'retrying', attempts: 1, lastAttemptAt: '2026-06-01T12:00:01.300Z', lastStatusCode: 503, nextAttemptAt: '2026-06-01T12:00:06.300Z', retryingUntil: '2026-06-01T12:13:18.300Z' },
+  delivery: {
+    state: 'retrying',
+    attempts: 1,
+    lastAttemptAt: '2026-06-01T12:00:01.300Z',
+    lastStatusCode: 503,
+    nextAttemptAt: '2026-06-01T12:00:06.300Z',
+    retryingUntil: '2026-06-01T12:13:18.300Z',
+  },
 };
 
-export const RequestLogEntrySchema = Type.Object({
-  ...RequestSummarySchema.properties,
-  apiKey: Nullable(Type.Object({ id: Type.String(), name: Type.String(), prefix: Type.String() }, { description: 'The API key that made the request; null for a dashboard session.' })),
-  delivery: Nullable(DeliveryStatusSchema),
-}, {
-  $id: 'RequestLogEntry',
-  description: 'One request of the requests log: the recorded request, the key that made it and the state of its webhook delivery.',
-  examples: [EXAMPLE_LOG_ENTRY],
-});
+export const RequestLogEntrySchema = Type.Object(
+  {
+    ...RequestSummarySchema.properties,
+    apiKey: Nullable(
+      Type.Object(
+        { id: Type.String(), name: Type.String(), prefix: Type.String() },
+        { description: 'The API key that made the request; null for a dashboard session.' },
+      ),
+    ),
+    delivery: Nullable(DeliveryStatusSchema),
+  },
+  {
+    $id: 'RequestLogEntry',
+    description:
+      'One request of the requests log: the recorded request, the key that made it and the state of its webhook delivery.',
+    examples: [EXAMPLE_LOG_ENTRY],
+  },
+);
 export type RequestLogEntry = Static<typeof RequestLogEntrySchema>;
 
-export const RequestLogPageSchema = Type.Object({
-  requests: Type.Array(RequestLogEntrySchema),
-  nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next (older) page; null on the last page.' })),
-}, {
-  $id: 'RequestLogPage',
-  description: 'One page of the requests log, newest first.',
-  examples: [{ requests: [EXAMPLE_LOG_ENTRY], nextCursor: 'MTc4MDMxNTIwMDAwMDAwMC5yZXFfbTF4MnkzejRhMWIyYzNkNGU1ZjZhN2I4YzlkMA' }],
-});
+export const RequestLogPageSchema = Type.Object(
+  {
+    requests: Type.Array(RequestLogEntrySchema),
+    nextCursor: Nullable(
+      Type.String({ description: 'Pass as cursor for the next (older) page; null on the last page.' }),
+    ),
+  },
+  {
+    $id: 'RequestLogPage',
+    description: 'One page of the requests log, newest first.',
+    examples: [
+      {
+        requests: [EXAMPLE_LOG_ENTRY],
+        nextCursor: 'MTc4MDMxNTIwMDAwMDAwMC5yZXFfbTF4MnkzejRhMWIyYzNkNGU1ZjZhN2I4YzlkMA',
+      },
+    ],
+  },
+);
 export type RequestLogPage = Static<typeof RequestLogPageSchema>;
 
-export const RejectedCountSchema = Type.Object({
-  httpStatus: Type.Integer(),
-  error: Type.String({ description: 'The error code answered, e.g. RATE_LIMITED.' }),
-  apiKeyId: Nullable(Type.String({ description: 'The API key refused; null for a dashboard session.' })),
-  count: Type.Integer(),
-  lastAt: Type.String({ format: 'date-time' }),
-}, { description: 'Refusals of one status, error code and key that day.' });
+export const RejectedCountSchema = Type.Object(
+  {
+    httpStatus: Type.Integer(),
+    error: Type.String({ description: 'The error code answered, e.g. RATE_LIMITED.' }),
+    apiKeyId: Nullable(Type.String({ description: 'The API key refused; null for a dashboard session.' })),
+    count: Type.Integer(),
+    lastAt: Type.String({ format: 'date-time' }),
+  },
+  { description: 'Refusals of one status, error code and key that day.' },
+);
 export type RejectedCount = Static<typeof RejectedCountSchema>;
 
 const EXAMPLE_REJECTION_DAY = {
@@ -75,71 +135,133 @@ const EXAMPLE_REJECTION_DAY = {
   ],
 };
 
-export const RejectionDaySchema = Type.Object({
-  date: Type.String({ description: 'UTC day, YYYY-MM-DD.' }),
-  total: Type.Integer(),
-  counts: Type.Array(RejectedCountSchema),
-}, { $id: 'RejectionDay', description: 'Calls refused on one UTC day, by status, error code and key.', examples: [EXAMPLE_REJECTION_DAY] });
+export const RejectionDaySchema = Type.Object(
+  {
+    date: Type.String({ description: 'UTC day, YYYY-MM-DD.' }),
+    total: Type.Integer(),
+    counts: Type.Array(RejectedCountSchema),
+  },
+  {
+    $id: 'RejectionDay',
+    description: 'Calls refused on one UTC day, by status, error code and key.',
+    examples: [EXAMPLE_REJECTION_DAY],
+  },
+);
 export type RejectionDay = Static<typeof RejectionDaySchema>;
 
-export const RejectionsSchema = Type.Object({
-  days: Type.Array(RejectionDaySchema, { description: 'Newest first; days without refusals are left out.' }),
-}, { $id: 'Rejections', description: 'Calls refused before a request was recorded, counted per UTC day.', examples: [{ days: [EXAMPLE_REJECTION_DAY] }] });
+export const RejectionsSchema = Type.Object(
+  {
+    days: Type.Array(RejectionDaySchema, { description: 'Newest first; days without refusals are left out.' }),
+  },
+  {
+    $id: 'Rejections',
+    description: 'Calls refused before a request was recorded, counted per UTC day.',
+    examples: [{ days: [EXAMPLE_REJECTION_DAY] }],
+  },
+);
 export type Rejections = Static<typeof RejectionsSchema>;
 
 const EXAMPLE_DELIVERY = {
-  id: 42, attempt: 2, webhookId: `msg_${EXAMPLE_REQUEST_ID}`, startedAt: '2026-06-01T12:00:06.400Z', statusCode: 503, latencyMs: 120, outcome: 'failed', error: 'The receiver answered HTTP 503.',
-  requestHeaders: EXAMPLE_HEADERS, responseExcerpt: 'Service Unavailable', nextAttemptAt: '2026-06-01T12:01:06.400Z',
-  requestId: EXAMPLE_REQUEST_ID, batchId: null, url: 'https://example.com/hooks/shorts', gaveUp: false,
+  id: 42,
+  attempt: 2,
+  webhookId: `msg_${EXAMPLE_REQUEST_ID}`,
+  startedAt: '2026-06-01T12:00:06.400Z',
+  statusCode: 503,
+  latencyMs: 120,
+  outcome: 'failed',
+  error: 'The receiver answered HTTP 503.',
+  requestHeaders: EXAMPLE_HEADERS,
+  responseExcerpt: 'Service Unavailable',
+  nextAttemptAt: '2026-06-01T12:01:06.400Z',
+  requestId: EXAMPLE_REQUEST_ID,
+  batchId: null,
+  url: 'https://example.com/hooks/shorts',
+  gaveUp: false,
 };
 
-export const DeliveryLogEntrySchema = Type.Object({
-  ...DeliveryAttemptSchema.properties,
-  requestId: Nullable(Type.String({ description: 'The request whose result was delivered (null for a batch summary).' })),
-  batchId: Nullable(Type.String({ description: 'The batch whose batch.completed summary was delivered.' })),
-  url: Type.String({ description: 'The webhookUrl the attempt was sent to.' }),
-  gaveUp: Type.Boolean({ description: 'This failed attempt was the last the retry schedule allows (no retry was scheduled).' }),
-}, { $id: 'DeliveryLogEntry', description: 'One webhook delivery attempt of the account, with what it delivered and where.', examples: [EXAMPLE_DELIVERY] });
+export const DeliveryLogEntrySchema = Type.Object(
+  {
+    ...DeliveryAttemptSchema.properties,
+    requestId: Nullable(
+      Type.String({ description: 'The request whose result was delivered (null for a batch summary).' }),
+    ),
+    batchId: Nullable(Type.String({ description: 'The batch whose batch.completed summary was delivered.' })),
+    url: Type.String({ description: 'The webhookUrl the attempt was sent to.' }),
+    gaveUp: Type.Boolean({
+      description: 'This failed attempt was the last the retry schedule allows (no retry was scheduled).',
+    }),
+  },
+  {
+    $id: 'DeliveryLogEntry',
+    description: 'One webhook delivery attempt of the account, with what it delivered and where.',
+    examples: [EXAMPLE_DELIVERY],
+  },
+);
 export type DeliveryLogEntry = Static<typeof DeliveryLogEntrySchema>;
 
-export const DeliveryLogPageSchema = Type.Object({
-  deliveries: Type.Array(DeliveryLogEntrySchema),
-  nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next (older) page; null on the last page.' })),
-}, { $id: 'DeliveryLogPage', description: 'One page of the account\'s delivery attempts, newest first.', examples: [{ deliveries: [EXAMPLE_DELIVERY], nextCursor: 'ZC40Mg' }] });
+export const DeliveryLogPageSchema = Type.Object(
+  {
+    deliveries: Type.Array(DeliveryLogEntrySchema),
+    nextCursor: Nullable(
+      Type.String({ description: 'Pass as cursor for the next (older) page; null on the last page.' }),
+    ),
+  },
+  {
+    $id: 'DeliveryLogPage',
+    description: "One page of the account's delivery attempts, newest first.",
+    examples: [{ deliveries: [EXAMPLE_DELIVERY], nextCursor: 'ZC40Mg' }],
+  },
+);
 export type DeliveryLogPage = Static<typeof DeliveryLogPageSchema>;
 
-export const WebhookTestResultSchema = Type.Object({
-  webhookId: Type.String({ description: 'msg_test_…: receivers that deduplicate see each test as new.' }),
-  url: Type.String(),
-  outcome: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gone')]),
-  statusCode: Nullable(Type.Integer()),
-  latencyMs: Type.Integer(),
-  error: Nullable(Type.String()),
-  requestHeaders: Nullable(Type.Record(Type.String(), Type.String())),
-  requestBody: Type.String({ description: 'The exact bytes signed and sent.' }),
-  responseExcerpt: Nullable(Type.String({ description: 'The first 1 KiB of the receiver\'s answer.' })),
-}, {
-  $id: 'WebhookTestResult',
-  description: 'The outcome of one webhook.test attempt.',
-  examples: [{
-    webhookId: 'msg_test_5f0c2a9e7b1d4c3a8e6f2b10', url: 'https://example.com/hooks/shorts', outcome: 'delivered', statusCode: 200, latencyMs: 84, error: null,
-    requestHeaders: { ...EXAMPLE_HEADERS, 'webhook-id': 'msg_test_5f0c2a9e7b1d4c3a8e6f2b10' },
-    requestBody: '{"type":"webhook.test","timestamp":"2026-06-01T12:00:00.000Z","data":{"message":"A test event from channel-shorts: verify its signature like any other event. It carries no result."}}',
-    responseExcerpt: 'ok',
-  }],
-});
+export const WebhookTestResultSchema = Type.Object(
+  {
+    webhookId: Type.String({ description: 'msg_test_…: receivers that deduplicate see each test as new.' }),
+    url: Type.String(),
+    outcome: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gone')]),
+    statusCode: Nullable(Type.Integer()),
+    latencyMs: Type.Integer(),
+    error: Nullable(Type.String()),
+    requestHeaders: Nullable(Type.Record(Type.String(), Type.String())),
+    requestBody: Type.String({ description: 'The exact bytes signed and sent.' }),
+    responseExcerpt: Nullable(Type.String({ description: "The first 1 KiB of the receiver's answer." })),
+  },
+  {
+    $id: 'WebhookTestResult',
+    description: 'The outcome of one webhook.test attempt.',
+    examples: [
+      {
+        webhookId: 'msg_test_5f0c2a9e7b1d4c3a8e6f2b10',
+        url: 'https://example.com/hooks/shorts',
+        outcome: 'delivered',
+        statusCode: 200,
+        latencyMs: 84,
+        error: null,
+        requestHeaders: { ...EXAMPLE_HEADERS, 'webhook-id': 'msg_test_5f0c2a9e7b1d4c3a8e6f2b10' },
+        requestBody:
+          '{"type":"webhook.test","timestamp":"2026-06-01T12:00:00.000Z","data":{"message":"A test event from channel-shorts: verify its signature like any other event. It carries no result."}}',
+        responseExcerpt: 'ok',
+      },
+    ],
+  },
+);
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
 
 /** The webhook.test event as POST /webhooks/test sends it (signed like every event). */
-export const WEBHOOK_TEST_MESSAGE = 'A test event from channel-shorts: verify its signature like any other event. It carries no result.';
-export const WebhookTestPayloadSchema = Type.Object({
-  type: Type.Literal('webhook.test'),
-  timestamp: Type.String({ format: 'date-time' }),
-  data: Type.Object({ message: Type.String() }),
-}, {
-  $id: 'WebhookTestPayload',
-  description: 'The webhook.test event POST /webhooks/test sends (Standard Webhooks signed, webhook-id msg_test_…).',
-  examples: [{ type: 'webhook.test', timestamp: '2026-06-01T12:00:00.000Z', data: { message: WEBHOOK_TEST_MESSAGE } }],
-});
+export const WEBHOOK_TEST_MESSAGE =
+  'A test event from channel-shorts: verify its signature like any other event. It carries no result.';
+export const WebhookTestPayloadSchema = Type.Object(
+  {
+    type: Type.Literal('webhook.test'),
+    timestamp: Type.String({ format: 'date-time' }),
+    data: Type.Object({ message: Type.String() }),
+  },
+  {
+    $id: 'WebhookTestPayload',
+    description: 'The webhook.test event POST /webhooks/test sends (Standard Webhooks signed, webhook-id msg_test_…).',
+    examples: [
+      { type: 'webhook.test', timestamp: '2026-06-01T12:00:00.000Z', data: { message: WEBHOOK_TEST_MESSAGE } },
+    ],
+  },
+);
 export type WebhookTestPayload = Static<typeof WebhookTestPayloadSchema>;
-

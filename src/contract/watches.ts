@@ -10,7 +10,13 @@ export const EXAMPLE_EVENT_ID = 'evt_m1x2y3z4a1b2c3d4e5f6a7b8c9d0';
 const exampleChannel = { id: 'UCdemo0000000000000000aa', title: 'Demo Channel' };
 
 const WatchStatus = Type.Union([Type.Literal('active'), Type.Literal('paused')]);
-const CheckTrigger = Type.Union([Type.Literal('create'), Type.Literal('schedule'), Type.Literal('push'), Type.Literal('manual')], { description: 'create: the baseline made when the watch was created (reports nothing); schedule; push: a WebSub notification; manual: POST …/check.' });
+const CheckTrigger = Type.Union(
+  [Type.Literal('create'), Type.Literal('schedule'), Type.Literal('push'), Type.Literal('manual')],
+  {
+    description:
+      'create: the baseline made when the watch was created (reports nothing); schedule; push: a WebSub notification; manual: POST …/check.',
+  },
+);
 /** The channel as events name it. */
 const EventChannel = Type.Object({ id: Type.String({ description: 'UC…' }), title: Type.String() });
 
@@ -24,7 +30,11 @@ const EXAMPLE_WATCH = {
   pausedReason: null,
   nextCheckAt: '2026-06-01T12:15:00.000Z',
   lastCheckAt: EXAMPLE_TIME,
-  lastSeenShort: { id: EXAMPLE_SHORT.id, shortUrl: EXAMPLE_SHORT.shortUrl, publishedAt: EXAMPLE_SHORT.snippet.publishedAt },
+  lastSeenShort: {
+    id: EXAMPLE_SHORT.id,
+    shortUrl: EXAMPLE_SHORT.shortUrl,
+    publishedAt: EXAMPLE_SHORT.snippet.publishedAt,
+  },
   stats: { checks: 12, unitsSpent: 13, shortsReported: 1, prepaidUnits: 87 },
   lastError: null,
   createdAt: '2026-05-31T09:00:00.000Z',
@@ -38,30 +48,57 @@ export const WatchSchema = Type.Object(
     webhookUrl: Type.String(),
     intervalSeconds: Type.Integer(),
     status: WatchStatus,
-    pausedReason: Nullable(Type.Union([Type.Literal('user'), Type.Literal('credits'), Type.Literal('channel')], { description: 'credits: the account could not pay for a check; the watch resumes when it can. channel: checks in a row found the channel gone (closed, suspended, deleted); PATCH status active resumes it.' })),
-    nextCheckAt: Nullable(Type.String({ format: 'date-time', description: 'When the next scheduled check is due; null while paused.' })),
+    pausedReason: Nullable(
+      Type.Union([Type.Literal('user'), Type.Literal('credits'), Type.Literal('channel')], {
+        description:
+          'credits: the account could not pay for a check; the watch resumes when it can. channel: checks in a row found the channel gone (closed, suspended, deleted); PATCH status active resumes it.',
+      }),
+    ),
+    nextCheckAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When the next scheduled check is due; null while paused.' }),
+    ),
     lastCheckAt: Nullable(Type.String({ format: 'date-time' })),
-    lastSeenShort: Nullable(Type.Object({ id: Type.String(), shortUrl: Type.String(), publishedAt: Nullable(Type.String({ format: 'date-time' })) }, { description: 'The newest short the last check listed.' })),
+    lastSeenShort: Nullable(
+      Type.Object(
+        { id: Type.String(), shortUrl: Type.String(), publishedAt: Nullable(Type.String({ format: 'date-time' })) },
+        { description: 'The newest short the last check listed.' },
+      ),
+    ),
     stats: Type.Object({
       checks: Type.Integer(),
-      unitsSpent: Type.Integer({ description: 'Data API units spent by this watch\'s checks.' }),
+      unitsSpent: Type.Integer({ description: "Data API units spent by this watch's checks." }),
       shortsReported: Type.Integer(),
-      prepaidUnits: Type.Integer({ description: 'Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units).' }),
+      prepaidUnits: Type.Integer({
+        description: 'Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units).',
+      }),
     }),
     lastError: Nullable(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
   },
-  { $id: 'Watch', description: 'A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.', examples: [EXAMPLE_WATCH] },
+  {
+    $id: 'Watch',
+    description: 'A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.',
+    examples: [EXAMPLE_WATCH],
+  },
 );
 export type Watch = Static<typeof WatchSchema>;
 
 export const WatchListSchema = Type.Object(
   { watches: Type.Array(WatchSchema) },
-  { $id: 'WatchList', description: 'The caller\'s watches, oldest first.', examples: [{ watches: [EXAMPLE_WATCH] }] },
+  { $id: 'WatchList', description: "The caller's watches, oldest first.", examples: [{ watches: [EXAMPLE_WATCH] }] },
 );
 export type WatchList = Static<typeof WatchListSchema>;
 
-const EXAMPLE_CHECK = { id: EXAMPLE_CHECK_ID, trigger: 'schedule', units: 2, newShorts: 1, creditsCharged: 1, outcome: 'ok', error: null, createdAt: EXAMPLE_TIME };
+const EXAMPLE_CHECK = {
+  id: EXAMPLE_CHECK_ID,
+  trigger: 'schedule',
+  units: 2,
+  newShorts: 1,
+  creditsCharged: 1,
+  outcome: 'ok',
+  error: null,
+  createdAt: EXAMPLE_TIME,
+};
 
 export const WatchCheckSchema = Type.Object(
   {
@@ -79,8 +116,16 @@ export const WatchCheckSchema = Type.Object(
 export type WatchCheck = Static<typeof WatchCheckSchema>;
 
 export const WatchCheckQueuedSchema = Type.Object(
-  { watchId: Type.String(), checkId: Type.String({ description: 'The check\'s id: it appears in the watch\'s checks once it has run.' }), status: Type.Literal('queued') },
-  { $id: 'WatchCheckQueued', description: 'A manual check is queued.', examples: [{ watchId: EXAMPLE_WATCH_ID, checkId: EXAMPLE_CHECK_ID, status: 'queued' }] },
+  {
+    watchId: Type.String(),
+    checkId: Type.String({ description: "The check's id: it appears in the watch's checks once it has run." }),
+    status: Type.Literal('queued'),
+  },
+  {
+    $id: 'WatchCheckQueued',
+    description: 'A manual check is queued.',
+    examples: [{ watchId: EXAMPLE_WATCH_ID, checkId: EXAMPLE_CHECK_ID, status: 'queued' }],
+  },
 );
 export type WatchCheckQueued = Static<typeof WatchCheckQueuedSchema>;
 
@@ -90,7 +135,7 @@ const EXAMPLE_SHORTS_CREATED = {
   timestamp: EXAMPLE_TIME,
   data: { watchId: EXAMPLE_WATCH_ID, checkId: EXAMPLE_CHECK_ID, channel: exampleChannel, shorts: [EXAMPLE_SHORT] },
 };
-const pausedMessage = 'Not enough credits for this watch\'s next check.';
+const pausedMessage = "Not enough credits for this watch's next check.";
 
 export const ShortsCreatedPayloadSchema = Type.Object(
   {
@@ -100,10 +145,16 @@ export const ShortsCreatedPayloadSchema = Type.Object(
       watchId: Type.String(),
       checkId: Type.String({ description: 'The check that found them.' }),
       channel: EventChannel,
-      shorts: Type.Array(ShortSchema, { description: 'The new shorts, oldest first, as POST /api/youtube/shorts shows them.' }),
+      shorts: Type.Array(ShortSchema, {
+        description: 'The new shorts, oldest first, as POST /api/youtube/shorts shows them.',
+      }),
     }),
   },
-  { $id: 'ShortsCreatedPayload', description: 'Body of the shorts.created webhook: new shorts of a watched channel.', examples: [EXAMPLE_SHORTS_CREATED] },
+  {
+    $id: 'ShortsCreatedPayload',
+    description: 'Body of the shorts.created webhook: new shorts of a watched channel.',
+    examples: [EXAMPLE_SHORTS_CREATED],
+  },
 );
 export type ShortsCreatedPayload = Static<typeof ShortsCreatedPayloadSchema>;
 
@@ -111,12 +162,27 @@ export const WatchPausedPayloadSchema = Type.Object(
   {
     type: Type.Literal('watch.paused'),
     timestamp: Type.String({ format: 'date-time' }),
-    data: Type.Object({ watchId: Type.String(), channel: EventChannel, reason: Type.Union([Type.Literal('credits'), Type.Literal('channel')], { description: 'credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube no longer has the channel (resumed by PATCH status active).' }), message: Type.String() }),
+    data: Type.Object({
+      watchId: Type.String(),
+      channel: EventChannel,
+      reason: Type.Union([Type.Literal('credits'), Type.Literal('channel')], {
+        description:
+          'credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube no longer has the channel (resumed by PATCH status active).',
+      }),
+      message: Type.String(),
+    }),
   },
   {
     $id: 'WatchPausedPayload',
-    description: 'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can; or checks in a row found the channel gone.',
-    examples: [{ type: 'watch.paused', timestamp: EXAMPLE_TIME, data: { watchId: EXAMPLE_WATCH_ID, channel: exampleChannel, reason: 'credits', message: pausedMessage } }],
+    description:
+      'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can; or checks in a row found the channel gone.',
+    examples: [
+      {
+        type: 'watch.paused',
+        timestamp: EXAMPLE_TIME,
+        data: { watchId: EXAMPLE_WATCH_ID, channel: exampleChannel, reason: 'credits', message: pausedMessage },
+      },
+    ],
   },
 );
 export type WatchPausedPayload = Static<typeof WatchPausedPayloadSchema>;
@@ -130,22 +196,39 @@ export const WatchResumedPayloadSchema = Type.Object(
   {
     $id: 'WatchResumedPayload',
     description: 'Body of the watch.resumed webhook: a watch paused for credits is checked again.',
-    examples: [{ type: 'watch.resumed', timestamp: EXAMPLE_TIME, data: { watchId: EXAMPLE_WATCH_ID, channel: exampleChannel, reason: 'credits' } }],
+    examples: [
+      {
+        type: 'watch.resumed',
+        timestamp: EXAMPLE_TIME,
+        data: { watchId: EXAMPLE_WATCH_ID, channel: exampleChannel, reason: 'credits' },
+      },
+    ],
   },
 );
 export type WatchResumedPayload = Static<typeof WatchResumedPayloadSchema>;
 
-const EXAMPLE_EVENT = { id: EXAMPLE_EVENT_ID, type: 'shorts.created', createdAt: EXAMPLE_TIME, data: EXAMPLE_SHORTS_CREATED.data, delivery: { attempts: 1, outcome: 'delivered', statusCode: 200 } };
+const EXAMPLE_EVENT = {
+  id: EXAMPLE_EVENT_ID,
+  type: 'shorts.created',
+  createdAt: EXAMPLE_TIME,
+  data: EXAMPLE_SHORTS_CREATED.data,
+  delivery: { attempts: 1, outcome: 'delivered', statusCode: 200 },
+};
 
 export const WatchEventSchema = Type.Object(
   {
     id: Type.String({ description: 'evt_…; the webhook-id is msg_<id>.' }),
     type: Type.String({ description: 'shorts.created, watch.paused or watch.resumed.' }),
     createdAt: Type.String({ format: 'date-time' }),
-    data: Type.Unknown({ description: 'The event\'s data, as delivered: the data of ShortsCreatedPayload, WatchPausedPayload or WatchResumedPayload.' }),
+    data: Type.Unknown({
+      description:
+        "The event's data, as delivered: the data of ShortsCreatedPayload, WatchPausedPayload or WatchResumedPayload.",
+    }),
     delivery: Type.Object({
       attempts: Type.Integer(),
-      outcome: Nullable(Type.String({ description: 'The last attempt\'s: delivered, failed or gone; null before the first attempt.' })),
+      outcome: Nullable(
+        Type.String({ description: "The last attempt's: delivered, failed or gone; null before the first attempt." }),
+      ),
       statusCode: Nullable(Type.Integer()),
     }),
   },
@@ -159,6 +242,10 @@ export const WatchDetailSchema = Type.Object(
     checks: Type.Array(WatchCheckSchema, { description: 'The newest checks, newest first.' }),
     events: Type.Array(WatchEventSchema, { description: 'The newest events, newest first.' }),
   },
-  { $id: 'WatchDetail', description: 'A watch with its latest checks and events.', examples: [{ watch: EXAMPLE_WATCH, checks: [EXAMPLE_CHECK], events: [EXAMPLE_EVENT] }] },
+  {
+    $id: 'WatchDetail',
+    description: 'A watch with its latest checks and events.',
+    examples: [{ watch: EXAMPLE_WATCH, checks: [EXAMPLE_CHECK], events: [EXAMPLE_EVENT] }],
+  },
 );
 export type WatchDetail = Static<typeof WatchDetailSchema>;

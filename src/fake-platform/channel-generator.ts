@@ -1,7 +1,16 @@
 // Builds a channel and its Shorts deterministically from a ChannelSpec, in the shapes of Google's
 // discovery document for youtube v3. Videos are produced on demand from their index, so a channel
 // of any size costs a few hundred bytes until its pages are read.
-import { channelIdFor, channelKey, etagFor, MAX_VIDEOS_PER_CHANNEL, mixNumbers, seededNumber, seededToken, videoIdForKey } from './ids.ts';
+import {
+  channelIdFor,
+  channelKey,
+  etagFor,
+  MAX_VIDEOS_PER_CHANNEL,
+  mixNumbers,
+  seededNumber,
+  seededToken,
+  videoIdForKey,
+} from './ids.ts';
 
 export interface ChannelSpec {
   /** Without the leading "@". */
@@ -211,7 +220,8 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
     throw new RangeError(`shortsCount must be an integer from 0 to ${MAX_VIDEOS_PER_CHANNEL}`);
   }
   const takenDown = [...new Set(spec.takenDown ?? [])].sort((a, b) => b - a);
-  if (takenDown.some((o) => !Number.isInteger(o) || o < 0 || o >= uploaded)) throw new RangeError('takenDown lists an ordinal outside the channel');
+  if (takenDown.some((o) => !Number.isInteger(o) || o < 0 || o >= uploaded))
+    throw new RangeError('takenDown lists an ordinal outside the channel');
   const takenDownSet = new Set(takenDown);
   // Raw indexes (0 = newest upload) of the shorts taken down, ascending.
   const hiddenRaw = takenDown.map((o) => uploaded - 1 - o);
@@ -240,7 +250,21 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
   const number = (what: string) => seededNumber(`${id}:${what}`);
   // Videos and playlist items are a pure function of the spec and their index, so their etags hash
   // that instead of the serialized resource (which would cost a JSON pass per item served).
-  const fingerprint = etagFor(JSON.stringify([id, handle, shortsCount, title, customUrl, country, full, newest, spacingMs, spec.publishedLater ?? [], takenDown]));
+  const fingerprint = etagFor(
+    JSON.stringify([
+      id,
+      handle,
+      shortsCount,
+      title,
+      customUrl,
+      country,
+      full,
+      newest,
+      spacingMs,
+      spec.publishedLater ?? [],
+      takenDown,
+    ]),
+  );
 
   // Below, index means a raw index (uploaded - 1 - ordinal) until the returned object maps visible ones.
   const videoId = (index: number) => videoIdForKey(key, uploaded - 1 - index);
@@ -295,13 +319,18 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
     contentDetails: { relatedPlaylists: { likes: '', uploads: 'UU' + id.slice(2) } },
     statistics,
     brandingSettings: full
-      ? { channel: brandingChannel, image: { bannerExternalUrl: `https://yt3.googleusercontent.com/${seededToken(`banner:${id}`, 86)}` } }
+      ? {
+          channel: brandingChannel,
+          image: { bannerExternalUrl: `https://yt3.googleusercontent.com/${seededToken(`banner:${id}`, 86)}` },
+        }
       : { channel: brandingChannel },
   });
 
-  const videoTitle = (ordinal: number) => (ordinal % 5 === 2 ? `${title} — short #${ordinal + 1} 🎬 #shorts` : `${title} short #${ordinal + 1}`);
+  const videoTitle = (ordinal: number) =>
+    ordinal % 5 === 2 ? `${title} — short #${ordinal + 1} 🎬 #shorts` : `${title} short #${ordinal + 1}`;
   const hashtag = handle.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  const videoDescription = (ordinal: number) => `Short number ${ordinal + 1} from ${title}.\n\n#shorts${hashtag ? ` #${hashtag}` : ''}`;
+  const videoDescription = (ordinal: number) =>
+    `Short number ${ordinal + 1} from ${title}.\n\n#shorts${hashtag ? ` #${hashtag}` : ''}`;
 
   const video = (index: number): VideoResource => {
     const vid = videoId(index);
@@ -339,7 +368,12 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
       },
       // No dislikeCount: the API stopped returning it publicly in December 2021.
       statistics: full
-        ? { viewCount: String(views), likeCount: String(Math.floor(views / 25)), favoriteCount: '0', commentCount: String(Math.floor(views / 900)) }
+        ? {
+            viewCount: String(views),
+            likeCount: String(Math.floor(views / 25)),
+            favoriteCount: '0',
+            commentCount: String(Math.floor(views / 900)),
+          }
         : { viewCount: String(views), favoriteCount: '0' },
     };
   };
@@ -381,7 +415,8 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
     resource,
     videoId: (index) => videoId(rawIndex(index)),
     indexOfOrdinal: (ordinal) => {
-      if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= uploaded || takenDownSet.has(ordinal)) return undefined;
+      if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= uploaded || takenDownSet.has(ordinal))
+        return undefined;
       const raw = uploaded - 1 - ordinal;
       return raw - hiddenRaw.filter((hidden) => hidden < raw).length;
     },

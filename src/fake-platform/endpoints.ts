@@ -5,7 +5,13 @@ import { sealEtag, type GeneratedChannel } from './channel-generator.ts';
 import * as errors from './errors.ts';
 import type { GoogleError } from './errors.ts';
 import { etagFor } from './ids.ts';
-import { parsePlaylistPageToken, parseSearchPageToken, playlistPageToken, searchPageToken, type PagePosition } from './page-tokens.ts';
+import {
+  parsePlaylistPageToken,
+  parseSearchPageToken,
+  playlistPageToken,
+  searchPageToken,
+  type PagePosition,
+} from './page-tokens.ts';
 import type { ChannelRegistry } from './registry.ts';
 
 export type Endpoint = 'channels' | 'playlistItems' | 'videos' | 'search';
@@ -32,16 +38,31 @@ const PARTS: Record<Endpoint, { served: string[]; known: string[] }> = {
   playlistItems: { served: ['id', 'snippet', 'contentDetails', 'status'], known: [] },
   videos: {
     served: ['id', 'snippet', 'statistics', 'contentDetails'],
-    known: ['fileDetails', 'liveStreamingDetails', 'localizations', 'paidProductPlacementDetails', 'player', 'processingDetails', 'recordingDetails', 'status', 'suggestions', 'topicDetails'],
+    known: [
+      'fileDetails',
+      'liveStreamingDetails',
+      'localizations',
+      'paidProductPlacementDetails',
+      'player',
+      'processingDetails',
+      'recordingDetails',
+      'status',
+      'suggestions',
+      'topicDetails',
+    ],
   },
   search: { served: ['id', 'snippet'], known: [] },
 };
 
-const isError = (value: unknown): value is GoogleError => typeof value === 'object' && value !== null && 'body' in value && 'status' in value;
+const isError = (value: unknown): value is GoogleError =>
+  typeof value === 'object' && value !== null && 'body' in value && 'status' in value;
 
 function parseParts(endpoint: Endpoint, params: URLSearchParams): Set<string> | GoogleError {
   const raw = params.get('part');
-  const requested = (raw ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const requested = (raw ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (requested.length === 0) return errors.missingPart();
   const { served, known } = PARTS[endpoint];
   const unknown = requested.find((p) => !served.includes(p) && !known.includes(p));
@@ -67,11 +88,21 @@ function oneFilter(params: URLSearchParams, names: string[]): string | GoogleErr
 
 /** Blank entries are ignored and a repeated id is answered once. */
 function idList(raw: string): string[] {
-  return [...new Set(raw.split(',').map((id) => id.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A copy with only the requested parts (kind, etag and id always stay); a partial copy gets its own etag. */
-function withParts<T extends { kind: string; etag: string; id: unknown }>(resource: T, parts: Set<string>): Record<string, unknown> {
+function withParts<T extends { kind: string; etag: string; id: unknown }>(
+  resource: T,
+  parts: Set<string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { kind: resource.kind, etag: resource.etag, id: resource.id };
   let complete = true;
   for (const [key, value] of Object.entries(resource)) {
@@ -95,8 +126,15 @@ interface Envelope {
 }
 
 function envelope(e: Envelope): Record<string, unknown> {
-  const fingerprint = JSON.stringify([e.kind, e.pageInfo, e.nextPageToken, e.prevPageToken, e.items.map((i) => (i as { etag: string }).etag)]);
-  const empty = e.items.length === 0 && e.pageInfo.totalResults === 0 && e.pageInfo.resultsPerPage === 5 && !e.nextPageToken;
+  const fingerprint = JSON.stringify([
+    e.kind,
+    e.pageInfo,
+    e.nextPageToken,
+    e.prevPageToken,
+    e.items.map((i) => (i as { etag: string }).etag),
+  ]);
+  const empty =
+    e.items.length === 0 && e.pageInfo.totalResults === 0 && e.pageInfo.resultsPerPage === 5 && !e.nextPageToken;
   const body: Record<string, unknown> = { kind: e.kind, etag: empty ? EMPTY_LIST_ETAG : etagFor(fingerprint) };
   if (e.nextPageToken) body.nextPageToken = e.nextPageToken;
   if (e.prevPageToken) body.prevPageToken = e.prevPageToken;
@@ -158,11 +196,19 @@ function channels(registry: ChannelRegistry, params: URLSearchParams): Result | 
       found = [];
   }
   const unavailable = found.find((c) => c.spec.status);
-  if (unavailable) return errors.channelUnavailable(unavailable.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
+  if (unavailable)
+    return errors.channelUnavailable(unavailable.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
   const items = found.map((c) => withParts(c.resource, parts));
   // id lookups report as many results per page as they return; the others the default page size.
   const perPage = filter === 'id' ? items.length : maxResults;
-  return { status: 200, body: envelope({ kind: 'youtube#channelListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: perPage } }) };
+  return {
+    status: 200,
+    body: envelope({
+      kind: 'youtube#channelListResponse',
+      items,
+      pageInfo: { totalResults: items.length, resultsPerPage: perPage },
+    }),
+  };
 }
 
 function playlistItems(registry: ChannelRegistry, params: URLSearchParams): Result | GoogleError {
@@ -180,16 +226,27 @@ function playlistItems(registry: ChannelRegistry, params: URLSearchParams): Resu
       const [playlistId, videoId] = Buffer.from(itemId, 'base64').toString('utf8').split('.');
       const playlist = playlistId ? registry.playlist(playlistId) : undefined;
       const video = videoId ? registry.video(videoId) : undefined;
-      return playlist && video && video.channel === playlist.channel ? [withParts(playlist.channel.playlistItem(playlistId!, video.index), parts)] : [];
+      return playlist && video && video.channel === playlist.channel
+        ? [withParts(playlist.channel.playlistItem(playlistId!, video.index), parts)]
+        : [];
     });
-    return { status: 200, body: envelope({ kind: 'youtube#playlistItemListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: maxResults }, pageInfoLast: true }) };
+    return {
+      status: 200,
+      body: envelope({
+        kind: 'youtube#playlistItemListResponse',
+        items,
+        pageInfo: { totalResults: items.length, resultsPerPage: maxResults },
+        pageInfoLast: true,
+      }),
+    };
   }
 
   const playlistId = params.get('playlistId') ?? '';
   const playlist = registry.playlist(playlistId);
   // A channel that never posted has no uploads (or Shorts) playlist at all.
   if (!playlist || playlist.channel.shortsCount === 0) return errors.playlistNotFound();
-  if (playlist.channel.spec.status) return errors.channelUnavailable(playlist.channel.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
+  if (playlist.channel.spec.status)
+    return errors.channelUnavailable(playlist.channel.spec.status === 'closed' ? 'channelClosed' : 'channelSuspended');
   const total = playlist.channel.shortsCount;
   const token = params.get('pageToken');
   let position: PagePosition | undefined;
@@ -199,7 +256,8 @@ function playlistItems(registry: ChannelRegistry, params: URLSearchParams): Resu
   }
   const slice = page(total, maxResults, position, playlistPageToken);
   const items = [];
-  for (let i = slice.start; i < slice.end; i++) items.push(withParts(playlist.channel.playlistItem(playlistId, i), parts));
+  for (let i = slice.start; i < slice.end; i++)
+    items.push(withParts(playlist.channel.playlistItem(playlistId, i), parts));
   return {
     status: 200,
     body: envelope({
@@ -223,7 +281,15 @@ function videos(registry: ChannelRegistry, params: URLSearchParams): Result | Go
   if (filter === 'myRating') return errors.authorizationRequired('myRating');
   if (filter === 'chart') {
     // No charts are simulated: the most-popular chart is empty.
-    return { status: 200, body: envelope({ kind: 'youtube#videoListResponse', items: [], pageInfo: { totalResults: 0, resultsPerPage: maxResults }, pageInfoLast: true }) };
+    return {
+      status: 200,
+      body: envelope({
+        kind: 'youtube#videoListResponse',
+        items: [],
+        pageInfo: { totalResults: 0, resultsPerPage: maxResults },
+        pageInfoLast: true,
+      }),
+    };
   }
   const ids = idList(params.get('id') ?? '');
   if (ids.length > MAX_IDS) return errors.invalidFilters();
@@ -232,7 +298,15 @@ function videos(registry: ChannelRegistry, params: URLSearchParams): Result | Go
     const hit = registry.video(id);
     return hit ? [withParts(hit.channel.video(hit.index), parts)] : [];
   });
-  return { status: 200, body: envelope({ kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length }, pageInfoLast: true }) };
+  return {
+    status: 200,
+    body: envelope({
+      kind: 'youtube#videoListResponse',
+      items,
+      pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+      pageInfoLast: true,
+    }),
+  };
 }
 
 function search(registry: ChannelRegistry, params: URLSearchParams): Result | GoogleError {
@@ -244,7 +318,11 @@ function search(registry: ChannelRegistry, params: URLSearchParams): Result | Go
   const q = (params.get('q') ?? '').trim().toLowerCase();
   // Only channels are searchable here; a query restricted to videos or playlists finds nothing.
   const matches = types.includes('channel')
-    ? [...registry.all()].filter((c) => !q || [c.handle, c.resource.snippet.title, c.resource.snippet.customUrl].some((v) => v.toLowerCase().includes(q)))
+    ? [...registry.all()].filter(
+        (c) =>
+          !q ||
+          [c.handle, c.resource.snippet.title, c.resource.snippet.customUrl].some((v) => v.toLowerCase().includes(q)),
+      )
     : [];
   const token = params.get('pageToken');
   let position: PagePosition | undefined;
@@ -286,7 +364,12 @@ function search(registry: ChannelRegistry, params: URLSearchParams): Result | Go
   };
 }
 
-const HANDLERS: Record<Endpoint, (registry: ChannelRegistry, params: URLSearchParams) => Result | GoogleError> = { channels, playlistItems, videos, search };
+const HANDLERS: Record<Endpoint, (registry: ChannelRegistry, params: URLSearchParams) => Result | GoogleError> = {
+  channels,
+  playlistItems,
+  videos,
+  search,
+};
 
 export function handle(endpoint: Endpoint, registry: ChannelRegistry, params: URLSearchParams): Result {
   return HANDLERS[endpoint](registry, params);

@@ -62,7 +62,8 @@ export function videoIdFor(channelId: string, ordinal: number): string {
 }
 
 export function videoIdForKey(key: number, ordinal: number): string {
-  if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal > ORDINAL_MASK) throw new RangeError(`video ordinal out of range: ${ordinal}`);
+  if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal > ORDINAL_MASK)
+    throw new RangeError(`video ordinal out of range: ${ordinal}`);
   let left = key;
   let right = ((checkBits(key) << ORDINAL_BITS) | ordinal) >>> 0;
   for (let r = 0; r < ROUNDS; r++) [left, right] = [right, (left ^ round(r, right)) >>> 0];

@@ -46,14 +46,24 @@ type TabName = keyof typeof TAB_PARAMS;
 // ("4qmFsgK…" once in base64).
 const CONTINUATION_FIELD = 80226972;
 
-const CATEGORY_NAMES: Record<string, string> = { '22': 'People & Blogs', '24': 'Entertainment', '23': 'Comedy', '17': 'Sports', '26': 'Howto & Style' };
+const CATEGORY_NAMES: Record<string, string> = {
+  '22': 'People & Blogs',
+  '24': 'Entertainment',
+  '23': 'Comedy',
+  '17': 'Sports',
+  '26': 'Howto & Style',
+};
 
 // ---------------------------------------------------------------------------------------------
 // Display texts in the en-US styles YouTube uses: counts of subscribers keep three significant
 // figures ("4.32M", "172K"), view and video counts one decimal below ten of a unit and none above
 // ("2.9M", "15M", "895K", "1.2K"), all rounded down.
 
-const subscriberFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3, roundingMode: 'trunc' });
+const subscriberFormat = new Intl.NumberFormat('en-US', {
+  notation: 'compact',
+  maximumSignificantDigits: 3,
+  roundingMode: 'trunc',
+});
 const UNITS: Array<[number, string, string]> = [
   [1e9, 'B', ' billion'],
   [1e6, 'M', ' million'],
@@ -139,8 +149,18 @@ function message(entries: Array<[number, number | string | Uint8Array]>): number
 }
 
 export function continuationToken(browseId: string, offset: number): string {
-  const position = Buffer.from(message([[1, offset], [2, 'shorts']])).toString('base64');
-  const inner = Buffer.from(message([[2, browseId], [3, position]]));
+  const position = Buffer.from(
+    message([
+      [1, offset],
+      [2, 'shorts'],
+    ]),
+  ).toString('base64');
+  const inner = Buffer.from(
+    message([
+      [2, browseId],
+      [3, position],
+    ]),
+  );
   // YouTube sends these percent-encoded ("…%3D%3D"), and accepts them either way.
   return encodeURIComponent(Buffer.from(message([[CONTINUATION_FIELD, inner]])).toString('base64'));
 }
@@ -180,19 +200,49 @@ function tabOf(params: unknown): TabName | 'other' {
 // Errors in Google's JSON envelope
 
 function googleError(status: number, message: string, reason: string): InnertubeResult {
-  return { status, body: { error: { code: status, message, errors: [{ message, domain: 'global', reason }], status: reason === 'notFound' ? 'NOT_FOUND' : 'INVALID_ARGUMENT' } } };
+  return {
+    status,
+    body: {
+      error: {
+        code: status,
+        message,
+        errors: [{ message, domain: 'global', reason }],
+        status: reason === 'notFound' ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
+      },
+    },
+  };
 }
 
 export const notFound = () => googleError(404, 'Requested entity was not found.', 'notFound');
 const invalidArgument = () => googleError(400, 'Request contains an invalid argument.', 'badRequest');
 export function rateLimited(): InnertubeResult {
-  return { status: 429, body: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', errors: [{ message: 'Resource has been exhausted (e.g. check quota).', domain: 'global', reason: 'rateLimitExceeded' }], status: 'RESOURCE_EXHAUSTED' } } };
+  return {
+    status: 429,
+    body: {
+      error: {
+        code: 429,
+        message: 'Resource has been exhausted (e.g. check quota).',
+        errors: [
+          { message: 'Resource has been exhausted (e.g. check quota).', domain: 'global', reason: 'rateLimitExceeded' },
+        ],
+        status: 'RESOURCE_EXHAUSTED',
+      },
+    },
+  };
 }
 
 function responseContext(visitorData: string | undefined): Record<string, unknown> {
   return {
     ...(visitorData ? { visitorData } : {}),
-    serviceTrackingParams: [{ service: 'CSI', params: [{ key: 'c', value: 'WEB' }, { key: 'yt_li', value: '0' }] }],
+    serviceTrackingParams: [
+      {
+        service: 'CSI',
+        params: [
+          { key: 'c', value: 'WEB' },
+          { key: 'yt_li', value: '0' },
+        ],
+      },
+    ],
     mainAppWebResponseContext: { loggedOut: true },
     webResponseContextExtensionData: { hasDecorated: true },
   };
@@ -211,12 +261,23 @@ function avatarBase(channel: GeneratedChannel): string {
   return url.replace('https://yt3.ggpht.com/', 'https://yt3.googleusercontent.com/').replace(/=s\d+.*$/, '');
 }
 
-const avatarSize = (base: string, size: number) => ({ url: `${base}=s${size}-c-k-c0x00ffffff-no-rj`, width: size, height: size });
+const avatarSize = (base: string, size: number) => ({
+  url: `${base}=s${size}-c-k-c0x00ffffff-no-rj`,
+  width: size,
+  height: size,
+});
 
 function tabEndpoint(channel: GeneratedChannel, tab: TabName): Record<string, unknown> {
   return {
     clickTrackingParams: trackingParams(`${channel.id}:tab:${tab}`),
-    commandMetadata: { webCommandMetadata: { url: `${channelUrlPath(channel)}/${tab}`, webPageType: 'WEB_PAGE_TYPE_CHANNEL', rootVe: 3611, apiUrl: '/youtubei/v1/browse' } },
+    commandMetadata: {
+      webCommandMetadata: {
+        url: `${channelUrlPath(channel)}/${tab}`,
+        webPageType: 'WEB_PAGE_TYPE_CHANNEL',
+        rootVe: 3611,
+        apiUrl: '/youtubei/v1/browse',
+      },
+    },
     browseEndpoint: { browseId: channel.id, params: TAB_PARAMS[tab], canonicalBaseUrl: channelUrlPath(channel) },
   };
 }
@@ -226,21 +287,52 @@ function pageHeader(channel: GeneratedChannel): Record<string, unknown> {
   const base = avatarBase(channel);
   // Row 1: the handle; row 2: subscribers (left out when hidden) and videos (left out when none).
   const counts = [
-    ...(statistics.subscriberCount !== undefined ? [{ text: { content: subscriberText(Number(statistics.subscriberCount)) } }] : []),
+    ...(statistics.subscriberCount !== undefined
+      ? [{ text: { content: subscriberText(Number(statistics.subscriberCount)) } }]
+      : []),
     ...(channel.shortsCount > 0 ? [{ text: { content: videoCountText(channel.shortsCount) } }] : []),
   ];
-  const metadataRows = [{ metadataParts: [{ text: { content: `@${channel.handle}`, styleRuns: [{ startIndex: 0, length: channel.handle.length + 1, weightLabel: 'FONT_WEIGHT_MEDIUM' }] } }] }, ...(counts.length ? [{ metadataParts: counts }] : [])];
+  const metadataRows = [
+    {
+      metadataParts: [
+        {
+          text: {
+            content: `@${channel.handle}`,
+            styleRuns: [{ startIndex: 0, length: channel.handle.length + 1, weightLabel: 'FONT_WEIGHT_MEDIUM' }],
+          },
+        },
+      ],
+    },
+    ...(counts.length ? [{ metadataParts: counts }] : []),
+  ];
   const bannerUrl = brandingSettings.image?.bannerExternalUrl;
-  const bannerWidths: Array<[number, number]> = [[1060, 175], [1138, 188], [1707, 283], [2120, 351], [2276, 377], [2560, 424]];
+  const bannerWidths: Array<[number, number]> = [
+    [1060, 175],
+    [1138, 188],
+    [1707, 283],
+    [2120, 351],
+    [2276, 377],
+    [2560, 424],
+  ];
   return {
     pageHeaderRenderer: {
       pageTitle: snippet.title,
       content: {
         pageHeaderViewModel: {
-          title: { dynamicTextViewModel: { text: { content: snippet.title }, rendererContext: { accessibilityContext: { label: snippet.title } } } },
+          title: {
+            dynamicTextViewModel: {
+              text: { content: snippet.title },
+              rendererContext: { accessibilityContext: { label: snippet.title } },
+            },
+          },
           image: {
             decoratedAvatarViewModel: {
-              avatar: { avatarViewModel: { image: { sources: [avatarSize(base, 72), avatarSize(base, 120), avatarSize(base, 160)] }, avatarImageSize: 'AVATAR_SIZE_XL' } },
+              avatar: {
+                avatarViewModel: {
+                  image: { sources: [avatarSize(base, 72), avatarSize(base, 120), avatarSize(base, 160)] },
+                  avatarImageSize: 'AVATAR_SIZE_XL',
+                },
+              },
               a11yLabel: snippet.title,
               rendererContext: {},
             },
@@ -259,7 +351,13 @@ function pageHeader(channel: GeneratedChannel): Record<string, unknown> {
             ? {
                 banner: {
                   imageBannerViewModel: {
-                    image: { sources: bannerWidths.map(([width, height]) => ({ url: `${bannerUrl}=w${width}-fcrop64=1,00005a57ffffa5a8-k-c0xffffffff-no-nd-rj`, width, height })) },
+                    image: {
+                      sources: bannerWidths.map(([width, height]) => ({
+                        url: `${bannerUrl}=w${width}-fcrop64=1,00005a57ffffa5a8-k-c0xffffffff-no-nd-rj`,
+                        width,
+                        height,
+                      })),
+                    },
                     style: 'IMAGE_BANNER_STYLE_DEFAULT',
                     rendererContext: {},
                   },
@@ -333,17 +431,31 @@ function reelWatchEndpoint(channel: GeneratedChannel, index: number): Record<str
   const videoId = channel.videoId(index);
   return {
     clickTrackingParams: trackingParams(`${videoId}:tap`),
-    commandMetadata: { webCommandMetadata: { url: `/shorts/${videoId}`, webPageType: 'WEB_PAGE_TYPE_SHORTS', rootVe: 37414 } },
+    commandMetadata: {
+      webCommandMetadata: { url: `/shorts/${videoId}`, webPageType: 'WEB_PAGE_TYPE_SHORTS', rootVe: 37414 },
+    },
     reelWatchEndpoint: {
       videoId,
       playerParams: '8AEBoAMEyAMkuAQS2AQB',
       // The full-size first frame; the only image of a current lockup item youtubei.js 18.1 exposes.
-      thumbnail: { thumbnails: [{ url: `https://i.ytimg.com/vi/${videoId}/frame0.jpg`, width: 1080, height: 1920 }], isOriginalAspectRatio: true },
-      overlay: { reelPlayerOverlayRenderer: { style: 'REEL_PLAYER_OVERLAY_STYLE_SHORTS', trackingParams: trackingParams(`${videoId}:overlay`), reelPlayerNavigationModel: 'REEL_PLAYER_NAVIGATION_MODEL_UNSPECIFIED' } },
+      thumbnail: {
+        thumbnails: [{ url: `https://i.ytimg.com/vi/${videoId}/frame0.jpg`, width: 1080, height: 1920 }],
+        isOriginalAspectRatio: true,
+      },
+      overlay: {
+        reelPlayerOverlayRenderer: {
+          style: 'REEL_PLAYER_OVERLAY_STYLE_SHORTS',
+          trackingParams: trackingParams(`${videoId}:overlay`),
+          reelPlayerNavigationModel: 'REEL_PLAYER_NAVIGATION_MODEL_UNSPECIFIED',
+        },
+      },
       params: 'CAYwAg%3D%3D',
       sequenceProvider: 'REEL_WATCH_SEQUENCE_PROVIDER_RPC',
       sequenceParams: Buffer.from(`fake-sequence:${videoId}:${channel.id}`).toString('base64'),
-      loggingContext: { vssLoggingContext: { serializedContextData: 'CgIIDA%3D%3D' }, qoeLoggingContext: { serializedContextData: 'CgIIDA%3D%3D' } },
+      loggingContext: {
+        vssLoggingContext: { serializedContextData: 'CgIIDA%3D%3D' },
+        qoeLoggingContext: { serializedContextData: 'CgIIDA%3D%3D' },
+      },
       ustreamerConfig: 'CAwaAggB',
     },
   };
@@ -360,14 +472,21 @@ function shortItem(channel: GeneratedChannel, index: number): Record<string, unk
       reelItemRenderer: {
         videoId,
         headline: { simpleText: title },
-        thumbnail: { thumbnails: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }], isOriginalAspectRatio: true },
+        thumbnail: {
+          thumbnails: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }],
+          isOriginalAspectRatio: true,
+        },
         viewCountText: { accessibility: { accessibilityData: { label: spokenViews(views) } }, simpleText: viewText },
         navigationEndpoint: reelWatchEndpoint(channel, index),
         trackingParams: trackingParams(`${videoId}:reel`),
         accessibility: { accessibilityData: { label: `${title} - play video` } },
         style: 'REEL_ITEM_STYLE_AVATAR_CIRCLE',
         videoType: 'REEL_VIDEO_TYPE_VIDEO',
-        loggingDirectives: { trackingParams: trackingParams(`${videoId}:reel`), visibility: { types: '12' }, enableDisplayloggerExperiment: true },
+        loggingDirectives: {
+          trackingParams: trackingParams(`${videoId}:reel`),
+          visibility: { types: '12' },
+          enableDisplayloggerExperiment: true,
+        },
       },
     };
   }
@@ -375,14 +494,46 @@ function shortItem(channel: GeneratedChannel, index: number): Record<string, unk
     shortsLockupViewModel: {
       entityId: `shorts-shelf-item-${videoId}`,
       accessibilityText: `${title}, ${spokenViews(views)} - play Short`,
-      thumbnailViewModel: { thumbnailViewModel: { image: { sources: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }] }, isShort: true } },
+      thumbnailViewModel: {
+        thumbnailViewModel: {
+          image: { sources: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }] },
+          isShort: true,
+        },
+      },
       onTap: { innertubeCommand: reelWatchEndpoint(channel, index) },
-      inlinePlayerData: { onVisible: { innertubeCommand: { clickTrackingParams: trackingParams(`${videoId}:inline`), commandMetadata: { webCommandMetadata: { url: `/watch?v=${videoId}&pp=0gcJCYwJAYcqIYzv`, webPageType: 'WEB_PAGE_TYPE_WATCH', rootVe: 3832 } }, watchEndpoint: { videoId, playerParams: '0gcJCYwJAYcqIYzv' } } } },
-      menuOnTap: { innertubeCommand: { clickTrackingParams: trackingParams(`${videoId}:menu`), showSheetCommand: { panelLoadingStrategy: { inlineContent: { sheetViewModel: { content: { listViewModel: { listItems: [] } } } } } } } },
+      inlinePlayerData: {
+        onVisible: {
+          innertubeCommand: {
+            clickTrackingParams: trackingParams(`${videoId}:inline`),
+            commandMetadata: {
+              webCommandMetadata: {
+                url: `/watch?v=${videoId}&pp=0gcJCYwJAYcqIYzv`,
+                webPageType: 'WEB_PAGE_TYPE_WATCH',
+                rootVe: 3832,
+              },
+            },
+            watchEndpoint: { videoId, playerParams: '0gcJCYwJAYcqIYzv' },
+          },
+        },
+      },
+      menuOnTap: {
+        innertubeCommand: {
+          clickTrackingParams: trackingParams(`${videoId}:menu`),
+          showSheetCommand: {
+            panelLoadingStrategy: {
+              inlineContent: { sheetViewModel: { content: { listViewModel: { listItems: [] } } } },
+            },
+          },
+        },
+      },
       indexInCollection: index,
       menuOnTapA11yLabel: 'More actions',
       overlayMetadata: { primaryText: { content: title }, secondaryText: { content: viewText } },
-      loggingDirectives: { trackingParams: trackingParams(`${videoId}:lockup`), visibility: { types: '12' }, enableDisplayloggerExperiment: true },
+      loggingDirectives: {
+        trackingParams: trackingParams(`${videoId}:lockup`),
+        visibility: { types: '12' },
+        enableDisplayloggerExperiment: true,
+      },
     },
   };
 }
@@ -393,7 +544,12 @@ function shortsItems(channel: GeneratedChannel, offset: number, malformed: boole
   for (let index = offset; index < end; index++) {
     const item = shortItem(channel, index);
     // A layout change: items arrive in a shape youtubei.js has no parser for (and with no fields it knows).
-    items.push({ richItemRenderer: { content: malformed ? { shortsLockupViewModelV2: { entityId: `shorts-v2-${channel.videoId(index)}` } } : item, trackingParams: trackingParams(`${channel.id}:item:${index}`) } });
+    items.push({
+      richItemRenderer: {
+        content: malformed ? { shortsLockupViewModelV2: { entityId: `shorts-v2-${channel.videoId(index)}` } } : item,
+        trackingParams: trackingParams(`${channel.id}:item:${index}`),
+      },
+    });
   }
   if (end < channel.shortsCount) {
     items.push({
@@ -402,7 +558,10 @@ function shortsItems(channel: GeneratedChannel, offset: number, malformed: boole
         continuationEndpoint: {
           clickTrackingParams: trackingParams(`${channel.id}:continuation:${end}`),
           commandMetadata: { webCommandMetadata: { sendPost: true, apiUrl: '/youtubei/v1/browse' } },
-          continuationCommand: { token: continuationToken(channel.id, end), request: 'CONTINUATION_REQUEST_TYPE_BROWSE' },
+          continuationCommand: {
+            token: continuationToken(channel.id, end),
+            request: 'CONTINUATION_REQUEST_TYPE_BROWSE',
+          },
         },
       },
     });
@@ -415,7 +574,18 @@ function tabs(channel: GeneratedChannel, selected: TabName, malformed: boolean):
     tabRenderer: {
       endpoint: tabEndpoint(channel, 'featured'),
       title: 'Home',
-      ...(selected === 'featured' ? { selected: true, content: { sectionListRenderer: { contents: [], trackingParams: trackingParams(`${channel.id}:home`), targetId: `browse-feed${channel.id}featured` } } } : {}),
+      ...(selected === 'featured'
+        ? {
+            selected: true,
+            content: {
+              sectionListRenderer: {
+                contents: [],
+                trackingParams: trackingParams(`${channel.id}:home`),
+                targetId: `browse-feed${channel.id}featured`,
+              },
+            },
+          }
+        : {}),
       trackingParams: trackingParams(`${channel.id}:tab:featured`),
     },
   };
@@ -444,7 +614,12 @@ function tabs(channel: GeneratedChannel, selected: TabName, malformed: boolean):
   return [home, shorts];
 }
 
-function channelPage(channel: GeneratedChannel, selected: TabName, visitorData: string | undefined, malformed: boolean): Record<string, unknown> {
+function channelPage(
+  channel: GeneratedChannel,
+  selected: TabName,
+  visitorData: string | undefined,
+  malformed: boolean,
+): Record<string, unknown> {
   return {
     responseContext: responseContext(visitorData),
     contents: { twoColumnBrowseResultsRenderer: { tabs: tabs(channel, selected, malformed) } },
@@ -457,7 +632,11 @@ function channelPage(channel: GeneratedChannel, selected: TabName, visitorData: 
 
 /** youtube.com's answer for a channel id it does not know, or one that was closed. */
 function channelAlert(visitorData: string | undefined, text: string): Record<string, unknown> {
-  return { responseContext: responseContext(visitorData), alerts: [{ alertRenderer: { type: 'ERROR', text: { simpleText: text } } }], trackingParams: trackingParams(`alert:${text}`) };
+  return {
+    responseContext: responseContext(visitorData),
+    alerts: [{ alertRenderer: { type: 'ERROR', text: { simpleText: text } } }],
+    trackingParams: trackingParams(`alert:${text}`),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -474,7 +653,10 @@ function channelForUrl(registry: ChannelRegistry, raw: string): GeneratedChannel
   if (!/^(?:(?:www|m|music)\.)?youtube\.com$/i.test(url.hostname)) return undefined;
   let segments: string[];
   try {
-    segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+    segments = url.pathname
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }
@@ -486,7 +668,13 @@ function channelForUrl(registry: ChannelRegistry, raw: string): GeneratedChannel
   const vanity = first === 'c' ? second : first;
   if (!vanity || ['watch', 'shorts', 'playlist', 'results', 'feed'].includes(vanity)) return undefined;
   // Legacy custom URLs became handles; older ones are usernames or a customUrl of their own.
-  return registry.byHandle(vanity) ?? registry.byUsername(vanity) ?? [...registry.all()].find((c) => c.resource.snippet.customUrl.replace(/^@/, '').toLowerCase() === vanity.toLowerCase());
+  return (
+    registry.byHandle(vanity) ??
+    registry.byUsername(vanity) ??
+    [...registry.all()].find(
+      (c) => c.resource.snippet.customUrl.replace(/^@/, '').toLowerCase() === vanity.toLowerCase(),
+    )
+  );
 }
 
 function resolveUrl(registry: ChannelRegistry, body: Record<string, unknown>): InnertubeResult {
@@ -499,7 +687,14 @@ function resolveUrl(registry: ChannelRegistry, body: Record<string, unknown>): I
       responseContext: responseContext(visitorDataOf(body)),
       endpoint: {
         clickTrackingParams: trackingParams(`resolve:${channel.id}`),
-        commandMetadata: { webCommandMetadata: { url: `/channel/${channel.id}`, webPageType: 'WEB_PAGE_TYPE_CHANNEL', rootVe: 3611, apiUrl: '/youtubei/v1/browse' } },
+        commandMetadata: {
+          webCommandMetadata: {
+            url: `/channel/${channel.id}`,
+            webPageType: 'WEB_PAGE_TYPE_CHANNEL',
+            rootVe: 3611,
+            apiUrl: '/youtubei/v1/browse',
+          },
+        },
         browseEndpoint: { browseId: channel.id, params: 'EgC4AQA%3D' },
       },
     },
@@ -523,7 +718,10 @@ function browse(registry: ChannelRegistry, body: Record<string, unknown>, malfor
         onResponseReceivedActions: [
           {
             clickTrackingParams: trackingParams(`${channel.id}:append:${position.offset}`),
-            appendContinuationItemsAction: { continuationItems: shortsItems(channel, position.offset, malformed), targetId: `browse-feed${channel.id}shorts` },
+            appendContinuationItemsAction: {
+              continuationItems: shortsItems(channel, position.offset, malformed),
+              targetId: `browse-feed${channel.id}shorts`,
+            },
           },
         ],
       },
@@ -534,9 +732,24 @@ function browse(registry: ChannelRegistry, body: Record<string, unknown>, malfor
   if (!/^UC[A-Za-z0-9_-]{22}$/.test(browseId)) return invalidArgument();
   const channel = registry.byId(browseId);
   if (!channel) return { status: 200, body: channelAlert(visitorData, 'This channel does not exist.') };
-  if (channel.spec.status) return { status: 200, body: channelAlert(visitorData, 'This account has been terminated for a violation of YouTube\'s Terms of Service.') };
+  if (channel.spec.status)
+    return {
+      status: 200,
+      body: channelAlert(
+        visitorData,
+        "This account has been terminated for a violation of YouTube's Terms of Service.",
+      ),
+    };
   const tab = tabOf(body.params);
-  return { status: 200, body: channelPage(channel, tab === 'shorts' && channel.shortsCount > 0 ? 'shorts' : 'featured', visitorData, malformed) };
+  return {
+    status: 200,
+    body: channelPage(
+      channel,
+      tab === 'shorts' && channel.shortsCount > 0 ? 'shorts' : 'featured',
+      visitorData,
+      malformed,
+    ),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -552,7 +765,13 @@ export function botCheck(body: Record<string, unknown>): InnertubeResult {
       playabilityStatus: {
         status: 'LOGIN_REQUIRED',
         reason,
-        errorScreen: { playerErrorMessageRenderer: { subreason: { runs: [{ text: 'This helps protect our community. ' }, { text: 'Learn more' }] }, reason: { simpleText: reason }, icon: { iconType: 'ERROR_OUTLINE' } } },
+        errorScreen: {
+          playerErrorMessageRenderer: {
+            subreason: { runs: [{ text: 'This helps protect our community. ' }, { text: 'Learn more' }] },
+            reason: { simpleText: reason },
+            icon: { iconType: 'ERROR_OUTLINE' },
+          },
+        },
         contextParams: 'Q0FFU0FnZ0M=',
       },
       trackingParams: trackingParams('bot-check'),
@@ -571,7 +790,14 @@ function player(registry: ChannelRegistry, body: Record<string, unknown>): Inner
       status: 200,
       body: {
         responseContext: responseContext(visitorData),
-        playabilityStatus: { status: 'ERROR', reason, errorScreen: { playerErrorMessageRenderer: { reason: { simpleText: reason }, icon: { iconType: 'ERROR_OUTLINE' } } }, contextParams: 'Q0FFU0FnZ0I=' },
+        playabilityStatus: {
+          status: 'ERROR',
+          reason,
+          errorScreen: {
+            playerErrorMessageRenderer: { reason: { simpleText: reason }, icon: { iconType: 'ERROR_OUTLINE' } },
+          },
+          contextParams: 'Q0FFU0FnZ0I=',
+        },
         trackingParams: trackingParams(`unavailable:${videoId}`),
       },
     };
@@ -657,11 +883,22 @@ export function requestsShortsItems(body: Record<string, unknown>): boolean {
   return typeof body.continuation === 'string' || tabOf(body.params) === 'shorts';
 }
 
-export function handleInnertube(endpoint: InnertubeEndpoint, registry: ChannelRegistry, body: Record<string, unknown>, options: { malformedItems?: boolean } = {}): InnertubeResult {
+export function handleInnertube(
+  endpoint: InnertubeEndpoint,
+  registry: ChannelRegistry,
+  body: Record<string, unknown>,
+  options: { malformedItems?: boolean } = {},
+): InnertubeResult {
   switch (endpoint) {
     case 'config':
       // youtubei.js reads only configData and the cold/hot config hashes, and tolerates their absence.
-      return { status: 200, body: { responseContext: { ...responseContext(visitorDataOf(body)), globalConfigGroup: {} }, configData: Buffer.from('fake-config').toString('base64') } };
+      return {
+        status: 200,
+        body: {
+          responseContext: { ...responseContext(visitorDataOf(body)), globalConfigGroup: {} },
+          configData: Buffer.from('fake-config').toString('base64'),
+        },
+      };
     case 'resolve_url':
       return resolveUrl(registry, body);
     case 'browse':

@@ -54,7 +54,12 @@ export class ChannelRegistry {
     const current = this.byHandle(handle);
     if (!current) return undefined;
     const publishedAt = at.toISOString().slice(0, 19) + 'Z';
-    const channel = this.add({ ...current.spec, id: current.id, shortsCount: current.spec.shortsCount + 1, publishedLater: [...(current.spec.publishedLater ?? []), publishedAt] });
+    const channel = this.add({
+      ...current.spec,
+      id: current.id,
+      shortsCount: current.spec.shortsCount + 1,
+      publishedLater: [...(current.spec.publishedLater ?? []), publishedAt],
+    });
     return { channel, videoId: channel.videoId(0), publishedAt };
   }
 
@@ -63,11 +68,20 @@ export class ChannelRegistry {
    * it back (visible: true) at its old place. Undefined for an unknown handle; a RangeError for a
    * video id that is not one of the channel's shorts. Idempotent.
    */
-  setShortVisible(handle: string, videoId: string, visible: boolean): { channel: GeneratedChannel; videoId: string; changed: boolean } | undefined {
+  setShortVisible(
+    handle: string,
+    videoId: string,
+    visible: boolean,
+  ): { channel: GeneratedChannel; videoId: string; changed: boolean } | undefined {
     const current = this.byHandle(handle);
     if (!current) return undefined;
     const parsed = parseVideoId(videoId);
-    if (!parsed || parsed.key !== current.key || parsed.ordinal >= current.spec.shortsCount || videoIdForKey(current.key, parsed.ordinal) !== videoId) {
+    if (
+      !parsed ||
+      parsed.key !== current.key ||
+      parsed.ordinal >= current.spec.shortsCount ||
+      videoIdForKey(current.key, parsed.ordinal) !== videoId
+    ) {
       throw new RangeError(`${videoId} is not a short of @${current.handle}`);
     }
     const takenDown = new Set(current.spec.takenDown ?? []);

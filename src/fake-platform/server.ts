@@ -9,7 +9,16 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ChannelSpec } from './channel-generator.ts';
 import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
-import { botCheck, handleInnertube, requestsShortsItems, hasClientContext, INNERTUBE_ENDPOINTS, invalidArgument, rateLimited, type InnertubeEndpoint } from './innertube.ts';
+import {
+  botCheck,
+  handleInnertube,
+  requestsShortsItems,
+  hasClientContext,
+  INNERTUBE_ENDPOINTS,
+  invalidArgument,
+  rateLimited,
+  type InnertubeEndpoint,
+} from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
 import { createFakeHub, type FakeHub } from './websub-hub.ts';
 
@@ -17,14 +26,28 @@ export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
 export type { InnertubeEndpoint } from './innertube.ts';
 
-export type FaultKind = 'quotaExceeded' | 'keyInvalid' | 'keyRestricted' | 'backendError' | 'hang' | 'reset' | 'malformed';
+export type FaultKind =
+  | 'quotaExceeded'
+  | 'keyInvalid'
+  | 'keyRestricted'
+  | 'backendError'
+  | 'hang'
+  | 'reset'
+  | 'malformed';
 /**
  * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
  * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
  * 'layoutChanged' (valid JSON whose Shorts items have a shape youtubei.js does not know),
  * 'backendError' (503 or 500), 'hang' and 'reset'.
  */
-export type InnertubeFaultKind = 'botCheck' | 'rateLimited' | 'malformed' | 'layoutChanged' | 'backendError' | 'hang' | 'reset';
+export type InnertubeFaultKind =
+  | 'botCheck'
+  | 'rateLimited'
+  | 'malformed'
+  | 'layoutChanged'
+  | 'backendError'
+  | 'hang'
+  | 'reset';
 
 export interface Fault {
   endpoint?: Endpoint | '*';
@@ -129,12 +152,19 @@ const HEADERS = {
 
 /** Google pretty-prints unless prettyPrint=false, and escapes <, > and & inside strings. */
 function serialize(body: unknown, pretty: boolean): string {
-  return JSON.stringify(body, null, pretty ? 2 : undefined).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(body, null, pretty ? 2 : undefined).replace(
+    /[<>&]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export async function startFakePlatform(options: FakePlatformOptions = {}): Promise<FakePlatform> {
   // Each key stands for its own Google project: quota is counted per key.
-  const projects = new Map(Object.entries(options.apiKeys ?? { [options.apiKey ?? 'fake-api-key']: options.dailyQuota ?? 10_000 }).map(([key, daily]) => [key, { daily, used: 0 }]));
+  const projects = new Map(
+    Object.entries(options.apiKeys ?? { [options.apiKey ?? 'fake-api-key']: options.dailyQuota ?? 10_000 }).map(
+      ([key, daily]) => [key, { daily, used: 0 }],
+    ),
+  );
   let latencyMs = options.latencyMs ?? 0;
   let log: FakeCall[] = [];
   let faults: Array<Fault & { remaining: number }> = [];
@@ -146,7 +176,9 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
   const closing = new AbortController();
 
   const takeFault = (endpoint: Endpoint) => {
-    const fault = faults.find((f) => f.remaining > 0 && (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint));
+    const fault = faults.find(
+      (f) => f.remaining > 0 && (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint),
+    );
     if (fault) fault.remaining--;
     return fault;
   };
@@ -184,7 +216,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       parsed = false;
     }
     const request: Record<string, string> = {};
-    for (const key of ['url', 'browseId', 'params', 'continuation', 'videoId']) if (typeof body[key] === 'string') request[key] = body[key] as string;
+    for (const key of ['url', 'browseId', 'params', 'continuation', 'videoId'])
+      if (typeof body[key] === 'string') request[key] = body[key] as string;
     const record = (status: number) => innertubeLog.push({ endpoint: name, request, status });
     const send = (status: number, payload: unknown) => {
       record(status);
@@ -193,7 +226,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     };
     const endpoint = INNERTUBE_ENDPOINTS[name];
     if (!endpoint) return send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
-    if (req.method !== 'POST') return send(405, { error: { code: 405, message: 'Method Not Allowed', status: 'METHOD_NOT_ALLOWED' } });
+    if (req.method !== 'POST')
+      return send(405, { error: { code: 405, message: 'Method Not Allowed', status: 'METHOD_NOT_ALLOWED' } });
     // config is answered whatever its body; every other call needs the client context.
     if (!parsed || (endpoint !== 'config' && !hasClientContext(body))) return send(400, invalidArgument().body);
     const fault = takeInnertubeFault(endpoint, body);
@@ -205,7 +239,13 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     if (fault?.kind === 'rateLimited') return send(429, rateLimited().body);
     if (fault?.kind === 'backendError') {
       const status = fault.status ?? 503;
-      return send(status, { error: { code: status, message: status === 503 ? 'The service is currently unavailable.' : 'Internal error encountered.', status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL' } });
+      return send(status, {
+        error: {
+          code: status,
+          message: status === 503 ? 'The service is currently unavailable.' : 'Internal error encountered.',
+          status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL',
+        },
+      });
     }
     if (fault?.kind === 'botCheck') {
       const check = botCheck(body);
@@ -312,7 +352,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
     const pretty = params.get('prettyPrint') !== 'false';
     const name = /^\/youtube\/v3\/([^/]+)\/?$/.exec(url.pathname)?.[1] ?? url.pathname;
     const endpoint = ENDPOINTS.find((e) => e === name);
-    const record = (status: number, units: number) => log.push({ endpoint: name, params: Object.fromEntries(params), units, status });
+    const record = (status: number, units: number) =>
+      log.push({ endpoint: name, params: Object.fromEntries(params), units, status });
     const send = (status: number, body: unknown) => {
       res.writeHead(status, HEADERS);
       res.end(serialize(body, pretty));
@@ -387,7 +428,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       const channel = registry.add(spec);
       return { id: channel.id, handle: channel.handle };
     },
-    quotaUsed: (key) => (key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : projects.get(key)?.used ?? 0),
+    quotaUsed: (key) =>
+      key === undefined ? [...projects.values()].reduce((sum, p) => sum + p.used, 0) : (projects.get(key)?.used ?? 0),
     calls: () => log.map((call) => ({ ...call, params: { ...call.params } })),
     received: () => received,
     innertubeCalls: () => innertubeLog.map((call) => ({ ...call, request: { ...call.request } })),
@@ -400,7 +442,8 @@ export async function startFakePlatform(options: FakePlatformOptions = {}): Prom
       latencyMs = ms;
     },
     injectFault(fault) {
-      if ('protocol' in fault && fault.protocol === 'innertube') innertubeFaults.push({ ...fault, remaining: fault.times ?? 1 });
+      if ('protocol' in fault && fault.protocol === 'innertube')
+        innertubeFaults.push({ ...fault, remaining: fault.times ?? 1 });
       else faults.push({ ...(fault as Fault), remaining: fault.times ?? 1 });
     },
     clearFaults() {

@@ -31,7 +31,8 @@ export interface HubNotification {
 const DEFAULT_LEASE = 432_000;
 const MAX_LEASE = 864_000;
 
-const xmlEscape = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+const xmlEscape = (text: string) =>
+  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 
 /** The topic (feed URL) of a channel on this fake's origin. */
 export function feedTopic(origin: string, channelId: string): string {
@@ -72,7 +73,8 @@ ${indexes.map((i) => entryXml(channel, i)).join('')}</feed>
 export function createFakeHub(registry: ChannelRegistry, origin: () => string) {
   const subscriptions = new Map<string, HubSubscription>();
   const notifications: HubNotification[] = [];
-  const verifications: Array<{ mode: string; topic: string; callback: string; status: number; confirmed: boolean }> = [];
+  const verifications: Array<{ mode: string; topic: string; callback: string; status: number; confirmed: boolean }> =
+    [];
   const pending = new Set<Promise<void>>();
   const key = (topic: string, callback: string) => `${topic} ${callback}`;
   const hubUrl = () => `${origin()}/subscribe`;
@@ -81,7 +83,13 @@ export function createFakeHub(registry: ChannelRegistry, origin: () => string) {
     void work.finally(() => pending.delete(work));
   };
 
-  async function verify(mode: string, topic: string, callback: string, secret: string | undefined, leaseSeconds: number): Promise<void> {
+  async function verify(
+    mode: string,
+    topic: string,
+    callback: string,
+    secret: string | undefined,
+    leaseSeconds: number,
+  ): Promise<void> {
     const challenge = randomBytes(16).toString('hex');
     const url = new URL(callback);
     url.searchParams.set('hub.mode', mode);
@@ -99,7 +107,14 @@ export function createFakeHub(registry: ChannelRegistry, origin: () => string) {
     }
     verifications.push({ mode, topic, callback, status, confirmed });
     if (!confirmed) return;
-    if (mode === 'subscribe') subscriptions.set(key(topic, callback), { topic, callback, secret, leaseSeconds, expiresAt: Date.now() + leaseSeconds * 1000 });
+    if (mode === 'subscribe')
+      subscriptions.set(key(topic, callback), {
+        topic,
+        callback,
+        secret,
+        leaseSeconds,
+        expiresAt: Date.now() + leaseSeconds * 1000,
+      });
     else subscriptions.delete(key(topic, callback));
   }
 
@@ -122,7 +137,8 @@ export function createFakeHub(registry: ChannelRegistry, origin: () => string) {
       if (!topic || !/^https?:\/\//.test(topic)) return bad('Invalid value for hub.topic');
       if (!callback || !/^https?:\/\//.test(callback)) return bad('Invalid value for hub.callback');
       if (secret !== undefined && Buffer.byteLength(secret) >= 200) return bad('Invalid value for hub.secret');
-      const leaseSeconds = Number.isFinite(requested) && requested > 0 ? Math.min(Math.floor(requested), MAX_LEASE) : DEFAULT_LEASE;
+      const leaseSeconds =
+        Number.isFinite(requested) && requested > 0 ? Math.min(Math.floor(requested), MAX_LEASE) : DEFAULT_LEASE;
       res.writeHead(202, { 'content-type': 'text/plain; charset=utf-8' });
       res.end();
       track(verify(mode, topic, callback, secret, leaseSeconds));
@@ -149,9 +165,16 @@ export function createFakeHub(registry: ChannelRegistry, origin: () => string) {
           link: `<${hubUrl()}>; rel=hub, <${topic}>; rel=self`,
           'user-agent': 'FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)',
         };
-        if (sub.secret !== undefined) headers['x-hub-signature'] = `sha1=${createHmac('sha1', sub.secret).update(body).digest('hex')}`;
+        if (sub.secret !== undefined)
+          headers['x-hub-signature'] = `sha1=${createHmac('sha1', sub.secret).update(body).digest('hex')}`;
         track(
-          fetch(sub.callback, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000), redirect: 'manual' })
+          fetch(sub.callback, {
+            method: 'POST',
+            headers,
+            body,
+            signal: AbortSignal.timeout(10_000),
+            redirect: 'manual',
+          })
             .then(async (res) => {
               await res.arrayBuffer();
               notifications.push({ callback: sub.callback, status: res.status, videoId: channel.videoId(0) });

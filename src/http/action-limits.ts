@@ -10,7 +10,13 @@ export const ACTION_LIMITS = {
   /** Test events per minute: enough to iterate on a receiver, too few to be a cannon. */
   'webhook-test': { what: 'test events', windows: [{ name: 'minute', limit: 10, seconds: 60 }] },
   /** Redeliveries: enough to replay a day's failures by hand or from a script, not to flood anyone. */
-  redeliver: { what: 'redeliveries', windows: [{ name: 'minute', limit: 10, seconds: 60 }, { name: 'hour', limit: 100, seconds: 3600 }] },
+  redeliver: {
+    what: 'redeliveries',
+    windows: [
+      { name: 'minute', limit: 10, seconds: 60 },
+      { name: 'hour', limit: 100, seconds: 3600 },
+    ],
+  },
 } as const satisfies Record<string, { what: string; windows: WindowSpec[] }>;
 
 export type LimitedAction = keyof typeof ACTION_LIMITS;
@@ -24,7 +30,18 @@ export function describeActionLimit(action: LimitedAction): string {
  * Counts one `action` of the account, and adds its RateLimit headers to `reply`'s (policy
  * "<action>-<window>"); 429 RATE_LIMITED with them and Retry-After past its limit.
  */
-export async function limitAction(rateLimiter: RateLimiter, action: LimitedAction, accountId: string, reply: Parameters<typeof enforceLimit>[1]): Promise<void> {
+export async function limitAction(
+  rateLimiter: RateLimiter,
+  action: LimitedAction,
+  accountId: string,
+  reply: Parameters<typeof enforceLimit>[1],
+): Promise<void> {
   const { windows, what } = ACTION_LIMITS[action];
-  await enforceLimit(rateLimiter, reply, { bucket: `${action}:${accountId}`, windows: [...windows], scope: action, message: (decision) => `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.` });
+  await enforceLimit(rateLimiter, reply, {
+    bucket: `${action}:${accountId}`,
+    windows: [...windows],
+    scope: action,
+    message: (decision) =>
+      `Too many ${what}: ${describeActionLimit(action)}; retry in ${decision.retryAfterSeconds} s.`,
+  });
 }

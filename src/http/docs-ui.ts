@@ -85,6 +85,12 @@ export function docsUiOptions(): FastifySwaggerUiOptions {
       css: [{ filename: 'channel-shorts.css', content: theme }],
       js: [{ filename: 'channel-shorts.js', content: headerScript(GUIDES.map((g) => g.title)) }],
     },
-    uiConfig: { deepLinking: true, displayRequestDuration: true, persistAuthorization: true, defaultModelsExpandDepth: 0, tryItOutEnabled: false },
+    uiConfig: {
+      deepLinking: true,
+      displayRequestDuration: true,
+      persistAuthorization: true,
+      defaultModelsExpandDepth: 0,
+      tryItOutEnabled: false,
+    },
   };
 }

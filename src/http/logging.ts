@@ -10,7 +10,15 @@ import { parseTrustedProxies, type Config } from '../config.ts';
  * and any field named like a secret are replaced before a line is written.
  */
 export const LOG_REDACT = {
-  paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token', '*.key', '*.secret'],
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+    '*.password',
+    '*.token',
+    '*.key',
+    '*.secret',
+  ],
   censor: '[redacted]',
 };
 
@@ -20,7 +28,9 @@ export function redactUrl(url: string): string {
   const path = q === -1 ? url : url.slice(0, q);
   // The WebSub callback's last segment is a secret token (domain/watches/websub.ts): whoever read it
   // in the logs could forge the hub's verifications (found by review).
-  const shown = path.startsWith(WEBSUB_CALLBACK) ? path.replace(/^(\/websub\/youtube\/[^/]*\/)[^/]+/, '$1[redacted]') : path;
+  const shown = path.startsWith(WEBSUB_CALLBACK)
+    ? path.replace(/^(\/websub\/youtube\/[^/]*\/)[^/]+/, '$1[redacted]')
+    : path;
   return q === -1 ? shown : `${shown}?[redacted]`;
 }
 const WEBSUB_CALLBACK = '/websub/youtube/';
@@ -35,19 +45,45 @@ class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
 type SecurityConfig = Pick<Config, 'TRUSTED_PROXIES' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS'>;
-const SECURITY_DEFAULTS: SecurityConfig = { TRUSTED_PROXIES: '', HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_REQUEST_TIMEOUT_MS: 30_000 };
+const SECURITY_DEFAULTS: SecurityConfig = {
+  TRUSTED_PROXIES: '',
+  HTTP_HEADERS_TIMEOUT_MS: 10_000,
+  HTTP_REQUEST_TIMEOUT_MS: 30_000,
+};
 
-export function fastifyOptions(logger: FastifyServerOptions['logger'], config: SecurityConfig = SECURITY_DEFAULTS): FastifyServerOptions {
+export function fastifyOptions(
+  logger: FastifyServerOptions['logger'],
+  config: SecurityConfig = SECURITY_DEFAULTS,
+): FastifyServerOptions {
   const proxies = parseTrustedProxies(config.TRUSTED_PROXIES);
-  const withSerializers = logger && typeof logger === 'object'
-    ? { ...logger, serializers: { req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }) } }
-    : logger;
+  const withSerializers =
+    logger && typeof logger === 'object'
+      ? {
+          ...logger,
+          serializers: {
+            req: (req: {
+              method: string;
+              url: string;
+              host?: string;
+              ip?: string;
+              socket?: { remotePort?: number };
+            }) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              host: req.host,
+              remoteAddress: req.ip,
+              remotePort: req.socket?.remotePort,
+            }),
+          },
+        }
+      : logger;
   return {
     logger: withSerializers,
     genReqId: () => newRequestId(),
@@ -61,7 +97,11 @@ export function fastifyOptions(logger: FastifyServerOptions['logger'], config: S
     // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these
     // every connectionsCheckingInterval, so that is kept short for the limits to be what they say.
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
+    http: {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 500,
+    },
     // X-Forwarded-For is believed only from the listed proxies; by default the TCP peer is the client.
     trustProxy: proxies.length > 0 ? proxies : false,
     frameworkErrors,

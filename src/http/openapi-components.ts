@@ -9,7 +9,8 @@ import { exampleOf } from './schemas/responses.ts';
 type Json = Record<string, unknown>;
 type Examples = Record<string, { summary?: string; value: unknown }>;
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Collects $id'd schemas and replaces them by references, without touching the route's own schema. */
 export class ComponentCollector {
@@ -46,18 +47,24 @@ export class ComponentCollector {
   routeSchema(schema: Json, method: string, url: string): Json {
     const out: Json = { ...schema };
     if (isObject(schema.response)) {
-      out.response = Object.fromEntries(Object.entries(schema.response).map(([status, response]) => [status, this.hoist(this.#named(response))]));
+      out.response = Object.fromEntries(
+        Object.entries(schema.response).map(([status, response]) => [status, this.hoist(this.#named(response))]),
+      );
     }
     if (isObject(schema.body)) {
       const body = schema.body;
-      const listed = Array.isArray(body.examples) ? Object.fromEntries(body.examples.map((value, i) => [i === 0 ? 'example' : `example${i + 1}`, { value }])) : undefined;
-      const examples = (body['x-examples'] as Examples | undefined) ?? listed ?? { example: { value: exampleOf(body) } };
+      const listed = Array.isArray(body.examples)
+        ? Object.fromEntries(body.examples.map((value, i) => [i === 0 ? 'example' : `example${i + 1}`, { value }]))
+        : undefined;
+      const examples = (body['x-examples'] as Examples | undefined) ??
+        listed ?? { example: { value: exampleOf(body) } };
       this.bodyExamples.set(`${method.toLowerCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, examples);
       out.body = this.hoist(body);
     }
     // Named shapes in the query and path too (found by review: the delivery filter's DeliveryState
     // was emitted as an anonymous "def-0" in the document and the typed client).
-    for (const part of ['querystring', 'params'] as const) if (isObject(schema[part])) out[part] = this.hoist(schema[part]);
+    for (const part of ['querystring', 'params'] as const)
+      if (isObject(schema[part])) out[part] = this.hoist(schema[part]);
     return out;
   }
 
@@ -69,7 +76,15 @@ export class ComponentCollector {
     if (!isObject(response) || typeof response.$id !== 'string' || 'content' in response) return response;
     const { description, ...schema } = response;
     const shape = this.components.get(response.$id) ?? schema;
-    return { description: description ?? shape.description ?? response.$id, content: { 'application/json': { schema: { ...schema, ...(typeof shape.description === 'string' ? { description: shape.description } : {}) }, examples: { example: { value: exampleOf(schema) } } } } };
+    return {
+      description: description ?? shape.description ?? response.$id,
+      content: {
+        'application/json': {
+          schema: { ...schema, ...(typeof shape.description === 'string' ? { description: shape.description } : {}) },
+          examples: { example: { value: exampleOf(schema) } },
+        },
+      },
+    };
   }
 
   /** Puts the request body examples kept aside by routeSchema into the finished document. */

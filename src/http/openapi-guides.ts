@@ -20,26 +20,48 @@ export const GUIDES = [
 ] as const;
 
 const table = (head: string[], rows: Array<Array<string | number>>) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
+    '\n',
+  );
 
 export function errorsTable(): string {
-  return table(['HTTP', 'error', 'default message'], Object.entries(ERROR_CATALOG).sort(([, a], [, b]) => a.status - b.status).map(([code, e]) => [e.status, `\`${code}\``, e.message]));
+  return table(
+    ['HTTP', 'error', 'default message'],
+    Object.entries(ERROR_CATALOG)
+      .sort(([, a], [, b]) => a.status - b.status)
+      .map(([code, e]) => [e.status, `\`${code}\``, e.message]),
+  );
 }
 
-const duration = (seconds: number) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${Math.round(seconds / 60)} min` : `${Math.round((seconds / 3600) * 10) / 10} h`);
+const duration = (seconds: number) =>
+  seconds < 60
+    ? `${seconds} s`
+    : seconds < 3600
+      ? `${Math.round(seconds / 60)} min`
+      : `${Math.round((seconds / 3600) * 10) / 10} h`;
 
 export function renderGuides(pricing: Pricing, limits: RateLimits): string {
   const { credits, webhooks } = pricing;
   const values: Record<string, string> = {
     errors: errorsTable(),
-    pricing: table(['setting', 'value'], [
-      ['price of a request', credits.formula],
-      ['credits per started block', `${credits.creditsPerBlock} per ${credits.shortsPerBlock} shorts`],
-      ['minimum per successful request', credits.minimumPerRequest],
-      ['upstream units one credit pays for', credits.quotaUnitsPerCredit],
-      ['unpaid upstream units per account and day (failed lookups)', credits.dailyAllowanceUnits],
-    ]),
-    limits: table(['window', 'requests'], [['minute', limits.perMinute], ['hour', limits.perHour], ['UTC day', limits.perDay]]),
+    pricing: table(
+      ['setting', 'value'],
+      [
+        ['price of a request', credits.formula],
+        ['credits per started block', `${credits.creditsPerBlock} per ${credits.shortsPerBlock} shorts`],
+        ['minimum per successful request', credits.minimumPerRequest],
+        ['upstream units one credit pays for', credits.quotaUnitsPerCredit],
+        ['unpaid upstream units per account and day (failed lookups)', credits.dailyAllowanceUnits],
+      ],
+    ),
+    limits: table(
+      ['window', 'requests'],
+      [
+        ['minute', limits.perMinute],
+        ['hour', limits.perHour],
+        ['UTC day', limits.perDay],
+      ],
+    ),
     // What a first request of a fresh minute shows (the reset times are an illustration).
     rateLimitHeaders: [
       `RateLimit-Policy: "minute";q=${limits.perMinute};w=60, "hour";q=${limits.perHour};w=3600, "day";q=${limits.perDay};w=86400`,
@@ -48,13 +70,20 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
     readLimit: pricing.limits.readsPerMinute > 0 ? String(pricing.limits.readsPerMinute) : 'unlimited',
     maxShorts: String(pricing.limits.maxShortsPerRequest),
     retentionDays: String(pricing.limits.resultRetentionDays),
-    webhooks: table(['setting', 'value'], [
-      ['answer within', `${webhooks.timeoutSeconds} s`],
-      ['retries after the first attempt', webhooks.retryScheduleSeconds.map(duration).join(', ')],
-      ['attempts at most', webhooks.maxAttempts],
-      ['last retry, after the first attempt', duration(webhooks.retryWindowSeconds)],
-      ['a replaced signing secret keeps signing for', duration(webhooks.secretOverlapSeconds)],
-    ]),
+    webhooks: table(
+      ['setting', 'value'],
+      [
+        ['answer within', `${webhooks.timeoutSeconds} s`],
+        ['retries after the first attempt', webhooks.retryScheduleSeconds.map(duration).join(', ')],
+        ['attempts at most', webhooks.maxAttempts],
+        ['last retry, after the first attempt', duration(webhooks.retryWindowSeconds)],
+        ['a replaced signing secret keeps signing for', duration(webhooks.secretOverlapSeconds)],
+      ],
+    ),
   };
-  return GUIDES.map(({ file }) => readFileSync(join(GUIDES_DIR, file), 'utf8').replace(/\{\{(\w+)\}\}/g, (match, name: string) => values[name] ?? match).trim()).join('\n\n');
+  return GUIDES.map(({ file }) =>
+    readFileSync(join(GUIDES_DIR, file), 'utf8')
+      .replace(/\{\{(\w+)\}\}/g, (match, name: string) => values[name] ?? match)
+      .trim(),
+  ).join('\n\n');
 }

@@ -31,7 +31,9 @@ const pyLiteral = (value: unknown, indent = ''): string => {
   if (value === false) return 'False';
   if (Array.isArray(value)) return `[${value.map((v) => pyLiteral(v, indent)).join(', ')}]`;
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${indent}    ${JSON.stringify(k)}: ${pyLiteral(v, `${indent}    `)},`);
+    const entries = Object.entries(value as Record<string, unknown>).map(
+      ([k, v]) => `${indent}    ${JSON.stringify(k)}: ${pyLiteral(v, `${indent}    `)},`,
+    );
     return entries.length === 0 ? '{}' : `{\n${entries.join('\n')}\n${indent}}`;
   }
   return JSON.stringify(value);
@@ -56,7 +58,9 @@ export function codeSamples({ baseUrl, method, path, body, credential, textRespo
     ...(jsHeaders.length ? [`  headers: { ${jsHeaders.join(', ')} },`] : []),
     ...(hasBody ? [`  body: JSON.stringify(${JSON.stringify(body, null, 2).replace(/\n/g, '\n  ')}),`] : []),
     '});',
-    textResponse ? 'const result = await response.text(); // errors are JSON: { error, message, requestId }' : 'const result = await response.json(); // errors: { error, message, requestId }',
+    textResponse
+      ? 'const result = await response.text(); // errors are JSON: { error, message, requestId }'
+      : 'const result = await response.json(); // errors: { error, message, requestId }',
   ];
 
   const python = [
@@ -68,7 +72,9 @@ export function codeSamples({ baseUrl, method, path, body, credential, textRespo
     ...(hasBody ? [`    json=${pyLiteral(body, '    ')},`] : []),
     '    timeout=120,',
     ')',
-    textResponse ? 'result = response.text  # errors are JSON: {"error", "message", "requestId"}' : 'result = response.json()  # errors: {"error", "message", "requestId"}',
+    textResponse
+      ? 'result = response.text  # errors are JSON: {"error", "message", "requestId"}'
+      : 'result = response.json()  # errors: {"error", "message", "requestId"}',
   ];
 
   return [

@@ -11,7 +11,12 @@ import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
 import { CreditsLowPayloadSchema } from '../contract/credits.ts';
 import { WebhookTestPayloadSchema } from '../contract/requests-log.ts';
-import { EXAMPLE_WATCH_ID, ShortsCreatedPayloadSchema, WatchPausedPayloadSchema, WatchResumedPayloadSchema } from '../contract/watches.ts';
+import {
+  EXAMPLE_WATCH_ID,
+  ShortsCreatedPayloadSchema,
+  WatchPausedPayloadSchema,
+  WatchResumedPayloadSchema,
+} from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
 import { renderGuides } from './openapi-guides.ts';
@@ -23,7 +28,12 @@ import { exampleOf } from './schemas/responses.ts';
 export const PRODUCT_NAME = 'channel-shorts';
 
 /** Example values of path parameters, for the snippets. */
-const PATH_EXAMPLES: Record<string, string> = { requestId: EXAMPLE_REQUEST_ID, batchId: EXAMPLE_BATCH_ID, id: EXAMPLE_ACCOUNT_ID, watchId: EXAMPLE_WATCH_ID };
+const PATH_EXAMPLES: Record<string, string> = {
+  requestId: EXAMPLE_REQUEST_ID,
+  batchId: EXAMPLE_BATCH_ID,
+  id: EXAMPLE_ACCOUNT_ID,
+  watchId: EXAMPLE_WATCH_ID,
+};
 
 /** What an operation's code samples send: the operator API takes the operator token; session-only routes a session. */
 function credentialOf(url: string, config: { auth?: boolean | 'session' } | undefined): Credential | null {
@@ -33,13 +43,23 @@ function credentialOf(url: string, config: { auth?: boolean | 'session' } | unde
   return config?.auth ? 'API_KEY' : null;
 }
 
-type Operation = { responses?: Record<string, { content?: Record<string, unknown> }>; security?: unknown[]; description?: string; parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>; requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }; 'x-codeSamples'?: unknown };
+type Operation = {
+  responses?: Record<string, { content?: Record<string, unknown> }>;
+  security?: unknown[];
+  description?: string;
+  parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>;
+  requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  'x-codeSamples'?: unknown;
+};
 
 const signedDelivery =
   'Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and ' +
   'webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; ' +
   '410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above.';
-const deliveryResponses = { '200': { description: 'Any 2xx: delivered.' }, '410': { description: 'Gone: stop sending this webhook.' } };
+const deliveryResponses = {
+  '200': { description: 'Any 2xx: delivered.' },
+  '410': { description: 'Gone: stop sending this webhook.' },
+};
 
 /** A webhook a watch sends to its webhookUrl (#15): one event type, its body and an example. */
 function watchWebhook(type: string, schema: TSchema, summary: string, exampleSummary: string) {
@@ -48,7 +68,12 @@ function watchWebhook(type: string, schema: TSchema, summary: string, exampleSum
       post: {
         summary,
         description: `${signedDelivery} webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).`,
-        requestBody: { required: true, content: { 'application/json': { schema, examples: { [type]: { summary: exampleSummary, value: exampleOf(schema) } } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema, examples: { [type]: { summary: exampleSummary, value: exampleOf(schema) } } },
+          },
+        },
         responses: deliveryResponses,
       },
     },
@@ -66,11 +91,25 @@ export function openApiDocument(config: Config): SwaggerOptions {
     // Every $id'd shape becomes a named component used by $ref (openapi-components.ts).
     transform: ({ schema, url, route }) => {
       const method = [route.method].flat()[0]!;
-      credentials.set(`${method.toLowerCase()} ${url.replace(/:(\w+)/g, '{$1}')}`, credentialOf(url, route.config as { auth?: boolean | 'session' } | undefined));
-      return { schema: (schema ? collector.routeSchema(schema as Record<string, unknown>, method, url) : schema) as never, url };
+      credentials.set(
+        `${method.toLowerCase()} ${url.replace(/:(\w+)/g, '{$1}')}`,
+        credentialOf(url, route.config as { auth?: boolean | 'session' } | undefined),
+      );
+      return {
+        schema: (schema ? collector.routeSchema(schema as Record<string, unknown>, method, url) : schema) as never,
+        url,
+      };
     },
     transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: { components?: { schemas?: Record<string, unknown> }; webhooks?: unknown; paths: Record<string, Record<string, Operation>> } }).openapiObject;
+      const doc = (
+        documentObject as {
+          openapiObject: {
+            components?: { schemas?: Record<string, unknown> };
+            webhooks?: unknown;
+            paths: Record<string, Record<string, Operation>>;
+          };
+        }
+      ).openapiObject;
       collector.addBodyExamples(doc.paths as never);
       for (const [path, operations] of Object.entries(doc.paths)) {
         const filled = path.replace(/\{(\w+)\}/g, (_m, name: string) => PATH_EXAMPLES[name] ?? name);
@@ -84,14 +123,27 @@ export function openApiDocument(config: Config): SwaggerOptions {
           const body = Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value;
           const ok = operation.responses?.['200']?.content ?? operation.responses?.['201']?.content;
           const textResponse = ok !== undefined && !('application/json' in ok);
-          const samples = codeSamples({ baseUrl, method, path: filled, body, credential: credentials.get(`${method} ${path}`) ?? null, textResponse });
+          const samples = codeSamples({
+            baseUrl,
+            method,
+            path: filled,
+            body,
+            credential: credentials.get(`${method} ${path}`) ?? null,
+            textResponse,
+          });
           operation['x-codeSamples'] = samples;
           operation.description = [operation.description, samplesMarkdown(samples)].filter(Boolean).join('\n\n');
         }
       }
       doc.webhooks = collector.hoist(doc.webhooks);
       // Code-point order: the same everywhere (localeCompare follows the process's locale) and without ICU's collation data (~3 MiB, #13).
-      doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...Object.fromEntries([...collector.components].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) } };
+      doc.components = {
+        ...doc.components,
+        schemas: {
+          ...doc.components?.schemas,
+          ...Object.fromEntries([...collector.components].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        },
+      };
       return doc as never;
     },
     openapi: {
@@ -100,14 +152,18 @@ export function openApiDocument(config: Config): SwaggerOptions {
         title: `${PRODUCT_NAME} API`,
         version: '1.0.0',
         description:
-          'Returns the Shorts of a YouTube channel with the channel\'s details, in the response or later by a signed webhook. ' +
+          "Returns the Shorts of a YouTube channel with the channel's details, in the response or later by a signed webhook. " +
           'Start with an API key from the [dashboard](/dashboard/) and `POST /api/youtube/shorts`; "Try it out" there sends a request for the demo channel.\n\n' +
           guides,
       },
       ...(config.PUBLIC_BASE_URL ? { servers: [{ url: config.PUBLIC_BASE_URL }] } : {}),
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (csk_…, from POST /keys or the dashboard) or a session JWT from POST /auth/login.' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (csk_…, from POST /keys or the dashboard) or a session JWT from POST /auth/login.',
+          },
         },
       },
       tags: [
@@ -117,7 +173,7 @@ export function openApiDocument(config: Config): SwaggerOptions {
         { name: 'accounts', description: 'Credits, limits, usage and the price' },
         { name: 'webhooks', description: 'Webhook signing secrets' },
         { name: 'operations', description: 'Health and metrics' },
-        { name: 'operator', description: 'Operator API: an operator\'s session or the OPERATOR_TOKEN' },
+        { name: 'operator', description: "Operator API: an operator's session or the OPERATOR_TOKEN" },
       ],
       webhooks: {
         'shorts.result': {
@@ -130,8 +186,23 @@ export function openApiDocument(config: Config): SwaggerOptions {
                 'application/json': {
                   schema: WebhookPayloadSchema,
                   examples: {
-                    'shorts.completed': { summary: 'The request succeeded: data is the synchronous answer\'s body.', value: { type: 'shorts.completed', timestamp: EXAMPLE_TIME, data: successExample } },
-                    'shorts.failed': { summary: 'The request failed (nothing charged): data is the failure body.', value: { type: 'shorts.failed', timestamp: EXAMPLE_TIME, data: { success: false, error: 'CHANNEL_NOT_FOUND', message: 'No channel exists at that address.', requestId: EXAMPLE_REQUEST_ID } } },
+                    'shorts.completed': {
+                      summary: "The request succeeded: data is the synchronous answer's body.",
+                      value: { type: 'shorts.completed', timestamp: EXAMPLE_TIME, data: successExample },
+                    },
+                    'shorts.failed': {
+                      summary: 'The request failed (nothing charged): data is the failure body.',
+                      value: {
+                        type: 'shorts.failed',
+                        timestamp: EXAMPLE_TIME,
+                        data: {
+                          success: false,
+                          error: 'CHANNEL_NOT_FOUND',
+                          message: 'No channel exists at that address.',
+                          requestId: EXAMPLE_REQUEST_ID,
+                        },
+                      },
+                    },
                   },
                 },
               },
@@ -147,27 +218,78 @@ export function openApiDocument(config: Config): SwaggerOptions {
               'data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).',
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: BatchWebhookPayloadSchema, examples: { 'batch.completed': { summary: 'Two items: one completed, one failed.', value: exampleOf(BatchWebhookPayloadSchema) } } } },
+              content: {
+                'application/json': {
+                  schema: BatchWebhookPayloadSchema,
+                  examples: {
+                    'batch.completed': {
+                      summary: 'Two items: one completed, one failed.',
+                      value: exampleOf(BatchWebhookPayloadSchema),
+                    },
+                  },
+                },
+              },
             },
             responses: deliveryResponses,
           },
         },
-        ...watchWebhook('shorts.created', ShortsCreatedPayloadSchema, 'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.', 'One new short.'),
-        ...watchWebhook('watch.paused', WatchPausedPayloadSchema, 'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.', 'The account ran out of credits.'),
-        ...watchWebhook('watch.resumed', WatchResumedPayloadSchema, 'Sent when a watch paused for credits is resumed (checked at once).', 'Credits are available again.'),
+        ...watchWebhook(
+          'shorts.created',
+          ShortsCreatedPayloadSchema,
+          'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.',
+          'One new short.',
+        ),
+        ...watchWebhook(
+          'watch.paused',
+          WatchPausedPayloadSchema,
+          'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.',
+          'The account ran out of credits.',
+        ),
+        ...watchWebhook(
+          'watch.resumed',
+          WatchResumedPayloadSchema,
+          'Sent when a watch paused for credits is resumed (checked at once).',
+          'Credits are available again.',
+        ),
         'credits.low': {
           post: {
-            summary: 'Sent once when the balance falls below the account\'s low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.',
+            summary:
+              "Sent once when the balance falls below the account's low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.",
             description: `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of the charge that crossed the threshold; listed with GET /accounts/events.`,
-            requestBody: { required: true, content: { 'application/json': { schema: CreditsLowPayloadSchema, examples: { 'credits.low': { summary: 'A charge took the balance from 51 to 49 (threshold 50).', value: exampleOf(CreditsLowPayloadSchema) } } } } },
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: CreditsLowPayloadSchema,
+                  examples: {
+                    'credits.low': {
+                      summary: 'A charge took the balance from 51 to 49 (threshold 50).',
+                      value: exampleOf(CreditsLowPayloadSchema),
+                    },
+                  },
+                },
+              },
+            },
             responses: deliveryResponses,
           },
         },
         'webhook.test': {
           post: {
-            summary: 'Sent once, on request, by POST /webhooks/test (and the dashboard\'s "Send test event") to the URL given: to check a receiver\'s signature verification.',
-            description: 'Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown to the caller, whatever it is.',
-            requestBody: { required: true, content: { 'application/json': { schema: WebhookTestPayloadSchema, examples: { 'webhook.test': { summary: 'A test event.', value: exampleOf(WebhookTestPayloadSchema) } } } } },
+            summary:
+              'Sent once, on request, by POST /webhooks/test (and the dashboard\'s "Send test event") to the URL given: to check a receiver\'s signature verification.',
+            description:
+              'Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown to the caller, whatever it is.',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: WebhookTestPayloadSchema,
+                  examples: {
+                    'webhook.test': { summary: 'A test event.', value: exampleOf(WebhookTestPayloadSchema) },
+                  },
+                },
+              },
+            },
             responses: deliveryResponses,
           },
         },

@@ -8,7 +8,11 @@ import { MAX_WATCH_INTERVAL_SECONDS } from '../domain/watches/watches.ts';
 
 export function configuredPricing(config: Config): Pricing {
   return describePricing({
-    price: { creditsPerBlock: config.CREDITS_PER_BLOCK, shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK, minimumCredits: config.MIN_CREDITS_PER_REQUEST },
+    price: {
+      creditsPerBlock: config.CREDITS_PER_BLOCK,
+      shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK,
+      minimumCredits: config.MIN_CREDITS_PER_REQUEST,
+    },
     unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
     allowanceUnits: config.QUOTA_ALLOWANCE_UNITS,
     maxShortsPerRequest: config.MAX_SHORTS_PER_REQUEST,
@@ -17,6 +21,10 @@ export function configuredPricing(config: Config): Pricing {
     webhookTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryScheduleSeconds: parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE),
     secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
-    watches: { minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS, maxIntervalSeconds: MAX_WATCH_INTERVAL_SECONDS, maxPerAccount: config.WATCHES_PER_ACCOUNT },
+    watches: {
+      minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS,
+      maxIntervalSeconds: MAX_WATCH_INTERVAL_SECONDS,
+      maxPerAccount: config.WATCHES_PER_ACCOUNT,
+    },
   });
 }

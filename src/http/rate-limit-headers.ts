@@ -24,7 +24,11 @@ function rateLimitHeaders(decision: RateLimitDecision, scope?: string): Record<s
  * The headers for `decision` after those already on `reply` (a per-action limit on a route that also
  * counts in the read window): one list of every policy the call met, as the draft allows.
  */
-function addRateLimitHeaders(reply: { getHeader(name: string): unknown; headers(values: Record<string, string>): unknown }, decision: RateLimitDecision, scope?: string): Record<string, string> {
+function addRateLimitHeaders(
+  reply: { getHeader(name: string): unknown; headers(values: Record<string, string>): unknown },
+  decision: RateLimitDecision,
+  scope?: string,
+): Record<string, string> {
   const own = rateLimitHeaders(decision, scope);
   const merged: Record<string, string> = { ...own };
   for (const name of ['ratelimit-policy', 'ratelimit'] as const) {
@@ -36,7 +40,12 @@ function addRateLimitHeaders(reply: { getHeader(name: string): unknown; headers(
 }
 
 /** 429 RATE_LIMITED for a refused `decision`, with its headers. */
-export function rateLimited(decision: RateLimitDecision, message: string, scope?: string, headers = rateLimitHeaders(decision, scope)): AppError {
+export function rateLimited(
+  decision: RateLimitDecision,
+  message: string,
+  scope?: string,
+  headers = rateLimitHeaders(decision, scope),
+): AppError {
   return new AppError('RATE_LIMITED', message, { headers });
 }
 
@@ -45,9 +54,12 @@ export function rateLimited(decision: RateLimitDecision, message: string, scope?
  * RATE_LIMITED with them (`message` says why, from the decision). Every per-account limiter goes
  * through here: the metered windows, the read window, the per-action limits, secret rotations.
  */
-export async function enforceLimit(rateLimiter: RateLimiter, reply: Parameters<typeof addRateLimitHeaders>[0], limit: { bucket: string; windows: WindowSpec[]; scope?: string; message(decision: RateLimitDecision): string }): Promise<void> {
+export async function enforceLimit(
+  rateLimiter: RateLimiter,
+  reply: Parameters<typeof addRateLimitHeaders>[0],
+  limit: { bucket: string; windows: WindowSpec[]; scope?: string; message(decision: RateLimitDecision): string },
+): Promise<void> {
   const decision = await rateLimiter.consume(limit.bucket, limit.windows);
   const headers = addRateLimitHeaders(reply, decision, limit.scope);
   if (!decision.allowed) throw rateLimited(decision, limit.message(decision), limit.scope, headers);
 }
-

@@ -22,11 +22,15 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
  */
 function convert(schema: TSchema, value: unknown, integers: string[]): unknown {
   // Read before converting: Value.Default and Value.Convert change the object they are given.
-  const raw = value && typeof value === 'object' ? integers.map((name) => [name, (value as Record<string, unknown>)[name]] as const) : [];
+  const raw =
+    value && typeof value === 'object'
+      ? integers.map((name) => [name, (value as Record<string, unknown>)[name]] as const)
+      : [];
   const converted = Value.Convert(schema, Value.Default(schema, value));
   if (!converted || typeof converted !== 'object') return converted;
   for (const [name, given] of raw) {
-    if (typeof given === 'string' && !/^-?\d+$/.test(given.trim())) (converted as Record<string, unknown>)[name] = given;
+    if (typeof given === 'string' && !/^-?\d+$/.test(given.trim()))
+      (converted as Record<string, unknown>)[name] = given;
   }
   return converted;
 }

@@ -12,7 +12,12 @@ export interface CircuitBreaker {
   readonly state: 'closed' | 'open' | 'half-open';
 }
 
-export function createCircuitBreaker(options: { threshold: number; baseMs: number; maxMs: number; now?: () => number }): CircuitBreaker {
+export function createCircuitBreaker(options: {
+  threshold: number;
+  baseMs: number;
+  maxMs: number;
+  now?: () => number;
+}): CircuitBreaker {
   const now = options.now ?? Date.now;
   let failures = 0;
   let openUntil = 0;

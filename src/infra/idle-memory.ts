@@ -79,7 +79,9 @@ export function onGlibc(): boolean {
  * null. The library is loaded at the first call, not at start, so a process that never goes idle
  * never maps it.
  */
-export async function loadFreedMemoryReleaser(warn: (err: unknown, msg: string) => void): Promise<(() => boolean) | null> {
+export async function loadFreedMemoryReleaser(
+  warn: (err: unknown, msg: string) => void,
+): Promise<(() => boolean) | null> {
   if (!onGlibc()) return null;
   try {
     const { default: koffi } = await import('koffi');
@@ -124,7 +126,9 @@ export function createIdleRelease(options: IdleReleaseOptions): () => Promise<vo
       warn(err, 'idle memory collection failed');
     }
     try {
-      await options.reduceDatabaseThread?.().catch((err: unknown) => warn(err, "idle memory collection of the database's thread failed"));
+      await options
+        .reduceDatabaseThread?.()
+        .catch((err: unknown) => warn(err, "idle memory collection of the database's thread failed"));
       await delay(delayMs, undefined, { ref: false });
       if (options.stillIdle?.() === false) return;
       releaseFreed ??= loadReleaser();
@@ -145,8 +149,20 @@ export interface IdleCollector {
   stop(): void;
 }
 
-export function startIdleCollector(options: { collect: () => void; now?: () => number; idleMs?: number; minIntervalMs?: number; everyMs?: number }): IdleCollector {
-  const { collect, now = () => performance.now(), idleMs = IDLE_MS, minIntervalMs = MIN_INTERVAL_MS, everyMs = 1_000 } = options;
+export function startIdleCollector(options: {
+  collect: () => void;
+  now?: () => number;
+  idleMs?: number;
+  minIntervalMs?: number;
+  everyMs?: number;
+}): IdleCollector {
+  const {
+    collect,
+    now = () => performance.now(),
+    idleMs = IDLE_MS,
+    minIntervalMs = MIN_INTERVAL_MS,
+    everyMs = 1_000,
+  } = options;
   let lastActivity = now();
   let lastCollection = -Infinity;
   // Only after activity: a process that has collected and seen no request since has nothing to give back.
@@ -182,6 +198,8 @@ export function startIdleCollector(options: { collect: () => void; now?: () => n
  */
 export function startIdleRelease(options: Omit<IdleReleaseOptions, 'stillIdle'>): IdleCollector {
   enableCodeFlushing();
-  const idle: IdleCollector = startIdleCollector({ collect: createIdleRelease({ ...options, stillIdle: () => idle.quiet() }) });
+  const idle: IdleCollector = startIdleCollector({
+    collect: createIdleRelease({ ...options, stillIdle: () => idle.quiet() }),
+  });
   return idle;
 }

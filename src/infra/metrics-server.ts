@@ -12,22 +12,47 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function serveMetrics(options: { registry: Registry; host: string; port: number; token: string | undefined; warn(err: unknown, msg: string): void }): Promise<MetricsServer> {
+export async function serveMetrics(options: {
+  registry: Registry;
+  host: string;
+  port: number;
+  token: string | undefined;
+  warn(err: unknown, msg: string): void;
+}): Promise<MetricsServer> {
   const token = options.token ? Buffer.from(options.token) : null;
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    const answer = (status: number, type: string, body: string) => res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, 'application/json', JSON.stringify({ error: 'METHOD_NOT_ALLOWED', message: 'GET /metrics or /healthz.' }));
+    const answer = (status: number, type: string, body: string) =>
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return answer(
+        405,
+        'application/json',
+        JSON.stringify({ error: 'METHOD_NOT_ALLOWED', message: 'GET /metrics or /healthz.' }),
+      );
     if (path === '/healthz') return answer(200, 'application/json', JSON.stringify({ status: 'ok' }));
-    if (path !== '/metrics') return answer(404, 'application/json', JSON.stringify({ error: 'NOT_FOUND', message: 'This worker serves GET /metrics and /healthz only.' }));
+    if (path !== '/metrics')
+      return answer(
+        404,
+        'application/json',
+        JSON.stringify({ error: 'NOT_FOUND', message: 'This worker serves GET /metrics and /healthz only.' }),
+      );
     if (token && !bearerMatches(req.headers.authorization, token)) {
-      return answer(401, 'application/json', JSON.stringify({ error: 'UNAUTHORIZED', message: 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".' }));
+      return answer(
+        401,
+        'application/json',
+        JSON.stringify({ error: 'UNAUTHORIZED', message: 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".' }),
+      );
     }
     options.registry.metrics().then(
       (text) => answer(200, options.registry.contentType, text),
       (error: unknown) => {
         options.warn(error, 'rendering the metrics failed');
-        answer(500, 'application/json', JSON.stringify({ error: 'INTERNAL_ERROR', message: 'Unexpected server error.' }));
+        answer(
+          500,
+          'application/json',
+          JSON.stringify({ error: 'INTERNAL_ERROR', message: 'Unexpected server error.' }),
+        );
       },
     );
   });
@@ -41,9 +66,10 @@ export async function serveMetrics(options: { registry: Registry; host: string; 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -36,10 +36,13 @@ export function jobAnnouncer(db: Queryable, queue: string): () => void {
   const send = (): void => {
     sending = true;
     again = false;
-    void db.query('SELECT pg_notify($1, $2)', [JOBS_QUEUED_CHANNEL, queue]).catch(() => null).finally(() => {
-      sending = false;
-      if (again) send();
-    });
+    void db
+      .query('SELECT pg_notify($1, $2)', [JOBS_QUEUED_CHANNEL, queue])
+      .catch(() => null)
+      .finally(() => {
+        sending = false;
+        if (again) send();
+      });
   };
   return () => {
     if (sending) again = true;
@@ -62,7 +65,13 @@ export function createBoss(db: Database, settings: Pick<QueueSettings, 'database
   // so no instance runs the timekeeper (a worker polling its send-it queue every 5 s, its cron monitor,
   // its clock-skew checks: more than a dozen statements a minute for nothing), and in the bundle the
   // libraries it parses schedules with never load (src/infra/on-demand/; bench/reading.md).
-  const common = { monitorIntervalSeconds: 2, superviseIntervalSeconds: 5, maintenanceIntervalSeconds: 60, queueCacheIntervalSeconds: 2, schedule: false } as const;
+  const common = {
+    monitorIntervalSeconds: 2,
+    superviseIntervalSeconds: 5,
+    maintenanceIntervalSeconds: 60,
+    queueCacheIntervalSeconds: 2,
+    schedule: false,
+  } as const;
   const boss =
     db.kind === 'pglite'
       ? new PgBoss({ db: fromPglite((db as Database & { pglite: PGliteLike }).pglite), backend: 'pglite', ...common })
@@ -105,7 +114,10 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
       // A queue created before it had one. A job carries the dead-letter queue it was queued with,
       // so the live ones get it too: those retrying at the upgrade are the likeliest to use up their retries.
       await boss.updateQueue(name, { deadLetter });
-      await db.query(`UPDATE pgboss.job SET dead_letter = $1 WHERE name = $2 AND dead_letter IS NULL AND state IN ('created', 'retry', 'active')`, [deadLetter, name]);
+      await db.query(
+        `UPDATE pgboss.job SET dead_letter = $1 WHERE name = $2 AND dead_letter IS NULL AND state IN ('created', 'retry', 'active')`,
+        [deadLetter, name],
+      );
     }
   }
   return boss;
@@ -124,6 +136,10 @@ export async function insertDeferredJobs(boss: PgBoss, tx: Transaction, jobs: De
     else byQueue.set(job.queue, [job]);
   }
   for (const [queue, queued] of byQueue) {
-    await boss.insert(queue, queued.map(({ data, singletonKey }) => ({ data, ...(singletonKey ? { singletonKey } : {}) })), { db: tx.jobDb });
+    await boss.insert(
+      queue,
+      queued.map(({ data, singletonKey }) => ({ data, ...(singletonKey ? { singletonKey } : {}) })),
+      { db: tx.jobDb },
+    );
   }
 }

@@ -24,7 +24,13 @@ export async function connectRedis(url: string, keyPrefix = '', commandTimeoutMs
 export function isRedisUnavailable(error: unknown): boolean {
   const message = (error as Error | null)?.message ?? '';
   const name = (error as Error | null)?.name ?? '';
-  if (name === 'MaxRetriesPerRequestError' || /Stream isn't writeable|Connection is closed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|enableOfflineQueue|Command timed out/i.test(message)) return true;
+  if (
+    name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|enableOfflineQueue|Command timed out/i.test(
+      message,
+    )
+  )
+    return true;
   // A Redis that answers but cannot take writes — at maxmemory (OOM), unable to save (MISCONF), a
   // replica after a failover (READONLY), loading or failing over — is unavailable too (found by
   // review: these answered 500).

@@ -5,7 +5,10 @@
 // starts completely and stops at once through its normal, clean shutdown.
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
-export function deferSignalsDuringStartup(): { ready(): void; /** Aborted by the first signal (e.g. to stop waiting for a lock). */ aborted: AbortSignal } {
+export function deferSignalsDuringStartup(): {
+  ready(): void /** Aborted by the first signal (e.g. to stop waiting for a lock). */;
+  aborted: AbortSignal;
+} {
   let received: NodeJS.Signals | null = null;
   const controller = new AbortController();
   const remember = (signal: NodeJS.Signals) => {

@@ -23,7 +23,12 @@ export function createJobQueue(db: Database, boss: PgBoss, wakeFetchWorker: () =
   const announce = db.listen ? jobAnnouncer(db, QUEUES.shortsFetch) : undefined;
   return {
     async enqueueShortsFetches(tx, requestIds) {
-      if (requestIds.length > 0) await boss.insert(QUEUES.shortsFetch, requestIds.map((requestId) => ({ data: { requestId } })), { db: tx.jobDb });
+      if (requestIds.length > 0)
+        await boss.insert(
+          QUEUES.shortsFetch,
+          requestIds.map((requestId) => ({ data: { requestId } })),
+          { db: tx.jobDb },
+        );
     },
     fetchesQueued() {
       wakeFetchWorker();

@@ -26,11 +26,22 @@ export interface FetchJobDeps {
  * item of a batch queued its batch.completed summary, a delivery job (the caller wakes that worker).
  * `giveUp`: the job used up its retries; the request is settled as failed with that error.
  */
-export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string, giveUp?: AppError): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
+export async function runShortsFetchJob(
+  deps: FetchJobDeps,
+  requestId: string,
+  giveUp?: AppError,
+): Promise<{ settled: 'settled' | 'already-settled' | 'missing'; summaryQueued: boolean }> {
   let summaryQueued = false;
-  const { state, settledRow } = await processQueuedRequest(deps.shortsRequests, requestId, async (tx, request) => {
-    summaryQueued = await settleBatchItem(tx, request.batchId, (batchId) => enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }));
-  }, giveUp);
+  const { state, settledRow } = await processQueuedRequest(
+    deps.shortsRequests,
+    requestId,
+    async (tx, request) => {
+      summaryQueued = await settleBatchItem(tx, request.batchId, (batchId) =>
+        enqueueDelivery(deps.boss, tx, { batchId, attempt: 1 }),
+      );
+    },
+    giveUp,
+  );
   // A request this run settled is delivered from what its settling statement returned; one settled
   // before (a retried job) reads what to send, and whether this attempt was made already.
   if (state !== 'missing') await runDeliveryJob(deps.delivery, { requestId, attempt: 1 }, settledRow);
@@ -38,4 +49,7 @@ export async function runShortsFetchJob(deps: FetchJobDeps, requestId: string, g
 }
 
 /** What a webhook request whose fetch job used up its retries fails with (QUEUES.shortsFetchGaveUp). */
-export const GAVE_UP = new AppError('INTERNAL_ERROR', 'The request failed on our side each time it was tried (for about an hour); nothing was charged. Send it again.');
+export const GAVE_UP = new AppError(
+  'INTERNAL_ERROR',
+  'The request failed on our side each time it was tried (for about an hour); nothing was charged. Send it again.',
+);

@@ -59,13 +59,24 @@ export function workOptions(concurrency: number, perFetch: number) {
   // batch a second when idle-polling; while the queue's backlog exceeds the bound they fetch
   // continuously instead. Idle polls are not free (on embedded PGlite each costs the single
   // database thread milliseconds), hence 1 s rather than the 0.5 s minimum.
-  return { localConcurrency: workers, batchSize, perJobResults: true, pollingIntervalSeconds: 1, burstWhenReadyExceeds: 1, burstWhenBatchFull: true } as const;
+  return {
+    localConcurrency: workers,
+    batchSize,
+    perJobResults: true,
+    pollingIntervalSeconds: 1,
+    burstWhenReadyExceeds: 1,
+    burstWhenBatchFull: true,
+  } as const;
 }
 
 /** Runs a batch's jobs side by side; each one completes or fails (and is retried) on its own. */
 export async function runEach<T>(jobs: Job<T>[], run: (data: T) => Promise<void>): Promise<JobResult[]> {
   const outcomes = await Promise.allSettled(jobs.map((job) => run(job.data)));
-  return outcomes.map((outcome, i) => (outcome.status === 'fulfilled' ? { id: jobs[i]!.id, status: 'completed' } : { id: jobs[i]!.id, status: 'failed', output: outcome.reason }));
+  return outcomes.map((outcome, i) =>
+    outcome.status === 'fulfilled'
+      ? { id: jobs[i]!.id, status: 'completed' }
+      : { id: jobs[i]!.id, status: 'failed', output: outcome.reason },
+  );
 }
 
 /** Wakes this process's workers when it has just queued work for them (instead of their next poll). */
@@ -80,7 +91,11 @@ export interface WorkerWakers {
 /** Queues a dead-letter job for each request no fetch job will settle (findStrandedRequests); returns how many. */
 export async function handOverStrandedRequests(boss: PgBoss, db: Database): Promise<number> {
   const stranded = await findStrandedRequests(db);
-  if (stranded.length > 0) await boss.insert(QUEUES.shortsFetchGaveUp, stranded.map(({ id }) => ({ data: { requestId: id } })));
+  if (stranded.length > 0)
+    await boss.insert(
+      QUEUES.shortsFetchGaveUp,
+      stranded.map(({ id }) => ({ data: { requestId: id } })),
+    );
   return stranded.length;
 }
 
@@ -119,10 +134,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     if (results.some((r) => r.status === 'failed')) wakeGaveUp();
     return results;
   });
-  gaveUpWorker = await deps.boss.work<{ requestId: string }>(QUEUES.shortsFetchGaveUp, { ...options, localConcurrency: 1, pollingIntervalSeconds: 5 }, (jobs) =>
-    run(jobs, async (data) => {
-      if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId, GAVE_UP)).summaryQueued) wakeDelivery();
-    }),
+  gaveUpWorker = await deps.boss.work<{ requestId: string }>(
+    QUEUES.shortsFetchGaveUp,
+    { ...options, localConcurrency: 1, pollingIntervalSeconds: 5 },
+    (jobs) =>
+      run(jobs, async (data) => {
+        if ((await runShortsFetchJob({ ...deps, delivery }, data.requestId, GAVE_UP)).summaryQueued) wakeDelivery();
+      }),
   );
   // Requests no fetch job will settle — their jobs used up their retries before the fetch queue had
   // a dead-letter queue, or the jobs were lost — are handed to the dead-letter queue now, which
@@ -137,7 +155,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
       if (result.outcome === 'ok' ? result.newShorts > 0 : result.outcome === 'paused') wakeDelivery();
     }),
   );
-  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) => run(jobs, (data) => runDeliveryJob(delivery, data)));
+  deliveryWorker = await deps.boss.work<DeliveryJob>(QUEUES.webhookDelivery, options, (jobs) =>
+    run(jobs, (data) => runDeliveryJob(delivery, data)),
+  );
   // An API process that runs no workers, or another instance, queued fetches: they are announced
   // once their transaction committed (JOBS_QUEUED_CHANNEL). Measured before (#13, one API process and
   // two worker processes, 1,000 webhook requests): the first delivery came ~1 s after the first

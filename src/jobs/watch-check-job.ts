@@ -15,7 +15,8 @@ export async function enqueueWatchCheck(boss: PgBoss, tx: Transaction | null, jo
 
 /** recordEvent with its first delivery attempt queued on this queue connection. */
 export function eventRecorder(boss: PgBoss) {
-  return (tx: Transaction, event: NewEvent) => recordEvent(tx, event, (t, eventId) => enqueueDelivery(boss, t, { eventId, attempt: 1 }));
+  return (tx: Transaction, event: NewEvent) =>
+    recordEvent(tx, event, (t, eventId) => enqueueDelivery(boss, t, { eventId, attempt: 1 }));
 }
 
 export function runWatchCheckJob(deps: WatchCheckDeps, job: WatchCheckJob): Promise<CheckResult> {

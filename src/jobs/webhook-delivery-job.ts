@@ -19,9 +19,18 @@ import { activeWebhookSecrets, signingSecretsSql } from '../domain/webhooks/webh
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import { findEvent } from '../domain/webhooks/events.ts';
-import { attemptRecorded, nextAttemptNumber, recordAttempt, webhookIdFor, type AttemptRecord } from '../domain/webhooks/delivery-log.ts';
+import {
+  attemptRecorded,
+  nextAttemptNumber,
+  recordAttempt,
+  webhookIdFor,
+  type AttemptRecord,
+} from '../domain/webhooks/delivery-log.ts';
 
-export type DeliveryJob = { requestId: string; attempt: number } | { batchId: string; attempt: number } | { eventId: string; attempt: number };
+export type DeliveryJob =
+  | { requestId: string; attempt: number }
+  | { batchId: string; attempt: number }
+  | { eventId: string; attempt: number };
 
 /** The key that keeps two attempts of one webhook from running at once (singleton queue policy). */
 function deliveryKey(job: DeliveryJob): string {
@@ -53,14 +62,24 @@ export function webhookPayload(row: Pick<RequestRow, 'status' | 'result' | 'crea
   });
 }
 
-export async function enqueueDelivery(boss: PgBoss, tx: Transaction | null, job: DeliveryJob, delaySeconds = 0): Promise<void> {
+export async function enqueueDelivery(
+  boss: PgBoss,
+  tx: Transaction | null,
+  job: DeliveryJob,
+  delaySeconds = 0,
+): Promise<void> {
   // In a grouped transaction, the first attempt is inserted with the group's other jobs (#13).
-  if (tx?.deferJob && delaySeconds <= 0) return tx.deferJob({ queue: QUEUES.webhookDelivery, data: { ...job }, singletonKey: deliveryKey(job) });
-  await boss.send(QUEUES.webhookDelivery, { ...job }, {
-    singletonKey: deliveryKey(job),
-    ...(delaySeconds > 0 ? { startAfter: Math.ceil(delaySeconds) } : {}),
-    ...(tx ? { db: tx.jobDb } : {}),
-  });
+  if (tx?.deferJob && delaySeconds <= 0)
+    return tx.deferJob({ queue: QUEUES.webhookDelivery, data: { ...job }, singletonKey: deliveryKey(job) });
+  await boss.send(
+    QUEUES.webhookDelivery,
+    { ...job },
+    {
+      singletonKey: deliveryKey(job),
+      ...(delaySeconds > 0 ? { startAfter: Math.ceil(delaySeconds) } : {}),
+      ...(tx ? { db: tx.jobDb } : {}),
+    },
+  );
 }
 
 type Target = { id: string; url: string; accountId: string; body: string };
@@ -86,12 +105,20 @@ async function readRequestAttempts(db: Queryable, attempts: RequestAttempt[]): P
 }
 
 /** readRequestAttempts for deliveries running at the same moment, in one statement (groupRead). */
-export function createRequestAttemptReader(db: Queryable, maxGroup = 100): (attempt: RequestAttempt) => Promise<RequestToDeliver | undefined> {
-  return groupRead<RequestAttempt, RequestToDeliver>(maxGroup, attemptKey, (attempts) => readRequestAttempts(db, attempts));
+export function createRequestAttemptReader(
+  db: Queryable,
+  maxGroup = 100,
+): (attempt: RequestAttempt) => Promise<RequestToDeliver | undefined> {
+  return groupRead<RequestAttempt, RequestToDeliver>(maxGroup, attemptKey, (attempts) =>
+    readRequestAttempts(db, attempts),
+  );
 }
 
 /** Where and what to deliver for a batch or an event, once it is ready (a completed batch). */
-async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: string }>): Promise<Target | undefined> {
+async function deliveryOf(
+  db: Queryable,
+  job: Exclude<DeliveryJob, { requestId: string }>,
+): Promise<Target | undefined> {
   if ('eventId' in job) {
     // A stored event (#15): its body was fixed when it was recorded.
     const event = await findEvent(db, job.eventId);
@@ -99,22 +126,37 @@ async function deliveryOf(db: Queryable, job: Exclude<DeliveryJob, { requestId: 
   }
   const batch = await findBatch(db, job.batchId);
   if (!batch?.completed_at) return undefined;
-  return { id: batch.id, url: batch.webhook_url, accountId: batch.account_id, body: await batchWebhookPayload(db, batch) };
+  return {
+    id: batch.id,
+    url: batch.webhook_url,
+    accountId: batch.account_id,
+    body: await batchWebhookPayload(db, batch),
+  };
 }
 
 /**
  * What to send and the secrets to sign it with; undefined when there is nothing to send: not ready,
  * gone, or this attempt already recorded (a job retried after a crash past its commit must not send again).
  */
-async function readyToSend(db: Queryable, job: DeliveryJob, readRequest: DeliveryDeps['readRequestAttempt']): Promise<{ target: Target; secrets: string[] } | undefined> {
+async function readyToSend(
+  db: Queryable,
+  job: DeliveryJob,
+  readRequest: DeliveryDeps['readRequestAttempt'],
+): Promise<{ target: Target; secrets: string[] } | undefined> {
   if ('requestId' in job) {
-    const row = await (readRequest ?? ((attempt: RequestAttempt) => readRequestAttempts(db, [attempt]).then((rows) => rows.get(attemptKey(attempt)))))(job);
+    const row = await (
+      readRequest ??
+      ((attempt: RequestAttempt) => readRequestAttempts(db, [attempt]).then((rows) => rows.get(attemptKey(attempt))))
+    )(job);
     return row && !row.attempt_recorded ? requestToSend(row) : undefined;
   }
   const target = await deliveryOf(db, job);
   if (!target) return undefined;
   // Both reads at once: with PostgreSQL they take two pool connections instead of two round trips.
-  const [recorded, active] = await Promise.all([attemptRecorded(db, job, job.attempt), activeWebhookSecrets(db, target.accountId)]);
+  const [recorded, active] = await Promise.all([
+    attemptRecorded(db, job, job.attempt),
+    activeWebhookSecrets(db, target.accountId),
+  ]);
   return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
 }
 
@@ -124,7 +166,11 @@ function requestToSend(row: SettledRow): { target: Target; secrets: string[]; ex
   // A completed result past RESULT_RETENTION_DAYS was dropped (stored-results.ts keeps a summary
   // without `data`): a retry due after that must not send the summary as the result (found by review).
   const expired = row.status === 'completed' && !(row.result && typeof row.result === 'object' && 'data' in row.result);
-  return { target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) }, secrets: row.secrets, ...(expired ? { expired } : {}) };
+  return {
+    target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) },
+    secrets: row.secrets,
+    ...(expired ? { expired } : {}),
+  };
 }
 
 /** The attempt recorded, unsent, for a result dropped before its retry was due: the last one. */
@@ -144,28 +190,44 @@ const EXPIRED_ATTEMPT: AttemptResult = {
  * it is sent without reading anything.
  */
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
-  const ready = settled && 'requestId' in job && job.attempt === 1 ? requestToSend(settled) : await readyToSend(deps.db, job, deps.readRequestAttempt);
+  const ready =
+    settled && 'requestId' in job && job.attempt === 1
+      ? requestToSend(settled)
+      : await readyToSend(deps.db, job, deps.readRequestAttempt);
   if (!ready) return;
   const { target, secrets } = ready;
-  const result = 'expired' in ready && ready.expired ? EXPIRED_ATTEMPT : await deliverOnce({
-    url: target.url,
-    webhookId: webhookIdFor(target.id),
-    body: target.body,
-    secrets,
-    agent: deps.agent,
-    allowPrivate: deps.allowPrivate,
-    timeoutMs: deps.timeoutMs,
-  });
+  const result =
+    'expired' in ready && ready.expired
+      ? EXPIRED_ATTEMPT
+      : await deliverOnce({
+          url: target.url,
+          webhookId: webhookIdFor(target.id),
+          body: target.body,
+          secrets,
+          agent: deps.agent,
+          allowPrivate: deps.allowPrivate,
+          timeoutMs: deps.timeoutMs,
+        });
   deps.onAttempt?.(result, job);
-  const delay = result.outcome === 'failed' && result !== EXPIRED_ATTEMPT ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds) : null;
+  const delay =
+    result.outcome === 'failed' && result !== EXPIRED_ATTEMPT
+      ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds)
+      : null;
   const retryIn = delay === null ? null : Math.ceil(delay);
   // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
   const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
   if (retryIn === null) {
     // Nothing to queue: the attempt's INSERT is atomic by itself (#13: no BEGIN/COMMIT), and attempts
     // finishing together share one (createAttemptRecorder).
-    const record = { target: job, attempt: job.attempt, result, context: { accountId: target.accountId, nextAttemptAt } };
-    await (deps.recordAttempt ? deps.recordAttempt(record) : recordAttempt(deps.db, job, job.attempt, result, record.context));
+    const record = {
+      target: job,
+      attempt: job.attempt,
+      result,
+      context: { accountId: target.accountId, nextAttemptAt },
+    };
+    await (deps.recordAttempt
+      ? deps.recordAttempt(record)
+      : recordAttempt(deps.db, job, job.attempt, result, record.context));
   } else {
     // The attempt and the next one are one fact: a crash can neither lose the retry nor record the attempt twice.
     await deps.db.transaction(async (tx) => {
@@ -194,8 +256,10 @@ export async function redeliver(db: Database, boss: PgBoss, target: RedeliveryTa
     if ('requestId' in target) {
       // The fetch job (or, once it used up its retries, its gave-up job) makes a request's first attempt:
       // until it is recorded, it is running or due (once recorded, a retried job does not send it again).
-      const fetching = async (queue: string) => (await boss.findJobs(queue, { data: { requestId: target.requestId }, db: tx.jobDb })).some(live);
-      if (attempt === 1 && ((await fetching(QUEUES.shortsFetch)) || (await fetching(QUEUES.shortsFetchGaveUp)))) throw new AppError('DELIVERY_IN_PROGRESS');
+      const fetching = async (queue: string) =>
+        (await boss.findJobs(queue, { data: { requestId: target.requestId }, db: tx.jobDb })).some(live);
+      if (attempt === 1 && ((await fetching(QUEUES.shortsFetch)) || (await fetching(QUEUES.shortsFetchGaveUp))))
+        throw new AppError('DELIVERY_IN_PROGRESS');
     }
     const jobs = await boss.findJobs(QUEUES.webhookDelivery, { key, db: tx.jobDb });
     const pending = jobs.filter(live);
@@ -204,7 +268,12 @@ export async function redeliver(db: Database, boss: PgBoss, target: RedeliveryTa
     if (pending.some((j) => j.state === 'active' || j.state === 'retry' || j.startAfter.getTime() <= dueBy)) {
       throw new AppError('DELIVERY_IN_PROGRESS');
     }
-    if (pending.length > 0) await boss.cancel(QUEUES.webhookDelivery, pending.map((j) => j.id), { db: tx.jobDb });
+    if (pending.length > 0)
+      await boss.cancel(
+        QUEUES.webhookDelivery,
+        pending.map((j) => j.id),
+        { db: tx.jobDb },
+      );
     await enqueueDelivery(boss, tx, { ...target, attempt });
     return attempt;
   });

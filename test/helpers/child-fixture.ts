@@ -27,7 +27,11 @@ export interface ChildServiceFixture {
  * account `email` before its tests; then the service and receiver the tests set are stopped, and the
  * platform and directory removed.
  */
-export function childServiceFixture(tag: string, email: string, fakeOptions: Parameters<typeof startFakePlatform>[0] = {}): ChildServiceFixture {
+export function childServiceFixture(
+  tag: string,
+  email: string,
+  fakeOptions: Parameters<typeof startFakePlatform>[0] = {},
+): ChildServiceFixture {
   const fixture = {} as ChildServiceFixture;
   before(async () => {
     fixture.fake = await startFakePlatform(fakeOptions);
@@ -56,7 +60,11 @@ export async function dataDirWithAccount(tag: string, email: string, credits = 1
 
 /** Logs `email` in at the running service: Authorization and Content-Type headers for JSON calls. */
 export async function sessionHeaders(serviceUrl: string, email: string): Promise<Record<string, string>> {
-  const res = await fetch(`${serviceUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${serviceUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (res.status !== 200) throw new Error(`login ${res.status}: ${await res.text()}`);
   const { token } = (await res.json()) as { token: string };
   return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { Compile } from 'typebox/compile';
 import type { LightMyRequestResponse } from 'fastify';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>; components?: { schemas?: Record<string, object> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
+  components?: { schemas?: Record<string, object> };
+};
 
 /** The schema with every local $ref (#/components/schemas/Name) replaced by the component it names. */
 function inlineRefs(schema: unknown, doc: Doc): unknown {
@@ -15,7 +21,11 @@ function inlineRefs(schema: unknown, doc: Doc): unknown {
     assert.ok(target, `${ref} is defined`);
     return inlineRefs(target, doc);
   }
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$id').map(([key, value]) => [key, inlineRefs(value, doc)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== '$id')
+      .map(([key, value]) => [key, inlineRefs(value, doc)]),
+  );
 }
 
 /** A validator for a schema of the document (its $refs resolved). */

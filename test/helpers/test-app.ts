@@ -21,7 +21,11 @@ export interface TestApp {
 
 const silentLog = { error: () => {}, info: () => {} };
 
-export async function startTestApp(mode: StorageMode, env: Record<string, string> = {}, options: { runWorker?: boolean; now?: () => number; onJobs?: () => void } = {}): Promise<TestApp> {
+export async function startTestApp(
+  mode: StorageMode,
+  env: Record<string, string> = {},
+  options: { runWorker?: boolean; now?: () => number; onJobs?: () => void } = {},
+): Promise<TestApp> {
   const database = mode === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig({
     DATA_DIR: ':memory:',
@@ -37,7 +41,12 @@ export async function startTestApp(mode: StorageMode, env: Record<string, string
     ...(database ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' } : {}),
     ...env,
   });
-  const services = await createServices(config, { runWorker: options.runWorker ?? false, log: silentLog, ...(options.now ? { now: options.now } : {}), ...(options.onJobs ? { onJobs: options.onJobs } : {}) });
+  const services = await createServices(config, {
+    runWorker: options.runWorker ?? false,
+    log: silentLog,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.onJobs ? { onJobs: options.onJobs } : {}),
+  });
   const app = await buildApp(services);
   await app.ready();
   return {
@@ -68,13 +77,15 @@ const pastEndIfWithin = (leftMs: number, marginMs: number): number => (leftMs >=
  * moving to the middle would move the service's clock hours away from the real one, which other
  * parts still read (signed webhook timestamps, tokens): the smallest move that does the job.
  */
-export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number => pastEndIfWithin(seconds * 1000 - (nowMs % (seconds * 1000)), marginMs);
+export const clearOfWindowEnd = (nowMs: number, seconds: number, marginMs: number): number =>
+  pastEndIfWithin(seconds * 1000 - (nowMs % (seconds * 1000)), marginMs);
 
 /**
  * The same for the quota day (midnight in Los Angeles, when the daily allowances and the keys'
  * budgets start again): how far forward `nowMs` must move to have `marginMs` of its quota day left.
  */
-export const clearOfQuotaDayEnd = (nowMs: number, marginMs: number): number => pastEndIfWithin(nextQuotaDayStart(nowMs) - nowMs, marginMs);
+export const clearOfQuotaDayEnd = (nowMs: number, marginMs: number): number =>
+  pastEndIfWithin(nextQuotaDayStart(nowMs) - nowMs, marginMs);
 
 let counter = 0;
 export function uniqueEmail(tag = 'user'): string {
@@ -98,7 +109,12 @@ export async function createUser(t: TestApp, credits = 100): Promise<TestUser> {
   const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   const token = login.json().token as string;
-  const created = await t.app.inject({ method: 'POST', url: '/keys', headers: { authorization: `Bearer ${token}` }, payload: { name: 'test key' } });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/keys',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { name: 'test key' },
+  });
   if (created.statusCode !== 201) throw new Error(`key creation failed: ${created.body}`);
   return { id: account.id, email, token, key: created.json().key, keyId: created.json().id };
 }
@@ -113,7 +129,9 @@ export function bearer(token: string): { authorization: string } {
  */
 export async function untilLockWaiters(db: Pick<Services['db'], 'query'>, n = 1): Promise<void> {
   for (let i = 0; i < 1000; i++) {
-    const [row] = await db.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    const [row] = await db.query<{ waiting: number }>(
+      "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
     if (row!.waiting >= n) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -22,7 +22,11 @@ import { createWebhookAgent } from '../../src/domain/webhooks/guarded-agent.ts';
 import { AppError } from '../../src/errors.ts';
 
 /** Sends raw bytes to a server and collects what comes back until the server closes. */
-function raw(port: number, data: string, options: { keepOpenMs?: number } = {}): Promise<{ text: string; closedAfterMs: number }> {
+function raw(
+  port: number,
+  data: string,
+  options: { keepOpenMs?: number } = {},
+): Promise<{ text: string; closedAfterMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let text = '';
@@ -30,7 +34,11 @@ function raw(port: number, data: string, options: { keepOpenMs?: number } = {}):
     socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
     socket.on('error', () => {});
     socket.on('close', () => resolve({ text, closedAfterMs: Date.now() - started }));
-    if (options.keepOpenMs) setTimeout(() => { socket.destroy(); reject(new Error(`still open after ${options.keepOpenMs} ms`)); }, options.keepOpenMs).unref();
+    if (options.keepOpenMs)
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`still open after ${options.keepOpenMs} ms`));
+      }, options.keepOpenMs).unref();
   });
 }
 
@@ -51,7 +59,12 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
 
   for (const [label, request, status, code] of [
     ['malformed HTTP', 'NOT HTTP AT ALL\r\n\r\n', 400, 'BAD_REQUEST'],
-    ['headers over 16 KiB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    [
+      'headers over 16 KiB',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
   ] as const) {
     it(`${label} → ${status} in the error body with X-Request-Id`, async () => {
       const { text } = await raw(port, request, { keepOpenMs: 5000 });
@@ -74,10 +87,17 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
   it('a client that trickles its body is cut after HTTP_REQUEST_TIMEOUT_MS', async () => {
     const started = Date.now();
     const closed = await new Promise<number>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{'));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+        ),
+      );
       const timer = setInterval(() => socket.writable && socket.write(' '), 200);
       socket.on('error', () => {});
-      socket.on('close', () => { clearInterval(timer); resolve(Date.now() - started); });
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(Date.now() - started);
+      });
       setTimeout(() => socket.destroy(), 6000).unref();
     });
     // 2 s plus the 0.5 s check interval; generous for a loaded test machine (it was 90 s with a 30 s setting).
@@ -96,15 +116,22 @@ describe('webhook secrets, redelivery (7, 8)', () => {
 
   it('at most two secrets sign, and rotation is rate limited', async () => {
     const user = await createUser(t);
-    const rotate = () => t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
+    const rotate = () =>
+      t.app.inject({ method: 'POST', url: '/accounts/webhook-secret/rotate', headers: bearer(user.token) });
     const created: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await rotate();
       assert.equal(res.statusCode, 200, res.body);
       created.push(res.json().secret);
     }
-    const secrets = (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json().secrets;
-    assert.deepEqual(secrets.map((s: { secret: string }) => s.secret), [created[2], created[1]], 'the newest and the one it replaced');
+    const secrets = (
+      await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })
+    ).json().secrets;
+    assert.deepEqual(
+      secrets.map((s: { secret: string }) => s.secret),
+      [created[2], created[1]],
+      'the newest and the one it replaced',
+    );
     assert.ok(secrets[1].expiresAt, 'the replaced one has an end');
     const limited = await rotate();
     assert.equal(limited.statusCode, 429);
@@ -115,9 +142,29 @@ describe('webhook secrets, redelivery (7, 8)', () => {
   it('redeliver answers 409 DELIVERY_IN_PROGRESS while one is queued or running, and replaces a later retry', async () => {
     const user = await createUser(t);
     const id = newRequestId();
-    await insertRequest(t.services.db, { id, accountId: user.id, apiKeyId: null, channelUrl: 'https://www.youtube.com/@demo', oldestDate: null, limit: null, webhookUrl: 'http://127.0.0.1:9/hook' },
-      { status: 'completed', httpStatus: 200, itemCount: 0, creditsCharged: 1, errorCode: null, result: { success: true }, quotaUnits: 0 });
-    const redeliver = () => t.app.inject({ method: 'POST', url: `/api/youtube/shorts/${id}/redeliver`, headers: bearer(user.key) });
+    await insertRequest(
+      t.services.db,
+      {
+        id,
+        accountId: user.id,
+        apiKeyId: null,
+        channelUrl: 'https://www.youtube.com/@demo',
+        oldestDate: null,
+        limit: null,
+        webhookUrl: 'http://127.0.0.1:9/hook',
+      },
+      {
+        status: 'completed',
+        httpStatus: 200,
+        itemCount: 0,
+        creditsCharged: 1,
+        errorCode: null,
+        result: { success: true },
+        quotaUnits: 0,
+      },
+    );
+    const redeliver = () =>
+      t.app.inject({ method: 'POST', url: `/api/youtube/shorts/${id}/redeliver`, headers: bearer(user.key) });
     // Within the redelivery limit of a minute (10, the calls below included): one is queued, the others find it due.
     const burst = await Promise.all(Array.from({ length: 8 }, redeliver));
     assert.equal(burst.filter((r) => r.statusCode === 202).length, 1, burst.map((r) => r.statusCode).join(','));
@@ -133,7 +180,9 @@ describe('webhook secrets, redelivery (7, 8)', () => {
     await enqueueDelivery(t.services.boss, null, { requestId: id, attempt: 2 }, 3600);
     const again = await redeliver();
     assert.equal(again.statusCode, 202, again.body);
-    const pending = (await t.services.boss.findJobs(QUEUES.webhookDelivery, { key: id })).filter((j) => j.state === 'created');
+    const pending = (await t.services.boss.findJobs(QUEUES.webhookDelivery, { key: id })).filter(
+      (j) => j.state === 'created',
+    );
     assert.equal(pending.length, 1, 'one pending delivery');
     assert.ok(pending[0]!.startAfter.getTime() <= Date.now() + 1000, 'and it is the immediate one');
   });
@@ -171,15 +220,24 @@ describe('security headers and CORS (9)', () => {
     assert.equal(off.headers['access-control-allow-origin'], undefined);
     const allowed = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: origin });
     assert.equal(allowed.headers['access-control-allow-origin'], 'https://app.example.com');
-    const other = await withCors.app.inject({ method: 'GET', url: '/healthz', headers: { origin: 'https://evil.example' } });
+    const other = await withCors.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { origin: 'https://evil.example' },
+    });
     assert.equal(other.headers['access-control-allow-origin'], undefined);
-    const preflight = await withCors.app.inject({ method: 'OPTIONS', url: '/accounts', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const preflight = await withCors.app.inject({
+      method: 'OPTIONS',
+      url: '/accounts',
+      headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     assert.equal(preflight.statusCode, 204);
     assert.match(String(preflight.headers['access-control-allow-headers']), /authorization/i);
     // Every method the API's routes use can be sent from an allowed origin.
     const used = new Set(withCors.app.printRoutes({ commonPrefix: false }).match(/\b(GET|POST|PUT|PATCH|DELETE)\b/g));
     const allowedMethods = String(preflight.headers['access-control-allow-methods']).split(/,\s*/);
-    for (const method of used) assert.ok(allowedMethods.includes(method), `${method} is allowed (${allowedMethods.join(', ')})`);
+    for (const method of used)
+      assert.ok(allowedMethods.includes(method), `${method} is allowed (${allowedMethods.join(', ')})`);
     assert.ok(used.has('PATCH') && used.has('PUT'));
   });
 
@@ -192,7 +250,12 @@ describe('logs (10)', () => {
   it('query strings are not logged', async () => {
     const t = await startTestApp('pglite');
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
     const app = await buildApp(t.services, fastifyOptions({ level: 'info', stream }, t.config));
     try {
       const secret = 'csk_thisIsASecretPassedInTheQueryString123';
@@ -215,7 +278,20 @@ describe('logs (10)', () => {
 
 describe('webhook destinations (11, 12)', () => {
   it('refuses IPv4-compatible, SIIT and mapped forms of private addresses; allows public ones', () => {
-    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:0:127.0.0.1]', '[::ffff:0:7f00:1]', '[::ffff:127.0.0.1]', '[::8.8.8.8]', '[64:ff9b::10.0.0.1]', '[::]', '[::1]', '127.1', '0.0.0.0', '[fe80::1]']) {
+    for (const host of [
+      '[::127.0.0.1]',
+      '[::7f00:1]',
+      '[::ffff:0:127.0.0.1]',
+      '[::ffff:0:7f00:1]',
+      '[::ffff:127.0.0.1]',
+      '[::8.8.8.8]',
+      '[64:ff9b::10.0.0.1]',
+      '[::]',
+      '[::1]',
+      '127.1',
+      '0.0.0.0',
+      '[fe80::1]',
+    ]) {
       assert.equal(isForbiddenAddress(new URL(`http://${host}/`).hostname), true, host);
     }
     for (const host of ['8.8.8.8', '[2606:4700:4700::1111]', '[::ffff:8.8.8.8]', '[64:ff9b::8.8.8.8]']) {
@@ -224,8 +300,18 @@ describe('webhook destinations (11, 12)', () => {
   });
 
   it('refuses localhost with a trailing dot and the new forms at request time', () => {
-    for (const url of ['http://localhost./x', 'http://LOCALHOST../x', 'http://app.localhost./x', 'http://[::127.0.0.1]/x', 'http://[::ffff:0:127.0.0.1]/x']) {
-      assert.throws(() => assertAcceptableWebhookUrl(url, false), (e: unknown) => e instanceof AppError && e.code === 'UNSAFE_WEBHOOK_URL', url);
+    for (const url of [
+      'http://localhost./x',
+      'http://LOCALHOST../x',
+      'http://app.localhost./x',
+      'http://[::127.0.0.1]/x',
+      'http://[::ffff:0:127.0.0.1]/x',
+    ]) {
+      assert.throws(
+        () => assertAcceptableWebhookUrl(url, false),
+        (e: unknown) => e instanceof AppError && e.code === 'UNSAFE_WEBHOOK_URL',
+        url,
+      );
     }
     assert.equal(assertAcceptableWebhookUrl('https://hooks.example.com/x', false).hostname, 'hooks.example.com');
   });
@@ -235,7 +321,14 @@ describe('webhook destinations (11, 12)', () => {
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
     try {
       const port = new URL(receiver.url()).port;
-      const base = { webhookId: 'msg_x', body: '{}', secrets: ['whsec_' + Buffer.alloc(32, 1).toString('base64')], agent, allowPrivate: false, timeoutMs: 2000 };
+      const base = {
+        webhookId: 'msg_x',
+        body: '{}',
+        secrets: ['whsec_' + Buffer.alloc(32, 1).toString('base64')],
+        agent,
+        allowPrivate: false,
+        timeoutMs: 2000,
+      };
       const viaDns = await deliverOnce({ ...base, url: `http://localhost:${port}/hook` });
       assert.equal(viaDns.error, 'Destination not allowed.');
       assert.match(viaDns.detail ?? '', /forbidden address/);
@@ -254,7 +347,10 @@ describe('webhook destinations (11, 12)', () => {
 describe('/readyz and /metrics (13)', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp('pglite', { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, METRICS_TOKEN: 'metrics-token-0123456789' });
+    t = await startTestApp('pglite', {
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      METRICS_TOKEN: 'metrics-token-0123456789',
+    });
   });
   after(() => t.close());
 

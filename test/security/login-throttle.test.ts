@@ -5,14 +5,27 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createLoginThrottle, memoryThrottleStore, redisThrottleStore, sqlThrottleStore, type ThrottleStore } from '../../src/domain/auth/login-throttle.ts';
+import {
+  createLoginThrottle,
+  memoryThrottleStore,
+  redisThrottleStore,
+  sqlThrottleStore,
+  type ThrottleStore,
+} from '../../src/domain/auth/login-throttle.ts';
 import { createPasswordGate } from '../../src/domain/auth/password-gate.ts';
 import { openDatabase } from '../../src/infra/db/open-database.ts';
 import { connectRedis } from '../../src/infra/redis.ts';
 import { AppError } from '../../src/errors.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
-import { STORAGE_MODES, clearOfWindowEnd, startTestApp, uniqueEmail, PASSWORD, type TestApp } from '../helpers/test-app.ts';
+import {
+  STORAGE_MODES,
+  clearOfWindowEnd,
+  startTestApp,
+  uniqueEmail,
+  PASSWORD,
+  type TestApp,
+} from '../helpers/test-app.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../../support/databases.ts';
 import { clientAddressKey } from '../../src/http/client-address.ts';
 
@@ -24,7 +37,13 @@ const STORES: StoreCase[] = [
     open: async () => {
       const database = await createPostgresDatabase();
       const db: Database = await openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 10 });
-      return { store: sqlThrottleStore(db), close: async () => { await db.close(); await database.drop(); } };
+      return {
+        store: sqlThrottleStore(db),
+        close: async () => {
+          await db.close();
+          await database.drop();
+        },
+      };
     },
   },
   {
@@ -63,19 +82,25 @@ for (const storeCase of STORES) {
       clock += 30_000;
       const sixth = await t.begin(email, '198.51.100.1');
       assert.ok(sixth.allowed, 'one attempt after the first delay');
-      assert.deepEqual(await t.begin(email, '198.51.100.1'), { allowed: false, retryAfterSeconds: 60 }, 'the delay doubled');
+      assert.deepEqual(
+        await t.begin(email, '198.51.100.1'),
+        { allowed: false, retryAfterSeconds: 60 },
+        'the delay doubled',
+      );
       clock += 60_000;
       const seventh = await t.begin(email, '198.51.100.1');
       assert.ok(seventh.allowed);
       await seventh.attempt.settle(true);
-      for (let i = 0; i < 5; i++) assert.ok((await t.begin(email, '198.51.100.1')).allowed, 'a success starts the pair over');
+      for (let i = 0; i < 5; i++)
+        assert.ok((await t.begin(email, '198.51.100.1')).allowed, 'a success starts the pair over');
     });
 
     it('the per-email ceiling slows addresses that already failed, never a clean one', async () => {
       const email = uniqueEmail('ceiling');
       const t = throttle();
       // 4 addresses × 5 failures = 20 = the per-email ceiling (5 × 4).
-      for (let a = 1; a <= 4; a++) for (let i = 0; i < 5; i++) assert.ok((await t.begin(email, `192.0.2.${a}`)).allowed);
+      for (let a = 1; a <= 4; a++)
+        for (let i = 0; i < 5; i++) assert.ok((await t.begin(email, `192.0.2.${a}`)).allowed);
       const fresh = await t.begin(email, '192.0.2.50');
       assert.ok(fresh.allowed, 'a clean address gets its attempt');
       const again = await t.begin(email, '192.0.2.50');
@@ -122,7 +147,11 @@ describe('password gate', () => {
       return true;
     };
     const admitted = [gate.run(work), gate.run(work), gate.run(work)];
-    await assert.rejects(gate.run(work), (error: unknown) => error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE' && error.headers['retry-after'] === '1');
+    await assert.rejects(
+      gate.run(work),
+      (error: unknown) =>
+        error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE' && error.headers['retry-after'] === '1',
+    );
     assert.equal(gate.active, 2);
     assert.equal(gate.waiting, 1);
     release();
@@ -132,23 +161,42 @@ describe('password gate', () => {
   });
 });
 
-const LOGIN_MODES = [...STORAGE_MODES.map((mode) => ({ mode, redis: false })), { mode: 'postgres' as const, redis: true }];
+const LOGIN_MODES = [
+  ...STORAGE_MODES.map((mode) => ({ mode, redis: false })),
+  { mode: 'postgres' as const, redis: true },
+];
 for (const { mode, redis } of LOGIN_MODES) {
   describe(`POST /auth/login throttling (${mode}${redis ? ' + Redis' : ''})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(mode, { LOGIN_MAX_FAILURES: '5', ...(redis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `login-${randomBytes(4).toString('hex')}:` } : {}) });
-      if (redis) await new Promise((resolve) => (t.services.redis!.status === 'ready' ? resolve(null) : t.services.redis!.once('ready', resolve)));
+      t = await startTestApp(mode, {
+        LOGIN_MAX_FAILURES: '5',
+        ...(redis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `login-${randomBytes(4).toString('hex')}:` } : {}),
+      });
+      if (redis)
+        await new Promise((resolve) =>
+          t.services.redis!.status === 'ready' ? resolve(null) : t.services.redis!.once('ready', resolve),
+        );
     });
     after(() => t.close());
 
     const login = (email: string, password: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
-      t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password }, headers, ...(remoteAddress ? { remoteAddress } : {}) });
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email, password },
+        headers,
+        ...(remoteAddress ? { remoteAddress } : {}),
+      });
 
     it('100 parallel wrong passwords with rotating X-Forwarded-For: at most 5 are checked, the rest 429', async () => {
       const email = uniqueEmail('flood');
       await createAccount(t.services.db, { email, password: PASSWORD });
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => login(email, `wrong-guess-${i}`, { 'x-forwarded-for': `198.18.${i >> 8}.${i & 255}` })));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          login(email, `wrong-guess-${i}`, { 'x-forwarded-for': `198.18.${i >> 8}.${i & 255}` }),
+        ),
+      );
       const checked = results.filter((r) => r.statusCode === 401).length;
       const refused = results.filter((r) => r.statusCode === 429);
       assert.equal(checked, 5, 'parallel evaluations');
@@ -168,7 +216,11 @@ describe('per-address limits count an IPv6 client by its /64 (found by review)',
     // Sign-ups count per clock hour: the service's clock keeps a minute clear of the hour's end
     // (14 sign-ups across it would find room for more than ten).
     const skew = clearOfWindowEnd(Date.now(), 3600, 60_000);
-    t = await startTestApp('pglite', { LOGIN_MAX_FAILURES: '5', SIGNUP: 'open', SIGNUP_CREDITS: '5' }, { now: () => Date.now() + skew });
+    t = await startTestApp(
+      'pglite',
+      { LOGIN_MAX_FAILURES: '5', SIGNUP: 'open', SIGNUP_CREDITS: '5' },
+      { now: () => Date.now() + skew },
+    );
   });
   after(() => t.close());
   // Addresses of one /64, as one host picks them.
@@ -185,17 +237,46 @@ describe('per-address limits count an IPv6 client by its /64 (found by review)',
   it('rotating addresses within one /64 neither opens more accounts nor tries more passwords', async () => {
     const signups = [];
     for (let i = 0; i < 14; i++) {
-      signups.push((await t.app.inject({ method: 'POST', url: '/signup', remoteAddress: rotated(i), payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' } })).statusCode);
+      signups.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/signup',
+            remoteAddress: rotated(i),
+            payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' },
+          })
+        ).statusCode,
+      );
     }
-    assert.deepEqual(signups.filter((s) => s !== 201 && s !== 429), [], String(signups));
+    assert.deepEqual(
+      signups.filter((s) => s !== 201 && s !== 429),
+      [],
+      String(signups),
+    );
     assert.equal(signups.filter((s) => s === 201).length, 10, 'ten an hour from one client');
-    assert.equal((await t.app.inject({ method: 'POST', url: '/signup', remoteAddress: '2001:db8:1:3::1', payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' } })).statusCode, 201, 'another /64 is another client');
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/signup',
+          remoteAddress: '2001:db8:1:3::1',
+          payload: { email: uniqueEmail('rot'), password: 'a long enough password 1' },
+        })
+      ).statusCode,
+      201,
+      'another /64 is another client',
+    );
 
     const email = uniqueEmail('rotvictim');
     await createAccount(t.services.db, { email, password: PASSWORD });
     let checked = 0;
     for (let i = 0; i < 20; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: rotated(100 + i), payload: { email, password: `guess-${i}` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: rotated(100 + i),
+        payload: { email, password: `guess-${i}` },
+      });
       if (res.statusCode === 401) checked++;
       else assert.equal(res.statusCode, 429, res.body);
     }
@@ -214,14 +295,35 @@ describe('TRUSTED_PROXIES', () => {
     const email = uniqueEmail('proxy');
     await createAccount(t.services.db, { email, password: PASSWORD });
     for (let i = 0; i < 5; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: `nope-${i}` }, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email, password: `nope-${i}` },
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       assert.equal(res.statusCode, 401);
     }
-    const fromClient = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const fromClient = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: PASSWORD },
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     assert.equal(fromClient.statusCode, 429, 'the client behind the proxy is throttled');
-    const otherClient = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.10' } });
+    const otherClient = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: PASSWORD },
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
     assert.equal(otherClient.statusCode, 200, 'another client behind the same proxy is not');
-    const untrusted = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD }, headers: { 'x-forwarded-for': '203.0.113.10' }, remoteAddress: '192.0.2.1' });
+    const untrusted = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: PASSWORD },
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+      remoteAddress: '192.0.2.1',
+    });
     assert.equal(untrusted.statusCode, 200);
   });
 
@@ -238,9 +340,21 @@ describe('bounded password hashing', () => {
   after(() => t.close());
 
   it('a flood of logins for unknown emails gets 503 with Retry-After beyond the queue, never a 500', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: uniqueEmail(`flood${i}`), password: 'whatever-password' }, remoteAddress: `198.51.100.${i + 1}` })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: uniqueEmail(`flood${i}`), password: 'whatever-password' },
+          remoteAddress: `198.51.100.${i + 1}`,
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode);
-    assert.ok(statuses.every((s) => s === 401 || s === 503), statuses.join(','));
+    assert.ok(
+      statuses.every((s) => s === 401 || s === 503),
+      statuses.join(','),
+    );
     const busy = results.filter((r) => r.statusCode === 503);
     assert.ok(busy.length >= 9, `only the running and the queued check proceed: ${statuses.join(',')}`);
     assert.equal(busy[0]!.headers['retry-after'], '1');

@@ -46,7 +46,12 @@ function routesOf(table: RouteOptions[]): Route[] {
   for (const r of table) {
     for (const method of [r.method].flat()) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      const config = (r.config ?? {}) as { auth?: boolean | 'session'; operator?: boolean; scope?: string; failureBody?: boolean };
+      const config = (r.config ?? {}) as {
+        auth?: boolean | 'session';
+        operator?: boolean;
+        scope?: string;
+        failureBody?: boolean;
+      };
       const schema = (r.schema ?? {}) as { body?: JsonSchema };
       routes.push({
         method: method as Method,
@@ -70,7 +75,11 @@ function sample(schema: JsonSchema | undefined): unknown {
     case 'object':
       return Object.fromEntries((schema.required ?? []).map((name) => [name, sample(schema.properties?.[name])]));
     case 'string':
-      return schema.format === 'uri' ? 'https://www.youtube.com/@demo' : schema.format === 'uuid' ? randomUUID() : 'sample text';
+      return schema.format === 'uri'
+        ? 'https://www.youtube.com/@demo'
+        : schema.format === 'uuid'
+          ? randomUUID()
+          : 'sample text';
     case 'integer':
     case 'number':
       return schema.minimum ?? 1;
@@ -84,7 +93,9 @@ function sample(schema: JsonSchema | undefined): unknown {
 }
 
 function stringFields(schema: JsonSchema | undefined): string[] {
-  return Object.entries(schema?.properties ?? {}).filter(([, s]) => s.type === 'string').map(([name]) => name);
+  return Object.entries(schema?.properties ?? {})
+    .filter(([, s]) => s.type === 'string')
+    .map(([name]) => name);
 }
 
 function assertErrorBody(res: LightMyRequestResponse, route: Route, label: string): void {
@@ -111,25 +122,63 @@ describe('security suite: generated from the route table', () => {
     t = await startTestApp('pglite', { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite', CREDENTIAL_CACHE_MS: '0' });
     alice = await createUser(t);
     bob = await createUser(t);
-    const second = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'to revoke' } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/keys',
+      headers: bearer(alice.token),
+      payload: { name: 'to revoke' },
+    });
     revokedKey = second.json().key;
     await t.app.inject({ method: 'DELETE', url: `/keys/${second.json().id}`, headers: bearer(alice.token) });
     const [row] = await t.services.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'jwt_secret'");
     const secret = new TextEncoder().encode(row!.value);
-    expiredToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(alice.id).setIssuer('channel-shorts').setAudience('channel-shorts-api')
-      .setIssuedAt(1_600_000_000).setExpirationTime(1_600_000_100).sign(secret);
+    expiredToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(alice.id)
+      .setIssuer('channel-shorts')
+      .setAudience('channel-shorts-api')
+      .setIssuedAt(1_600_000_000)
+      .setExpirationTime(1_600_000_100)
+      .sign(secret);
     // Correctly signed, but its subject is no account id (#12 point 14: was a 500).
-    foreignSubjectToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setIssuer('channel-shorts').setAudience('channel-shorts-api')
-      .setIssuedAt().setExpirationTime('1h').sign(secret);
-    const request = (accountId: string) => ({ id: newRequestId(), accountId, apiKeyId: null, channelUrl: 'https://www.youtube.com/@demo', oldestDate: null, limit: null, webhookUrl: 'http://127.0.0.1:9/hook' });
-    const outcome = { status: 'completed' as const, httpStatus: 200, itemCount: 0, creditsCharged: 1, errorCode: null, result: { success: true }, quotaUnits: 0 };
+    foreignSubjectToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('admin')
+      .setIssuer('channel-shorts')
+      .setAudience('channel-shorts-api')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    const request = (accountId: string) => ({
+      id: newRequestId(),
+      accountId,
+      apiKeyId: null,
+      channelUrl: 'https://www.youtube.com/@demo',
+      oldestDate: null,
+      limit: null,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
+    const outcome = {
+      status: 'completed' as const,
+      httpStatus: 200,
+      itemCount: 0,
+      creditsCharged: 1,
+      errorCode: null,
+      result: { success: true },
+      quotaUnits: 0,
+    };
     const aliceRequest = request(alice.id);
     const bobRequest = request(bob.id);
     await insertRequest(t.services.db, aliceRequest, outcome);
     await insertRequest(t.services.db, bobRequest, outcome);
     // A batch each (accepted only: the suite's app runs no worker, so nothing goes upstream).
     const batchOf = async (user: TestUser) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/youtube/shorts/batch', headers: bearer(user.key), payload: { items: [{ channelUrl: 'https://www.youtube.com/@demo' }], webhookUrl: 'http://127.0.0.1:9/hook' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts/batch',
+        headers: bearer(user.key),
+        payload: { items: [{ channelUrl: 'https://www.youtube.com/@demo' }], webhookUrl: 'http://127.0.0.1:9/hook' },
+      });
       if (res.statusCode !== 202) throw new Error(`batch fixture: ${res.body}`);
       return res.json().batchId as string;
     };
@@ -143,38 +192,68 @@ describe('security suite: generated from the route table', () => {
       );
       return id;
     };
-    fixtures.own = { id: alice.keyId, requestId: aliceRequest.id, batchId: await batchOf(alice), watchId: await watchOf(alice), channelId: 'UCdemo0000000000000000', token: 'A'.repeat(32) };
-    fixtures.others = { id: bob.keyId, requestId: bobRequest.id, batchId: await batchOf(bob), watchId: await watchOf(bob), channelId: 'UCdemo0000000000000001', token: 'B'.repeat(32) };
+    fixtures.own = {
+      id: alice.keyId,
+      requestId: aliceRequest.id,
+      batchId: await batchOf(alice),
+      watchId: await watchOf(alice),
+      channelId: 'UCdemo0000000000000000',
+      token: 'A'.repeat(32),
+    };
+    fixtures.others = {
+      id: bob.keyId,
+      requestId: bobRequest.id,
+      batchId: await batchOf(bob),
+      watchId: await watchOf(bob),
+      channelId: 'UCdemo0000000000000001',
+      token: 'B'.repeat(32),
+    };
     routes = routesOf(t.app.routeTable);
   });
   after(() => t.close());
 
   const urlOf = (route: Route, values: Record<string, string>, raw = false) =>
-    route.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
-      const value = values[name];
-      if (value === undefined) throw new Error(`${route.method} ${route.url}: the security suite has no fixture for path parameter "${name}"; add one`);
-      return raw ? value : encodeURIComponent(value);
-    }).replace(/\*$/, 'index.html');
+    route.url
+      .replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+        const value = values[name];
+        if (value === undefined)
+          throw new Error(
+            `${route.method} ${route.url}: the security suite has no fixture for path parameter "${name}"; add one`,
+          );
+        return raw ? value : encodeURIComponent(value);
+      })
+      .replace(/\*$/, 'index.html');
   const send = (route: Route, options: { url?: string; headers?: Record<string, string>; payload?: unknown } = {}) =>
     t.app.inject({
       method: route.method,
       url: options.url ?? urlOf(route, fixtures.own),
       headers: options.headers ?? {},
-      ...(options.payload !== undefined ? { payload: options.payload as object } : route.body ? { payload: sample(route.body) as object } : {}),
+      ...(options.payload !== undefined
+        ? { payload: options.payload as object }
+        : route.body
+          ? { payload: sample(route.body) as object }
+          : {}),
     });
   const protectedRoutes = () => routes.filter((r) => r.auth || r.operator);
   const customerRoutes = () => routes.filter((r) => r.auth);
   /** The credential that passes a route's guard: the operator token, alice's session, or none. */
-  const credentialFor = (route: Route): Record<string, string> => (route.operator ? bearer(OPERATOR) : route.auth ? bearer(alice.token) : {});
+  const credentialFor = (route: Route): Record<string, string> =>
+    route.operator ? bearer(OPERATOR) : route.auth ? bearer(alice.token) : {};
 
   it('the route table is complete: every documented operation is in it, and the protected ones are protected', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const url = path.replace(/\{([^}]+)\}/g, ':$1');
         const route = routes.find((r) => r.url === url && r.method === method.toUpperCase());
         assert.ok(route, `${method} ${path} is in the route table`);
-        if (operation.security?.length) assert.ok(route.auth || route.operator, `${method} ${path} documents a credential, so its route config must require one`);
+        if (operation.security?.length)
+          assert.ok(
+            route.auth || route.operator,
+            `${method} ${path} documents a credential, so its route config must require one`,
+          );
       }
     }
     assert.ok(protectedRoutes().length >= 12, `found ${protectedRoutes().length} protected routes`);
@@ -204,8 +283,14 @@ describe('security suite: generated from the route table', () => {
 
   it('session-only routes refuse an API key with 403 saying a dashboard session is needed; the others accept it', async () => {
     const sessionOnly = protectedRoutes().filter((r) => r.auth === 'session');
-    assert.ok(sessionOnly.some((r) => r.url === '/keys'), 'key management is session-only');
-    assert.ok(sessionOnly.some((r) => r.url.startsWith('/accounts/webhook-secret')), 'webhook secrets are session-only');
+    assert.ok(
+      sessionOnly.some((r) => r.url === '/keys'),
+      'key management is session-only',
+    );
+    assert.ok(
+      sessionOnly.some((r) => r.url.startsWith('/accounts/webhook-secret')),
+      'webhook secrets are session-only',
+    );
     for (const route of customerRoutes()) {
       const res = await send(route, { headers: bearer(alice.key), url: urlOf(route, fixtures.others) });
       if (route.auth === 'session') {
@@ -213,12 +298,15 @@ describe('security suite: generated from the route table', () => {
         assertErrorBody(res, route, `${route.method} ${route.url}`);
         assert.match(res.json().message, /dashboard session/);
       } else {
-        assert.ok(res.statusCode !== 401 && res.statusCode !== 403, `${route.method} ${route.url} accepts an API key: ${res.statusCode} ${res.body}`);
+        assert.ok(
+          res.statusCode !== 401 && res.statusCode !== 403,
+          `${route.method} ${route.url} accepts an API key: ${res.statusCode} ${res.body}`,
+        );
       }
     }
   });
 
-  it('operator routes refuse a customer\'s session and every API key with 403, and accept the operator token', async () => {
+  it("operator routes refuse a customer's session and every API key with 403, and accept the operator token", async () => {
     const operatorRoutes = routes.filter((r) => r.operator);
     assert.ok(operatorRoutes.length >= 10, `found ${operatorRoutes.length} operator routes`);
     for (const route of operatorRoutes) {
@@ -228,22 +316,35 @@ describe('security suite: generated from the route table', () => {
         assertErrorBody(res, route, `${route.method} ${route.url}`);
       }
       const ok = await send(route, { headers: bearer(OPERATOR) });
-      assert.ok(ok.statusCode !== 401 && ok.statusCode !== 403, `${route.method} ${route.url} with the operator token: ${ok.statusCode} ${ok.body}`);
+      assert.ok(
+        ok.statusCode !== 401 && ok.statusCode !== 403,
+        `${route.method} ${route.url} with the operator token: ${ok.statusCode} ${ok.body}`,
+      );
     }
   });
 
   it('every route an API key may use declares a scope; a key without it gets 403, a key with only it gets through', async () => {
     const keyWith = async (scopes: string[]) => {
-      const res = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: `scoped ${scopes.join(' ')}`, scopes } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/keys',
+        headers: bearer(alice.token),
+        payload: { name: `scoped ${scopes.join(' ')}`, scopes },
+      });
       assert.equal(res.statusCode, 201, res.body);
       assert.deepEqual([...res.json().scopes].sort(), [...scopes].sort());
       return res.json().key as string;
     };
     const scoped = protectedRoutes().filter((r) => r.auth === true);
     const scopes = [...new Set(scoped.map((r) => r.scope))];
-    for (const route of scoped) assert.ok(route.scope, `${route.method} ${route.url} is open to API keys, so it must declare a scope`);
+    for (const route of scoped)
+      assert.ok(route.scope, `${route.method} ${route.url} is open to API keys, so it must declare a scope`);
     const keys = new Map<string, { only: string; without: string }>();
-    for (const scope of scopes as string[]) keys.set(scope, { only: await keyWith([scope]), without: await keyWith((scopes as string[]).filter((s) => s !== scope)) });
+    for (const scope of scopes as string[])
+      keys.set(scope, {
+        only: await keyWith([scope]),
+        without: await keyWith((scopes as string[]).filter((s) => s !== scope)),
+      });
     for (const route of scoped) {
       const { only, without } = keys.get(route.scope!)!;
       const refused = await send(route, { headers: bearer(without), url: urlOf(route, fixtures.others) });
@@ -251,15 +352,28 @@ describe('security suite: generated from the route table', () => {
       assertErrorBody(refused, route, `${route.method} ${route.url}`);
       assert.match(refused.json().message, new RegExp(`scope "${route.scope}"`));
       const allowed = await send(route, { headers: bearer(only), url: urlOf(route, fixtures.others) });
-      assert.ok(allowed.statusCode !== 401 && allowed.statusCode !== 403, `${route.method} ${route.url} with only ${route.scope}: ${allowed.statusCode} ${allowed.body}`);
+      assert.ok(
+        allowed.statusCode !== 401 && allowed.statusCode !== 403,
+        `${route.method} ${route.url} with only ${route.scope}: ${allowed.statusCode} ${allowed.body}`,
+      );
     }
-    const bad = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'bad scopes', scopes: ['admin'] } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/keys',
+      headers: bearer(alice.token),
+      payload: { name: 'bad scopes', scopes: ['admin'] },
+    });
     assert.equal(bad.statusCode, 400);
-    const none = await t.app.inject({ method: 'POST', url: '/keys', headers: bearer(alice.token), payload: { name: 'no scopes', scopes: [] } });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/keys',
+      headers: bearer(alice.token),
+      payload: { name: 'no scopes', scopes: [] },
+    });
     assert.equal(none.statusCode, 400);
   });
 
-  it('another account\'s ids are not found (404), with a session and with a key', async () => {
+  it("another account's ids are not found (404), with a session and with a key", async () => {
     for (const route of customerRoutes().filter((r) => r.params.length > 0)) {
       for (const credential of route.auth === 'session' ? [alice.token] : [alice.token, alice.key]) {
         const res = await send(route, { headers: bearer(credential), url: urlOf(route, fixtures.others) });
@@ -268,7 +382,11 @@ describe('security suite: generated from the route table', () => {
       }
     }
     const bobKeys = (await t.app.inject({ method: 'GET', url: '/keys', headers: bearer(bob.token) })).json().keys;
-    assert.equal(bobKeys.find((k: { id: string }) => k.id === bob.keyId).revokedAt, null, 'bob\'s key was not revoked by alice');
+    assert.equal(
+      bobKeys.find((k: { id: string }) => k.id === bob.keyId).revokedAt,
+      null,
+      "bob's key was not revoked by alice",
+    );
   });
 
   it('NUL and unpaired surrogates in any body field, path parameter or query string are 400 VALIDATION_FAILED', async () => {
@@ -278,7 +396,11 @@ describe('security suite: generated from the route table', () => {
         for (const field of stringFields(route.body)) {
           const payload = { ...(sample(route.body) as object), [field]: bad };
           const res = await send(route, { headers, payload });
-          assert.equal(res.statusCode, 400, `${route.method} ${route.url} body.${field}=${JSON.stringify(bad)}: ${res.body}`);
+          assert.equal(
+            res.statusCode,
+            400,
+            `${route.method} ${route.url} body.${field}=${JSON.stringify(bad)}: ${res.body}`,
+          );
           assert.equal(res.json().error, 'VALIDATION_FAILED');
           assertErrorBody(res, route, `${route.method} ${route.url}`);
         }
@@ -290,7 +412,8 @@ describe('security suite: generated from the route table', () => {
           assert.equal(res.statusCode, 400, `${route.method} ${route.url} :${param}=${bad}: ${res.body}`);
           // Bytes that are not UTF-8 are refused while the router decodes the URL, before it knows
           // the route: the body still has the route's shape (found by review: success was missing).
-          if (bad.includes('%ED')) assert.equal(res.json().error, 'INVALID_URL', `${route.method} ${route.url}: ${res.body}`);
+          if (bad.includes('%ED'))
+            assert.equal(res.json().error, 'INVALID_URL', `${route.method} ${route.url}: ${res.body}`);
           assertErrorBody(res, route, `${route.method} ${route.url}`);
         }
       }
@@ -313,7 +436,10 @@ describe('security suite: generated from the route table', () => {
         assertErrorBody(res, route, `${route.method} ${route.url}`);
       }
       for (const param of route.params) {
-        const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: `req_${'a'.repeat(MAX_PARAM_LENGTH)}` }) });
+        const res = await send(route, {
+          headers,
+          url: urlOf(route, { ...fixtures.own, [param]: `req_${'a'.repeat(MAX_PARAM_LENGTH)}` }),
+        });
         assert.equal(res.statusCode, 414, `${route.method} ${route.url} :${param}: ${res.body}`);
         assert.equal(res.json().error, 'URI_TOO_LONG');
         assertErrorBody(res, route, `${route.method} ${route.url} :${param}`);
@@ -331,11 +457,21 @@ describe('security suite: generated from the route table', () => {
   });
 
   it('unknown routes and malformed URLs answer in the error body with X-Request-Id', async () => {
-    for (const [url, status, code] of [['/nope', 404, 'NOT_FOUND'], ['/keys/%ff', 400, 'INVALID_URL'], ['/api/youtube/shorts/%E0%A4%A', 400, 'INVALID_URL'], ['/api/youtube/nope', 404, 'NOT_FOUND']] as const) {
+    for (const [url, status, code] of [
+      ['/nope', 404, 'NOT_FOUND'],
+      ['/keys/%ff', 400, 'INVALID_URL'],
+      ['/api/youtube/shorts/%E0%A4%A', 400, 'INVALID_URL'],
+      ['/api/youtube/nope', 404, 'NOT_FOUND'],
+    ] as const) {
       const res = await t.app.inject({ method: url === '/nope' ? 'GET' : 'DELETE', url });
       assert.equal(res.statusCode, status, `${url}: ${res.body}`);
       // The /api/youtube/… operations' failure body, even before a route is found.
-      assert.deepEqual(Object.keys(res.json()).sort(), url.startsWith('/api/youtube/') ? ['error', 'message', 'requestId', 'success'] : ['error', 'message', 'requestId']);
+      assert.deepEqual(
+        Object.keys(res.json()).sort(),
+        url.startsWith('/api/youtube/')
+          ? ['error', 'message', 'requestId', 'success']
+          : ['error', 'message', 'requestId'],
+      );
       assert.equal(res.json().error, code);
       assert.equal(res.json().requestId, res.headers['x-request-id']);
     }

@@ -21,28 +21,42 @@ async function startFreezableProxy(targetPort: number) {
   const server: Server = createServer((client) => {
     const upstream = connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
-    const forward = (from: Socket, to: Socket) => from.on('data', (chunk: Buffer) => {
-      if (!frozen) return to.write(chunk);
-      from.pause();
-      const resume = setInterval(() => {
-        if (frozen) return;
-        clearInterval(resume);
-        to.write(chunk);
-        from.resume();
-      }, 20);
-    });
+    const forward = (from: Socket, to: Socket) =>
+      from.on('data', (chunk: Buffer) => {
+        if (!frozen) return to.write(chunk);
+        from.pause();
+        const resume = setInterval(() => {
+          if (frozen) return;
+          clearInterval(resume);
+          to.write(chunk);
+          from.resume();
+        }, 20);
+      });
     forward(client, upstream);
     forward(upstream, client);
-    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     port: (server.address() as { port: number }).port,
-    freeze() { frozen = true; },
-    thaw() { frozen = false; },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -60,7 +74,11 @@ describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
     fake = await startFakePlatform();
     const port = await freePort();
     redis = await startRedis(port);
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `hung-${randomBytes(3).toString('hex')}:` });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_KEY_PREFIX: `hung-${randomBytes(3).toString('hex')}:`,
+    });
     await until(async () => t.services.redis!.status === 'ready', 5000, 20);
   });
   after(async () => {
@@ -72,7 +90,13 @@ describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE within 2 s while Redis is stopped, 200 again after SIGCONT', async () => {
     const user = await createUser(t, 100);
-    const shorts = () => t.app.inject({ method: 'POST', url: '/api/youtube/shorts', headers: bearer(user.key), payload: { channelUrl: 'https://www.youtube.com/@sparse' } });
+    const shorts = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/youtube/shorts',
+        headers: bearer(user.key),
+        payload: { channelUrl: 'https://www.youtube.com/@sparse' },
+      });
     const account = () => t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) });
     assert.equal((await shorts()).statusCode, 200);
     redis.kill('SIGSTOP');
@@ -109,7 +133,12 @@ describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, 
     database = await createPostgresDatabase();
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: viaProxy.toString(), DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_CONNECT_TIMEOUT_MS: '1000' });
+    t = await startTestApp('pglite', {
+      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      DATABASE_URL: viaProxy.toString(),
+      DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+    });
   });
   after(async () => {
     proxy.thaw();
@@ -141,20 +170,32 @@ describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, 
 });
 
 describe('statement timeouts do not apply to migrations', () => {
-  it('an instance waiting for another instance\'s migration (longer than the statement timeout) still starts', async () => {
+  it("an instance waiting for another instance's migration (longer than the statement timeout) still starts", async () => {
     const database = await createPostgresDatabase();
     const holder = new pg.Client({ connectionString: database.url });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT pg_advisory_xact_lock(424242)'); // the migration lock (src/infra/db/migrate.ts)
-      const opening = openDatabase({ DATABASE_URL: database.url, DATA_DIR: '', DATABASE_POOL_SIZE: 2, DATABASE_STATEMENT_TIMEOUT_MS: 200, DATABASE_CONNECT_TIMEOUT_MS: 2000 });
+      const opening = openDatabase({
+        DATABASE_URL: database.url,
+        DATA_DIR: '',
+        DATABASE_POOL_SIZE: 2,
+        DATABASE_STATEMENT_TIMEOUT_MS: 200,
+        DATABASE_CONNECT_TIMEOUT_MS: 2000,
+      });
       await new Promise((r) => setTimeout(r, 800)); // the other instance's long migration
       await holder.query('COMMIT');
       const db = await opening;
-      const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM schema_migrations WHERE name = '003_security.sql'");
+      const [row] = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM schema_migrations WHERE name = '003_security.sql'",
+      );
       assert.equal(row!.n, 1);
-      await assert.rejects(db.query('SELECT pg_sleep(1)'), /statement timeout|canceling statement/, 'the request path keeps its statement timeout');
+      await assert.rejects(
+        db.query('SELECT pg_sleep(1)'),
+        /statement timeout|canceling statement/,
+        'the request path keeps its statement timeout',
+      );
       await db.close();
     } finally {
       await holder.end();

@@ -109,7 +109,11 @@ export class ChannelShortsClient {
 
   /** One page of the requests log, filtered; pass the page's nextCursor as cursor for the next one. */
   listRequestsPage(query: RequestLogQuery = {}): Promise<RequestLogPage> {
-    const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const search = new URLSearchParams(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
     return this.#call('GET', `/api/youtube/shorts?${search}`);
   }
 
@@ -137,7 +141,10 @@ export class ChannelShortsClient {
   async *items(requestId: string, options: { pageSize?: number } = {}): AsyncGenerator<Short> {
     let cursor: string | undefined;
     do {
-      const page: ItemsPage = await this.getItemsPage(requestId, { ...options, ...(cursor !== undefined ? { cursor } : {}) });
+      const page: ItemsPage = await this.getItemsPage(requestId, {
+        ...options,
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
       yield* page.data.shorts;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
@@ -156,7 +163,11 @@ export class ChannelShortsClient {
     for (let attempt = 0; ; attempt++) {
       const response = await this.#fetch(`${this.#base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.#key}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.#key}`,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await response.text();

@@ -28,7 +28,11 @@ function header(headers: WebhookHeaders, name: string): string {
  * throws WebhookVerificationError otherwise. `body` must be the raw request body, unparsed.
  * `secret` may be a list: during a secret rotation either one is accepted.
  */
-export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders, secret: string | string[]): WebhookEvent {
+export function verifyWebhook(
+  body: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string | string[],
+): WebhookEvent {
   const signed = {
     'webhook-id': header(headers, 'webhook-id'),
     'webhook-timestamp': header(headers, 'webhook-timestamp'),
@@ -37,7 +41,10 @@ export function verifyWebhook(body: string | Uint8Array, headers: WebhookHeaders
   let failure: unknown;
   for (const s of Array.isArray(secret) ? secret : [secret]) {
     try {
-      return new Webhook(s).verify(typeof body === 'string' ? body : new TextDecoder().decode(body), signed) as WebhookEvent;
+      return new Webhook(s).verify(
+        typeof body === 'string' ? body : new TextDecoder().decode(body),
+        signed,
+      ) as WebhookEvent;
     } catch (error) {
       failure = error;
     }

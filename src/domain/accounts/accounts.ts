@@ -43,17 +43,25 @@ export interface NewAccount {
 }
 
 /** Checks the input and hashes the password: the slow part, done before any transaction. */
-export async function prepareAccount(input: NewAccount): Promise<{ email: string; passwordHash: string; credits: number; role: AccountRole }> {
+export async function prepareAccount(
+  input: NewAccount,
+): Promise<{ email: string; passwordHash: string; credits: number; role: AccountRole }> {
   const email = normaliseEmail(input.email);
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
+  if (!EMAIL_PATTERN.test(email) || email.length > 254)
+    throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
   assertStrongPassword(input.password, email);
   const credits = input.credits ?? 0;
-  if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative integer.');
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative integer.');
   return { email, passwordHash: await hashPassword(input.password), credits, role: input.role ?? 'customer' };
 }
 
 /** Inserts a prepared account (with its webhook secret and starting grant) inside the caller's transaction. */
-export async function insertAccount(tx: Transaction, account: Awaited<ReturnType<typeof prepareAccount>>, grantNote = 'initial grant'): Promise<AccountRow> {
+export async function insertAccount(
+  tx: Transaction,
+  account: Awaited<ReturnType<typeof prepareAccount>>,
+  grantNote = 'initial grant',
+): Promise<AccountRow> {
   const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [account.email]);
   if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${account.email} already exists.`);
   const [row] = await tx.query<AccountRow>(
@@ -80,7 +88,10 @@ export async function getAccount(db: Queryable, id: string): Promise<AccountRow 
   return row;
 }
 
-export function effectiveRateLimits(account: Pick<AccountRow, 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'>, defaults: RateLimits): RateLimits {
+export function effectiveRateLimits(
+  account: Pick<AccountRow, 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'>,
+  defaults: RateLimits,
+): RateLimits {
   return {
     perMinute: account.rate_limit_per_minute ?? defaults.perMinute,
     perHour: account.rate_limit_per_hour ?? defaults.perHour,

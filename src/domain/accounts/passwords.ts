@@ -30,6 +30,7 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 export function assertStrongPassword(password: string, email: string): void {
   if (password.length < 10) throw new AppError('WEAK_PASSWORD', 'The password must be at least 10 characters long.');
   if (password.length > 256) throw new AppError('WEAK_PASSWORD', 'The password must be at most 256 characters long.');
-  if (password.toLowerCase() === email.toLowerCase()) throw new AppError('WEAK_PASSWORD', 'The password must not be the email address.');
+  if (password.toLowerCase() === email.toLowerCase())
+    throw new AppError('WEAK_PASSWORD', 'The password must not be the email address.');
   if (new Set(password).size < 4) throw new AppError('WEAK_PASSWORD', 'The password must not repeat a few characters.');
 }

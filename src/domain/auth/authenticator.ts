@@ -37,7 +37,13 @@ const TOUCH_INTERVAL_MS = 60_000;
  * cacheMs: CREDENTIAL_CACHE_MS, how long a key lookup is trusted (revocations on this instance drop it at once).
  * now: the clock expiry is judged by; the cached lookup keeps the expiry time, so a key stops at its expiry, not a cache lifetime later.
  */
-export function createAuthenticator(db: Queryable, jwt: JwtService, bus: RevocationBus, cacheMs: number, now: () => number = Date.now) {
+export function createAuthenticator(
+  db: Queryable,
+  jwt: JwtService,
+  bus: RevocationBus,
+  cacheMs: number,
+  now: () => number = Date.now,
+) {
   // A key's entry holds the account read with it: it lapses and is revoked with the key, so a
   // disabled account reaches every instance within cacheMs, as before.
   const cache = createLookupCache<KeyWithAccount | undefined>({ ttlMs: cacheMs, now });
@@ -51,28 +57,41 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
   }
 
   /** The caller; for an API key also its account, read with the key (null: not read, a session). */
-  async function resolve(header: string | undefined): Promise<{ caller: Caller; keyAccount: AccountRow | undefined | null }> {
+  async function resolve(
+    header: string | undefined,
+  ): Promise<{ caller: Caller; keyAccount: AccountRow | undefined | null }> {
     if (!header) throw new AppError('UNAUTHORIZED', 'Send "Authorization: Bearer <API key or session token>".');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new AppError('UNAUTHORIZED', 'The Authorization header must use the Bearer scheme.');
     const token = match[1]!;
     if (looksLikeApiKey(token)) {
-      if (!isWellFormedApiKey(token)) throw new AppError('UNAUTHORIZED', 'The API key is malformed (checksum mismatch).');
+      if (!isWellFormedApiKey(token))
+        throw new AppError('UNAUTHORIZED', 'The API key is malformed (checksum mismatch).');
       const found = await resolveKey(token);
       if (!found) throw new AppError('UNAUTHORIZED', 'The API key is not valid.');
       const { key } = found;
       if (key.revoked) throw new AppError('UNAUTHORIZED', 'The API key has been revoked.');
       const at = now();
-      if (key.expiresAt !== null && key.expiresAt <= at) throw new AppError('UNAUTHORIZED', `The API key expired at ${new Date(key.expiresAt).toISOString()}; create a new one in the dashboard.`);
+      if (key.expiresAt !== null && key.expiresAt <= at)
+        throw new AppError(
+          'UNAUTHORIZED',
+          `The API key expired at ${new Date(key.expiresAt).toISOString()}; create a new one in the dashboard.`,
+        );
       if ((lastTouched.get(key.keyId) ?? 0) + TOUCH_INTERVAL_MS < at) {
         lastTouched.set(key.keyId, at);
         // Last-use time is informational: written at most once a minute per key, off the request path.
         // A failed write is retried on the key's next use (forget the touch), never logged per request.
         touchApiKey(db, key.keyId).catch(() => lastTouched.delete(key.keyId));
       }
-      return { caller: { accountId: key.accountId, keyId: key.keyId, via: 'api_key', scopes: key.scopes }, keyAccount: found.account };
+      return {
+        caller: { accountId: key.accountId, keyId: key.keyId, via: 'api_key', scopes: key.scopes },
+        keyAccount: found.account,
+      };
     }
-    return { caller: { accountId: await jwt.verify(token), keyId: null, via: 'session', scopes: null }, keyAccount: null };
+    return {
+      caller: { accountId: await jwt.verify(token), keyId: null, via: 'session', scopes: null },
+      keyAccount: null,
+    };
   }
 
   return {
@@ -83,7 +102,8 @@ export function createAuthenticator(db: Queryable, jwt: JwtService, bus: Revocat
     /** Who is calling and their account, each cached for cacheMs (a request's authentication). */
     async identify(header: string | undefined): Promise<Identified> {
       const { caller, keyAccount } = await resolve(header);
-      const account = keyAccount !== null ? keyAccount : await accounts.get(caller.accountId, () => getAccount(db, caller.accountId));
+      const account =
+        keyAccount !== null ? keyAccount : await accounts.get(caller.accountId, () => getAccount(db, caller.accountId));
       return { caller, account };
     },
     /** Forget a key everywhere now (called after revocation). */

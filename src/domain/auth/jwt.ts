@@ -36,8 +36,14 @@ export function createJwtService(settings: JwtSettings): JwtService {
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], issuer: settings.issuer, audience: settings.audience, requiredClaims: ['exp', 'sub'] });
-        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) throw new AppError('UNAUTHORIZED', 'The token\'s subject is not an account id.');
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: [ALGORITHM],
+          issuer: settings.issuer,
+          audience: settings.audience,
+          requiredClaims: ['exp', 'sub'],
+        });
+        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub))
+          throw new AppError('UNAUTHORIZED', "The token's subject is not an account id.");
         return payload.sub;
       } catch (error) {
         if (error instanceof AppError) throw error;

@@ -36,7 +36,12 @@ export function delayMs(excess: number, timing: ThrottleTiming): number {
 }
 
 /** The decision, shared by the memory and SQL stores (the Redis script mirrors it). Mutates records. */
-export function reserve(records: ThrottleRecord[], rules: ThrottleRule[], now: number, timing: ThrottleTiming): Verdict {
+export function reserve(
+  records: ThrottleRecord[],
+  rules: ThrottleRule[],
+  now: number,
+  timing: ThrottleTiming,
+): Verdict {
   const pairDirty = records[0]!.failures > 0;
   let waitMs = 0;
   records.forEach((r, i) => {
@@ -112,7 +117,8 @@ export function sqlThrottleStore(db: Database): ThrottleStore {
   let lastSweep = 0;
   const run = (keys: string[], now: number, timing: ThrottleTiming, work: (list: ThrottleRecord[]) => boolean) =>
     db.transaction(async (tx) => {
-      for (const key of [...keys].sort()) await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`login-throttle:${key}`]);
+      for (const key of [...keys].sort())
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`login-throttle:${key}`]);
       const rows = await tx.query<{ key: string; failures: number; next_at: number | string }>(
         'SELECT key, failures, next_at FROM login_throttle WHERE key = ANY($1::text[]) AND expires_at > $2',
         [keys, new Date(now)],
@@ -125,11 +131,12 @@ export function sqlThrottleStore(db: Database): ThrottleStore {
       for (const [i, key] of keys.entries()) {
         const r = list[i]!;
         if (r.failures === 0) await tx.query('DELETE FROM login_throttle WHERE key = $1', [key]);
-        else await tx.query(
-          `INSERT INTO login_throttle (key, failures, next_at, expires_at) VALUES ($1, $2, $3, $4)
+        else
+          await tx.query(
+            `INSERT INTO login_throttle (key, failures, next_at, expires_at) VALUES ($1, $2, $3, $4)
            ON CONFLICT (key) DO UPDATE SET failures = EXCLUDED.failures, next_at = EXCLUDED.next_at, expires_at = EXCLUDED.expires_at`,
-          [key, r.failures, r.nextAt, new Date(expiry(r, now, timing))],
-        );
+            [key, r.failures, r.nextAt, new Date(expiry(r, now, timing))],
+          );
       }
       if (now - lastSweep > 60_000) {
         lastSweep = now;
@@ -206,12 +213,31 @@ return 0
 export function redisThrottleStore(redis: Redis): ThrottleStore {
   // One hash slot per email is not possible for the address key, so keys are not hash-tagged;
   // this store assumes a single Redis (not Redis Cluster), as the rest of the service does.
-  const run = async (keys: string[], rules: ThrottleRule[], now: number, timing: ThrottleTiming, mode: 'reserve' | 'refund' | 'release') =>
-    Number(await redis.eval(SCRIPT, keys.length, ...keys.map((k) => `login:${k}`), String(now), String(timing.windowMs), String(timing.baseDelayMs), mode, ...rules.flatMap((r) => [String(r.limit), r.onlyDirty ? '1' : '0'])));
+  const run = async (
+    keys: string[],
+    rules: ThrottleRule[],
+    now: number,
+    timing: ThrottleTiming,
+    mode: 'reserve' | 'refund' | 'release',
+  ) =>
+    Number(
+      await redis.eval(
+        SCRIPT,
+        keys.length,
+        ...keys.map((k) => `login:${k}`),
+        String(now),
+        String(timing.windowMs),
+        String(timing.baseDelayMs),
+        mode,
+        ...rules.flatMap((r) => [String(r.limit), r.onlyDirty ? '1' : '0']),
+      ),
+    );
   return {
     async reserve(keys, rules, now, timing) {
       const waitMs = await run(keys, rules, now, timing, 'reserve');
-      return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true };
+      return waitMs > 0
+        ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+        : { allowed: true };
     },
     async refund(keys, rules, now, timing, success) {
       await run(keys, rules, now, timing, success ? 'refund' : 'release');
@@ -236,12 +262,18 @@ export interface LoginAttempt {
 
 export interface LoginThrottle {
   /** Reserve one password check for (email, address), or refuse with the seconds to wait. */
-  begin(email: string, address: string): Promise<{ allowed: true; attempt: LoginAttempt } | { allowed: false; retryAfterSeconds: number }>;
+  begin(
+    email: string,
+    address: string,
+  ): Promise<{ allowed: true; attempt: LoginAttempt } | { allowed: false; retryAfterSeconds: number }>;
 }
 
 export function createLoginThrottle(store: ThrottleStore, settings: LoginThrottleSettings): LoginThrottle {
   const now = settings.now ?? Date.now;
-  const timing: ThrottleTiming = { windowMs: settings.windowSeconds * 1000, baseDelayMs: Math.min(settings.baseDelayMs ?? 30_000, settings.windowSeconds * 1000) };
+  const timing: ThrottleTiming = {
+    windowMs: settings.windowSeconds * 1000,
+    baseDelayMs: Math.min(settings.baseDelayMs ?? 30_000, settings.windowSeconds * 1000),
+  };
   const rules: ThrottleRule[] = [
     { limit: settings.maxFailures, onlyDirty: false },
     { limit: settings.maxFailures * 4, onlyDirty: true },

@@ -27,7 +27,11 @@ export function createPasswordGate(options: { concurrency: number; maxQueue: num
     async run(work) {
       if (active >= options.concurrency) {
         if (queue.length >= options.maxQueue) {
-          throw new AppError('SERVICE_UNAVAILABLE', 'Too many logins are being checked right now; try again in a second.', { headers: { 'retry-after': '1' } });
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            'Too many logins are being checked right now; try again in a second.',
+            { headers: { 'retry-after': '1' } },
+          );
         }
         // The slot is handed over directly by release(), so active stays at the limit.
         await new Promise<void>((resolve) => queue.push(resolve));

@@ -30,7 +30,11 @@ export function mayBeLow(balance: number, threshold: number | null | undefined):
  * armed; returns the event, or null when there is nothing to record. Call it after a charge, in the
  * charge's transaction where there is one. The one place credits.low is emitted.
  */
-export async function emitCreditsLow(tx: Queryable, accountId: string, requestId: string | null): Promise<CreditsLowEvent | null> {
+export async function emitCreditsLow(
+  tx: Queryable,
+  accountId: string,
+  requestId: string | null,
+): Promise<CreditsLowEvent | null> {
   // One statement claims the alert, keeps the event in the account's history (credit_events) and,
   // when the account has an events URL, writes it to the webhook outbox (webhook_events, delivered
   // by the worker's sweep: webhooks/events.ts dispatchPendingEvents) with the same body.
@@ -52,7 +56,9 @@ export async function emitCreditsLow(tx: Queryable, accountId: string, requestId
      RETURNING id, payload, created_at`,
     [accountId, requestId, CREDITS_LOW, newEventId()],
   );
-  return row ? { id: Number(row.id), type: CREDITS_LOW, createdAt: row.created_at.toISOString(), payload: row.payload } : null;
+  return row
+    ? { id: Number(row.id), type: CREDITS_LOW, createdAt: row.created_at.toISOString(), payload: row.payload }
+    : null;
 }
 
 export type CreditAlertSettings = CreditAlerts;
@@ -64,11 +70,18 @@ interface AlertRow {
 }
 
 function toSettings(row: AlertRow): CreditAlertSettings {
-  return { lowBalanceThreshold: row.low_balance_threshold, eventsWebhookUrl: row.events_webhook_url, low: mayBeLow(row.credit_balance, row.low_balance_threshold) };
+  return {
+    lowBalanceThreshold: row.low_balance_threshold,
+    eventsWebhookUrl: row.events_webhook_url,
+    low: mayBeLow(row.credit_balance, row.low_balance_threshold),
+  };
 }
 
 export async function getCreditAlerts(db: Queryable, accountId: string): Promise<CreditAlertSettings> {
-  const [row] = await db.query<AlertRow>('SELECT credit_balance, low_balance_threshold, events_webhook_url FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await db.query<AlertRow>(
+    'SELECT credit_balance, low_balance_threshold, events_webhook_url FROM accounts WHERE id = $1',
+    [accountId],
+  );
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
   return toSettings(row);
 }
@@ -78,10 +91,17 @@ export async function getCreditAlerts(db: Queryable, accountId: string): Promise
  * validated by the caller). A new threshold counts from the balance as it is: already below it
  * means no event until the balance has been back up (setting a threshold is not a crossing).
  */
-export async function setCreditAlerts(db: Queryable, accountId: string, change: { lowBalanceThreshold?: number | null; eventsWebhookUrl?: string | null }): Promise<CreditAlertSettings> {
+export async function setCreditAlerts(
+  db: Queryable,
+  accountId: string,
+  change: { lowBalanceThreshold?: number | null; eventsWebhookUrl?: string | null },
+): Promise<CreditAlertSettings> {
   const threshold = change.lowBalanceThreshold;
   if (threshold !== undefined && threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 1)) {
-    throw new AppError('VALIDATION_FAILED', 'lowBalanceThreshold must be a positive integer, or null to turn the alert off.');
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'lowBalanceThreshold must be a positive integer, or null to turn the alert off.',
+    );
   }
   const [row] = await db.query<AlertRow>(
     `UPDATE accounts SET
@@ -89,7 +109,13 @@ export async function setCreditAlerts(db: Queryable, accountId: string, change: 
        credits_low_sent = CASE WHEN $2 THEN $3::int IS NOT NULL AND credit_balance < $3::int ELSE credits_low_sent END,
        events_webhook_url = CASE WHEN $4 THEN $5::text ELSE events_webhook_url END
      WHERE id = $1 RETURNING credit_balance, low_balance_threshold, events_webhook_url`,
-    [accountId, threshold !== undefined, threshold ?? null, change.eventsWebhookUrl !== undefined, change.eventsWebhookUrl ?? null],
+    [
+      accountId,
+      threshold !== undefined,
+      threshold ?? null,
+      change.eventsWebhookUrl !== undefined,
+      change.eventsWebhookUrl ?? null,
+    ],
   );
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
   return toSettings(row);
@@ -101,5 +127,10 @@ export async function listCreditEvents(db: Queryable, accountId: string, limit: 
     'SELECT id, payload, created_at FROM credit_events WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
     [accountId, limit],
   );
-  return rows.map((r) => ({ id: Number(r.id), type: CREDITS_LOW, createdAt: r.created_at.toISOString(), payload: r.payload }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    type: CREDITS_LOW,
+    createdAt: r.created_at.toISOString(),
+    payload: r.payload,
+  }));
 }

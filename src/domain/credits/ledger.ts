@@ -11,9 +11,16 @@ export type { LedgerEntry };
 /** The most credits an account holds (the balance is a PostgreSQL integer). */
 export const MAX_BALANCE = MAX_INTEGER;
 
-export async function grantCredits(tx: Queryable, accountId: string, amount: number, note: string | null): Promise<number> {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');
-  if (amount > MAX_BALANCE) throw new AppError('VALIDATION_FAILED', `An account holds at most ${MAX_BALANCE.toLocaleString('en-US')} credits.`);
+export async function grantCredits(
+  tx: Queryable,
+  accountId: string,
+  amount: number,
+  note: string | null,
+): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new AppError('VALIDATION_FAILED', 'The amount must be a positive integer.');
+  if (amount > MAX_BALANCE)
+    throw new AppError('VALIDATION_FAILED', `An account holds at most ${MAX_BALANCE.toLocaleString('en-US')} credits.`);
   const [row] = await tx.query<{ credit_balance: number }>(
     // A grant that lifts the balance to the low-balance threshold or above re-arms the credits.low alert.
     // One that would take it past MAX_BALANCE changes nothing (the sum in bigint: in integer it would fail the statement).
@@ -23,10 +30,15 @@ export async function grantCredits(tx: Queryable, accountId: string, amount: num
     [accountId, amount, MAX_BALANCE],
   );
   if (!row) {
-    const [account] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+    const [account] = await tx.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [
+      accountId,
+    ]);
     if (!account) throw new AppError('NOT_FOUND', 'No such account.');
     // Found by review: the overflow answered 500.
-    throw new AppError('VALIDATION_FAILED', `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} credits, the most an account holds.`);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} credits, the most an account holds.`,
+    );
   }
   await tx.query(
     `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', $2, $3, $4)`,
@@ -79,7 +91,11 @@ export function chargeReleasingSql(param: { account: string; amount: string; req
 }
 
 /** The conditional UPDATE and its ledger entry (the expressions for the entry's request id and note). */
-function debitSql(account: string, amount: string, entry: { kind: 'charge' | 'deduct'; requestId: string; note: string }): string {
+function debitSql(
+  account: string,
+  amount: string,
+  entry: { kind: 'charge' | 'deduct'; requestId: string; note: string },
+): string {
   return `charged AS (
     -- Credits reserved for requests in progress are not for spending.
     UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer
@@ -243,7 +259,11 @@ export const CHARGE_GROUP_RELEASING_SQL = `uncharged AS (
  * the rows already held, and its UPDATE finds their newest versions. One account, or PGlite (one
  * connection, statements one at a time): the statement alone.
  */
-export async function withAccountsLocked<T>(db: Database, accountIds: Iterable<string>, statement: (q: Queryable) => Promise<T>): Promise<T> {
+export async function withAccountsLocked<T>(
+  db: Database,
+  accountIds: Iterable<string>,
+  statement: (q: Queryable) => Promise<T>,
+): Promise<T> {
   const ids = new Set(accountIds);
   if (db.kind !== 'postgres' || ids.size < 2) return statement(db);
   return db.transaction(async (tx) => {
@@ -253,7 +273,11 @@ export async function withAccountsLocked<T>(db: Database, accountIds: Iterable<s
 }
 
 /** withAccountsLocked's first statement, for a caller already in a transaction (`db` tells the store). */
-export async function lockAccounts(db: Pick<Database, 'kind'>, tx: Queryable, accountIds: Iterable<string>): Promise<void> {
+export async function lockAccounts(
+  db: Pick<Database, 'kind'>,
+  tx: Queryable,
+  accountIds: Iterable<string>,
+): Promise<void> {
   const ids = [...new Set(accountIds)];
   if (db.kind !== 'postgres' || ids.length < 2) return;
   await tx.query('SELECT id FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [ids]);
@@ -263,7 +287,12 @@ export async function lockAccounts(db: Pick<Database, 'kind'>, tx: Queryable, ac
  * Take `amount` credits for a request. Throws INSUFFICIENT_CREDITS (nothing changed) when the balance
  * cannot cover it. Must run inside the transaction that records the request's outcome.
  */
-export async function chargeCredits(tx: Queryable, accountId: string, amount: number, requestId: string): Promise<number> {
+export async function chargeCredits(
+  tx: Queryable,
+  accountId: string,
+  amount: number,
+  requestId: string,
+): Promise<number> {
   if (amount === 0) return getBalance(tx, accountId);
   const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })} SELECT credit_balance, low_balance_threshold FROM charged`,
@@ -279,7 +308,12 @@ export async function chargeCredits(tx: Queryable, accountId: string, amount: nu
  * as a charge. Returns the balance after it, or null (nothing changed) when the available credits
  * cannot cover it.
  */
-export async function deductCredits(tx: Queryable, accountId: string, amount: number, note: string): Promise<number | null> {
+export async function deductCredits(
+  tx: Queryable,
+  accountId: string,
+  amount: number,
+  note: string,
+): Promise<number | null> {
   const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     `WITH ${debitSql('$1', '$2', { kind: 'deduct', requestId: 'NULL', note: '$3::text' })} SELECT credit_balance, low_balance_threshold FROM charged`,
     [accountId, amount, note],
@@ -291,21 +325,45 @@ export async function deductCredits(tx: Queryable, accountId: string, amount: nu
 
 /** The error for a charge the balance could not cover, quoting the balance as it is now. */
 export async function insufficientCredits(db: Queryable, accountId: string, amount: number): Promise<AppError> {
-  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>(
+    'SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1',
+    [accountId],
+  );
   const balance = row?.credit_balance ?? 0;
   const held = row?.credits_reserved ?? 0;
-  return new AppError('INSUFFICIENT_CREDITS', `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}${held > 0 ? `, of which ${held} are held by requests in progress` : ''}.`);
+  return new AppError(
+    'INSUFFICIENT_CREDITS',
+    `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}${held > 0 ? `, of which ${held} are held by requests in progress` : ''}.`,
+  );
 }
 
 export async function getBalance(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [accountId]);
+  const [row] = await db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [
+    accountId,
+  ]);
   return row?.credit_balance ?? 0;
 }
 
 export async function listLedger(db: Queryable, accountId: string, limit: number): Promise<LedgerEntry[]> {
-  const rows = await db.query<{ id: number | string; kind: LedgerEntry['kind']; amount: number; balance_after: number; request_id: string | null; note: string | null; created_at: Date }>(
+  const rows = await db.query<{
+    id: number | string;
+    kind: LedgerEntry['kind'];
+    amount: number;
+    balance_after: number;
+    request_id: string | null;
+    note: string | null;
+    created_at: Date;
+  }>(
     'SELECT id, kind, amount, balance_after, request_id, note, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
     [accountId, limit],
   );
-  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, requestId: r.request_id, note: r.note, createdAt: r.created_at.toISOString() }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    amount: r.amount,
+    balanceAfter: r.balance_after,
+    requestId: r.request_id,
+    note: r.note,
+    createdAt: r.created_at.toISOString(),
+  }));
 }

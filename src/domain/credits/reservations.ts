@@ -10,7 +10,10 @@ import type { Queryable } from '../../infra/db/database.ts';
  * Returns false (nothing changed) when they do not. Expired reservations of the account (a process
  * that died mid-request) are released first when they stand in the way.
  */
-export async function reserveCredits(db: Queryable, input: { accountId: string; requestId: string; credits: number; expiresAt: Date; now: Date }): Promise<boolean> {
+export async function reserveCredits(
+  db: Queryable,
+  input: { accountId: string; requestId: string; credits: number; expiresAt: Date; now: Date },
+): Promise<boolean> {
   if (input.credits <= 0) return true;
   const attempt = () =>
     db.query(
@@ -53,7 +56,12 @@ export async function releaseReservation(db: Queryable, requestId: string): Prom
  * Releases the account's reservations that outlived their request (but `except`'s); returns how
  * many credits came back.
  */
-export async function releaseExpiredReservations(db: Queryable, accountId: string, now: Date, except: string | null = null): Promise<number> {
+export async function releaseExpiredReservations(
+  db: Queryable,
+  accountId: string,
+  now: Date,
+  except: string | null = null,
+): Promise<number> {
   const [row] = await db.query<{ credits: number | string | null }>(
     `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2 AND request_id IS DISTINCT FROM $3 RETURNING credits),
      acct AS (UPDATE accounts SET credits_reserved = credits_reserved - (SELECT sum(credits) FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM released))
@@ -72,7 +80,10 @@ export async function releaseExpiredReservations(db: Queryable, accountId: strin
  * (402) behind it indefinitely. One account at a time: each release locks its own account's row only.
  */
 export async function releaseAllExpiredReservations(db: Queryable, now: Date, limit = 100): Promise<number> {
-  const accounts = await db.query<{ account_id: string }>('SELECT DISTINCT account_id FROM credit_reservations WHERE expires_at < $1 LIMIT $2', [now, limit]);
+  const accounts = await db.query<{ account_id: string }>(
+    'SELECT DISTINCT account_id FROM credit_reservations WHERE expires_at < $1 LIMIT $2',
+    [now, limit],
+  );
   let credits = 0;
   for (const { account_id } of accounts) credits += await releaseExpiredReservations(db, account_id, now);
   return credits;

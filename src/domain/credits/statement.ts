@@ -35,26 +35,46 @@ const SELECT_ENTRIES = `
 
 function toEntry(r: StatementRow): StatementEntry {
   return {
-    id: Number(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, requestId: r.request_id,
-    channelUrl: r.channel_url, channelTitle: r.channel_title, note: r.note, createdAt: r.created_at.toISOString(),
+    id: Number(r.id),
+    kind: r.kind,
+    amount: r.amount,
+    balanceAfter: r.balance_after,
+    requestId: r.request_id,
+    channelUrl: r.channel_url,
+    channelTitle: r.channel_title,
+    note: r.note,
+    createdAt: r.created_at.toISOString(),
   };
 }
 
 /** The cursor is the id of the last entry shown: entries are append-only, so a page never shifts. */
 function parseCursor(cursor: string | undefined): number | null {
   if (cursor === undefined) return null;
-  if (!/^[1-9][0-9]{0,17}$/.test(cursor) || !Number.isSafeInteger(Number(cursor))) throw new AppError('VALIDATION_FAILED', 'cursor is not one this API returned (use nextCursor from the previous page).');
+  if (!/^[1-9][0-9]{0,17}$/.test(cursor) || !Number.isSafeInteger(Number(cursor)))
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'cursor is not one this API returned (use nextCursor from the previous page).',
+    );
   return Number(cursor);
 }
 
-export async function ledgerPage(db: Queryable, accountId: string, limit: number, cursor?: string): Promise<StatementPage> {
+export async function ledgerPage(
+  db: Queryable,
+  accountId: string,
+  limit: number,
+  cursor?: string,
+): Promise<StatementPage> {
   const rows = await db.query<StatementRow>(SELECT_ENTRIES, [accountId, parseCursor(cursor), limit + 1]);
   const entries = rows.slice(0, limit).map(toEntry);
   return { entries, nextCursor: rows.length > limit ? String(entries[entries.length - 1]!.id) : null };
 }
 
 /** Every entry, newest first, read in pages of `pageSize` (the CSV export streams these). */
-export async function* allLedgerEntries(db: Queryable, accountId: string, pageSize = 1000): AsyncGenerator<StatementEntry> {
+export async function* allLedgerEntries(
+  db: Queryable,
+  accountId: string,
+  pageSize = 1000,
+): AsyncGenerator<StatementEntry> {
   let cursor: string | undefined;
   for (;;) {
     const page = await ledgerPage(db, accountId, pageSize, cursor);

@@ -12,8 +12,16 @@ const WINDOWS = [
 ] as const satisfies readonly { name: string; seconds: number; limit: keyof RateLimits }[];
 
 /** The limits of an account without overrides (RATE_LIMIT_PER_MINUTE/HOUR/DAY). */
-export function defaultRateLimits(config: { RATE_LIMIT_PER_MINUTE: number; RATE_LIMIT_PER_HOUR: number; RATE_LIMIT_PER_DAY: number }): RateLimits {
-  return { perMinute: config.RATE_LIMIT_PER_MINUTE, perHour: config.RATE_LIMIT_PER_HOUR, perDay: config.RATE_LIMIT_PER_DAY };
+export function defaultRateLimits(config: {
+  RATE_LIMIT_PER_MINUTE: number;
+  RATE_LIMIT_PER_HOUR: number;
+  RATE_LIMIT_PER_DAY: number;
+}): RateLimits {
+  return {
+    perMinute: config.RATE_LIMIT_PER_MINUTE,
+    perHour: config.RATE_LIMIT_PER_HOUR,
+    perDay: config.RATE_LIMIT_PER_DAY,
+  };
 }
 
 /** The windows an account's requests count in, with its limits. */
@@ -36,7 +44,9 @@ const READS_PER_METERED_CALL = 10;
  * requests a minute could not poll each of them); 0 when READ_RATE_LIMIT_PER_MINUTE is 0 (unlimited).
  */
 export function readsPerMinute(config: { READ_RATE_LIMIT_PER_MINUTE: number }, limits: RateLimits): number {
-  return config.READ_RATE_LIMIT_PER_MINUTE > 0 ? Math.max(config.READ_RATE_LIMIT_PER_MINUTE, READS_PER_METERED_CALL * limits.perMinute) : 0;
+  return config.READ_RATE_LIMIT_PER_MINUTE > 0
+    ? Math.max(config.READ_RATE_LIMIT_PER_MINUTE, READS_PER_METERED_CALL * limits.perMinute)
+    : 0;
 }
 
 /** The window of readsPerMinute; none when it is unlimited. */

@@ -28,7 +28,13 @@ export interface DoctorOptions {
 const DETAIL_LIMIT = 20;
 const LIVE_JOB_STATES = `('created', 'retry', 'active')`;
 
-function finding(check: string, rows: string[], okSummary: string, badSummary: (n: number) => string, severity: Severity = 'breach'): Finding {
+function finding(
+  check: string,
+  rows: string[],
+  okSummary: string,
+  badSummary: (n: number) => string,
+  severity: Severity = 'breach',
+): Finding {
   return rows.length === 0
     ? { check, severity: 'ok', summary: okSummary, details: [] }
     : { check, severity, summary: badSummary(rows.length), details: rows.slice(0, DETAIL_LIMIT) };
@@ -46,8 +52,13 @@ async function queueTablesExist(tx: Pick<Transaction, 'query'>): Promise<boolean
  * the queue had a dead-letter queue. A request and its first job are inserted by one transaction,
  * so an accepted request is never seen here before its job.
  */
-export async function findStrandedRequests(tx: Pick<Transaction, 'query'>): Promise<Array<{ id: string; created_at: Date }>> {
-  if (!(await queueTablesExist(tx))) return tx.query(`SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' ORDER BY r.created_at`);
+export async function findStrandedRequests(
+  tx: Pick<Transaction, 'query'>,
+): Promise<Array<{ id: string; created_at: Date }>> {
+  if (!(await queueTablesExist(tx)))
+    return tx.query(
+      `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' ORDER BY r.created_at`,
+    );
   return tx.query(
     `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
        SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`,
@@ -68,8 +79,14 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
        WHERE a.credit_balance <> coalesce(l.total, 0) ORDER BY a.email`,
     );
     const [accounts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
-    out.push(finding('balance = ledger sum', balances.map((r) => `${r.email}: balance ${r.credit_balance}, ledger sum ${r.ledger_sum}`),
-      `${accounts?.n ?? 0} accounts, every balance equals its ledger sum`, (n) => `${n} account${n === 1 ? '' : 's'} whose balance differs from the ledger sum`));
+    out.push(
+      finding(
+        'balance = ledger sum',
+        balances.map((r) => `${r.email}: balance ${r.credit_balance}, ledger sum ${r.ledger_sum}`),
+        `${accounts?.n ?? 0} accounts, every balance equals its ledger sum`,
+        (n) => `${n} account${n === 1 ? '' : 's'} whose balance differs from the ledger sum`,
+      ),
+    );
 
     const unledgered = await tx.query<{ id: string; credits_charged: number; charged: number | null }>(
       `SELECT r.id, r.credits_charged, l.amount AS charged FROM shorts_requests r
@@ -77,10 +94,25 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
        WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0 AND (l.id IS NULL OR -l.amount <> r.credits_charged)
        ORDER BY r.created_at`,
     );
-    out.push(finding('charged request → ledger entry', unledgered.map((r) => `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`),
-      'every charged request has its ledger entry', (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`));
+    out.push(
+      finding(
+        'charged request → ledger entry',
+        unledgered.map(
+          (r) =>
+            `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`,
+        ),
+        'every charged request has its ledger entry',
+        (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`,
+      ),
+    );
 
-    const orphanCharges = await tx.query<{ id: number | string; request_id: string | null; amount: number; status: string | null; credits_charged: number | null }>(
+    const orphanCharges = await tx.query<{
+      id: number | string;
+      request_id: string | null;
+      amount: number;
+      status: string | null;
+      credits_charged: number | null;
+    }>(
       // A watch check (#15) is charged under its check id, recorded in watch_checks.
       `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status, coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
        LEFT JOIN shorts_requests r ON r.id = l.request_id
@@ -89,8 +121,17 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
          AND (c.id IS NULL OR c.credits_charged <> -l.amount)
        ORDER BY l.id`,
     );
-    out.push(finding('ledger entry → charged request', orphanCharges.map((r) => `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`),
-      'every charge in the ledger belongs to a completed request charged the same amount', (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`));
+    out.push(
+      finding(
+        'ledger entry → charged request',
+        orphanCharges.map(
+          (r) =>
+            `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`,
+        ),
+        'every charge in the ledger belongs to a completed request charged the same amount',
+        (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`,
+      ),
+    );
 
     // Reservations (credits held by requests in progress): the account's total is the sum of its
     // reservation rows, and never above its balance (migration 010 enforces the latter on every write).
@@ -99,8 +140,17 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
        FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r ON r.account_id = a.id
        WHERE a.credits_reserved <> coalesce(r.total, 0) OR a.credits_reserved > a.credit_balance ORDER BY a.email`,
     );
-    out.push(finding('reserved credits = reservations', misheld.map((r) => `${r.email}: reserved ${r.credits_reserved}, reservations hold ${r.held}, balance ${r.credit_balance}`),
-      'every account\'s reserved credits are its reservations, within its balance', (n) => `${n} account${n === 1 ? '' : 's'} whose reserved credits differ from their reservations or exceed the balance`));
+    out.push(
+      finding(
+        'reserved credits = reservations',
+        misheld.map(
+          (r) => `${r.email}: reserved ${r.credits_reserved}, reservations hold ${r.held}, balance ${r.credit_balance}`,
+        ),
+        "every account's reserved credits are its reservations, within its balance",
+        (n) =>
+          `${n} account${n === 1 ? '' : 's'} whose reserved credits differ from their reservations or exceed the balance`,
+      ),
+    );
 
     // Since #13 these two tables carry no foreign key to accounts (migration 009): this is the check.
     const unowned = await tx.query<{ what: string }>(
@@ -109,17 +159,40 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
        SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
        ORDER BY 1 LIMIT 100`,
     );
-    out.push(finding('ledger and requests → account', unowned.map((r) => `${r.what}, which does not exist`),
-      'every ledger entry and request names an existing account', (n) => `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`));
+    out.push(
+      finding(
+        'ledger and requests → account',
+        unowned.map((r) => `${r.what}, which does not exist`),
+        'every ledger entry and request names an existing account',
+        (n) =>
+          `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`,
+      ),
+    );
 
     const changed = await changedMigrations(tx);
-    out.push(finding('migrations → files', changed.map((name) => `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`),
-      'every applied migration is the file this release ships', (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`, 'warn'));
+    out.push(
+      finding(
+        'migrations → files',
+        changed.map(
+          (name) =>
+            `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`,
+        ),
+        'every applied migration is the file this release ships',
+        (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`,
+        'warn',
+      ),
+    );
 
     const hasQueue = await queueTablesExist(tx);
     const stuck = await findStrandedRequests(tx);
-    out.push(finding('processing request → job', stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
-      'every request in processing has a live fetch job', (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`));
+    out.push(
+      finding(
+        'processing request → job',
+        stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
+        'every request in processing has a live fetch job',
+        (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`,
+      ),
+    );
 
     const undelivered = await tx.query<{ id: string; completed_at: Date | null }>(
       hasQueue
@@ -133,11 +206,25 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the others by delivery jobs.
       [QUEUES.webhookDelivery, QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
     );
-    out.push(finding('settled webhook request → delivery', undelivered.map((r) => `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`),
-      'every settled webhook request was attempted or has a fetch or delivery job', (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`));
+    out.push(
+      finding(
+        'settled webhook request → delivery',
+        undelivered.map(
+          (r) =>
+            `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`,
+        ),
+        'every settled webhook request was attempted or has a fetch or delivery job',
+        (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`,
+      ),
+    );
 
     if (!hasQueue) {
-      out.push({ check: 'queue health', severity: 'warn', summary: 'the job queue is not installed yet (the service has never started on this database)', details: [] });
+      out.push({
+        check: 'queue health',
+        severity: 'warn',
+        summary: 'the job queue is not installed yet (the service has never started on this database)',
+        details: [],
+      });
     } else {
       const stats = await tx.query<{ name: string; state: string; n: number; oldest: Date | null }>(
         `SELECT name, state::text AS state, count(*)::int AS n, min(created_on) AS oldest FROM pgboss.job
@@ -147,38 +234,68 @@ export async function runDoctor(db: Database, options: DoctorOptions): Promise<D
       const failed = stats.filter((s) => s.state === 'failed');
       const backlogLimit = (options.backlogWarnSeconds ?? 600) * 1000;
       const now = Date.now();
-      const oldWaiting = stats.filter((s) => s.state !== 'failed' && s.state !== 'active' && s.oldest && now - s.oldest.getTime() > backlogLimit);
-      const counts = stats.filter((s) => s.state !== 'failed').map((s) => `${s.name} ${s.state}=${s.n}`).join(', ') || 'nothing queued';
+      const oldWaiting = stats.filter(
+        (s) => s.state !== 'failed' && s.state !== 'active' && s.oldest && now - s.oldest.getTime() > backlogLimit,
+      );
+      const counts =
+        stats
+          .filter((s) => s.state !== 'failed')
+          .map((s) => `${s.name} ${s.state}=${s.n}`)
+          .join(', ') || 'nothing queued';
       if (failed.length > 0) {
-        out.push({ check: 'queue health', severity: 'breach', summary: `${failed.reduce((t, s) => t + s.n, 0)} job(s) failed for good (retries exhausted); ${counts}`, details: failed.map((s) => `${s.name}: ${s.n} failed`) });
+        out.push({
+          check: 'queue health',
+          severity: 'breach',
+          summary: `${failed.reduce((t, s) => t + s.n, 0)} job(s) failed for good (retries exhausted); ${counts}`,
+          details: failed.map((s) => `${s.name}: ${s.n} failed`),
+        });
       } else if (oldWaiting.length > 0) {
-        out.push({ check: 'queue health', severity: 'warn', summary: `a backlog older than ${backlogLimit / 1000} s (is a worker running?); ${counts}`, details: oldWaiting.map((s) => `${s.name} ${s.state}: oldest from ${s.oldest!.toISOString()}`) });
+        out.push({
+          check: 'queue health',
+          severity: 'warn',
+          summary: `a backlog older than ${backlogLimit / 1000} s (is a worker running?); ${counts}`,
+          details: oldWaiting.map((s) => `${s.name} ${s.state}: oldest from ${s.oldest!.toISOString()}`),
+        });
       } else {
         out.push({ check: 'queue health', severity: 'ok', summary: counts, details: [] });
       }
     }
     return out;
   });
-  findings.push({ check: 'DATA_DIR lock', severity: options.lock.severity, summary: options.lock.summary, details: [] });
+  findings.push({
+    check: 'DATA_DIR lock',
+    severity: options.lock.severity,
+    summary: options.lock.summary,
+    details: [],
+  });
   return { ok: findings.every((f) => f.severity !== 'breach'), checkedAt: new Date().toISOString(), findings };
 }
 
 export function formatReport(report: DoctorReport): string {
   const mark = { ok: 'ok    ', warn: 'WARN  ', breach: 'BREACH' } as const;
-  const lines = report.findings.flatMap((f) => [`${mark[f.severity]} ${f.check}: ${f.summary}`, ...f.details.map((d) => `         - ${d}`)]);
+  const lines = report.findings.flatMap((f) => [
+    `${mark[f.severity]} ${f.check}: ${f.summary}`,
+    ...f.details.map((d) => `         - ${d}`),
+  ]);
   const breaches = report.findings.filter((f) => f.severity === 'breach').length;
-  lines.push(breaches === 0 ? 'doctor: no breach found' : `doctor: ${breaches} breach${breaches === 1 ? '' : 'es'} found`);
+  lines.push(
+    breaches === 0 ? 'doctor: no breach found' : `doctor: ${breaches} breach${breaches === 1 ? '' : 'es'} found`,
+  );
   return lines.join('\n');
 }
 
 /** The lock finding of a process that has the database open itself (the service, or the CLI). */
 export function ownLockStatus(db: Database): DoctorOptions['lock'] {
-  if (db.kind === 'postgres') return { severity: 'ok', summary: 'not applicable: PostgreSQL (DATABASE_URL) needs no DATA_DIR lock' };
+  if (db.kind === 'postgres')
+    return { severity: 'ok', summary: 'not applicable: PostgreSQL (DATABASE_URL) needs no DATA_DIR lock' };
   const lock = db.dataDirLock;
   if (!lock) return { severity: 'ok', summary: 'not applicable: in-memory database' };
   const current = readLockHolder(dirname(lock.path));
   if (!current || current.pid !== lock.holder.pid || current.hostname !== lock.holder.hostname) {
-    return { severity: 'breach', summary: `${lock.path} no longer names this process (${current ? describeHolder(current) : 'missing'}): another process may open the data directory` };
+    return {
+      severity: 'breach',
+      summary: `${lock.path} no longer names this process (${current ? describeHolder(current) : 'missing'}): another process may open the data directory`,
+    };
   }
   return { severity: 'ok', summary: `held by ${describeHolder(current)} (this process)` };
 }

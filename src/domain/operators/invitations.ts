@@ -4,7 +4,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
-import { insertAccount, normaliseEmail, prepareAccount, type AccountRole, type AccountRow } from '../accounts/accounts.ts';
+import {
+  insertAccount,
+  normaliseEmail,
+  prepareAccount,
+  type AccountRole,
+  type AccountRow,
+} from '../accounts/accounts.ts';
 import { writeAudit, type Actor } from './audit.ts';
 import { MAX_BALANCE } from '../credits/ledger.ts';
 import type { Invitation } from '../../contract/operator.ts';
@@ -33,7 +39,16 @@ interface InvitationRow {
 }
 
 function view(row: InvitationRow): InvitationView {
-  return { id: row.id, email: row.email, credits: row.credits, role: row.role, createdBy: row.created_by, createdAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString(), acceptedAt: row.accepted_at?.toISOString() ?? null };
+  return {
+    id: row.id,
+    email: row.email,
+    credits: row.credits,
+    role: row.role,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    acceptedAt: row.accepted_at?.toISOString() ?? null,
+  };
 }
 
 export async function createInvitation(
@@ -42,13 +57,20 @@ export async function createInvitation(
   input: { email: string; credits?: number; role?: AccountRole },
   settings: { mode: SignupMode; ttlHours: number; now?: Date },
 ): Promise<InvitationView & { token: string }> {
-  if (settings.mode === 'off') throw new AppError('FORBIDDEN', 'Invitations are switched off (SIGNUP=off); set SIGNUP=invite or SIGNUP=open, or create the user directly.');
+  if (settings.mode === 'off')
+    throw new AppError(
+      'FORBIDDEN',
+      'Invitations are switched off (SIGNUP=off); set SIGNUP=invite or SIGNUP=open, or create the user directly.',
+    );
   const email = normaliseEmail(input.email);
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
+  if (!EMAIL_PATTERN.test(email) || email.length > 254)
+    throw new AppError('VALIDATION_FAILED', `"${input.email}" is not a valid email address.`);
   const credits = input.credits ?? 0;
-  if (!Number.isSafeInteger(credits) || credits < 0) throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative whole number.');
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative whole number.');
   // The API's schema says so too; the CLI on DATA_DIR comes here directly (found by review: a stack trace).
-  if (credits > MAX_BALANCE) throw new AppError('VALIDATION_FAILED', `credits must be at most ${MAX_BALANCE.toLocaleString('en-US')}.`);
+  if (credits > MAX_BALANCE)
+    throw new AppError('VALIDATION_FAILED', `credits must be at most ${MAX_BALANCE.toLocaleString('en-US')}.`);
   const role = input.role ?? 'customer';
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const now = settings.now ?? new Date();
@@ -60,24 +82,41 @@ export async function createInvitation(
       'INSERT INTO invitations (id, email, token_hash, credits, role, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
       [randomUUID(), email, hashToken(token), credits, role, actor.label, now, expiresAt],
     );
-    await writeAudit(tx, actor, { action: 'invitation.create', target: email, before: null, after: { email, credits, role, expiresAt: expiresAt.toISOString() } });
+    await writeAudit(tx, actor, {
+      action: 'invitation.create',
+      target: email,
+      before: null,
+      after: { email, credits, role, expiresAt: expiresAt.toISOString() },
+    });
     return { ...view(row!), token };
   });
 }
 
 export async function listInvitations(db: Database, limit: number): Promise<InvitationView[]> {
-  return (await db.query<InvitationRow>('SELECT * FROM invitations ORDER BY created_at DESC LIMIT $1', [limit])).map(view);
+  return (await db.query<InvitationRow>('SELECT * FROM invitations ORDER BY created_at DESC LIMIT $1', [limit])).map(
+    view,
+  );
 }
 
-const INVALID_INVITATION = 'This invitation link is not valid: it was already used, has expired, or was mistyped. Ask an operator for a new one.';
+const INVALID_INVITATION =
+  'This invitation link is not valid: it was already used, has expired, or was mistyped. Ask an operator for a new one.';
 
 /** Accept an invitation: the token is spent and the account created in one transaction. */
-export async function acceptInvitation(db: Database, input: { token: string; password: string }, now = new Date()): Promise<AccountRow> {
+export async function acceptInvitation(
+  db: Database,
+  input: { token: string; password: string },
+  now = new Date(),
+): Promise<AccountRow> {
   if (!input.token.startsWith(TOKEN_PREFIX)) throw new AppError('NOT_FOUND', INVALID_INVITATION);
   const hash = hashToken(input.token);
   const [found] = await db.query<InvitationRow>('SELECT * FROM invitations WHERE token_hash = $1', [hash]);
   if (!found || found.accepted_at || found.expires_at <= now) throw new AppError('NOT_FOUND', INVALID_INVITATION);
-  const prepared = await prepareAccount({ email: found.email, password: input.password, credits: found.credits, role: found.role });
+  const prepared = await prepareAccount({
+    email: found.email,
+    password: input.password,
+    credits: found.credits,
+    role: found.role,
+  });
   return db.transaction(async (tx) => {
     // Spend the token first: of two acceptances racing, one updates the row and the other finds none.
     const [spent] = await tx.query<InvitationRow>(
@@ -87,14 +126,39 @@ export async function acceptInvitation(db: Database, input: { token: string; pas
     if (!spent) throw new AppError('NOT_FOUND', INVALID_INVITATION);
     const account = await insertAccount(tx, prepared, 'invitation grant');
     await tx.query('UPDATE invitations SET account_id = $2 WHERE id = $1', [spent.id, account.id]);
-    await writeAudit(tx, { label: account.email, accountId: account.id }, { action: 'invitation.accept', targetAccountId: account.id, target: account.email, before: null, after: { email: account.email, credits: account.credit_balance, role: account.role } });
+    await writeAudit(
+      tx,
+      { label: account.email, accountId: account.id },
+      {
+        action: 'invitation.accept',
+        targetAccountId: account.id,
+        target: account.email,
+        before: null,
+        after: { email: account.email, credits: account.credit_balance, role: account.role },
+      },
+    );
     return account;
   });
 }
 
 /** SIGNUP=open: a new customer with the configured starting credits. */
-export async function signUp(db: Database, input: { email: string; password: string }, settings: { mode: SignupMode; credits: number }): Promise<AccountRow> {
-  if (settings.mode !== 'open') throw new AppError('FORBIDDEN', settings.mode === 'invite' ? 'Sign-up is by invitation only; ask an operator for an invitation.' : 'Sign-up is switched off; ask an operator for an account.');
-  const prepared = await prepareAccount({ email: input.email, password: input.password, credits: settings.credits, role: 'customer' });
+export async function signUp(
+  db: Database,
+  input: { email: string; password: string },
+  settings: { mode: SignupMode; credits: number },
+): Promise<AccountRow> {
+  if (settings.mode !== 'open')
+    throw new AppError(
+      'FORBIDDEN',
+      settings.mode === 'invite'
+        ? 'Sign-up is by invitation only; ask an operator for an invitation.'
+        : 'Sign-up is switched off; ask an operator for an account.',
+    );
+  const prepared = await prepareAccount({
+    email: input.email,
+    password: input.password,
+    credits: settings.credits,
+    role: 'customer',
+  });
   return db.transaction((tx) => insertAccount(tx, prepared, 'sign-up grant'));
 }

@@ -17,20 +17,37 @@ export function operatorTokenMatches(presented: string, configured: string | und
   return timingSafeEqual(digest(presented), digest(configured));
 }
 
-export async function authenticateOperator(deps: { db: Queryable; auth: Authenticator; operatorToken: string | undefined }, header: string | undefined): Promise<Actor & { via: 'token' | 'session' }> {
+export async function authenticateOperator(
+  deps: { db: Queryable; auth: Authenticator; operatorToken: string | undefined },
+  header: string | undefined,
+): Promise<Actor & { via: 'token' | 'session' }> {
   const token = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (token && operatorTokenMatches(token, deps.operatorToken)) return { label: 'operator token', accountId: null, via: 'token' };
+  if (token && operatorTokenMatches(token, deps.operatorToken))
+    return { label: 'operator token', accountId: null, via: 'token' };
   let caller;
   try {
     caller = await deps.auth.authenticate(header);
   } catch (error) {
-    if (token && error instanceof AppError && error.code === 'UNAUTHORIZED' && !token.includes('.') && !looksLikeApiKey(token)) {
+    if (
+      token &&
+      error instanceof AppError &&
+      error.code === 'UNAUTHORIZED' &&
+      !token.includes('.') &&
+      !looksLikeApiKey(token)
+    ) {
       // Neither a session (a JWT has dots) nor the operator token: most likely a mistyped OPERATOR_TOKEN.
-      throw new AppError('UNAUTHORIZED', `The bearer token is not the service's OPERATOR_TOKEN${deps.operatorToken ? '' : ' (this service was started without one: restart it with OPERATOR_TOKEN set to use the operator API with a token)'} nor an operator's session token.`);
+      throw new AppError(
+        'UNAUTHORIZED',
+        `The bearer token is not the service's OPERATOR_TOKEN${deps.operatorToken ? '' : ' (this service was started without one: restart it with OPERATOR_TOKEN set to use the operator API with a token)'} nor an operator's session token.`,
+      );
     }
     throw error;
   }
-  if (caller.via !== 'session') throw new AppError('FORBIDDEN', 'The operator API needs an operator\'s dashboard session or the OPERATOR_TOKEN; API keys are never accepted.');
+  if (caller.via !== 'session')
+    throw new AppError(
+      'FORBIDDEN',
+      "The operator API needs an operator's dashboard session or the OPERATOR_TOKEN; API keys are never accepted.",
+    );
   const account = await getAccount(deps.db, caller.accountId);
   if (!account) throw new AppError('UNAUTHORIZED', 'The account behind this session no longer exists.');
   if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');

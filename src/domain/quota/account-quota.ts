@@ -5,7 +5,13 @@
 import type { Queryable } from '../../infra/db/database.ts';
 
 /** Takes `units` of the allowance; false (nothing changed) when the account has not that many left. */
-export async function takeAllowance(db: Queryable, accountId: string, day: string, units: number, limit: number): Promise<boolean> {
+export async function takeAllowance(
+  db: Queryable,
+  accountId: string,
+  day: string,
+  units: number,
+  limit: number,
+): Promise<boolean> {
   if (units > limit) return false;
   const rows = await db.query(
     `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) VALUES ($1, $2, $3, $3)
@@ -20,7 +26,10 @@ export async function takeAllowance(db: Queryable, accountId: string, day: strin
 /** Probe units the request now pays for with credits: they leave the unpaid count. */
 export async function returnAllowance(db: Queryable, accountId: string, day: string, units: number): Promise<void> {
   if (units <= 0) return;
-  await db.query('UPDATE account_quota_days SET unpaid_units = greatest(0, unpaid_units - $3) WHERE account_id = $1 AND quota_day = $2', [accountId, day, units]);
+  await db.query(
+    'UPDATE account_quota_days SET unpaid_units = greatest(0, unpaid_units - $3) WHERE account_id = $1 AND quota_day = $2',
+    [accountId, day, units],
+  );
 }
 
 /**
@@ -28,7 +37,13 @@ export async function returnAllowance(db: Queryable, accountId: string, day: str
  * advance (an upstream fault after the price was known). Unpaid units recorded here may take the
  * account past its allowance, which then refuses its next probe.
  */
-export async function recordUnits(db: Queryable, accountId: string, day: string, units: number, unpaid: number): Promise<void> {
+export async function recordUnits(
+  db: Queryable,
+  accountId: string,
+  day: string,
+  units: number,
+  unpaid: number,
+): Promise<void> {
   if (units <= 0 && unpaid <= 0) return;
   await db.query(addUnitsSql('VALUES ($1, $2, $3, $4)'), [accountId, day, units, unpaid]);
 }
@@ -37,7 +52,13 @@ export async function recordUnits(db: Queryable, accountId: string, day: string,
  * A request that failed on the service's own side: `units` not counted yet are counted, and `lost`
  * (every unit of it no credit or allowance pays for) as the service's loss, not against the allowance.
  */
-export async function recordLostUnits(db: Queryable, accountId: string, day: string, units: number, lost: number): Promise<void> {
+export async function recordLostUnits(
+  db: Queryable,
+  accountId: string,
+  day: string,
+  units: number,
+  lost: number,
+): Promise<void> {
   if (units <= 0 && lost <= 0) return;
   await db.query(
     `INSERT INTO account_quota_days AS q (account_id, quota_day, units, lost_units) VALUES ($1, $2, $3, $4)
@@ -50,7 +71,9 @@ export async function recordLostUnits(db: Queryable, accountId: string, day: str
  * recordUnits' upsert over `rows` (account, day, units, unpaid units): a VALUES list, or a SELECT
  * when another statement records them in the same breath (a paid request's charge, requests/charge-and-record.ts).
  */
-export const addUnitsSql = (rows: string) => `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) ${rows}
+export const addUnitsSql = (
+  rows: string,
+) => `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) ${rows}
      ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units`;
 
 export interface AccountQuotaDay {
@@ -60,6 +83,9 @@ export interface AccountQuotaDay {
 }
 
 export async function accountQuotaDay(db: Queryable, accountId: string, day: string): Promise<AccountQuotaDay> {
-  const [row] = await db.query<{ units: number; unpaid_units: number }>('SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1 AND quota_day = $2', [accountId, day]);
+  const [row] = await db.query<{ units: number; unpaid_units: number }>(
+    'SELECT units, unpaid_units FROM account_quota_days WHERE account_id = $1 AND quota_day = $2',
+    [accountId, day],
+  );
   return { quotaDay: day, units: row?.units ?? 0, unpaidUnits: row?.unpaid_units ?? 0 };
 }

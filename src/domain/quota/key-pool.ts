@@ -92,7 +92,11 @@ export function parseKeyList(keys: string, single: string): string[] {
 
 export function noQuotaError(now: number): AppError {
   const seconds = secondsToNextQuotaDay(now);
-  return new AppError('UPSTREAM_QUOTA_EXHAUSTED', `The video platform quota of every configured key is spent for today; it renews in ${Math.ceil(seconds / 60)} min (midnight America/Los_Angeles).`, { headers: { 'retry-after': String(seconds) } });
+  return new AppError(
+    'UPSTREAM_QUOTA_EXHAUSTED',
+    `The video platform quota of every configured key is spent for today; it renews in ${Math.ceil(seconds / 60)} min (midnight America/Los_Angeles).`,
+    { headers: { 'retry-after': String(seconds) } },
+  );
 }
 
 export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
@@ -127,7 +131,13 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
   /** Units held for a day that is over go back to that day's count (best effort: the count only ever errs high). */
   function giveBack(keyId: string, lease: { day: string; units: number }): Promise<unknown> {
     if (lease.units <= 0) return Promise.resolve();
-    return db.query('UPDATE upstream_key_usage SET units = greatest(0, units - $3) WHERE key_id = $1 AND quota_day = $2', [keyId, lease.day, lease.units]).catch(() => null);
+    return db
+      .query('UPDATE upstream_key_usage SET units = greatest(0, units - $3) WHERE key_id = $1 AND quota_day = $2', [
+        keyId,
+        lease.day,
+        lease.units,
+      ])
+      .catch(() => null);
   }
 
   function spendHeld(keyId: string, units: number, day: string): boolean {
@@ -150,7 +160,10 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     let size = Math.max(need, leaseUnits);
     if (!(await grant(k.keyId, size, day, now))) {
       // Not a whole lease: the rest of the budget, if it covers this call.
-      const [row] = await db.query<{ units: number; exhausted_at: Date | null }>('SELECT units, exhausted_at FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2', [k.keyId, day]);
+      const [row] = await db.query<{ units: number; exhausted_at: Date | null }>(
+        'SELECT units, exhausted_at FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2',
+        [k.keyId, day],
+      );
       const rest = row && !row.exhausted_at ? budget - row.units : row ? 0 : budget;
       size = rest;
       if (rest < need || !(await grant(k.keyId, size, day, now))) {
@@ -165,12 +178,18 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
   /** lease() in turn with the key's other refills (one entry per key: the map stays as small as the pool). */
   function takeFrom(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
     const turn = (refills.get(k.keyId) ?? Promise.resolve()).then(() => lease(k, units, day, now));
-    refills.set(k.keyId, turn.catch(() => null));
+    refills.set(
+      k.keyId,
+      turn.catch(() => null),
+    );
     return turn;
   }
 
   async function learnWhyOut(k: (typeof keys)[number], rest: number, day: string, now: number): Promise<void> {
-    const [invalid] = await db.query<{ retry_at: Date }>('SELECT retry_at FROM upstream_key_status WHERE key_id = $1 AND retry_at > $2', [k.keyId, new Date(now)]);
+    const [invalid] = await db.query<{ retry_at: Date }>(
+      'SELECT retry_at FROM upstream_key_status WHERE key_id = $1 AND retry_at > $2',
+      [k.keyId, new Date(now)],
+    );
     if (invalid) outUntil.set(k.keyId, { untilMs: invalid.retry_at.getTime() });
     else if (rest < 1) outUntil.set(k.keyId, { day }); // not even one unit left (or resting): out for the day
   }
@@ -180,14 +199,21 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     async take(units) {
       const now = options.now();
       const day = quotaDay(now);
-      if (keys.length === 0) throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
+      if (keys.length === 0)
+        throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
       for (const k of keys) {
         if (spendHeld(k.keyId, units, day)) return { ...k, quotaDay: day }; // units in hand are spent even when the key has no more to lease
         if (isOut(k.keyId, day, now)) continue;
         if (await takeFrom(k, units, day, now)) return { ...k, quotaDay: day };
       }
-      const allInvalid = keys.every((k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now);
-      if (allInvalid) throw new AppError('UPSTREAM_ERROR', 'The video platform rejects every API key this service is configured with.');
+      const allInvalid = keys.every(
+        (k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now,
+      );
+      if (allInvalid)
+        throw new AppError(
+          'UPSTREAM_ERROR',
+          'The video platform rejects every API key this service is configured with.',
+        );
       throw noQuotaError(now);
     },
     unspent(lease, units) {
@@ -229,8 +255,14 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
       const now = options.now();
       const day = quotaDay(now);
       const ids = keys.map((k) => k.keyId);
-      const usage = await db.query<{ key_id: string; units: number; exhausted_at: Date | null }>('SELECT key_id, units, exhausted_at FROM upstream_key_usage WHERE quota_day = $1 AND key_id = ANY($2)', [day, ids]);
-      const invalid = await db.query<{ key_id: string; invalid_reason: string }>('SELECT key_id, invalid_reason FROM upstream_key_status WHERE retry_at > $1 AND key_id = ANY($2)', [new Date(now), ids]);
+      const usage = await db.query<{ key_id: string; units: number; exhausted_at: Date | null }>(
+        'SELECT key_id, units, exhausted_at FROM upstream_key_usage WHERE quota_day = $1 AND key_id = ANY($2)',
+        [day, ids],
+      );
+      const invalid = await db.query<{ key_id: string; invalid_reason: string }>(
+        'SELECT key_id, invalid_reason FROM upstream_key_status WHERE retry_at > $1 AND key_id = ANY($2)',
+        [new Date(now), ids],
+      );
       return keys.map((k) => {
         const used = usage.find((u) => u.key_id === k.keyId);
         const bad = invalid.find((i) => i.key_id === k.keyId);
@@ -239,8 +271,14 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
         const unitsUsed = Math.max(0, (used?.units ?? 0) - (mine?.day === day ? mine.units : 0));
         const state = bad ? 'invalid' : used?.exhausted_at ? 'exhausted' : 'active';
         return {
-          index: k.index, keyId: k.keyId, label: `${k.index}:${k.keyId}`, quotaDay: day, unitsUsed, budget,
-          unitsRemaining: state === 'active' ? Math.max(0, budget - unitsUsed) : 0, state,
+          index: k.index,
+          keyId: k.keyId,
+          label: `${k.index}:${k.keyId}`,
+          quotaDay: day,
+          unitsUsed,
+          budget,
+          unitsRemaining: state === 'active' ? Math.max(0, budget - unitsUsed) : 0,
+          state,
           ...(bad ? { invalidReason: bad.invalid_reason } : {}),
         } satisfies KeyState;
       });

@@ -66,11 +66,14 @@ export function createProbeGate({ maxWaitMs = MAX_WAIT_MS, now = Date.now } = {}
         if (left >= (probes.running + 1) * PROBE_UNITS) return admit(accountId, probes);
         const queue = probes;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            const at = queue.waiting.indexOf(wake);
-            if (at >= 0) queue.waiting.splice(at, 1);
-            resolve();
-          }, Math.max(0, deadline - now()));
+          const timer = setTimeout(
+            () => {
+              const at = queue.waiting.indexOf(wake);
+              if (at >= 0) queue.waiting.splice(at, 1);
+              resolve();
+            },
+            Math.max(0, deadline - now()),
+          );
           const wake = () => {
             clearTimeout(timer);
             resolve();

@@ -97,8 +97,20 @@ export class QuotaMeter {
   /** `reserveWith`: where the first hold is taken (a caller's transaction), the meter's db by default. */
   static async open(input: Omit<MeterInput, 'reserved'>, reserveWith: Queryable = input.db): Promise<QuotaMeter> {
     const minimum = Math.max(1, input.settings.pricing.minimumCredits);
-    const ok = await reserveCredits(reserveWith, { accountId: input.accountId, requestId: input.requestId, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(input.now()) });
-    if (!ok) throw await insufficient(reserveWith, input.accountId, minimum, 'A request that reads the video platform costs at least');
+    const ok = await reserveCredits(reserveWith, {
+      accountId: input.accountId,
+      requestId: input.requestId,
+      credits: minimum,
+      expiresAt: input.reservationExpiresAt,
+      now: new Date(input.now()),
+    });
+    if (!ok)
+      throw await insufficient(
+        reserveWith,
+        input.accountId,
+        minimum,
+        'A request that reads the video platform costs at least',
+      );
     return new QuotaMeter({ ...input, reserved: minimum });
   }
 
@@ -128,7 +140,11 @@ export class QuotaMeter {
       await this.#gate;
       if (!(await takeAllowance(db, this.accountId, this.#day, units, settings.allowanceUnits))) {
         const seconds = secondsToNextQuotaDay(this.#input.now());
-        throw new AppError('QUOTA_ALLOWANCE_EXHAUSTED', `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`, { headers: { 'retry-after': String(seconds) } });
+        throw new AppError(
+          'QUOTA_ALLOWANCE_EXHAUSTED',
+          `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`,
+          { headers: { 'retry-after': String(seconds) } },
+        );
       }
       this.#spent += units;
       this.#recorded += units;
@@ -165,7 +181,9 @@ export class QuotaMeter {
     // the cold path's critical path); the request's end waits for it before recording its units.
     // Should it fail, the probe's units stay counted as unpaid: the allowance errs on the safe side.
     // The probe leaves the gate once its units are back in the allowance, for the next to count on them.
-    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded).catch(() => {}).finally(() => this.#leaveGate());
+    this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded)
+      .catch(() => {})
+      .finally(() => this.#leaveGate());
     this.#unpaidRecorded = 0;
   }
 
@@ -176,7 +194,10 @@ export class QuotaMeter {
 
   /** The price of a result of `items` shorts: the item price, or what the units cost if more. */
   price(items: number): number {
-    return Math.max(priceFor(items, this.#input.settings.pricing), Math.ceil(this.#spent / this.#input.settings.unitsPerCredit));
+    return Math.max(
+      priceFor(items, this.#input.settings.pricing),
+      Math.ceil(this.#spent / this.#input.settings.unitsPerCredit),
+    );
   }
 
   /**
@@ -213,7 +234,13 @@ export class QuotaMeter {
     try {
       await this.#returning;
       const ours = this.#phase === 'paid' && cause !== undefined && isOwnFailure(cause);
-      await (ours ? recordLostUnits : recordUnits)(this.#input.db, this.accountId, this.#day, this.#spent - this.#recorded, this.#spent - this.#unpaidRecorded);
+      await (ours ? recordLostUnits : recordUnits)(
+        this.#input.db,
+        this.accountId,
+        this.#day,
+        this.#spent - this.#recorded,
+        this.#spent - this.#unpaidRecorded,
+      );
       this.#recorded = this.#spent;
       this.#unpaidRecorded = this.#spent;
     } finally {
@@ -226,20 +253,41 @@ export class QuotaMeter {
     if (!this.#gate || this.#leftGate) return;
     this.#leftGate = true;
     // A gate that failed (its allowance read did) holds no place: nothing to give back.
-    void this.#gate.then((leave) => leave(), () => {});
+    void this.#gate.then(
+      (leave) => leave(),
+      () => {},
+    );
   }
 
   async #extendTo(credits: number): Promise<boolean> {
     const extra = credits - this.#reserved;
-    const ok = await reserveCredits(this.#input.db, { accountId: this.accountId, requestId: this.requestId, credits: extra, expiresAt: this.#input.reservationExpiresAt, now: new Date(this.#input.now()) });
+    const ok = await reserveCredits(this.#input.db, {
+      accountId: this.accountId,
+      requestId: this.requestId,
+      credits: extra,
+      expiresAt: this.#input.reservationExpiresAt,
+      now: new Date(this.#input.now()),
+    });
     if (ok) this.#reserved = credits;
     return ok;
   }
 }
 
-async function insufficient(db: Queryable, accountId: string, credits: number, why: string, alreadyReserved = 0): Promise<AppError> {
-  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [accountId]);
+async function insufficient(
+  db: Queryable,
+  accountId: string,
+  credits: number,
+  why: string,
+  alreadyReserved = 0,
+): Promise<AppError> {
+  const [row] = await db.query<{ credit_balance: number; credits_reserved: number }>(
+    'SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1',
+    [accountId],
+  );
   const available = (row?.credit_balance ?? 0) - (row?.credits_reserved ?? 0) + alreadyReserved;
   const held = (row?.credits_reserved ?? 0) - alreadyReserved;
-  return new AppError('INSUFFICIENT_CREDITS', `${why} ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+  return new AppError(
+    'INSUFFICIENT_CREDITS',
+    `${why} ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
+  );
 }

@@ -17,7 +17,13 @@ import type { Transaction } from '../../infra/db/database.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { recordedOptions, type NewRequest } from './request-store.ts';
 import { lockAccounts, PREFIX_SQL, runningSql } from '../credits/ledger.ts';
-import { checkRequest, minimumReservation, submitWebhookRequest, webhookReservationExpiry, type ShortsRequestDeps } from './shorts-requests.ts';
+import {
+  checkRequest,
+  minimumReservation,
+  submitWebhookRequest,
+  webhookReservationExpiry,
+  type ShortsRequestDeps,
+} from './shorts-requests.ts';
 
 export interface AcceptanceBatcher {
   /** Records the webhook request, reserves its minimum price and queues its fetch; throws an AppError (402, 400…) when it cannot. */
@@ -60,10 +66,16 @@ SELECT i FROM accepted`;
 
 type Pending = Member<NewRequest, void>;
 
-export function createAcceptanceBatcher(deps: ShortsRequestDeps, { enqueueFetches, maxGroup = 100, onGroupError }: AcceptanceOptions): AcceptanceBatcher {
+export function createAcceptanceBatcher(
+  deps: ShortsRequestDeps,
+  { enqueueFetches, maxGroup = 100, onGroupError }: AcceptanceOptions,
+): AcceptanceBatcher {
   async function oneByOne(members: Pending[]): Promise<void> {
     for (const member of members) {
-      await submitWebhookRequest(deps, member.item, (tx) => enqueueFetches(tx, [member.item.id])).then(member.resolve, member.reject);
+      await submitWebhookRequest(deps, member.item, (tx) => enqueueFetches(tx, [member.item.id])).then(
+        member.resolve,
+        member.reject,
+      );
     }
   }
 
@@ -74,17 +86,36 @@ export function createAcceptanceBatcher(deps: ShortsRequestDeps, { enqueueFetche
     try {
       accepted = await deps.db.transaction(async (tx) => {
         // Several accounts, on PostgreSQL: locked in id order first (ledger.ts withAccountsLocked).
-        await lockAccounts(deps.db, tx, members.map(({ item }) => item.accountId));
+        await lockAccounts(
+          deps.db,
+          tx,
+          members.map(({ item }) => item.accountId),
+        );
         const rows = await tx.query<{ i: number }>(ACCEPT_GROUP_SQL, [
-          JSON.stringify(members.map(({ item: request }, i) => ({
-            i, id: request.id, account_id: request.accountId, api_key_id: request.apiKeyId, channel_url: request.channelUrl, oldest_date: request.oldestDate,
-            webhook_url: request.webhookUrl, item_limit: request.limit, freshness: request.freshness ?? null, options: recordedOptions(request.options),
-            batch_id: request.batchId ?? null, amount: credits,
-          }))),
+          JSON.stringify(
+            members.map(({ item: request }, i) => ({
+              i,
+              id: request.id,
+              account_id: request.accountId,
+              api_key_id: request.apiKeyId,
+              channel_url: request.channelUrl,
+              oldest_date: request.oldestDate,
+              webhook_url: request.webhookUrl,
+              item_limit: request.limit,
+              freshness: request.freshness ?? null,
+              options: recordedOptions(request.options),
+              batch_id: request.batchId ?? null,
+              amount: credits,
+            })),
+          ),
           webhookReservationExpiry(deps),
         ]);
         const ids = new Set(rows.map((row) => Number(row.i)));
-        if (ids.size > 0) await enqueueFetches(tx, members.filter((_, i) => ids.has(i)).map((member) => member.item.id));
+        if (ids.size > 0)
+          await enqueueFetches(
+            tx,
+            members.filter((_, i) => ids.has(i)).map((member) => member.item.id),
+          );
         return ids;
       });
     } catch (error) {

@@ -22,7 +22,11 @@ export interface NewBatch {
 }
 
 /** Checks every item, then accepts all of them in one transaction (or none: 402 for the batch). */
-export async function submitBatch(deps: ShortsRequestDeps, batch: NewBatch, enqueue: (tx: Transaction, requestId: string) => Promise<void>): Promise<void> {
+export async function submitBatch(
+  deps: ShortsRequestDeps,
+  batch: NewBatch,
+  enqueue: (tx: Transaction, requestId: string) => Promise<void>,
+): Promise<void> {
   if (batch.items.length < 1 || batch.items.length > MAX_BATCH_ITEMS) {
     throw new AppError('VALIDATION_FAILED', `A batch holds 1 to ${MAX_BATCH_ITEMS} items; got ${batch.items.length}.`);
   }
@@ -30,13 +34,22 @@ export async function submitBatch(deps: ShortsRequestDeps, batch: NewBatch, enqu
     try {
       checkRequest(deps, item);
     } catch (error) {
-      if (isAppError(error)) throw new AppError(error.code, `items[${i}]: ${error.message}`, { headers: error.headers });
+      if (isAppError(error))
+        throw new AppError(error.code, `items[${i}]: ${error.message}`, { headers: error.headers });
       throw error;
     }
   });
   await deps.db.transaction(async (tx) => {
-    const [account] = await tx.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1 FOR UPDATE', [batch.accountId]);
-    await tx.query('INSERT INTO shorts_batches (id, account_id, webhook_url, item_count) VALUES ($1, $2, $3, $4)', [batch.id, batch.accountId, batch.webhookUrl, batch.items.length]);
+    const [account] = await tx.query<{ credit_balance: number; credits_reserved: number }>(
+      'SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1 FOR UPDATE',
+      [batch.accountId],
+    );
+    await tx.query('INSERT INTO shorts_batches (id, account_id, webhook_url, item_count) VALUES ($1, $2, $3, $4)', [
+      batch.id,
+      batch.accountId,
+      batch.webhookUrl,
+      batch.items.length,
+    ]);
     for (const item of batch.items) {
       try {
         await acceptWebhookRequest(deps, tx, item, (t) => enqueue(t, item.id));
@@ -45,7 +58,10 @@ export async function submitBatch(deps: ShortsRequestDeps, batch: NewBatch, enqu
         const each = Math.max(1, deps.pricing.minimumCredits);
         const held = account?.credits_reserved ?? 0;
         const available = Math.max(0, (account?.credit_balance ?? 0) - held);
-        throw new AppError('INSUFFICIENT_CREDITS', `A batch is accepted whole or not at all: each of its ${batch.items.length} items reserves at least ${each} credit${each === 1 ? '' : 's'} when accepted, ${batch.items.length * each} in all; ${available} available${held > 0 ? ` (${held} held by requests in progress)` : ''}. Nothing was accepted; send fewer items or add credits.`);
+        throw new AppError(
+          'INSUFFICIENT_CREDITS',
+          `A batch is accepted whole or not at all: each of its ${batch.items.length} items reserves at least ${each} credit${each === 1 ? '' : 's'} when accepted, ${batch.items.length * each} in all; ${available} available${held > 0 ? ` (${held} held by requests in progress)` : ''}. Nothing was accepted; send fewer items or add credits.`,
+        );
       }
     }
   });
@@ -57,11 +73,20 @@ export async function submitBatch(deps: ShortsRequestDeps, batch: NewBatch, enqu
  * summary webhook) in the same transaction. The batch row is locked first, so of two items settling
  * at once the second sees the first's settlement and exactly one completes the batch.
  */
-export async function settleBatchItem(tx: Queryable, batchId: string | null | undefined, onCompleted: (batchId: string) => Promise<void>): Promise<boolean> {
+export async function settleBatchItem(
+  tx: Queryable,
+  batchId: string | null | undefined,
+  onCompleted: (batchId: string) => Promise<void>,
+): Promise<boolean> {
   if (!batchId) return false;
-  const [open] = await tx.query('SELECT id FROM shorts_batches WHERE id = $1 AND completed_at IS NULL FOR UPDATE', [batchId]);
+  const [open] = await tx.query('SELECT id FROM shorts_batches WHERE id = $1 AND completed_at IS NULL FOR UPDATE', [
+    batchId,
+  ]);
   if (!open) return false;
-  const [pending] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM shorts_requests WHERE batch_id = $1 AND status = 'processing'", [batchId]);
+  const [pending] = await tx.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM shorts_requests WHERE batch_id = $1 AND status = 'processing'",
+    [batchId],
+  );
   if ((pending?.n ?? 0) > 0) return false;
   await tx.query('UPDATE shorts_batches SET completed_at = now() WHERE id = $1', [batchId]);
   await onCompleted(batchId);
@@ -77,7 +102,6 @@ export interface BatchRow {
   completed_at: Date | null;
 }
 
-
 export type { BatchSummary };
 
 export async function findBatch(db: Queryable, batchId: string): Promise<BatchRow | undefined> {
@@ -86,12 +110,26 @@ export async function findBatch(db: Queryable, batchId: string): Promise<BatchRo
 }
 
 export async function summariseBatch(db: Queryable, batch: BatchRow): Promise<BatchSummary> {
-  const rows = await db.query<{ id: string; channel_url: string; status: RequestStatus; item_count: number | null; credits_charged: number | null; error_code: string | null }>(
+  const rows = await db.query<{
+    id: string;
+    channel_url: string;
+    status: RequestStatus;
+    item_count: number | null;
+    credits_charged: number | null;
+    error_code: string | null;
+  }>(
     'SELECT id, channel_url, status, item_count, credits_charged, error_code FROM shorts_requests WHERE batch_id = $1 ORDER BY id',
     [batch.id],
   );
   // Items are recorded in their order in the batch; ids are time-ordered but may share a millisecond.
-  const items = rows.map((r) => ({ requestId: r.id, channelUrl: r.channel_url, status: r.status, itemCount: r.item_count, creditsCharged: r.credits_charged, error: r.error_code }));
+  const items = rows.map((r) => ({
+    requestId: r.id,
+    channelUrl: r.channel_url,
+    status: r.status,
+    itemCount: r.item_count,
+    creditsCharged: r.credits_charged,
+    error: r.error_code,
+  }));
   const count = (status: RequestStatus) => items.filter((i) => i.status === status).length;
   return {
     batchId: batch.id,
@@ -99,7 +137,12 @@ export async function summariseBatch(db: Queryable, batch: BatchRow): Promise<Ba
     webhookUrl: batch.webhook_url,
     createdAt: batch.created_at.toISOString(),
     completedAt: batch.completed_at?.toISOString() ?? null,
-    counts: { total: items.length, processing: count('processing'), completed: count('completed'), failed: count('failed') },
+    counts: {
+      total: items.length,
+      processing: count('processing'),
+      completed: count('completed'),
+      failed: count('failed'),
+    },
     creditsCharged: items.reduce((sum, i) => sum + (i.creditsCharged ?? 0), 0),
     items,
   };
@@ -107,5 +150,9 @@ export async function summariseBatch(db: Queryable, batch: BatchRow): Promise<Ba
 
 /** The body of the batch.completed webhook: built from stored rows, so every attempt sends identical bytes. */
 export async function batchWebhookPayload(db: Queryable, batch: BatchRow): Promise<string> {
-  return JSON.stringify({ type: 'batch.completed', timestamp: (batch.completed_at ?? batch.created_at).toISOString(), data: await summariseBatch(db, batch) });
+  return JSON.stringify({
+    type: 'batch.completed',
+    timestamp: (batch.completed_at ?? batch.created_at).toISOString(),
+    data: await summariseBatch(db, batch),
+  });
 }

@@ -14,7 +14,14 @@
 // so each gets its exact answer, a cheap request behind an unaffordable one included, and the
 // CHECK (credit_balance >= 0) constraint stays the last line of defence against overdraw.
 import type { Database, Queryable } from '../../infra/db/database.ts';
-import { CHARGE_GROUP_SQL, chargeAccountGroupSql, chargeOneSql, chargeReleasingSql, insufficientCredits, withAccountsLocked } from '../credits/ledger.ts';
+import {
+  CHARGE_GROUP_SQL,
+  chargeAccountGroupSql,
+  chargeOneSql,
+  chargeReleasingSql,
+  insufficientCredits,
+  withAccountsLocked,
+} from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { optionsParam, recordedOptions, type NewRequest, type Outcome } from './request-store.ts';
 import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
@@ -33,7 +40,11 @@ export interface Settlement {
  * `paidUnits`: the upstream units the request spent, counted on the account's quota day by the same
  * statement (QuotaMeter.settlePaid; nothing is counted when the charge is refused).
  */
-export async function chargeAndRecord(db: Queryable, { request, credits, outcome }: Settlement, { releasing = false, paidUnits }: { releasing?: boolean; paidUnits?: PaidUnits } = {}): Promise<number> {
+export async function chargeAndRecord(
+  db: Queryable,
+  { request, credits, outcome }: Settlement,
+  { releasing = false, paidUnits }: { releasing?: boolean; paidUnits?: PaidUnits } = {},
+): Promise<number> {
   const charge = (releasing ? chargeReleasingSql : chargeOneSql)({ account: '$1', amount: '$2', requestId: '$3' });
   const counted = paidUnits?.units ? paidUnits : undefined;
   const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
@@ -43,16 +54,29 @@ export async function chargeAndRecord(db: Queryable, { request, credits, outcome
      )${counted ? `, counted AS (${addUnitsSql('SELECT $1::uuid, $16::text, $17::int, 0 FROM charged')})` : ''}
      SELECT credit_balance, low_balance_threshold FROM charged`,
     [
-      request.accountId, credits, request.id, request.apiKeyId, request.channelUrl, request.oldestDate,
-      outcome.status, outcome.httpStatus, outcome.itemCount, outcome.creditsCharged, outcome.errorCode, JSON.stringify(outcome.result), outcome.quotaUnits,
-      request.limit, optionsParam(request.options),
+      request.accountId,
+      credits,
+      request.id,
+      request.apiKeyId,
+      request.channelUrl,
+      request.oldestDate,
+      outcome.status,
+      outcome.httpStatus,
+      outcome.itemCount,
+      outcome.creditsCharged,
+      outcome.errorCode,
+      JSON.stringify(outcome.result),
+      outcome.quotaUnits,
+      request.limit,
+      optionsParam(request.options),
       ...(counted ? [counted.day, counted.units] : []),
     ],
   );
   if (!row) throw await insufficientCredits(db, request.accountId, credits);
   // In the caller's transaction when there is one; otherwise right after (the claim is state-based, see credit-alerts.ts).
   // A failed claim does not undo the settlement: the account's next charge claims it.
-  if (credits > 0 && mayBeLow(row.credit_balance, row.low_balance_threshold)) await emitCreditsLow(db, request.accountId, request.id).catch(() => null);
+  if (credits > 0 && mayBeLow(row.credit_balance, row.low_balance_threshold))
+    await emitCreditsLow(db, request.accountId, request.id).catch(() => null);
   return row.credit_balance;
 }
 
@@ -84,7 +108,10 @@ export interface BatcherOptions {
   onBatchError?: (error: unknown, size: number) => void;
 }
 
-export function createSettlementBatcher(db: Database, { maxBatch = 100, onBatchError }: BatcherOptions = {}): SettlementBatcher {
+export function createSettlementBatcher(
+  db: Database,
+  { maxBatch = 100, onBatchError }: BatcherOptions = {},
+): SettlementBatcher {
   async function settleOneByOne(members: Array<Member<Settlement, number>>): Promise<void> {
     for (const member of members) {
       await chargeAndRecord(db, member.item).then(member.resolve, member.reject);
@@ -98,19 +125,39 @@ export function createSettlementBatcher(db: Database, { maxBatch = 100, onBatchE
       const accountId = members[0]!.item.request.accountId;
       const oneAccount = members.every(({ item }) => item.request.accountId === accountId);
       let total = 0;
-      const input = JSON.stringify(members.map(({ item: { request, credits, outcome } }, i) => {
-        total += credits;
-        return {
-          i, account_id: request.accountId, amount: credits, request_id: request.id, api_key_id: request.apiKeyId, channel_url: request.channelUrl,
-          oldest_date: request.oldestDate, item_limit: request.limit, status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount,
-          credits_charged: outcome.creditsCharged, error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
-          options: recordedOptions(request.options), ...(oneAccount ? { run: total } : {}),
-        };
-      }));
+      const input = JSON.stringify(
+        members.map(({ item: { request, credits, outcome } }, i) => {
+          total += credits;
+          return {
+            i,
+            account_id: request.accountId,
+            amount: credits,
+            request_id: request.id,
+            api_key_id: request.apiKeyId,
+            channel_url: request.channelUrl,
+            oldest_date: request.oldestDate,
+            item_limit: request.limit,
+            status: outcome.status,
+            http_status: outcome.httpStatus,
+            item_count: outcome.itemCount,
+            credits_charged: outcome.creditsCharged,
+            error_code: outcome.errorCode,
+            result: outcome.result,
+            quota_units: outcome.quotaUnits,
+            options: recordedOptions(request.options),
+            ...(oneAccount ? { run: total } : {}),
+          };
+        }),
+      );
       // One account's group (the usual one) is charged whole by the cheaper statement; when its
       // credits do not cover the whole group, the general statement takes the run they cover.
       accepted = oneAccount ? await db.query(ACCOUNT_BATCH_SQL, [input, accountId, total]) : [];
-      if (accepted.length === 0) accepted = await withAccountsLocked(db, members.map(({ item }) => item.request.accountId), (q) => q.query(BATCH_SQL, [input]));
+      if (accepted.length === 0)
+        accepted = await withAccountsLocked(
+          db,
+          members.map(({ item }) => item.request.accountId),
+          (q) => q.query(BATCH_SQL, [input]),
+        );
     } catch (error) {
       onBatchError?.(error, members.length);
       // The whole batch rolled back (e.g. a deadlock with a non-batched writer): settle each on its own,
@@ -123,7 +170,8 @@ export function createSettlementBatcher(db: Database, { maxBatch = 100, onBatchE
     const low = new Map<string, string>();
     for (const row of accepted) {
       const { item } = members[Number(row.i)]!;
-      if (item.credits > 0 && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) low.set(item.request.accountId, item.request.id);
+      if (item.credits > 0 && mayBeLow(Number(row.balance_after), row.low_balance_threshold))
+        low.set(item.request.accountId, item.request.id);
     }
     for (const [accountId, requestId] of low) await emitCreditsLow(db, accountId, requestId).catch(() => null); // the account's next charge claims it
     const refused: Array<Member<Settlement, number>> = [];

@@ -24,7 +24,14 @@ import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { CHARGE_GROUP_RELEASING_SQL, lockAccounts, withAccountsLocked } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { signingSecretsSql } from '../webhooks/webhook-secrets.ts';
-import { OUTCOME_COLUMNS, outcomeFields, outcomeSetSql, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
+import {
+  OUTCOME_COLUMNS,
+  outcomeFields,
+  outcomeSetSql,
+  type NewRequest,
+  type Outcome,
+  type RequestRow,
+} from './request-store.ts';
 
 export interface QueuedSettlement {
   request: NewRequest;
@@ -55,7 +62,10 @@ export interface SettledAs {
 }
 
 /** The fields of a settled request its webhook is built from, plus the secrets that sign it. */
-export type SettledRow = Pick<RequestRow, 'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at'> & { secrets: string[] };
+export type SettledRow = Pick<
+  RequestRow,
+  'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at'
+> & { secrets: string[] };
 
 export interface QueuedSettlementBatcher {
   settle(settlement: QueuedSettlement): Promise<SettledAs>;
@@ -128,16 +138,33 @@ interface Written {
   low: Map<string, string>;
 }
 
-type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & { i: number; blocked: boolean; pending: boolean; charged: boolean; balance_after: number | string | null; low_balance_threshold: number | null; changed: boolean; secrets: string[] | null };
+type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & {
+  i: number;
+  blocked: boolean;
+  pending: boolean;
+  charged: boolean;
+  balance_after: number | string | null;
+  low_balance_threshold: number | null;
+  changed: boolean;
+  secrets: string[] | null;
+};
 
 async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
-  const rows = await db.query<GroupRow>(
-    SETTLE_SQL,
-    [JSON.stringify(items.map((member, i) => {
-      const { request, credits, outcome } = member.item;
-      return { i, account_id: request.accountId, amount: charges(member) ? credits : 0, request_id: request.id, ...outcomeFields(outcome) };
-    })), new Date()],
-  );
+  const rows = await db.query<GroupRow>(SETTLE_SQL, [
+    JSON.stringify(
+      items.map((member, i) => {
+        const { request, credits, outcome } = member.item;
+        return {
+          i,
+          account_id: request.accountId,
+          amount: charges(member) ? credits : 0,
+          request_id: request.id,
+          ...outcomeFields(outcome),
+        };
+      }),
+    ),
+    new Date(),
+  ]);
   const written: Written = { settled: new Map(), refused: [], low: new Map() };
   // By the member's place: the rows' order is the plan's, not guaranteed (the refused go alone in it).
   rows.sort((a, b) => Number(a.i) - Number(b.i));
@@ -147,20 +174,37 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
     else if (!row.changed) written.settled.set(member, { changed: false });
     else {
       const { account_id, webhook_url, status, result, created_at, completed_at } = row;
-      written.settled.set(member, { changed: true, settledRow: { id: member.item.request.id, account_id, webhook_url, status, result, created_at, completed_at, secrets: row.secrets ?? [] } });
+      written.settled.set(member, {
+        changed: true,
+        settledRow: {
+          id: member.item.request.id,
+          account_id,
+          webhook_url,
+          status,
+          result,
+          created_at,
+          completed_at,
+          secrets: row.secrets ?? [],
+        },
+      });
     }
-    if (row.charged && mayBeLow(Number(row.balance_after), row.low_balance_threshold)) written.low.set(member.item.request.accountId, member.item.request.id);
+    if (row.charged && mayBeLow(Number(row.balance_after), row.low_balance_threshold))
+      written.low.set(member.item.request.accountId, member.item.request.id);
   }
   return written;
 }
 
-export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGroup = 50, onGroupError }: QueuedSettlementOptions): QueuedSettlementBatcher {
+export function createQueuedSettlementBatcher(
+  db: Database,
+  { insertJobs, maxGroup = 50, onGroupError }: QueuedSettlementOptions,
+): QueuedSettlementBatcher {
   // Members left to the one-by-one path settle in the order the group decides in (ledger.ts
   // CHARGE_GROUP_RELEASING_SQL): those not charged first, then the rest, each in arrival order. So a
   // blocked account (or a failed group) ends a failed member's reservation before the members to
   // charge are tried, as the statement would have (found by review: they went in arrival order).
   async function oneByOne(members: Pending[]): Promise<void> {
-    const order = members.map((member, i) => ({ member, i, charging: charges(member) }))
+    const order = members
+      .map((member, i) => ({ member, i, charging: charges(member) }))
       .sort((a, b) => Number(a.charging) - Number(b.charging) || a.i - b.i);
     for (const { member } of order) await member.item.alone().then(member.resolve, member.reject);
   }
@@ -204,8 +248,13 @@ export function createQueuedSettlementBatcher(db: Database, { insertJobs, maxGro
         // Claimed as a single charge claims it (credit-alerts.ts): once per crossing, in this transaction.
         for (const [accountId, requestId] of group.low) await emitCreditsLow(tx, accountId, requestId);
         const jobs: DeferredJob[] = [];
-        const deferring: Transaction = { query: (sql, params) => tx.query(sql, params), jobDb: tx.jobDb, deferJob: (job) => jobs.push(job) };
-        for (const [member, { changed }] of group.settled) if (changed) await member.item.afterSettle?.(deferring, member.item.request);
+        const deferring: Transaction = {
+          query: (sql, params) => tx.query(sql, params),
+          jobDb: tx.jobDb,
+          deferJob: (job) => jobs.push(job),
+        };
+        for (const [member, { changed }] of group.settled)
+          if (changed) await member.item.afterSettle?.(deferring, member.item.request);
         if (jobs.length > 0) await insertJobs(tx, jobs);
         return group;
       });

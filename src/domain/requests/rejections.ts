@@ -54,7 +54,15 @@ export class RejectionCounter {
       if (rejection.at > entry.lastAt) entry.lastAt = rejection.at;
       return;
     }
-    this.#pending.set(key, { accountId: rejection.accountId, day, apiKeyId, httpStatus: rejection.httpStatus, errorCode: rejection.errorCode, count: 1, lastAt: rejection.at });
+    this.#pending.set(key, {
+      accountId: rejection.accountId,
+      day,
+      apiKeyId,
+      httpStatus: rejection.httpStatus,
+      errorCode: rejection.errorCode,
+      count: 1,
+      lastAt: rejection.at,
+    });
     // Memory stays bounded whatever the variety of refusals: many distinct counters flush early.
     if (this.#pending.size >= MAX_PENDING) void this.flush();
   }
@@ -80,7 +88,19 @@ export class RejectionCounter {
          FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, day date, api_key_id text, http_status integer, error_code text, count integer, last_at timestamptz)
          ON CONFLICT (account_id, day, api_key_id, http_status, error_code)
          DO UPDATE SET count = rejected_calls_daily.count + EXCLUDED.count, last_at = greatest(rejected_calls_daily.last_at, EXCLUDED.last_at)`,
-        [JSON.stringify(batch.map((p) => ({ account_id: p.accountId, day: p.day, api_key_id: p.apiKeyId, http_status: p.httpStatus, error_code: p.errorCode, count: p.count, last_at: p.lastAt.toISOString() })))],
+        [
+          JSON.stringify(
+            batch.map((p) => ({
+              account_id: p.accountId,
+              day: p.day,
+              api_key_id: p.apiKeyId,
+              http_status: p.httpStatus,
+              error_code: p.errorCode,
+              count: p.count,
+              last_at: p.lastAt.toISOString(),
+            })),
+          ),
+        ],
       );
     } catch (error) {
       // Put the counts back (merged with any counted meanwhile) for the next flush.
@@ -105,16 +125,39 @@ export class RejectionCounter {
 }
 
 /** Refused calls per UTC day over the last `days` days, newest first; days without any are left out. */
-export async function rejectionsByDay(db: Queryable, counter: RejectionCounter | null, accountId: string, days: number, now: Date): Promise<RejectionDay[]> {
-  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10);
-  const rows = await db.query<{ day: string; api_key_id: string; http_status: number; error_code: string; count: number; last_at: Date }>(
+export async function rejectionsByDay(
+  db: Queryable,
+  counter: RejectionCounter | null,
+  accountId: string,
+  days: number,
+  now: Date,
+): Promise<RejectionDay[]> {
+  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)))
+    .toISOString()
+    .slice(0, 10);
+  const rows = await db.query<{
+    day: string;
+    api_key_id: string;
+    http_status: number;
+    error_code: string;
+    count: number;
+    last_at: Date;
+  }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, api_key_id, http_status, error_code, count, last_at
      FROM rejected_calls_daily WHERE account_id = $1 AND day >= $2::date`,
     [accountId, since],
   );
   const merged = new Map<string, Pending>();
   for (const r of rows) {
-    merged.set(`${r.day}|${r.api_key_id}|${r.http_status}|${r.error_code}`, { accountId, day: r.day, apiKeyId: r.api_key_id, httpStatus: r.http_status, errorCode: r.error_code, count: r.count, lastAt: r.last_at });
+    merged.set(`${r.day}|${r.api_key_id}|${r.http_status}|${r.error_code}`, {
+      accountId,
+      day: r.day,
+      apiKeyId: r.api_key_id,
+      httpStatus: r.http_status,
+      errorCode: r.error_code,
+      count: r.count,
+      lastAt: r.last_at,
+    });
   }
   for (const p of counter?.pendingFor(accountId) ?? []) {
     if (p.day < since) continue;
@@ -131,7 +174,13 @@ export async function rejectionsByDay(db: Queryable, counter: RejectionCounter |
   for (const p of merged.values()) {
     const day = byDay.get(p.day) ?? { date: p.day, total: 0, counts: [] };
     day.total += p.count;
-    day.counts.push({ httpStatus: p.httpStatus, error: p.errorCode, apiKeyId: p.apiKeyId || null, count: p.count, lastAt: p.lastAt.toISOString() });
+    day.counts.push({
+      httpStatus: p.httpStatus,
+      error: p.errorCode,
+      apiKeyId: p.apiKeyId || null,
+      count: p.count,
+      lastAt: p.lastAt.toISOString(),
+    });
     byDay.set(p.day, day);
   }
   return [...byDay.values()]

@@ -36,7 +36,11 @@ export function encodeCursor(position: Position): string {
 export function decodeCursor(cursor: string): Position {
   const text = /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^(\d{1,17})\.(req_[a-z0-9]{1,40})$/.exec(text);
-  if (!match) throw new AppError('VALIDATION_FAILED', 'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
+  if (!match)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.',
+    );
   return { createdMicros: BigInt(match[1]!), id: match[2]! };
 }
 
@@ -87,7 +91,9 @@ export async function listRequestLog(
   if (options.cursor) {
     const position = decodeCursor(options.cursor);
     params.push(position.createdMicros.toString(), position.id);
-    where.push(`(r.created_at, r.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`);
+    where.push(
+      `(r.created_at, r.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`,
+    );
   }
   params.push(options.limit + 1);
   const rows = await db.query<LogRow>(
@@ -110,14 +116,19 @@ export async function listRequestLog(
   const last = page.at(-1);
   return {
     requests: page.map((row) => entryOf(row, options.retrySchedule ?? [])),
-    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdMicros: BigInt(last.created_micros), id: last.id }) : null,
+    nextCursor:
+      rows.length > options.limit && last
+        ? encodeCursor({ createdMicros: BigInt(last.created_micros), id: last.id })
+        : null,
   };
 }
 
 function entryOf(row: LogRow, schedule: number[]): RequestLogEntry {
   return {
     ...summarise(row),
-    apiKey: row.api_key_id ? { id: row.api_key_id, name: row.key_name ?? '(deleted key)', prefix: row.key_prefix ?? '' } : null,
+    apiKey: row.api_key_id
+      ? { id: row.api_key_id, name: row.key_name ?? '(deleted key)', prefix: row.key_prefix ?? '' }
+      : null,
     delivery: row.mode === 'webhook' ? deliveryStatusOf(row, schedule) : null,
   };
 }
@@ -130,9 +141,14 @@ export function retriesEndBy(schedule: number[], attempt: number, next: Date): D
 }
 
 function deliveryStatusOf(row: LogRow, schedule: number[]): DeliveryStatus {
-  const state: DeliveryState = row.d_outcome === null ? 'pending'
-    : row.d_outcome === 'failed' ? (row.d_next ? 'retrying' : 'failed')
-    : row.d_outcome;
+  const state: DeliveryState =
+    row.d_outcome === null
+      ? 'pending'
+      : row.d_outcome === 'failed'
+        ? row.d_next
+          ? 'retrying'
+          : 'failed'
+        : row.d_outcome;
   return {
     state,
     // Attempt numbers are consecutive per request (redeliveries continue the count).
@@ -140,6 +156,7 @@ function deliveryStatusOf(row: LogRow, schedule: number[]): DeliveryStatus {
     lastAttemptAt: row.d_at?.toISOString() ?? null,
     lastStatusCode: row.d_status ?? null,
     nextAttemptAt: row.d_next?.toISOString() ?? null,
-    retryingUntil: state === 'retrying' && row.d_next ? retriesEndBy(schedule, row.d_attempt ?? 1, row.d_next).toISOString() : null,
+    retryingUntil:
+      state === 'retrying' && row.d_next ? retriesEndBy(schedule, row.d_attempt ?? 1, row.d_next).toISOString() : null,
   };
 }

@@ -83,10 +83,24 @@ export async function insertRequest(db: Queryable, request: NewRequest, outcome?
     `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, options, batch_id, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
     [
-      request.id, request.accountId, request.apiKeyId, request.channelUrl, request.oldestDate, request.webhookUrl,
-      request.webhookUrl ? 'webhook' : 'sync', outcome?.status ?? 'processing', outcome?.httpStatus ?? null, outcome?.itemCount ?? null,
-      outcome?.creditsCharged ?? null, outcome?.errorCode ?? null, outcome ? JSON.stringify(outcome.result) : null, outcome?.quotaUnits ?? null,
-      request.limit, request.freshness ?? null, optionsParam(request.options), request.batchId ?? null,
+      request.id,
+      request.accountId,
+      request.apiKeyId,
+      request.channelUrl,
+      request.oldestDate,
+      request.webhookUrl,
+      request.webhookUrl ? 'webhook' : 'sync',
+      outcome?.status ?? 'processing',
+      outcome?.httpStatus ?? null,
+      outcome?.itemCount ?? null,
+      outcome?.creditsCharged ?? null,
+      outcome?.errorCode ?? null,
+      outcome ? JSON.stringify(outcome.result) : null,
+      outcome?.quotaUnits ?? null,
+      request.limit,
+      request.freshness ?? null,
+      optionsParam(request.options),
+      request.batchId ?? null,
     ],
   );
 }
@@ -101,17 +115,26 @@ export async function settleRequest(db: Queryable, id: string, outcome: Outcome)
  * (`OUTCOME_COLUMNS`), the SET list reading them from that row (`outcomeSetSql`) and the row's
  * fields (`outcomeFields`). Shared by settleRequests and the queued settlements' one statement.
  */
-export const OUTCOME_COLUMNS = 'status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int';
+export const OUTCOME_COLUMNS =
+  'status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int';
 export const outcomeSetSql = (row: string) =>
   `status = ${row}.status, http_status = ${row}.http_status, item_count = ${row}.item_count, credits_charged = ${row}.credits_charged,
    error_code = ${row}.error_code, result = ${row}.result, quota_units = ${row}.quota_units, completed_at = now()`;
 export const outcomeFields = (outcome: Outcome) => ({
-  status: outcome.status, http_status: outcome.httpStatus, item_count: outcome.itemCount, credits_charged: outcome.creditsCharged,
-  error_code: outcome.errorCode, result: outcome.result, quota_units: outcome.quotaUnits,
+  status: outcome.status,
+  http_status: outcome.httpStatus,
+  item_count: outcome.itemCount,
+  credits_charged: outcome.creditsCharged,
+  error_code: outcome.errorCode,
+  result: outcome.result,
+  quota_units: outcome.quotaUnits,
 });
 
 /** Settles processing requests once, in one statement; returns the ids it changed (others were settled already). */
-export async function settleRequests(db: Queryable, settlements: Array<{ id: string; outcome: Outcome }>): Promise<Set<string>> {
+export async function settleRequests(
+  db: Queryable,
+  settlements: Array<{ id: string; outcome: Outcome }>,
+): Promise<Set<string>> {
   if (settlements.length === 0) return new Set();
   const rows = await db.query<{ id: string }>(
     `UPDATE shorts_requests s SET ${outcomeSetSql('x')}
@@ -128,21 +151,41 @@ export async function settleRequests(db: Queryable, settlements: Array<{ id: str
  * (125 KB for 100 shorts), and reading and parsing it where it is not needed was the largest single
  * cost of the queued fetch on embedded PGlite (#13).
  */
-export async function findRequest(db: Queryable, id: string, { withResult = true } = {}): Promise<RequestRow | undefined> {
-  const [row] = await db.query<RequestRow>(withResult ? 'SELECT * FROM shorts_requests WHERE id = $1' : `SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = $1`, [id]);
+export async function findRequest(
+  db: Queryable,
+  id: string,
+  { withResult = true } = {},
+): Promise<RequestRow | undefined> {
+  const [row] = await db.query<RequestRow>(
+    withResult
+      ? 'SELECT * FROM shorts_requests WHERE id = $1'
+      : `SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = $1`,
+    [id],
+  );
   return row;
 }
-const COLUMNS_BUT_RESULT = 'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
+const COLUMNS_BUT_RESULT =
+  'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
 
 /**
  * findRequest without the result, for the fetch jobs (#13): the jobs running at the same moment
  * read their requests in one statement (groupRead) instead of one statement each.
  */
-export function createQueuedRequestReader(db: Queryable, maxGroup = 100): (id: string) => Promise<RequestRow | undefined> {
-  return groupRead<string, RequestRow>(maxGroup, (id) => id, async (ids) => {
-    const rows = await db.query<RequestRow>(`SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = ANY($1::text[])`, [ids]);
-    return new Map(rows.map((row) => [row.id, row]));
-  });
+export function createQueuedRequestReader(
+  db: Queryable,
+  maxGroup = 100,
+): (id: string) => Promise<RequestRow | undefined> {
+  return groupRead<string, RequestRow>(
+    maxGroup,
+    (id) => id,
+    async (ids) => {
+      const rows = await db.query<RequestRow>(
+        `SELECT ${COLUMNS_BUT_RESULT}, NULL AS result FROM shorts_requests WHERE id = ANY($1::text[])`,
+        [ids],
+      );
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+  );
 }
 
 export type { RequestSummary };
@@ -181,7 +224,12 @@ export type { UsageDay };
  * theirs and its watches' checks' (found by review: without the checks the figures disagreed with
  * the ledger and the statement).
  */
-export async function usageByDay(db: Queryable, accountId: string, days: number, now = new Date()): Promise<UsageDay[]> {
+export async function usageByDay(
+  db: Queryable,
+  accountId: string,
+  days: number,
+  now = new Date(),
+): Promise<UsageDay[]> {
   const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const rows = await db.query<{ day: string; requests: number; items: number; credits: number }>(
     `SELECT day, sum(requests)::int AS requests, sum(items)::int AS items, sum(credits)::int AS credits FROM (
@@ -203,7 +251,10 @@ export async function usageByDay(db: Queryable, accountId: string, days: number,
 }
 
 /** The account's shorts requests, and every credit charged: theirs and its watches' checks' (as usageByDay). */
-export async function accountTotals(db: Queryable, accountId: string): Promise<{ totalRequests: number; totalCreditsCharged: number }> {
+export async function accountTotals(
+  db: Queryable,
+  accountId: string,
+): Promise<{ totalRequests: number; totalCreditsCharged: number }> {
   const [row] = await db.query<{ total_requests: number; total_credits: number }>(
     `SELECT count(*)::int AS total_requests,
             (coalesce(sum(credits_charged), 0) + (SELECT coalesce(sum(credits_charged), 0) FROM watch_checks WHERE account_id = $1))::int AS total_credits

@@ -11,10 +11,25 @@ import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
 import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
-import { failureBody, prerenderShorts, renderSuccessJson, successBody, type FailureBody, type RenderedJson, type SuccessBody } from './response-bodies.ts';
+import {
+  failureBody,
+  prerenderShorts,
+  renderSuccessJson,
+  successBody,
+  type FailureBody,
+  type RenderedJson,
+  type SuccessBody,
+} from './response-bodies.ts';
 import { chargeAndRecord, type SettlementBatcher } from './charge-and-record.ts';
 import { markRecorded } from './recorded-failures.ts';
-import { findRequest, insertRequest, settleRequest, type NewRequest, type Outcome, type RequestRow } from './request-store.ts';
+import {
+  findRequest,
+  insertRequest,
+  settleRequest,
+  type NewRequest,
+  type Outcome,
+  type RequestRow,
+} from './request-store.ts';
 import { durationBoundsProblem, keylessDurations } from '../shorts/sorting.ts';
 
 /** A synchronous request's reservation lapses this long after it was made (the request times out well before). */
@@ -47,19 +62,30 @@ export interface ShortsRequestDeps {
 
 function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   const ref = parseChannelUrl(request.channelUrl);
-  if (request.limit !== null && (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > deps.maxShorts)) {
-    throw new AppError('VALIDATION_FAILED', `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`);
+  if (
+    request.limit !== null &&
+    (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > deps.maxShorts)
+  ) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`,
+    );
   }
   // Sort and duration filters (#14).
   const { sort, minDurationSeconds, maxDurationSeconds } = request.options ?? {};
   const problem = durationBoundsProblem(minDurationSeconds, maxDurationSeconds);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
   // Before a webhook request or a batch is accepted, not in its job (found by review).
-  if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined)) throw keylessDurations();
+  if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined))
+    throw keylessDurations();
   return {
-    ref, ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}), ...(request.limit !== null ? { limit: request.limit } : {}),
+    ref,
+    ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}),
+    ...(request.limit !== null ? { limit: request.limit } : {}),
     ...(request.freshness ? { freshness: request.freshness } : {}),
-    ...(sort !== undefined ? { sort } : {}), ...(minDurationSeconds !== undefined ? { minDurationSeconds } : {}), ...(maxDurationSeconds !== undefined ? { maxDurationSeconds } : {}),
+    ...(sort !== undefined ? { sort } : {}),
+    ...(minDurationSeconds !== undefined ? { minDurationSeconds } : {}),
+    ...(maxDurationSeconds !== undefined ? { maxDurationSeconds } : {}),
   };
 }
 
@@ -70,12 +96,22 @@ function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
 }
 
 function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
-  return { db: deps.db, accountId: request.accountId, requestId: request.id, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(deps.now() + holdMs) };
+  return {
+    db: deps.db,
+    accountId: request.accountId,
+    requestId: request.id,
+    settings: deps.quota,
+    now: deps.now,
+    reservationExpiresAt: new Date(deps.now() + holdMs),
+  };
 }
 
 /** The service's own failure: the units are its loss, nothing is charged. */
 function cutByShutdown(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'The service stopped before this request\'s answer was ready and closed its connection; nothing was charged. Send it again.');
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    "The service stopped before this request's answer was ready and closed its connection; nothing was charged. Send it again.",
+  );
 }
 
 /**
@@ -83,16 +119,27 @@ function cutByShutdown(): AppError {
  * `connectionsCut`: aborted when a stopping server cut its connections; a request whose work ends
  * after that is not charged (found by review: its client got a reset, and was charged).
  */
-export async function runSyncRequest(deps: ShortsRequestDeps, request: NewRequest, options: { connectionsCut?: AbortSignal } = {}): Promise<{ body: SuccessBody; json: RenderedJson }> {
+export async function runSyncRequest(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  options: { connectionsCut?: AbortSignal } = {},
+): Promise<{ body: SuccessBody; json: RenderedJson }> {
   let meter: QuotaMeter | undefined;
   try {
     const query = queryOf(deps, request);
-    const outcome = await deps.shorts.fetch(query, { openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))), onShorts: prerenderShorts });
+    const outcome = await deps.shorts.fetch(query, {
+      openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))),
+      onShorts: prerenderShorts,
+    });
     if (options.connectionsCut?.aborted) throw cutByShutdown();
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
     // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
-    const settlement = { request, credits, outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true) };
+    const settlement = {
+      request,
+      credits,
+      outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true),
+    };
     // The body is rendered while the database writes the charge: a fresh result's JSON (~1 ms for 50
     // shorts) came after the charge, on the cold path's critical path (#13). Refused, it is dropped.
     // Both are awaited before either's failure is handled, so the failure path below never runs while
@@ -128,7 +175,11 @@ export async function runSyncRequest(deps: ShortsRequestDeps, request: NewReques
  * Accepts a webhook request: records it, reserves the minimum price and enqueues its job in one
  * transaction, so a balance of N accepts only what N credits can pay (402 at once for the rest).
  */
-export async function submitWebhookRequest(deps: ShortsRequestDeps, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
+export async function submitWebhookRequest(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  enqueue: (tx: Transaction) => Promise<void>,
+): Promise<void> {
   queryOf(deps, request);
   await deps.db.transaction((tx) => acceptWebhookRequest(deps, tx, request, enqueue));
 }
@@ -144,7 +195,12 @@ export function webhookReservationExpiry(deps: ShortsRequestDeps): Date {
 }
 
 /** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one, #14). */
-export async function acceptWebhookRequest(deps: ShortsRequestDeps, tx: Transaction, request: NewRequest, enqueue: (tx: Transaction) => Promise<void>): Promise<void> {
+export async function acceptWebhookRequest(
+  deps: ShortsRequestDeps,
+  tx: Transaction,
+  request: NewRequest,
+  enqueue: (tx: Transaction) => Promise<void>,
+): Promise<void> {
   const minimum = minimumReservation(deps);
   await insertRequest(tx, request);
   await enqueue(tx);
@@ -153,10 +209,24 @@ export async function acceptWebhookRequest(deps: ShortsRequestDeps, tx: Transact
   // requests of one account were accepted at ~60/s while the lock was held across the job insert).
   // Refused, the transaction rolls back the request and its job with it.
   const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
-  if (!(await reserveCredits(tx, { accountId: request.accountId, requestId: request.id, credits: minimum, expiresAt: input.reservationExpiresAt, now: new Date(deps.now()) }))) {
-    const [row] = await tx.query<{ credit_balance: number; credits_reserved: number }>('SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1', [request.accountId]);
+  if (
+    !(await reserveCredits(tx, {
+      accountId: request.accountId,
+      requestId: request.id,
+      credits: minimum,
+      expiresAt: input.reservationExpiresAt,
+      now: new Date(deps.now()),
+    }))
+  ) {
+    const [row] = await tx.query<{ credit_balance: number; credits_reserved: number }>(
+      'SELECT credit_balance, credits_reserved FROM accounts WHERE id = $1',
+      [request.accountId],
+    );
     const held = row?.credits_reserved ?? 0;
-    throw new AppError('INSUFFICIENT_CREDITS', `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`);
+    throw new AppError(
+      'INSUFFICIENT_CREDITS',
+      `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
+    );
   }
 }
 
@@ -165,18 +235,54 @@ export function checkRequest(deps: ShortsRequestDeps, request: NewRequest): void
   queryOf(deps, request);
 }
 
-async function recordFailure(deps: ShortsRequestDeps, request: NewRequest, error: AppError, quotaUnits: number | null): Promise<void> {
+async function recordFailure(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  error: AppError,
+  quotaUnits: number | null,
+): Promise<void> {
   // Best effort: a failure to record must not hide the original error from the caller.
-  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error, quotaUnits)).then(() => markRecorded(error), () => {});
+  await insertRequest(deps.db, request, failureOutcome(failureBody(request.id, error), error, quotaUnits)).then(
+    () => markRecorded(error),
+    () => {},
+  );
 }
 
 function successOutcome(body: SuccessBody, quotaUnits: number, keepBody: boolean): Outcome {
-  const summary = { channel: { id: body.data.channel.id, title: body.data.channel.snippet.title, customUrl: body.data.channel.snippet.customUrl }, itemCount: body.itemCount, creditsCharged: body.creditsCharged, truncated: body.truncated, fetchedAt: body.fetchedAt, stale: body.stale, note: 'Synchronous results are returned once and not retained; this is a summary.' };
-  return { status: 'completed', httpStatus: 200, itemCount: body.itemCount, creditsCharged: body.creditsCharged, errorCode: null, result: keepBody ? body : summary, quotaUnits };
+  const summary = {
+    channel: {
+      id: body.data.channel.id,
+      title: body.data.channel.snippet.title,
+      customUrl: body.data.channel.snippet.customUrl,
+    },
+    itemCount: body.itemCount,
+    creditsCharged: body.creditsCharged,
+    truncated: body.truncated,
+    fetchedAt: body.fetchedAt,
+    stale: body.stale,
+    note: 'Synchronous results are returned once and not retained; this is a summary.',
+  };
+  return {
+    status: 'completed',
+    httpStatus: 200,
+    itemCount: body.itemCount,
+    creditsCharged: body.creditsCharged,
+    errorCode: null,
+    result: keepBody ? body : summary,
+    quotaUnits,
+  };
 }
 
 function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number | null): Outcome {
-  return { status: 'failed', httpStatus: error.status, itemCount: null, creditsCharged: 0, errorCode: error.code, result: body, quotaUnits };
+  return {
+    status: 'failed',
+    httpStatus: error.status,
+    itemCount: null,
+    creditsCharged: 0,
+    errorCode: error.code,
+    result: body,
+    quotaUnits,
+  };
 }
 
 /**
@@ -188,11 +294,29 @@ function failureOutcome(body: FailureBody, error: AppError, quotaUnits: number |
  * its group's one statement (queued-settlements.ts). `settledRow`: what the webhook's first attempt
  * needs, when the group's statement returned it (SettledAs).
  */
-export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: string, afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>, giveUp?: AppError): Promise<{ state: 'settled' | 'already-settled' | 'missing'; settledRow?: SettledRow | undefined }> {
-  const row = await (deps.findQueued ? deps.findQueued(requestId) : findRequest(deps.db, requestId, { withResult: false }));
+export async function processQueuedRequest(
+  deps: ShortsRequestDeps,
+  requestId: string,
+  afterSettle: (tx: Transaction, request: NewRequest) => Promise<void>,
+  giveUp?: AppError,
+): Promise<{ state: 'settled' | 'already-settled' | 'missing'; settledRow?: SettledRow | undefined }> {
+  const row = await (deps.findQueued
+    ? deps.findQueued(requestId)
+    : findRequest(deps.db, requestId, { withResult: false }));
   if (!row) return { state: 'missing' };
   if (row.status !== 'processing') return { state: 'already-settled' };
-  const request: NewRequest = { id: row.id, accountId: row.account_id, apiKeyId: row.api_key_id, channelUrl: row.channel_url, oldestDate: row.oldest_date === null ? null : Number(row.oldest_date), limit: row.item_limit, freshness: row.freshness, webhookUrl: row.webhook_url, options: row.options, batchId: row.batch_id };
+  const request: NewRequest = {
+    id: row.id,
+    accountId: row.account_id,
+    apiKeyId: row.api_key_id,
+    channelUrl: row.channel_url,
+    oldestDate: row.oldest_date === null ? null : Number(row.oldest_date),
+    limit: row.item_limit,
+    freshness: row.freshness,
+    webhookUrl: row.webhook_url,
+    options: row.options,
+    batchId: row.batch_id,
+  };
   let outcome: Outcome;
   let credits = 0;
   let meter: QuotaMeter | undefined;
@@ -223,7 +347,11 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
       },
     });
     credits = priceOf(deps, fetched);
-    outcome = successOutcome(successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale), fetched.meter?.spent ?? 0, true);
+    outcome = successOutcome(
+      successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale),
+      fetched.meter?.spent ?? 0,
+      true,
+    );
   } catch (failure) {
     const { error } = unwrapFailure(failure);
     if (!isAppError(error)) return abandon(error);
@@ -233,8 +361,18 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
   }
   const fetchedOutcome = outcome;
   const hook = request.batchId ? afterSettle : undefined;
-  const alone = () => settleQueuedAlone(deps.db, { request, credits, outcome: fetchedOutcome, afterSettle: hook, quotaUnits: meter?.spent ?? null });
-  const settledAs = await (deps.queuedSettlements ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone }) : alone()).catch(abandon);
+  const alone = () =>
+    settleQueuedAlone(deps.db, {
+      request,
+      credits,
+      outcome: fetchedOutcome,
+      afterSettle: hook,
+      quotaUnits: meter?.spent ?? null,
+    });
+  const settledAs = await (deps.queuedSettlements
+    ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone })
+    : alone()
+  ).catch(abandon);
   outcome = settledAs.final;
   const settled = settledAs.changed;
   if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid(failedWith));
@@ -249,13 +387,25 @@ export async function processQueuedRequest(deps: ShortsRequestDeps, requestId: s
  * (queued-settlements.ts) falls back to, so it may run again after a failed group: it starts from
  * the given outcome each time.
  */
-export function settleQueuedAlone(db: Database, settlement: { request: NewRequest; credits: number; outcome: Outcome; afterSettle?: ((tx: Transaction, request: NewRequest) => Promise<void>) | undefined; quotaUnits: number | null }): Promise<SettledAs> {
+export function settleQueuedAlone(
+  db: Database,
+  settlement: {
+    request: NewRequest;
+    credits: number;
+    outcome: Outcome;
+    afterSettle?: ((tx: Transaction, request: NewRequest) => Promise<void>) | undefined;
+    quotaUnits: number | null;
+  },
+): Promise<SettledAs> {
   const { request, credits, afterSettle } = settlement;
   return db.transaction(async (tx) => {
     let final = settlement.outcome;
     // Locked first, so a settlement that ran meanwhile (a retried job, a group) is seen: this one
     // then charges nothing (before review, it charged and then found the request settled).
-    const [current] = await tx.query<{ status: string }>('SELECT status FROM shorts_requests WHERE id = $1 FOR NO KEY UPDATE', [request.id]);
+    const [current] = await tx.query<{ status: string }>(
+      'SELECT status FROM shorts_requests WHERE id = $1 FOR NO KEY UPDATE',
+      [request.id],
+    );
     await releaseReservation(tx, request.id);
     if (current?.status !== 'processing') return { changed: false, final };
     if (final.status === 'completed') {

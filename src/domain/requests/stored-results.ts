@@ -29,10 +29,16 @@ export function encodeCursor(requestId: string, offset: number): string {
 }
 
 function decodeCursor(cursor: string, requestId: string): number {
-  const bad = () => new AppError('VALIDATION_FAILED', 'cursor is not valid for this request: pass the nextCursor of a previous page of this same request unchanged, or leave cursor out to start at the first page.');
+  const bad = () =>
+    new AppError(
+      'VALIDATION_FAILED',
+      'cursor is not valid for this request: pass the nextCursor of a previous page of this same request unchanged, or leave cursor out to start at the first page.',
+    );
   let parsed: unknown;
   try {
-    parsed = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
+    parsed = /^[A-Za-z0-9_-]{1,200}$/.test(cursor)
+      ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+      : undefined;
   } catch {
     throw bad();
   }
@@ -48,10 +54,22 @@ export function expiresAt(completedAt: Date, retentionDays: number): Date {
 export async function readResultPage(db: Queryable, input: PageInput): Promise<ResultPage> {
   const { requestId, pageSize } = input;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new AppError('VALIDATION_FAILED', `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`,
+    );
   }
   const offset = input.cursor === undefined || input.cursor === '' ? 0 : decodeCursor(input.cursor, requestId);
-  const [row] = await db.query<{ account_id: string; status: string; mode: string; completed_at: Date | null; stored: boolean | null; total: number | null; channel: Channel | null; page: Short[] | null }>(
+  const [row] = await db.query<{
+    account_id: string;
+    status: string;
+    mode: string;
+    completed_at: Date | null;
+    stored: boolean | null;
+    total: number | null;
+    channel: Channel | null;
+    page: Short[] | null;
+  }>(
     `SELECT account_id, status, mode, completed_at, (result ? 'data') AS stored,
             CASE WHEN result ? 'data' THEN jsonb_array_length(result->'data'->'shorts') END AS total,
             CASE WHEN result ? 'data' THEN result->'data'->'channel' END AS channel,
@@ -61,16 +79,34 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
   );
   // Someone else's request is indistinguishable from one that does not exist.
   if (!row || row.account_id !== input.accountId) throw new AppError('NOT_FOUND', `No request ${requestId}.`);
-  if (row.status === 'processing') throw new AppError('CONFLICT', `Request ${requestId} is still processing; its items can be read once it has completed (GET /api/youtube/shorts/${requestId} shows its status).`);
-  if (row.status === 'failed') throw new AppError('CONFLICT', `Request ${requestId} failed; it has no items (GET /api/youtube/shorts/${requestId} shows why).`);
+  if (row.status === 'processing')
+    throw new AppError(
+      'CONFLICT',
+      `Request ${requestId} is still processing; its items can be read once it has completed (GET /api/youtube/shorts/${requestId} shows its status).`,
+    );
+  if (row.status === 'failed')
+    throw new AppError(
+      'CONFLICT',
+      `Request ${requestId} failed; it has no items (GET /api/youtube/shorts/${requestId} shows why).`,
+    );
   const until = expiresAt(row.completed_at!, input.retentionDays);
   if (until.getTime() <= input.now) {
-    throw new AppError('RESULT_EXPIRED', `The result of ${requestId} completed at ${row.completed_at!.toISOString()} and was kept for ${input.retentionDays} days (RESULT_RETENTION_DAYS), until ${until.toISOString()}; request the channel again.`);
+    throw new AppError(
+      'RESULT_EXPIRED',
+      `The result of ${requestId} completed at ${row.completed_at!.toISOString()} and was kept for ${input.retentionDays} days (RESULT_RETENTION_DAYS), until ${until.toISOString()}; request the channel again.`,
+    );
   }
   if (!row.stored || row.channel === null || row.total === null) {
-    throw new AppError('CONFLICT', `Request ${requestId} was answered synchronously without store: true, so its result was returned once and not kept. Send store: true (or use webhookUrl) to read results page by page.`);
+    throw new AppError(
+      'CONFLICT',
+      `Request ${requestId} was answered synchronously without store: true, so its result was returned once and not kept. Send store: true (or use webhookUrl) to read results page by page.`,
+    );
   }
-  if (offset > row.total) throw new AppError('VALIDATION_FAILED', 'cursor points past the end of this result: pass the nextCursor of a previous page unchanged.');
+  if (offset > row.total)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'cursor points past the end of this result: pass the nextCursor of a previous page unchanged.',
+    );
   const shorts = row.page ?? [];
   const next = offset + shorts.length;
   return {

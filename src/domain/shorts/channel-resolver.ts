@@ -29,19 +29,37 @@ export interface ResolverStrategy {
   resolve(ref: ChannelRef, context: ResolveContext): Promise<YtChannel | undefined>;
 }
 
-const first = async (context: ResolveContext, params: Record<string, string>) => (await context.calls.channels(params)).items?.[0];
+const first = async (context: ResolveContext, params: Record<string, string>) =>
+  (await context.calls.channels(params)).items?.[0];
 
 export const DATA_API_STRATEGIES: ResolverStrategy[] = [
-  { name: 'channels.list?id', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'id', resolve: (ref, c) => first(c, { id: ref.value }) },
-  { name: 'channels.list?forHandle', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'handle' || ref.type === 'custom', resolve: (ref, c) => first(c, { forHandle: ref.value }) },
-  { name: 'channels.list?forUsername', units: QUOTA_COST.channels, applies: (ref) => ref.type === 'username' || ref.type === 'custom', resolve: (ref, c) => first(c, { forUsername: ref.value }) },
+  {
+    name: 'channels.list?id',
+    units: QUOTA_COST.channels,
+    applies: (ref) => ref.type === 'id',
+    resolve: (ref, c) => first(c, { id: ref.value }),
+  },
+  {
+    name: 'channels.list?forHandle',
+    units: QUOTA_COST.channels,
+    applies: (ref) => ref.type === 'handle' || ref.type === 'custom',
+    resolve: (ref, c) => first(c, { forHandle: ref.value }),
+  },
+  {
+    name: 'channels.list?forUsername',
+    units: QUOTA_COST.channels,
+    applies: (ref) => ref.type === 'username' || ref.type === 'custom',
+    resolve: (ref, c) => first(c, { forUsername: ref.value }),
+  },
   {
     name: 'search.list',
     units: QUOTA_COST.search + QUOTA_COST.channels,
     applies: (ref) => ref.type === 'custom',
     async resolve(ref, c) {
       if (!(await c.canSpendUnpaid(this.units))) throw new SearchUnaffordable();
-      const ids = ((await c.calls.searchChannels(ref.value)).items ?? []).map((i) => i.id?.channelId).filter((id): id is string => !!id);
+      const ids = ((await c.calls.searchChannels(ref.value)).items ?? [])
+        .map((i) => i.id?.channelId)
+        .filter((id): id is string => !!id);
       if (ids.length === 0) return undefined;
       const wanted = ref.value.toLowerCase();
       const candidates = (await c.calls.channels({ id: ids.join(',') })).items ?? [];
@@ -56,7 +74,11 @@ export const DATA_API_STRATEGIES: ResolverStrategy[] = [
 /** The last strategy was too dear for the account's allowance: not a proof that nothing exists. */
 export class SearchUnaffordable extends Error {}
 
-export async function resolveChannel(ref: ChannelRef, context: ResolveContext, strategies: ResolverStrategy[] = DATA_API_STRATEGIES): Promise<YtChannel> {
+export async function resolveChannel(
+  ref: ChannelRef,
+  context: ResolveContext,
+  strategies: ResolverStrategy[] = DATA_API_STRATEGIES,
+): Promise<YtChannel> {
   for (const strategy of strategies) {
     if (!strategy.applies(ref)) continue;
     let found: YtChannel | undefined;
@@ -64,7 +86,11 @@ export async function resolveChannel(ref: ChannelRef, context: ResolveContext, s
       found = await strategy.resolve(ref, context);
     } catch (error) {
       if (error instanceof SearchUnaffordable) {
-        throw new AppError('CHANNEL_NOT_FOUND', `No channel was found for ${describe(ref)} as a handle or legacy username. The remaining strategy, a search (${strategy.units} units), is beyond this account's remaining allowance of unpaid lookups today; use the channel's /@handle or /channel/UC… address.`, { cause: error });
+        throw new AppError(
+          'CHANNEL_NOT_FOUND',
+          `No channel was found for ${describe(ref)} as a handle or legacy username. The remaining strategy, a search (${strategy.units} units), is beyond this account's remaining allowance of unpaid lookups today; use the channel's /@handle or /channel/UC… address.`,
+          { cause: error },
+        );
       }
       throw error;
     }

@@ -14,8 +14,52 @@ const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const HANDLE = /^[\p{L}\p{M}\p{N}_.\u00B7-]{3,30}$/u;
 const NAME = /^[\p{L}\p{M}\p{N}_.-]{1,100}$/u;
 // First path segments that are YouTube pages, not vanity channel names.
-const RESERVED = new Set(['watch', 'shorts', 'playlist', 'results', 'feed', 'embed', 'live', 'hashtag', 'post', 'account', 'premium', 'gaming', 'about', 'redirect', 'signin', 'logout', 'upload', 't', 'kids', 'music', 'tv', 'attribution_link', 'clip', 'source', 'channel', 'user', 'c']);
-const TAB_SUFFIXES = new Set(['shorts', 'videos', 'streams', 'featured', 'playlists', 'community', 'about', 'live', 'releases', 'podcasts', 'posts', 'courses', 'store', 'search', 'channels']);
+const RESERVED = new Set([
+  'watch',
+  'shorts',
+  'playlist',
+  'results',
+  'feed',
+  'embed',
+  'live',
+  'hashtag',
+  'post',
+  'account',
+  'premium',
+  'gaming',
+  'about',
+  'redirect',
+  'signin',
+  'logout',
+  'upload',
+  't',
+  'kids',
+  'music',
+  'tv',
+  'attribution_link',
+  'clip',
+  'source',
+  'channel',
+  'user',
+  'c',
+]);
+const TAB_SUFFIXES = new Set([
+  'shorts',
+  'videos',
+  'streams',
+  'featured',
+  'playlists',
+  'community',
+  'about',
+  'live',
+  'releases',
+  'podcasts',
+  'posts',
+  'courses',
+  'store',
+  'search',
+  'channels',
+]);
 
 export const ACCEPTED_FORMS =
   'Accepted forms: https://www.youtube.com/@handle, https://www.youtube.com/channel/UC…, https://www.youtube.com/user/name, https://www.youtube.com/c/name or https://www.youtube.com/name (also on m./music. hosts, with a trailing /shorts, /videos… tab and any query string).';
@@ -31,13 +75,17 @@ export function parseChannelUrl(input: string): ChannelRef {
   } catch {
     throw invalid(`"${truncate(input)}" is not a URL.`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`The scheme ${url.protocol} is not supported.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`The scheme ${url.protocol} is not supported.`);
   const host = url.hostname.toLowerCase();
   if (host === 'youtu.be') throw invalid('youtu.be links point to a video, not a channel.');
   if (!HOSTS.has(host)) throw invalid(`${host} is not a YouTube host.`);
   let segments: string[];
   try {
-    segments = url.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+    segments = url.pathname
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
   } catch {
     throw invalid('The path contains malformed percent-encoding.');
   }
@@ -45,7 +93,8 @@ export function parseChannelUrl(input: string): ChannelRef {
   if (!first) throw invalid('The URL has no channel path.');
   const rest = (from: number) => {
     const extra = segments.slice(from);
-    if (extra.length > 1 || (extra[0] !== undefined && !TAB_SUFFIXES.has(extra[0].toLowerCase()))) throw invalid(`Unexpected path "${url.pathname}".`);
+    if (extra.length > 1 || (extra[0] !== undefined && !TAB_SUFFIXES.has(extra[0].toLowerCase())))
+      throw invalid(`Unexpected path "${url.pathname}".`);
   };
   if (first.startsWith('@')) {
     const handle = first.slice(1).normalize('NFC');
@@ -55,7 +104,8 @@ export function parseChannelUrl(input: string): ChannelRef {
   }
   const lower = first.toLowerCase();
   if (lower === 'channel') {
-    if (!second || !CHANNEL_ID.test(second)) throw invalid('A /channel/ URL must carry a channel id starting with UC followed by 22 characters.');
+    if (!second || !CHANNEL_ID.test(second))
+      throw invalid('A /channel/ URL must carry a channel id starting with UC followed by 22 characters.');
     rest(2);
     return { type: 'id', value: second };
   }

@@ -84,17 +84,33 @@ export interface InnertubeClient {
 /** Is this an InnerTube failure (bot check, 429, layout change, network)? */
 export function innertubeFailureKind(error: unknown): InnertubeFailureKind | undefined {
   const kind = (error as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && ['bot-check', 'rate-limited', 'parse', 'unavailable', 'timeout'].includes(kind) ? (kind as InnertubeFailureKind) : undefined;
+  return typeof kind === 'string' && ['bot-check', 'rate-limited', 'parse', 'unavailable', 'timeout'].includes(kind)
+    ? (kind as InnertubeFailureKind)
+    : undefined;
 }
 
 /**
  * Fields that are approximate when the data comes from InnerTube alone (keyless mode): counts
  * parsed from display text. Everything else InnerTube gives is exact; what it lacks stays absent.
  */
-export const KEYLESS_APPROXIMATE_FIELDS = ['channel.statistics.subscriberCount', 'channel.statistics.videoCount', 'shorts[].statistics.viewCount'] as const;
+export const KEYLESS_APPROXIMATE_FIELDS = [
+  'channel.statistics.subscriberCount',
+  'channel.statistics.videoCount',
+  'shorts[].statistics.viewCount',
+] as const;
 
-const VIDEO_SIZES: Array<[keyof Thumbnails, number]> = [['default', 120], ['medium', 320], ['high', 480], ['standard', 640], ['maxres', 1280]];
-const AVATAR_SIZES: Array<[keyof Thumbnails, number]> = [['default', 88], ['medium', 240], ['high', 800]];
+const VIDEO_SIZES: Array<[keyof Thumbnails, number]> = [
+  ['default', 120],
+  ['medium', 320],
+  ['high', 480],
+  ['standard', 640],
+  ['maxres', 1280],
+];
+const AVATAR_SIZES: Array<[keyof Thumbnails, number]> = [
+  ['default', 88],
+  ['medium', 240],
+  ['high', 800],
+];
 
 /**
  * InnerTube's image lists → the Data API's named sizes: each image under the size nearest its own
@@ -108,11 +124,17 @@ function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, num
   for (const image of images) {
     if (!image.url) continue;
     const width = image.width ?? 0;
-    const [name, nominal] = sizes.reduce((best, size) => (Math.abs(size[1] - width) < Math.abs(best[1] - width) ? size : best));
+    const [name, nominal] = sizes.reduce((best, size) =>
+      Math.abs(size[1] - width) < Math.abs(best[1] - width) ? size : best,
+    );
     const off = Math.abs(nominal - width);
     if ((distance.get(name) ?? Infinity) <= off) continue;
     distance.set(name, off);
-    out[name] = { url: image.url, ...(image.width ? { width: image.width } : {}), ...(image.height ? { height: image.height } : {}) };
+    out[name] = {
+      url: image.url,
+      ...(image.width ? { width: image.width } : {}),
+      ...(image.height ? { height: image.height } : {}),
+    };
   }
   return distance.size > 0 ? out : undefined;
 }
@@ -135,15 +157,28 @@ export function keylessChannel(ch: InnertubeChannel): YtChannel {
     kind: 'youtube#channel',
     id: ch.id,
     snippet: {
-      ...(ch.title !== undefined ? { title: ch.title, localized: { title: ch.title, ...(ch.description !== undefined ? { description: ch.description } : {}) } } : {}),
+      ...(ch.title !== undefined
+        ? {
+            title: ch.title,
+            localized: { title: ch.title, ...(ch.description !== undefined ? { description: ch.description } : {}) },
+          }
+        : {}),
       ...(ch.description !== undefined ? { description: ch.description } : {}),
       ...(ch.handle ? { customUrl: ch.handle.toLowerCase() } : {}),
       ...(thumbnails ? { thumbnails } : {}),
       ...(ch.country ? { country: ch.country } : {}),
     },
-    statistics: { ...(ch.subscriberCount !== undefined ? { subscriberCount: count(ch.subscriberCount)! } : {}), ...(ch.videoCount !== undefined ? { videoCount: count(ch.videoCount)! } : {}) },
+    statistics: {
+      ...(ch.subscriberCount !== undefined ? { subscriberCount: count(ch.subscriberCount)! } : {}),
+      ...(ch.videoCount !== undefined ? { videoCount: count(ch.videoCount)! } : {}),
+    },
     brandingSettings: {
-      channel: { ...(ch.title !== undefined ? { title: ch.title } : {}), ...(ch.description !== undefined ? { description: ch.description } : {}), ...(ch.keywords ? { keywords: ch.keywords } : {}), ...(ch.country ? { country: ch.country } : {}) },
+      channel: {
+        ...(ch.title !== undefined ? { title: ch.title } : {}),
+        ...(ch.description !== undefined ? { description: ch.description } : {}),
+        ...(ch.keywords ? { keywords: ch.keywords } : {}),
+        ...(ch.country ? { country: ch.country } : {}),
+      },
       image: banner ? { bannerExternalUrl: banner.url } : {},
     },
   } as YtChannel;

@@ -26,7 +26,10 @@ export interface KeylessCollected {
   dateLookups: number;
 }
 
-export async function collectKeyless(first: InnertubeShortsPage, options: KeylessCollectOptions): Promise<KeylessCollected> {
+export async function collectKeyless(
+  first: InnertubeShortsPage,
+  options: KeylessCollectOptions,
+): Promise<KeylessCollected> {
   const details = new Map<string, InnertubeVideo>();
   let dateLookups = 0;
   const dateOf = async (item: InnertubeShortItem): Promise<number | undefined> => {
@@ -37,7 +40,11 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
   };
   const isOlder = async (item: InnertubeShortItem) => {
     const at = await dateOf(item);
-    if (at === undefined) throw new AppError('UPSTREAM_ERROR', `The video platform gave no publish date for short ${item.id}, which oldestDate needs in keyless mode.`);
+    if (at === undefined)
+      throw new AppError(
+        'UPSTREAM_ERROR',
+        `The video platform gave no publish date for short ${item.id}, which oldestDate needs in keyless mode.`,
+      );
     // The player gives dates to the second, the Data API some with a fraction: a short of the same
     // second as oldestDate may be up to 999 ms later than it says, so it is kept (found by review:
     // published at 06:00:00.129, it was left out of a window from 06:00:00.129).
@@ -73,14 +80,20 @@ export async function collectKeyless(first: InnertubeShortsPage, options: Keyles
     }
     if (items.length >= options.cap || !page.hasMore) break;
     // As in tab-collector.ts: the page after the next one is asked for early only when it will be wanted.
-    page = await page.next({ readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length });
+    page = await page.next({
+      readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length,
+    });
   }
   // A window holding exactly `cap` shorts: the first one cut off tells whether more of the window
   // exist (found by review: it said truncated where the Data API path, reading one page more, did not).
   if (truncated && options.oldestDate !== undefined && edgeFrom < 0) {
     // A cap reached at a page's end: that id is the next page's first (found by review: caps that are
     // a multiple of the page size kept saying truncated).
-    if (!beyond && page?.hasMore) beyond = await page.next({ readAhead: false }).then((next) => next.items.find((i) => !seen.has(i.id)), () => undefined);
+    if (!beyond && page?.hasMore)
+      beyond = await page.next({ readAhead: false }).then(
+        (next) => next.items.find((i) => !seen.has(i.id)),
+        () => undefined,
+      );
     // Only a refinement: should that date lookup fail (throttled, bot-checked, no date), the answer stays truncated.
     if (beyond && (await isOlder(beyond).catch(() => false))) truncated = false;
   }

@@ -18,7 +18,8 @@ function thumbnails(set: Thumbnails | undefined): ThumbnailSet | undefined {
   const out: ThumbnailSet = {};
   for (const size of ['default', 'medium', 'high', 'standard', 'maxres'] as const) {
     const t = set[size];
-    if (t?.url) out[size] = pick({ url: t.url, width: t.width, height: t.height }, ['url', 'width', 'height']) as { url: string };
+    if (t?.url)
+      out[size] = pick({ url: t.url, width: t.width, height: t.height }, ['url', 'width', 'height']) as { url: string };
   }
   return out;
 }
@@ -41,7 +42,16 @@ export function toChannel(yt: YtChannel): Channel {
     }),
     statistics: pick(yt.statistics, ['viewCount', 'subscriberCount', 'hiddenSubscriberCount', 'videoCount']),
     brandingSettings: {
-      channel: pick(b?.channel, ['title', 'description', 'keywords', 'trackingAnalyticsAccountId', 'moderateComments', 'unsubscribedTrailer', 'defaultLanguage', 'country']),
+      channel: pick(b?.channel, [
+        'title',
+        'description',
+        'keywords',
+        'trackingAnalyticsAccountId',
+        'moderateComments',
+        'unsubscribedTrailer',
+        'defaultLanguage',
+        'country',
+      ]),
       image: pick(b?.image, ['bannerExternalUrl']),
     },
   };
@@ -65,12 +75,26 @@ export function toShort(yt: YtVideo, identity: { channelHandle?: string; channel
     kind: yt.kind,
     etag: yt.etag,
     id: yt.id,
-    snippet: withOptional(pick(s, ['publishedAt', 'channelId', 'title', 'description', 'channelTitle', 'tags', 'categoryId', 'liveBroadcastContent', 'defaultLanguage', 'defaultAudioLanguage']), {
-      thumbnails: thumbnails(s?.thumbnails),
-      channelHandle: identity.channelHandle,
-      channelCustomUrl: identity.channelCustomUrl,
-      localized: s?.localized ? pick(s.localized, ['title', 'description']) : undefined,
-    }),
+    snippet: withOptional(
+      pick(s, [
+        'publishedAt',
+        'channelId',
+        'title',
+        'description',
+        'channelTitle',
+        'tags',
+        'categoryId',
+        'liveBroadcastContent',
+        'defaultLanguage',
+        'defaultAudioLanguage',
+      ]),
+      {
+        thumbnails: thumbnails(s?.thumbnails),
+        channelHandle: identity.channelHandle,
+        channelCustomUrl: identity.channelCustomUrl,
+        localized: s?.localized ? pick(s.localized, ['title', 'description']) : undefined,
+      },
+    ),
     statistics: pick(yt.statistics, ['viewCount', 'likeCount', 'dislikeCount', 'favoriteCount', 'commentCount']),
     ...(duration ? { contentDetails: { duration } } : {}),
     shortUrl: `https://www.youtube.com/shorts/${yt.id}`,

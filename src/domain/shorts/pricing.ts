@@ -40,7 +40,11 @@ export function describePricing(input: PricingInput): Pricing {
       dailyAllowanceUnits: input.allowanceUnits,
       formula: priceFormula(input.price, input.unitsPerCredit),
     },
-    limits: { maxShortsPerRequest: input.maxShortsPerRequest, resultRetentionDays: input.resultRetentionDays, readsPerMinute: input.readsPerMinute },
+    limits: {
+      maxShortsPerRequest: input.maxShortsPerRequest,
+      resultRetentionDays: input.resultRetentionDays,
+      readsPerMinute: input.readsPerMinute,
+    },
     webhooks: {
       timeoutSeconds: input.webhookTimeoutMs / 1000,
       retryScheduleSeconds: [...schedule],

@@ -48,7 +48,11 @@ export function shortsPlaylistId(channelId: string): string {
   return 'UUSH' + channelId.slice(2);
 }
 
-export async function collectShorts(calls: YoutubeCalls, channelId: string, options: CollectOptions): Promise<Collected> {
+export async function collectShorts(
+  calls: YoutubeCalls,
+  channelId: string,
+  options: CollectOptions,
+): Promise<Collected> {
   const playlistId = shortsPlaylistId(channelId);
   const inWindow = (published: string | undefined) => {
     if (options.oldestDate === undefined) return true;
@@ -56,7 +60,8 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
     return ms === undefined || ms >= options.oldestDate; // unknown dates are decided by the video's own publishedAt
   };
   let pages = 0;
-  let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined = options.firstPage ?? calls.playlistItems(playlistId);
+  let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined =
+    options.firstPage ?? calls.playlistItems(playlistId);
   // Failed detail batches must not surface as unhandled rejections while we await later pages.
   const batches: Promise<YtListResponse<YtVideo>>[] = [];
   const seen = new Set<string>();
@@ -111,14 +116,22 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
     wanted += ids.length;
     // Without a window, whether more exist beyond the service's cap is known from the page token.
     if (full && page.nextPageToken && options.oldestDate === undefined && options.capIsServiceMax) truncated = true;
-    const readOn = page.nextPageToken && !allOlder && !truncated && !budgetStopped && !(full && (options.oldestDate === undefined || !options.capIsServiceMax));
+    const readOn =
+      page.nextPageToken &&
+      !allOlder &&
+      !truncated &&
+      !budgetStopped &&
+      !(full && (options.oldestDate === undefined || !options.capIsServiceMax));
     if (readOn) {
       pending = calls.playlistItems(playlistId, page.nextPageToken);
       pending.catch(() => {});
     }
     if (ids.length > 0) {
       const batch = calls.videos(ids);
-      batch.then((r) => options.onVideos?.(r.items ?? []), () => {});
+      batch.then(
+        (r) => options.onVideos?.(r.items ?? []),
+        () => {},
+      );
       batches.push(batch);
     }
   }
@@ -133,6 +146,10 @@ export async function collectShorts(calls: YoutubeCalls, channelId: string, opti
   }
   const videos = responses
     .flatMap((r) => r.items ?? [])
-    .filter((video) => options.oldestDate === undefined || (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) >= options.oldestDate);
+    .filter(
+      (video) =>
+        options.oldestDate === undefined ||
+        (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) >= options.oldestDate,
+    );
   return { videos, truncated: truncated || budgetStopped, budgetStopped, pages };
 }

@@ -20,7 +20,15 @@ import type { YoutubeClient } from './youtube-client.ts';
 import type { YtChannel, YtVideo } from './youtube-types.ts';
 import type { QuotaMeter } from '../quota/quota-meter.ts';
 import { priceFor, type PriceSettings } from './pricing.ts';
-import { innertubeFailureKind, keylessChannel, keylessVideo, KEYLESS_APPROXIMATE_FIELDS, type InnertubeClient, type InnertubeFailureKind, type InnertubeVideo } from './innertube-source.ts';
+import {
+  innertubeFailureKind,
+  keylessChannel,
+  keylessVideo,
+  KEYLESS_APPROXIMATE_FIELDS,
+  type InnertubeClient,
+  type InnertubeFailureKind,
+  type InnertubeVideo,
+} from './innertube-source.ts';
 import { collectFromTab } from './tab-collector.ts';
 import { collectKeyless } from './keyless-collector.ts';
 import type { CircuitBreaker } from '../../infra/circuit-breaker.ts';
@@ -112,7 +120,10 @@ class OwnResult extends Error {
 const MAX_FLIGHT_ATTEMPTS = 5;
 
 function isPersonal(error: unknown): boolean {
-  return error instanceof OwnResult || (isAppError(error) && (error.code === 'INSUFFICIENT_CREDITS' || error.code === 'QUOTA_ALLOWANCE_EXHAUSTED'));
+  return (
+    error instanceof OwnResult ||
+    (isAppError(error) && (error.code === 'INSUFFICIENT_CREDITS' || error.code === 'QUOTA_ALLOWANCE_EXHAUSTED'))
+  );
 }
 
 interface StaleCopy {
@@ -129,7 +140,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   const refKey = (ref: ChannelRef) => `${ref.type}:${ref.type === 'id' ? ref.value : ref.value.toLowerCase()}`;
   const mappingKey = (ref: ChannelRef) => `yt:ref:${refKey(ref)}`;
   const negativeKey = (ref: ChannelRef) => `yt:none:${refKey(ref)}`;
-  const resultKey = (channelId: string, oldestDate: number | undefined, limit: number | undefined) => `yt:shorts:${channelId}:${maxShorts}:${oldestDate ?? 'all'}:${limit ?? 'all'}`;
+  const resultKey = (channelId: string, oldestDate: number | undefined, limit: number | undefined) =>
+    `yt:shorts:${channelId}:${maxShorts}:${oldestDate ?? 'all'}:${limit ?? 'all'}`;
 
   async function rememberMissing(ref: ChannelRef, error: unknown): Promise<void> {
     if (!isAppError(error) || error.code !== 'CHANNEL_NOT_FOUND' || error.cause instanceof SearchUnaffordable) return;
@@ -147,10 +159,26 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   };
   const innertubeUnavailable = (error: unknown) => {
     const kind = innertubeFailureKind(error);
-    const why = kind === 'bot-check' ? 'it asks the service to prove it is not a bot' : kind === 'rate-limited' ? 'it is rate limiting the service' : kind === 'parse' ? 'its pages changed in a way the service cannot read' : kind === 'timeout' ? 'it did not answer in time' : 'it could not be reached';
+    const why =
+      kind === 'bot-check'
+        ? 'it asks the service to prove it is not a bot'
+        : kind === 'rate-limited'
+          ? 'it is rate limiting the service'
+          : kind === 'parse'
+            ? 'its pages changed in a way the service cannot read'
+            : kind === 'timeout'
+              ? 'it did not answer in time'
+              : 'it could not be reached';
     // A timeout is the platform's 504, as on the Data API path (found by review: it said 503 "rate limited").
-    if (kind === 'timeout') return new AppError('UPSTREAM_TIMEOUT', `The video platform's web API (keyless mode) did not answer in time.`, { cause: error });
-    return new AppError(kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED', `The video platform's web API (keyless mode) is unavailable: ${why}.`, kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error });
+    if (kind === 'timeout')
+      return new AppError('UPSTREAM_TIMEOUT', `The video platform's web API (keyless mode) did not answer in time.`, {
+        cause: error,
+      });
+    return new AppError(
+      kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED',
+      `The video platform's web API (keyless mode) is unavailable: ${why}.`,
+      kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error },
+    );
   };
 
   // Keyless date lookups: cached for good (publish dates never change) and throttled per hour.
@@ -166,7 +194,11 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       playerCalls = 0;
     }
     if (++playerCalls > options.playerCallsPerHour) {
-      throw new AppError('UPSTREAM_RATE_LIMITED', `Keyless publish-date lookups are limited to ${options.playerCallsPerHour} an hour (YouTube bot-checks beyond that); oldestDate windows in keyless mode resume within the hour.`, { headers: { 'retry-after': String(Math.ceil((playerWindowStart + 3600_000 - now) / 1000)) } });
+      throw new AppError(
+        'UPSTREAM_RATE_LIMITED',
+        `Keyless publish-date lookups are limited to ${options.playerCallsPerHour} an hour (YouTube bot-checks beyond that); oldestDate windows in keyless mode resume within the hour.`,
+        { headers: { 'retry-after': String(Math.ceil((playerWindowStart + 3600_000 - now) / 1000)) } },
+      );
     }
     const video = await innertube!.video(id);
     if (video) await staleCache.set(key, video, 30 * 86_400_000);
@@ -187,7 +219,14 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     }
   }
 
-  async function fetchFresh(channelId: string | undefined, query: ShortsQuery, meter: QuotaMeter, mode: SourceMode, hooks: FetchHooks, resolved: { id?: string } = {}): Promise<ShortsResult> {
+  async function fetchFresh(
+    channelId: string | undefined,
+    query: ShortsQuery,
+    meter: QuotaMeter,
+    mode: SourceMode,
+    hooks: FetchHooks,
+    resolved: { id?: string } = {},
+  ): Promise<ShortsResult> {
     const calls = client.metered(meter.take);
     let channel: YtChannel;
     let firstPage;
@@ -195,7 +234,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     try {
       if (!channelId && mode !== 'data-api') {
         const id = await resolveByInnertube(query.ref);
-        if (id === null) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
+        if (id === null)
+          throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
         // Keyless has nothing else to resolve with: its answer says why (a timeout is a 504; found by review).
         if (typeof id === 'object' && mode === 'innertube') throw innertubeUnavailable(id.failed);
         channelId = typeof id === 'string' ? id : undefined;
@@ -204,8 +244,10 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         tab = innertube!.shorts(channelId!);
         tab.catch(() => {});
         // The Shorts tab's first page describes the channel too; ask for the channel page only without it.
-        const page = await tab.then((first) => first.channel).catch(() => undefined) ?? await innertube!.channel(channelId!);
-        if (!page) throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
+        const page =
+          (await tab.then((first) => first.channel).catch(() => undefined)) ?? (await innertube!.channel(channelId!));
+        if (!page)
+          throw new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address (${describeRef(query.ref)}).`);
         channel = keylessChannel(page);
       } else if (channelId) {
         // Known id: the channel and the first listing page travel together.
@@ -244,7 +286,12 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     if (mode === 'innertube') {
       let collected;
       try {
-        collected = await collectKeyless(await tab!, { cap, capIsServiceMax, video: playerVideo, ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}) });
+        collected = await collectKeyless(await tab!, {
+          cap,
+          capIsServiceMax,
+          video: playerVideo,
+          ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}),
+        });
         options.breaker?.success();
       } catch (error) {
         if (innertubeFailed(error)) throw innertubeUnavailable(error);
@@ -252,7 +299,9 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       }
       return {
         channel: mapped,
-        shorts: collected.items.map((item) => toShort(keylessVideo(item, channel, collected.details.get(item.id)), identity)),
+        shorts: collected.items.map((item) =>
+          toShort(keylessVideo(item, channel, collected.details.get(item.id)), identity),
+        ),
         truncated: collected.truncated,
         ...(collected.truncated ? { truncatedBy: 'max' as const } : {}),
         fetchedAt,
@@ -267,14 +316,19 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     const early = new Map<YtVideo, Short>();
     let built = false;
     const onShorts = hooks.onShorts;
-    const onVideos = onShorts && ((videos: YtVideo[]) => setImmediate(() => {
-      if (built) return;
-      onShorts(videos.map((video) => {
-        const short = toShort(video, identity);
-        early.set(video, short);
-        return short;
-      }));
-    }));
+    const onVideos =
+      onShorts &&
+      ((videos: YtVideo[]) =>
+        setImmediate(() => {
+          if (built) return;
+          onShorts(
+            videos.map((video) => {
+              const short = toShort(video, identity);
+              early.set(video, short);
+              return short;
+            }),
+          );
+        }));
     const collectOptions = {
       cap,
       capIsServiceMax,
@@ -289,8 +343,14 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
           const expected = Math.min(total, cap);
           const blocks = Math.ceil(expected / PAGE_SIZE);
           const projectedUnits = meter.spent + Math.max(0, blocks - 1) + blocks; // the rest of the pages, and one details call per page
-          const credits = Math.max(priceFor(expected, options.pricing), Math.ceil(projectedUnits / options.unitsPerCredit));
-          await meter.commit(credits, `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`);
+          const credits = Math.max(
+            priceFor(expected, options.pricing),
+            Math.ceil(projectedUnits / options.unitsPerCredit),
+          );
+          await meter.commit(
+            credits,
+            `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`,
+          );
         },
         allowItems: (items: number) => meter.ensureCredits(priceFor(items, options.pricing)),
       },
@@ -317,7 +377,9 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       channel: mapped,
       shorts: collected.videos.map((v) => early.get(v) ?? toShort(v, identity)),
       truncated: collected.truncated,
-      ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? 'balance' as const : 'max' as const } : {}),
+      ...(collected.truncated
+        ? { truncatedBy: collected.budgetStopped ? ('balance' as const) : ('max' as const) }
+        : {}),
       fetchedAt,
       source,
     };
@@ -354,14 +416,24 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     // shorts would get too many of them, or too few without being told (found by review: a copy of
     // the 61 shorts of a window answered limit 5 with 61, a copy of limit 5 the whole channel with 5).
     // The very request it was read for takes it as it is (narrow() refuses a cut window for any window).
-    if (latest.oldestDate === (query.oldestDate ?? null) && latest.limit === (query.limit ?? null)) return latest.result;
-    const covers = (latest.oldestDate === null || (query.oldestDate !== undefined && query.oldestDate >= latest.oldestDate)) && (latest.limit === null || (query.limit !== undefined && query.limit <= latest.limit));
+    if (latest.oldestDate === (query.oldestDate ?? null) && latest.limit === (query.limit ?? null))
+      return latest.result;
+    const covers =
+      (latest.oldestDate === null || (query.oldestDate !== undefined && query.oldestDate >= latest.oldestDate)) &&
+      (latest.limit === null || (query.limit !== undefined && query.limit <= latest.limit));
     return covers ? narrow(latest.result, query) : undefined;
   }
 
-  async function fetchOnce(query: ShortsQuery, hooks: FetchHooks, knownId: string | undefined, mode: SourceMode): Promise<FetchOutcome> {
+  async function fetchOnce(
+    query: ShortsQuery,
+    hooks: FetchHooks,
+    knownId: string | undefined,
+    mode: SourceMode,
+  ): Promise<FetchOutcome> {
     let meter: QuotaMeter | undefined;
-    const base = knownId ? resultKey(knownId, query.oldestDate, query.limit) : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
+    const base = knownId
+      ? resultKey(knownId, query.oldestDate, query.limit)
+      : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
     // Keyless results are approximate: they never share a flight or a cache entry with exact ones.
     const keyless = mode === 'innertube' && options.source !== 'innertube';
     const flightKey = keyless ? `${base}:keyless` : base;
@@ -375,7 +447,8 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         // leaving its result under the channel's id (found by review: each instance read the channel again).
         if (!knownId && !keyless && cacheTtlMs > 0) {
           const id = await cache.get<string>(mappingKey(query.ref));
-          const ready = id === undefined ? undefined : await cache.get<ShortsResult>(resultKey(id, query.oldestDate, query.limit));
+          const ready =
+            id === undefined ? undefined : await cache.get<ShortsResult>(resultKey(id, query.oldestDate, query.limit));
           if (ready) return ready;
         }
         meter = await hooks.openMeter();
@@ -383,14 +456,16 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         try {
           const fresh = await fetchFresh(knownId, query, meter, mode, hooks, resolved);
           if (keyless) return fresh;
-          if (!knownId && cacheTtlMs > 0) await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
+          if (!knownId && cacheTtlMs > 0)
+            await cache.set(resultKey(fresh.channel.id, query.oldestDate, query.limit), fresh, cacheTtlMs);
           await keepStale(query, fresh);
           return fresh;
         } finally {
           // The address's id is published once its result is: a request for the address arriving
           // while this one still reads joins this flight, instead of starting a second read by id
           // (found by review). Kept after a failure too: the next attempt need not resolve again.
-          if (!knownId && resolved.id && query.ref.type !== 'id') await cache.set(mappingKey(query.ref), resolved.id, MAPPING_TTL_MS).catch(() => {});
+          if (!knownId && resolved.id && query.ref.type !== 'id')
+            await cache.set(mappingKey(query.ref), resolved.id, MAPPING_TTL_MS).catch(() => {});
         }
       });
       return { result, stale: false, ...(meter ? { meter } : {}) };
@@ -402,45 +477,60 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   }
 
   // Sort and duration filters (#14) wrap the service: see sorting.ts.
-  return withArrangement({
-    async fetch(query, hooks) {
-      const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
-      if (knownId && cacheTtlMs > 0) {
-        const hit = await cached(knownId, query);
-        if (hit) return { result: hit, stale: false };
-      }
-      // Only on the way upstream: a cached hit (the hot path) costs no extra lookup, in Redis mode no round trip.
-      const missing = await cache.get<string>(negativeKey(query.ref));
-      if (missing !== undefined) throw new AppError('CHANNEL_NOT_FOUND', missing);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await fetchOnce(query, hooks, knownId, options.source);
-        } catch (failure) {
-          const { error, meter, led } = failure as FlightFailure;
-          // Another request's balance or allowance stopped the shared fetch: do our own. That error is
-          // the other account's (its balance, its allowance) and never this request's answer: should
-          // other requests keep leading and failing, this one gives up with an error of its own
-          // (found by review: the third such failure was passed on as it was).
-          if (!led && !meter && isPersonal(error)) {
-            if (attempt < MAX_FLIGHT_ATTEMPTS) continue;
-            throw new FlightFailure(new AppError('SERVICE_UNAVAILABLE', 'Concurrent requests for this channel kept failing before this one could read it; try again shortly.', { headers: { 'retry-after': '1' } }), undefined);
-          }
-          if (isAppError(error) && error.code === 'UPSTREAM_QUOTA_EXHAUSTED') {
-            const copy = await staleFor(knownId ?? (await staleCache.get<string>(staleRefKey(query.ref))), query);
-            if (copy) return { result: copy, stale: true, ...(meter ? { meter } : {}) };
-            // No copy: current keyless data, unless the caller wants exact values only.
-            if (innertube && query.freshness !== 'exact') {
-              const keyless = await fetchOnce(query, { openMeter: () => meter ? Promise.resolve(meter) : hooks.openMeter() }, knownId, 'innertube').catch((e: unknown) => {
-                throw e instanceof FlightFailure ? e : new FlightFailure(e, meter);
-              });
-              return { ...keyless, ...(meter && !keyless.meter ? { meter } : {}) };
-            }
-          }
-          throw failure;
+  return withArrangement(
+    {
+      async fetch(query, hooks) {
+        const knownId = query.ref.type === 'id' ? query.ref.value : await cache.get<string>(mappingKey(query.ref));
+        if (knownId && cacheTtlMs > 0) {
+          const hit = await cached(knownId, query);
+          if (hit) return { result: hit, stale: false };
         }
-      }
+        // Only on the way upstream: a cached hit (the hot path) costs no extra lookup, in Redis mode no round trip.
+        const missing = await cache.get<string>(negativeKey(query.ref));
+        if (missing !== undefined) throw new AppError('CHANNEL_NOT_FOUND', missing);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await fetchOnce(query, hooks, knownId, options.source);
+          } catch (failure) {
+            const { error, meter, led } = failure as FlightFailure;
+            // Another request's balance or allowance stopped the shared fetch: do our own. That error is
+            // the other account's (its balance, its allowance) and never this request's answer: should
+            // other requests keep leading and failing, this one gives up with an error of its own
+            // (found by review: the third such failure was passed on as it was).
+            if (!led && !meter && isPersonal(error)) {
+              if (attempt < MAX_FLIGHT_ATTEMPTS) continue;
+              throw new FlightFailure(
+                new AppError(
+                  'SERVICE_UNAVAILABLE',
+                  'Concurrent requests for this channel kept failing before this one could read it; try again shortly.',
+                  { headers: { 'retry-after': '1' } },
+                ),
+                undefined,
+              );
+            }
+            if (isAppError(error) && error.code === 'UPSTREAM_QUOTA_EXHAUSTED') {
+              const copy = await staleFor(knownId ?? (await staleCache.get<string>(staleRefKey(query.ref))), query);
+              if (copy) return { result: copy, stale: true, ...(meter ? { meter } : {}) };
+              // No copy: current keyless data, unless the caller wants exact values only.
+              if (innertube && query.freshness !== 'exact') {
+                const keyless = await fetchOnce(
+                  query,
+                  { openMeter: () => (meter ? Promise.resolve(meter) : hooks.openMeter()) },
+                  knownId,
+                  'innertube',
+                ).catch((e: unknown) => {
+                  throw e instanceof FlightFailure ? e : new FlightFailure(e, meter);
+                });
+                return { ...keyless, ...(meter && !keyless.meter ? { meter } : {}) };
+              }
+            }
+            throw failure;
+          }
+        }
+      },
     },
-  }, { now: options.now });
+    { now: options.now },
+  );
 }
 
 /** A failed fetch, with the meter of the upstream work this request did (if it led). */

@@ -49,14 +49,26 @@ export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] 
 }
 
 /** Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a bound. */
-export function filterByDuration(shorts: readonly Short[], { minDurationSeconds: min, maxDurationSeconds: max }: Arrangement): Short[] {
+export function filterByDuration(
+  shorts: readonly Short[],
+  { minDurationSeconds: min, maxDurationSeconds: max }: Arrangement,
+): Short[] {
   if (min === undefined && max === undefined) return [...shorts];
-  return shorts.filter((s) => s.durationSeconds !== undefined && (min === undefined || s.durationSeconds >= min) && (max === undefined || s.durationSeconds <= max));
+  return shorts.filter(
+    (s) =>
+      s.durationSeconds !== undefined &&
+      (min === undefined || s.durationSeconds >= min) &&
+      (max === undefined || s.durationSeconds <= max),
+  );
 }
 
 /** Whether this query needs the whole window read before it can be answered. */
 export function needsWholeWindow(query: ShortsQuery): boolean {
-  return (query.sort !== undefined && query.sort !== 'newest') || query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
+  return (
+    (query.sort !== undefined && query.sort !== 'newest') ||
+    query.minDurationSeconds !== undefined ||
+    query.maxDurationSeconds !== undefined
+  );
 }
 
 /** Filter, sort, then `limit`, over a whole window. `truncated` stays as read: a ranking of a cut window is over the newest shorts only. */
@@ -68,15 +80,23 @@ export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult 
 
 /** Duration filters asked of a service that reads YouTube keyless only: refused before any work. */
 export function keylessDurations(): AppError {
-  return new AppError('VALIDATION_FAILED', 'minDurationSeconds and maxDurationSeconds need each short\'s duration, which this service cannot read: it reads YouTube without a Data API key (keyless).');
+  return new AppError(
+    'VALIDATION_FAILED',
+    "minDurationSeconds and maxDurationSeconds need each short's duration, which this service cannot read: it reads YouTube without a Data API key (keyless).",
+  );
 }
 
 /** Checks the bounds; the message says what is accepted. */
 export function durationBoundsProblem(min: number | undefined, max: number | undefined): string | undefined {
-  for (const [name, value] of [['minDurationSeconds', min], ['maxDurationSeconds', max]] as const) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) return `${name} must be a whole number of seconds, 0 or more; got ${value}.`;
+  for (const [name, value] of [
+    ['minDurationSeconds', min],
+    ['maxDurationSeconds', max],
+  ] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      return `${name} must be a whole number of seconds, 0 or more; got ${value}.`;
   }
-  if (min !== undefined && max !== undefined && min > max) return `minDurationSeconds (${min}) must not be greater than maxDurationSeconds (${max}); both bounds are inclusive.`;
+  if (min !== undefined && max !== undefined && min > max)
+    return `minDurationSeconds (${min}) must not be greater than maxDurationSeconds (${max}); both bounds are inclusive.`;
   return undefined;
 }
 
@@ -98,9 +118,17 @@ export function withArrangement(service: ShortsService, options: { now: () => nu
       if (filtered && outcome.result.source === 'innertube') {
         // Every key spent for the day, and keyless data stood in: it cannot be filtered by duration.
         const error = noQuotaError(options.now());
-        throw new AppError('UPSTREAM_QUOTA_EXHAUSTED', `${error.message} Duration filters need the Data API; keyless data has no durations.`, { headers: error.headers });
+        throw new AppError(
+          'UPSTREAM_QUOTA_EXHAUSTED',
+          `${error.message} Duration filters need the Data API; keyless data has no durations.`,
+          { headers: error.headers },
+        );
       }
-      return { ...outcome, result: arrange(outcome.result, query), itemsPriced: outcome.itemsPriced ?? outcome.result.shorts.length };
+      return {
+        ...outcome,
+        result: arrange(outcome.result, query),
+        itemsPriced: outcome.itemsPriced ?? outcome.result.shorts.length,
+      };
     },
   };
 }

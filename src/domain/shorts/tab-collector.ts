@@ -14,7 +14,11 @@ import type { YtVideo } from './youtube-types.ts';
 
 const BATCH = 50;
 
-export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShortsPage, options: CollectOptions): Promise<Collected> {
+export async function collectFromTab(
+  calls: YoutubeCalls,
+  first: InnertubeShortsPage,
+  options: CollectOptions,
+): Promise<Collected> {
   // The tab does not say how many shorts there are: the reservation grows as they are read.
   await options.budget.onFirstPage(undefined);
   const seen = new Set<string>();
@@ -26,7 +30,8 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
   let stop = false;
   let pages = 1;
   let page: InnertubeShortsPage | undefined = first;
-  const older = (video: YtVideo) => options.oldestDate !== undefined && (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) < options.oldestDate;
+  const older = (video: YtVideo) =>
+    options.oldestDate !== undefined && (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) < options.oldestDate;
 
   // With a window, the first id the cap cuts off is read with the last batch: older than the window,
   // it shows nothing of the window is missing (found by review: a window of exactly `cap` shorts said
@@ -52,7 +57,10 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     // The cap reached at this page's end: the id beyond it is the next page's first (found by review:
     // caps that are a multiple of the page size kept saying truncated). The tab's pages cost no units.
     if (capReached && truncated && options.oldestDate !== undefined && sentinel === undefined && page.hasMore) {
-      const beyond = await page.next({ readAhead: false }).then((more) => more.items.find((i) => !seen.has(i.id))?.id, () => undefined);
+      const beyond = await page.next({ readAhead: false }).then(
+        (more) => more.items.find((i) => !seen.has(i.id))?.id,
+        () => undefined,
+      );
       if (beyond !== undefined) {
         sentinel = beyond;
         queue.push(beyond);
@@ -61,7 +69,8 @@ export async function collectFromTab(calls: YoutubeCalls, first: InnertubeShorts
     // Read ahead (the page after the next one too) only when that page will surely be wanted: no
     // window that may end on the next page, and more room under the cap than one page holds.
     const readAhead: boolean = options.oldestDate === undefined && options.cap - listed > page.items.length;
-    const next: Promise<InnertubeShortsPage> | undefined = page.hasMore && !capReached ? page.next({ readAhead }) : undefined;
+    const next: Promise<InnertubeShortsPage> | undefined =
+      page.hasMore && !capReached ? page.next({ readAhead }) : undefined;
     // Started early and awaited on the next iteration, where its error surfaces; this only keeps
     // a rejection before then from being reported as unhandled.
     next?.catch(() => {});

@@ -54,7 +54,12 @@ export const CHANNEL_PARTS = 'snippet,statistics,brandingSettings';
 export const VIDEO_PARTS = 'snippet,statistics,contentDetails';
 
 export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClient {
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: 64,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
   const base = options.baseUrl.replace(/\/+$/, '');
 
   async function call<T>(endpoint: Endpoint, params: Record<string, string>, spend: Spend): Promise<T> {
@@ -79,7 +84,11 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
       const started = performance.now();
       let status = 0;
       try {
-        const response = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+        const response = await request(url, {
+          dispatcher: agent,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          headers: { accept: 'application/json' },
+        });
         status = response.statusCode;
         const text = await response.body.text();
         options.onCall?.({ endpoint, units, status, durationMs: performance.now() - started, key: label });
@@ -88,7 +97,10 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
           body = JSON.parse(text);
         } catch {
           if (transientRetries-- > 0 && status >= 500) continue;
-          throw new AppError('UPSTREAM_ERROR', `The video platform sent an unreadable ${endpoint} response (HTTP ${status}).`);
+          throw new AppError(
+            'UPSTREAM_ERROR',
+            `The video platform sent an unreadable ${endpoint} response (HTTP ${status}).`,
+          );
         }
         if (status >= 200 && status < 300) return body as T;
         const failure = googleError(body);
@@ -105,24 +117,36 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
         throw mapGoogleError(endpoint, status, failure);
       } catch (error) {
         if (error instanceof AppError || error instanceof PlaylistNotFound) throw error;
-        if (status === 0) options.onCall?.({ endpoint, units, status: 0, durationMs: performance.now() - started, key: label });
-        if (isTimeout(error)) throw new AppError('UPSTREAM_TIMEOUT', `The video platform did not answer ${endpoint} within ${options.timeoutMs} ms.`);
+        if (status === 0)
+          options.onCall?.({ endpoint, units, status: 0, durationMs: performance.now() - started, key: label });
+        if (isTimeout(error))
+          throw new AppError(
+            'UPSTREAM_TIMEOUT',
+            `The video platform did not answer ${endpoint} within ${options.timeoutMs} ms.`,
+          );
         if (transientRetries-- > 0) continue;
-        throw new AppError('UPSTREAM_ERROR', `Could not reach the video platform (${(error as Error).message}).`, { cause: error });
+        throw new AppError('UPSTREAM_ERROR', `Could not reach the video platform (${(error as Error).message}).`, {
+          cause: error,
+        });
       }
     }
     // Every key failed this call in turn: take() has no key left to give and says why.
     await options.keys.take(units);
-    throw new AppError('UPSTREAM_ERROR', 'The video platform kept refusing the service\'s keys.');
+    throw new AppError('UPSTREAM_ERROR', "The video platform kept refusing the service's keys.");
   }
 
   return {
     metered: (spend) => ({
       channels: (params) => call('channels', { part: CHANNEL_PARTS, ...params }, spend),
       playlistItems: (playlistId, pageToken) =>
-        call('playlistItems', { part: 'contentDetails', playlistId, maxResults: '50', ...(pageToken ? { pageToken } : {}) }, spend),
+        call(
+          'playlistItems',
+          { part: 'contentDetails', playlistId, maxResults: '50', ...(pageToken ? { pageToken } : {}) },
+          spend,
+        ),
       videos: (ids) => call('videos', { part: VIDEO_PARTS, id: ids.join(','), maxResults: '50' }, spend),
-      searchChannels: (query) => call('search', { part: 'snippet', type: 'channel', q: query, maxResults: '10' }, spend),
+      searchChannels: (query) =>
+        call('search', { part: 'snippet', type: 'channel', q: query, maxResults: '10' }, spend),
     }),
     close: () => agent.close(),
   };
@@ -134,12 +158,18 @@ interface GoogleFailure {
 }
 
 function googleError(body: unknown): GoogleFailure {
-  const error = (body as { error?: { message?: unknown; errors?: Array<{ reason?: unknown }>; details?: Array<{ reason?: unknown }> } } | null)?.error;
+  const error = (
+    body as {
+      error?: { message?: unknown; errors?: Array<{ reason?: unknown }>; details?: Array<{ reason?: unknown }> };
+    } | null
+  )?.error;
   return {
     message: typeof error?.message === 'string' ? error.message : 'unknown error',
     // YouTube's own reasons (errors[]) and, from Google's API front end, the ErrorInfo's (details[]):
     // a key's restrictions answer 403 "forbidden" with the real cause only there.
-    reasons: [...(error?.errors ?? []), ...(Array.isArray(error?.details) ? error.details : [])].map((e) => String(e?.reason ?? '')).filter((r) => r !== ''),
+    reasons: [...(error?.errors ?? []), ...(Array.isArray(error?.details) ? error.details : [])]
+      .map((e) => String(e?.reason ?? ''))
+      .filter((r) => r !== ''),
   };
 }
 
@@ -155,7 +185,12 @@ const KEY_REFUSED = /^(API_KEY_|SERVICE_DISABLED$|CONSUMER_SUSPENDED$|CONSUMER_I
 function classifyKeyTrouble(failure: GoogleFailure): 'exhausted' | 'invalid' | undefined {
   const has = (...reasons: string[]) => failure.reasons.some((r) => reasons.includes(r));
   if (has('quotaExceeded', 'dailyLimitExceeded')) return 'exhausted';
-  if (has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked') || failure.reasons.some((r) => KEY_REFUSED.test(r)) || /API key/i.test(failure.message)) return 'invalid';
+  if (
+    has('keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked') ||
+    failure.reasons.some((r) => KEY_REFUSED.test(r)) ||
+    /API key/i.test(failure.message)
+  )
+    return 'invalid';
   return undefined;
 }
 
@@ -168,14 +203,21 @@ function mapGoogleError(endpoint: Endpoint, status: number, failure: GoogleFailu
   }
   // A closed, suspended or unknown channel is the caller's "no such channel", not a platform failure.
   if (has('channelNotFound', 'channelClosed', 'channelSuspended')) {
-    const why = has('channelClosed') ? ' (the channel has been closed)' : has('channelSuspended') ? ' (the channel has been suspended)' : '';
+    const why = has('channelClosed')
+      ? ' (the channel has been closed)'
+      : has('channelSuspended')
+        ? ' (the channel has been suspended)'
+        : '';
     return new AppError('CHANNEL_NOT_FOUND', `No channel exists at that address${why}.`);
   }
   if (has('forbidden')) {
     return new AppError('UPSTREAM_ERROR', 'The video platform refused the service access to this resource.');
   }
   if (status === 404) return new AppError('CHANNEL_NOT_FOUND');
-  return new AppError('UPSTREAM_ERROR', `The video platform answered ${endpoint} with HTTP ${status}: ${failure.message}`);
+  return new AppError(
+    'UPSTREAM_ERROR',
+    `The video platform answered ${endpoint} with HTTP ${status}: ${failure.message}`,
+  );
 }
 
 function isTimeout(error: unknown): boolean {

@@ -15,10 +15,28 @@ export interface YtChannel {
   /** Absent when the data comes from InnerTube alone (keyless mode). */
   etag?: string;
   id: string;
-  snippet?: { title?: string; description?: string; customUrl?: string; publishedAt?: string; thumbnails?: Thumbnails; defaultLanguage?: string; localized?: Localized; country?: string };
+  snippet?: {
+    title?: string;
+    description?: string;
+    customUrl?: string;
+    publishedAt?: string;
+    thumbnails?: Thumbnails;
+    defaultLanguage?: string;
+    localized?: Localized;
+    country?: string;
+  };
   statistics?: { viewCount?: string; subscriberCount?: string; hiddenSubscriberCount?: boolean; videoCount?: string };
   brandingSettings?: {
-    channel?: { title?: string; description?: string; keywords?: string; trackingAnalyticsAccountId?: string; moderateComments?: boolean; unsubscribedTrailer?: string; defaultLanguage?: string; country?: string };
+    channel?: {
+      title?: string;
+      description?: string;
+      keywords?: string;
+      trackingAnalyticsAccountId?: string;
+      moderateComments?: boolean;
+      unsubscribedTrailer?: string;
+      defaultLanguage?: string;
+      country?: string;
+    };
     image?: { bannerExternalUrl?: string };
   };
 }
@@ -29,11 +47,34 @@ export interface YtVideo {
   etag?: string;
   id: string;
   snippet?: {
-    publishedAt?: string; channelId?: string; title?: string; description?: string; thumbnails?: Thumbnails; channelTitle?: string;
-    tags?: string[]; categoryId?: string; liveBroadcastContent?: string; defaultLanguage?: string; localized?: Localized; defaultAudioLanguage?: string;
+    publishedAt?: string;
+    channelId?: string;
+    title?: string;
+    description?: string;
+    thumbnails?: Thumbnails;
+    channelTitle?: string;
+    tags?: string[];
+    categoryId?: string;
+    liveBroadcastContent?: string;
+    defaultLanguage?: string;
+    localized?: Localized;
+    defaultAudioLanguage?: string;
   };
-  statistics?: { viewCount?: string; likeCount?: string; dislikeCount?: string; favoriteCount?: string; commentCount?: string };
-  contentDetails?: { duration?: string; dimension?: string; definition?: string; caption?: string; licensedContent?: boolean; projection?: string };
+  statistics?: {
+    viewCount?: string;
+    likeCount?: string;
+    dislikeCount?: string;
+    favoriteCount?: string;
+    commentCount?: string;
+  };
+  contentDetails?: {
+    duration?: string;
+    dimension?: string;
+    definition?: string;
+    caption?: string;
+    licensedContent?: boolean;
+    projection?: string;
+  };
 }
 
 export interface YtPlaylistItem {

@@ -53,7 +53,11 @@ export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise
        FROM due WHERE w.id = due.id RETURNING w.id`,
       [now, limit],
     );
-    const jobs = claimed.map((row) => ({ watchId: row.id, checkId: newCheckId(now.getTime()), trigger: 'schedule' as const }));
+    const jobs = claimed.map((row) => ({
+      watchId: row.id,
+      checkId: newCheckId(now.getTime()),
+      trigger: 'schedule' as const,
+    }));
     for (const job of jobs) await deps.enqueueCheck(tx, job);
     return jobs;
   });
@@ -90,7 +94,18 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
       [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],
     );
     for (const w of resumed) {
-      await deps.recordEvent(tx, { accountId: w.account_id, type: 'watch.resumed', webhookUrl: w.webhook_url, subjectId: w.id, at: now, data: { watchId: w.id, channel: { id: w.channel_id, title: w.channel_title }, reason: 'credits' } satisfies WatchResumedPayload['data'] });
+      await deps.recordEvent(tx, {
+        accountId: w.account_id,
+        type: 'watch.resumed',
+        webhookUrl: w.webhook_url,
+        subjectId: w.id,
+        at: now,
+        data: {
+          watchId: w.id,
+          channel: { id: w.channel_id, title: w.channel_title },
+          reason: 'credits',
+        } satisfies WatchResumedPayload['data'],
+      });
     }
     return resumed.map((w) => w.id);
   });
@@ -100,7 +115,11 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
  * A push notification (WebSub) announced uploads on a channel: its active watches that have not
  * seen every announced video are checked now (an update to an old video costs nothing).
  */
-export async function checkChannelNow(deps: SchedulerDeps, channelId: string, videoIds: string[]): Promise<WatchCheckJob[]> {
+export async function checkChannelNow(
+  deps: SchedulerDeps,
+  channelId: string,
+  videoIds: string[],
+): Promise<WatchCheckJob[]> {
   if (videoIds.length === 0) return [];
   const now = deps.now();
   return deps.db.transaction(async (tx) => {

@@ -20,7 +20,13 @@ import { BudgetExhausted, QuotaMeter, type QuotaSettings } from '../quota/quota-
 import type { PriceSettings } from '../shorts/pricing.ts';
 import { shortsPlaylistId } from '../shorts/shorts-collector.ts';
 import { PlaylistNotFound, type YoutubeCalls, type YoutubeClient } from '../shorts/youtube-client.ts';
-import { innertubeFailureKind, keylessChannel, keylessVideo, type InnertubeClient, type InnertubeShortItem } from '../shorts/innertube-source.ts';
+import {
+  innertubeFailureKind,
+  keylessChannel,
+  keylessVideo,
+  type InnertubeClient,
+  type InnertubeShortItem,
+} from '../shorts/innertube-source.ts';
 import type { SourceMode } from '../shorts/shorts-service.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
@@ -49,7 +55,13 @@ export interface WatchCheckDeps {
   /** Records an event and queues its delivery in the caller's transaction (events.ts + the delivery job). */
   recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
   /** Metrics: a finished check; lagMs = from the newest new short's publication to its event. */
-  onCheck?(check: { trigger: CheckTrigger; outcome: 'ok' | 'failed' | 'paused'; units: number; newShorts: number; lagMs?: number }): void;
+  onCheck?(check: {
+    trigger: CheckTrigger;
+    outcome: 'ok' | 'failed' | 'paused';
+    units: number;
+    newShorts: number;
+    lagMs?: number;
+  }): void;
 }
 
 /** What one listing read: ids newest first, with publish times when the listing has them. */
@@ -71,14 +83,27 @@ export function checkReservation(prepaidUnits: number, quota: QuotaSettings, pri
 }
 
 /** What a check that spent `units` and reported `reported` shorts costs, and the watch's prepaid units after it. */
-export function checkPrice(prepaidUnits: number, units: number, reported: number, quota: QuotaSettings, pricing: PriceSettings): { credits: number; prepaidAfter: number } {
+export function checkPrice(
+  prepaidUnits: number,
+  units: number,
+  reported: number,
+  quota: QuotaSettings,
+  pricing: PriceSettings,
+): { credits: number; prepaidAfter: number } {
   const unitCredits = Math.ceil(Math.max(0, units - prepaidUnits) / quota.unitsPerCredit);
   const shortCredits = reported > 0 ? Math.ceil(reported / pricing.shortsPerBlock) * pricing.creditsPerBlock : 0;
-  return { credits: unitCredits + shortCredits, prepaidAfter: prepaidUnits + unitCredits * quota.unitsPerCredit - units };
+  return {
+    credits: unitCredits + shortCredits,
+    prepaidAfter: prepaidUnits + unitCredits * quota.unitsPerCredit - units,
+  };
 }
 
 /** The newest listing page: the Shorts tab where InnerTube is the source, else the UUSH playlist. */
-export async function listNewest(deps: Pick<WatchCheckDeps, 'innertube' | 'source'>, calls: YoutubeCalls, channelId: string): Promise<Listing> {
+export async function listNewest(
+  deps: Pick<WatchCheckDeps, 'innertube' | 'source'>,
+  calls: YoutubeCalls,
+  channelId: string,
+): Promise<Listing> {
   if (deps.innertube && deps.source !== 'data-api') {
     try {
       const page = await deps.innertube.shorts(channelId);
@@ -89,7 +114,14 @@ export async function listNewest(deps: Pick<WatchCheckDeps, 'innertube' | 'sourc
         source: deps.source,
         // The tab's header names the channel as it is now (its title and handle), for free.
         ...(page.channel ? { header: keylessChannel(page.channel) } : {}),
-        ...(deps.source === 'innertube' ? { tabItems: new Map(items.map((i) => [i.id, i])), tabChannel: page.channel ? keylessChannel(page.channel) : ({ kind: 'youtube#channel', id: channelId } as YtChannel) } : {}),
+        ...(deps.source === 'innertube'
+          ? {
+              tabItems: new Map(items.map((i) => [i.id, i])),
+              tabChannel: page.channel
+                ? keylessChannel(page.channel)
+                : ({ kind: 'youtube#channel', id: channelId } as YtChannel),
+            }
+          : {}),
       };
     } catch (error) {
       // hybrid falls back to the playlist, as the shorts endpoint does; keyless has nothing else.
@@ -147,10 +179,19 @@ interface ChannelNow {
  * goes unseen there). Best effort: should that call fail (the platform, or a balance that cannot
  * pay one more unit) the stored identity is kept.
  */
-async function currentIdentity(calls: YoutubeCalls, listing: Listing, watch: Pick<WatchRow, 'channel_id' | 'channel_title' | 'channel_custom_url'>, titleNow: string | undefined): Promise<ChannelNow> {
+async function currentIdentity(
+  calls: YoutubeCalls,
+  listing: Listing,
+  watch: Pick<WatchRow, 'channel_id' | 'channel_title' | 'channel_custom_url'>,
+  titleNow: string | undefined,
+): Promise<ChannelNow> {
   const stored = { title: watch.channel_title, customUrl: watch.channel_custom_url };
   try {
-    const channel = listing.header ?? (titleNow !== undefined && titleNow !== stored.title ? (await calls.channels({ part: 'snippet', id: watch.channel_id })).items?.[0] : undefined);
+    const channel =
+      listing.header ??
+      (titleNow !== undefined && titleNow !== stored.title
+        ? (await calls.channels({ part: 'snippet', id: watch.channel_id })).items?.[0]
+        : undefined);
     if (!channel?.snippet) return stored;
     return { title: channel.snippet.title ?? stored.title, customUrl: channel.snippet.customUrl ?? stored.customUrl };
   } catch (error) {
@@ -160,16 +201,25 @@ async function currentIdentity(calls: YoutubeCalls, listing: Listing, watch: Pic
 }
 
 /** The new shorts as the shorts endpoint shows them, oldest first. */
-async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], watch: Pick<WatchRow, 'channel_id'>, identityNow: (titleNow: string | undefined) => Promise<ChannelNow>): Promise<Short[]> {
+async function detailsOf(
+  calls: YoutubeCalls,
+  listing: Listing,
+  ids: string[],
+  watch: Pick<WatchRow, 'channel_id'>,
+  identityNow: (titleNow: string | undefined) => Promise<ChannelNow>,
+): Promise<Short[]> {
   if (ids.length === 0) return [];
-  const identityOf = (now: ChannelNow) => channelIdentity({ snippet: { ...(now.customUrl ? { customUrl: now.customUrl } : {}) } } as Channel);
+  const identityOf = (now: ChannelNow) =>
+    channelIdentity({ snippet: { ...(now.customUrl ? { customUrl: now.customUrl } : {}) } } as Channel);
   let shorts: Short[];
   if (listing.tabItems) {
     const identity = identityOf(await identityNow(undefined));
     shorts = ids.map((id) => toShort(keylessVideo(listing.tabItems!.get(id)!, listing.tabChannel!), identity));
   } else {
     // A listed id videos.list does not return (private, processing, removed) is not reported yet.
-    const found = ((await calls.videos(ids)).items ?? []).filter((v) => v.snippet?.channelId === undefined || v.snippet.channelId === watch.channel_id);
+    const found = ((await calls.videos(ids)).items ?? []).filter(
+      (v) => v.snippet?.channelId === undefined || v.snippet.channelId === watch.channel_id,
+    );
     const identity = identityOf(await identityNow(found.find((v) => v.snippet?.channelTitle)?.snippet?.channelTitle));
     shorts = found.map((v) => toShort(v, identity));
   }
@@ -183,21 +233,34 @@ async function detailsOf(calls: YoutubeCalls, listing: Listing, ids: string[], w
   });
 }
 
-export type CheckResult = { outcome: 'ok'; newShorts: number; units: number; credits: number } | { outcome: 'failed'; error: string; units: number } | { outcome: 'paused' } | { outcome: 'skipped'; why: string };
+export type CheckResult =
+  | { outcome: 'ok'; newShorts: number; units: number; credits: number }
+  | { outcome: 'failed'; error: string; units: number }
+  | { outcome: 'paused' }
+  | { outcome: 'skipped'; why: string };
 
 /**
  * Runs check `checkId` of a watch. Idempotent: a retried job (the process died) whose check was
  * recorded does nothing; one that died before recording runs again, and the seen-set makes sure
  * nothing is reported twice. Throws only for infrastructure trouble (the queue retries the job).
  */
-export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, checkId: string, trigger: CheckTrigger): Promise<CheckResult> {
+export async function runWatchCheck(
+  deps: WatchCheckDeps,
+  watchId: string,
+  checkId: string,
+  trigger: CheckTrigger,
+): Promise<CheckResult> {
   const { db } = deps;
-  if ((await db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length > 0) return { outcome: 'skipped', why: 'already recorded' };
+  if ((await db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length > 0)
+    return { outcome: 'skipped', why: 'already recorded' };
   const watch = await findWatch(db, watchId);
   if (!watch) return { outcome: 'skipped', why: 'deleted' };
   if (watch.status !== 'active') return { outcome: 'skipped', why: 'paused' };
   // Queued before its account was disabled: not run (the sweep claims no more of its watches).
-  const [account] = await db.query<{ disabled: boolean }>('SELECT disabled_at IS NOT NULL AS disabled FROM accounts WHERE id = $1', [watch.account_id]);
+  const [account] = await db.query<{ disabled: boolean }>(
+    'SELECT disabled_at IS NOT NULL AS disabled FROM accounts WHERE id = $1',
+    [watch.account_id],
+  );
   if (!account || account.disabled) return { outcome: 'skipped', why: 'account disabled' };
   const now = new Date(deps.now());
   const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing);
@@ -206,12 +269,22 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
   // run's reservation replaces it. Added to it, the two could exceed the available credits and pause
   // the watch for credits the account has (nothing was charged for the dead run).
   await releaseReservation(db, checkId);
-  if (!(await reserveCredits(db, { accountId: watch.account_id, requestId: checkId, credits: reserve, expiresAt, now }))) {
+  if (
+    !(await reserveCredits(db, { accountId: watch.account_id, requestId: checkId, credits: reserve, expiresAt, now }))
+  ) {
     await pauseForCredits(deps, watch, checkId, trigger, reserve);
     deps.onCheck?.({ trigger, outcome: 'paused', units: 0, newShorts: 0 });
     return { outcome: 'paused' };
   }
-  const meter = new QuotaMeter({ db, accountId: watch.account_id, requestId: checkId, settings: deps.quota, now: deps.now, reservationExpiresAt: expiresAt, reserved: reserve });
+  const meter = new QuotaMeter({
+    db,
+    accountId: watch.account_id,
+    requestId: checkId,
+    settings: deps.quota,
+    now: deps.now,
+    reservationExpiresAt: expiresAt,
+    reserved: reserve,
+  });
   let reported: Short[];
   let listing: Listing;
   let backCatalogue: string[] = [];
@@ -226,13 +299,21 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     backCatalogue = older;
     // New shorts are reported with the channel as it is now: a renamed handle or title (found by
     // review: the event carried the handle the channel had when the watch was made).
-    reported = await detailsOf(calls, listing, fresh, watch, async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)));
+    reported = await detailsOf(
+      calls,
+      listing,
+      fresh,
+      watch,
+      async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)),
+    );
     // No seen id left in the page (they were all taken down, say): shorts published before the newest
     // one the watch has seen are back-catalogue too, where their dates tell (found by review: 20 older
     // shorts were reported, and charged, as new).
     const newestSeen = watch.last_seen_published_at?.getTime();
     if (newestSeen !== undefined && fresh.length > 0 && older.length === 0 && !listing.ids.some((id) => seen.has(id))) {
-      const backdated = new Set(reported.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) < newestSeen).map((s) => s.id));
+      const backdated = new Set(
+        reported.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) < newestSeen).map((s) => s.id),
+      );
       backCatalogue.push(...backdated);
       reported = reported.filter((s) => !backdated.has(s.id));
     }
@@ -241,7 +322,8 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     // the check's reservation, never the allowance), paused after GONE_CHECKS of them in a row
     // (found by review: each such check's unit was counted as unpaid, forever, and took the account
     // past its allowance).
-    if (isAppError(error) && error.code === 'CHANNEL_NOT_FOUND') return settleGoneChannel(deps, watch, meter, checkId, trigger, now, error);
+    if (isAppError(error) && error.code === 'CHANNEL_NOT_FOUND')
+      return settleGoneChannel(deps, watch, meter, checkId, trigger, now, error);
     await releaseReservation(db, checkId);
     await meter.finishUnpaid(error);
     const budget = error instanceof BudgetExhausted;
@@ -252,8 +334,21 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
         : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
     await db.transaction(async (tx) => {
-      if (!(await recordCheck(tx, watch, { id: checkId, trigger, units: meter.spent, outcome: 'failed', error: message, at: now }))) return;
-      await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1', [watch.id, now, meter.spent, message]);
+      if (
+        !(await recordCheck(tx, watch, {
+          id: checkId,
+          trigger,
+          units: meter.spent,
+          outcome: 'failed',
+          error: message,
+          at: now,
+        }))
+      )
+        return;
+      await tx.query(
+        'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1',
+        [watch.id, now, meter.spent, message],
+      );
     });
     deps.onCheck?.({ trigger, outcome: 'failed', units: meter.spent, newShorts: 0 });
     return { outcome: 'failed', error: message, units: meter.spent };
@@ -263,7 +358,10 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'ok', at: now }))) return undefined;
     // The row lock orders concurrent checks of one watch (a push and the schedule): what one
     // reported, the other finds seen. Prepaid units are read under the lock too.
-    const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
+    const [locked] = await tx.query<{ prepaid_units: number; status: string }>(
+      'SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE',
+      [watch.id],
+    );
     if (!locked) {
       // Deleted during the check: no check of it is recorded (found by review: an "ok" one was).
       await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
@@ -279,7 +377,10 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     // units it reserved for; those units go unpaid, like every platform failure's (docs/quota.md).
     const full = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
     const credits = Math.min(full.credits, meter.reservedCredits);
-    const price = { credits, prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit) };
+    const price = {
+      credits,
+      prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit),
+    };
     await releaseReservation(tx, checkId);
     await chargeCredits(tx, watch.account_id, price.credits, checkId);
     if (shorts.length > 0) {
@@ -289,24 +390,48 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
         webhookUrl: watch.webhook_url,
         subjectId: watch.id,
         at: now,
-        data: { watchId: watch.id, checkId, channel: { id: watch.channel_id, title: identity.title }, shorts } satisfies ShortsCreatedPayload['data'],
+        data: {
+          watchId: watch.id,
+          checkId,
+          channel: { id: watch.channel_id, title: identity.title },
+          shorts,
+        } satisfies ShortsCreatedPayload['data'],
       });
     }
     const newest = listing.ids[0];
-    const newestPublished = newest ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt) : undefined;
+    const newestPublished = newest
+      ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt)
+      : undefined;
     const newestReported = shorts.reduce<number | undefined>((max, s) => {
       const t = parseTimestamp(s.snippet.publishedAt);
       return t !== undefined && (max === undefined || t > max) ? t : max;
     }, undefined);
-    await tx.query('UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1', [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)]);
+    await tx.query(
+      'UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1',
+      [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)],
+    );
     await tx.query(
       `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
          last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
          channel_title = $8, channel_custom_url = $9
        WHERE id = $1`,
-      [watch.id, now, units, price.prepaidAfter, shorts.length, newest ?? null, newestPublished ? new Date(parseTimestamp(newestPublished)!) : null, identity.title, identity.customUrl],
+      [
+        watch.id,
+        now,
+        units,
+        price.prepaidAfter,
+        shorts.length,
+        newest ?? null,
+        newestPublished ? new Date(parseTimestamp(newestPublished)!) : null,
+        identity.title,
+        identity.customUrl,
+      ],
     );
-    return { shorts: shorts.length, credits: price.credits, lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported };
+    return {
+      shorts: shorts.length,
+      credits: price.credits,
+      lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported,
+    };
   });
   if (!outcome || outcome === 'deleted') {
     await releaseReservation(db, checkId);
@@ -316,7 +441,13 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
     return { outcome: 'skipped', why: outcome === 'deleted' ? 'deleted' : 'already recorded' };
   }
   await meter.finishPaid();
-  deps.onCheck?.({ trigger, outcome: 'ok', units, newShorts: outcome.shorts, ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}) });
+  deps.onCheck?.({
+    trigger,
+    outcome: 'ok',
+    units,
+    newShorts: outcome.shorts,
+    ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}),
+  });
   return { outcome: 'ok', newShorts: outcome.shorts, units, credits: outcome.credits };
 }
 
@@ -324,11 +455,33 @@ export async function runWatchCheck(deps: WatchCheckDeps, watchId: string, check
  * Records check `id` of `watch`, naming its channel (new shorts and credits 0 until it is settled);
  * false when a run of this check was recorded already.
  */
-async function recordCheck(tx: Queryable, watch: WatchRow, check: { id: string; trigger: CheckTrigger; units: number; outcome: 'ok' | 'failed' | 'paused'; error?: string; at: Date }): Promise<boolean> {
+async function recordCheck(
+  tx: Queryable,
+  watch: WatchRow,
+  check: {
+    id: string;
+    trigger: CheckTrigger;
+    units: number;
+    outcome: 'ok' | 'failed' | 'paused';
+    error?: string;
+    at: Date;
+  },
+): Promise<boolean> {
   const rows = await tx.query(
     `INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title)
      VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [check.id, watch.id, watch.account_id, check.trigger, check.units, check.outcome, check.error ?? null, check.at, watch.channel_url, watch.channel_title],
+    [
+      check.id,
+      watch.id,
+      watch.account_id,
+      check.trigger,
+      check.units,
+      check.outcome,
+      check.error ?? null,
+      check.at,
+      watch.channel_url,
+      watch.channel_title,
+    ],
   );
   return rows.length > 0;
 }
@@ -340,12 +493,24 @@ export const GONE_CHECKS = 3;
  * A check YouTube answered with "no such channel": charged for its units like a quiet check, recorded
  * as failed; the GONE_CHECKS-th in a row pauses the watch and tells its webhook.
  */
-async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: QuotaMeter, checkId: string, trigger: CheckTrigger, now: Date, error: AppError): Promise<CheckResult> {
+async function settleGoneChannel(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  meter: QuotaMeter,
+  checkId: string,
+  trigger: CheckTrigger,
+  now: Date,
+  error: AppError,
+): Promise<CheckResult> {
   const message = `${error.code}: ${error.message}`;
   const units = meter.spent;
   const recorded = await deps.db.transaction(async (tx) => {
-    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now }))) return false;
-    const [locked] = await tx.query<{ prepaid_units: number; status: string }>('SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE', [watch.id]);
+    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now })))
+      return false;
+    const [locked] = await tx.query<{ prepaid_units: number; status: string }>(
+      'SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE',
+      [watch.id],
+    );
     await releaseReservation(tx, checkId);
     if (!locked) {
       // Deleted meanwhile: no check of it is recorded, as on the ok path (found by review).
@@ -356,12 +521,36 @@ async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: Q
     const credits = Math.min(full.credits, meter.reservedCredits);
     await chargeCredits(tx, watch.account_id, credits, checkId);
     await tx.query('UPDATE watch_checks SET credits_charged = $2 WHERE id = $1', [checkId, credits]);
-    await tx.query('UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, last_error = $5 WHERE id = $1', [watch.id, now, units, Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit), message]);
-    const recent = await tx.query<{ gone: boolean }>(`SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`, [watch.id, GONE_CHECKS]);
+    await tx.query(
+      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, last_error = $5 WHERE id = $1',
+      [
+        watch.id,
+        now,
+        units,
+        Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit),
+        message,
+      ],
+    );
+    const recent = await tx.query<{ gone: boolean }>(
+      `SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [watch.id, GONE_CHECKS],
+    );
     if (locked.status === 'active' && recent.length === GONE_CHECKS && recent.every((r) => r.gone)) {
       const why = `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks are paused. Resume the watch (PATCH status active) should the channel come back.`;
       await tx.query("UPDATE watches SET status = 'paused', paused_reason = 'channel' WHERE id = $1", [watch.id]);
-      await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'channel', message: why } satisfies WatchPausedPayload['data'] });
+      await deps.recordEvent(tx, {
+        accountId: watch.account_id,
+        type: 'watch.paused',
+        webhookUrl: watch.webhook_url,
+        subjectId: watch.id,
+        at: now,
+        data: {
+          watchId: watch.id,
+          channel: { id: watch.channel_id, title: watch.channel_title },
+          reason: 'channel',
+          message: why,
+        } satisfies WatchPausedPayload['data'],
+      });
     }
     return true;
   });
@@ -376,14 +565,34 @@ async function settleGoneChannel(deps: WatchCheckDeps, watch: WatchRow, meter: Q
 }
 
 /** The account cannot pay for the next check: pause the watch and tell its webhook (once). */
-async function pauseForCredits(deps: WatchCheckDeps, watch: WatchRow, checkId: string, trigger: CheckTrigger, needed: number): Promise<void> {
+async function pauseForCredits(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  checkId: string,
+  trigger: CheckTrigger,
+  needed: number,
+): Promise<void> {
   const now = new Date(deps.now());
   await deps.db.transaction(async (tx) => {
-    const paused = await tx.query('UPDATE watches SET status = $2, paused_reason = $3 WHERE id = $1 AND status = $4 RETURNING id', [watch.id, 'paused', 'credits', 'active']);
+    const paused = await tx.query(
+      'UPDATE watches SET status = $2, paused_reason = $3 WHERE id = $1 AND status = $4 RETURNING id',
+      [watch.id, 'paused', 'credits', 'active'],
+    );
     if (paused.length === 0) return;
     const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
     await recordCheck(tx, watch, { id: checkId, trigger, units: 0, outcome: 'paused', error: message, at: now });
-    await deps.recordEvent(tx, { accountId: watch.account_id, type: 'watch.paused', webhookUrl: watch.webhook_url, subjectId: watch.id, at: now, data: { watchId: watch.id, channel: { id: watch.channel_id, title: watch.channel_title }, reason: 'credits', message } satisfies WatchPausedPayload['data'] });
+    await deps.recordEvent(tx, {
+      accountId: watch.account_id,
+      type: 'watch.paused',
+      webhookUrl: watch.webhook_url,
+      subjectId: watch.id,
+      at: now,
+      data: {
+        watchId: watch.id,
+        channel: { id: watch.channel_id, title: watch.channel_title },
+        reason: 'credits',
+        message,
+      } satisfies WatchPausedPayload['data'],
+    });
   });
 }
-

@@ -50,9 +50,18 @@ export function toWatch(row: WatchRow): Watch {
     nextCheckAt: row.status === 'active' ? row.next_check_at.toISOString() : null,
     lastCheckAt: row.last_check_at?.toISOString() ?? null,
     lastSeenShort: row.last_seen_short_id
-      ? { id: row.last_seen_short_id, shortUrl: `https://www.youtube.com/shorts/${row.last_seen_short_id}`, publishedAt: row.last_seen_published_at?.toISOString() ?? null }
+      ? {
+          id: row.last_seen_short_id,
+          shortUrl: `https://www.youtube.com/shorts/${row.last_seen_short_id}`,
+          publishedAt: row.last_seen_published_at?.toISOString() ?? null,
+        }
       : null,
-    stats: { checks: row.checks, unitsSpent: row.units_spent, shortsReported: row.shorts_reported, prepaidUnits: row.prepaid_units },
+    stats: {
+      checks: row.checks,
+      unitsSpent: row.units_spent,
+      shortsReported: row.shorts_reported,
+      prepaidUnits: row.prepaid_units,
+    },
     lastError: row.last_error,
     createdAt: row.created_at.toISOString(),
   };
@@ -68,7 +77,9 @@ export async function listWatches(db: Queryable, accountId: string): Promise<Wat
 }
 
 export async function countWatches(db: Queryable, accountId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM watches WHERE account_id = $1', [accountId]);
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM watches WHERE account_id = $1', [
+    accountId,
+  ]);
   return row?.n ?? 0;
 }
 
@@ -85,7 +96,10 @@ export async function markSeen(db: Queryable, watchId: string, ids: string[], at
 /** Which of `ids` this watch has already seen. */
 export async function seenAmong(db: Queryable, watchId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.query<{ video_id: string }>('SELECT video_id FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = ANY($2::text[])', [watchId, ids]);
+  const rows = await db.query<{ video_id: string }>(
+    'SELECT video_id FROM watch_seen_shorts WHERE watch_id = $1 AND video_id = ANY($2::text[])',
+    [watchId, ids],
+  );
   return new Set(rows.map((r) => r.video_id));
 }
 
@@ -93,9 +107,24 @@ export async function seenAmong(db: Queryable, watchId: string, ids: string[]): 
 export type CheckSummary = WatchCheck;
 
 export async function listChecks(db: Queryable, watchId: string, limit: number): Promise<CheckSummary[]> {
-  const rows = await db.query<{ id: string; trigger: CheckSummary['trigger']; units: number; new_shorts: number; credits_charged: number; outcome: CheckSummary['outcome']; error: string | null; created_at: Date }>(
-    'SELECT * FROM watch_checks WHERE watch_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
-    [watchId, limit],
-  );
-  return rows.map((r) => ({ id: r.id, trigger: r.trigger, units: r.units, newShorts: r.new_shorts, creditsCharged: r.credits_charged, outcome: r.outcome, error: r.error, createdAt: r.created_at.toISOString() }));
+  const rows = await db.query<{
+    id: string;
+    trigger: CheckSummary['trigger'];
+    units: number;
+    new_shorts: number;
+    credits_charged: number;
+    outcome: CheckSummary['outcome'];
+    error: string | null;
+    created_at: Date;
+  }>('SELECT * FROM watch_checks WHERE watch_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [watchId, limit]);
+  return rows.map((r) => ({
+    id: r.id,
+    trigger: r.trigger,
+    units: r.units,
+    newShorts: r.new_shorts,
+    creditsCharged: r.credits_charged,
+    outcome: r.outcome,
+    error: r.error,
+    createdAt: r.created_at.toISOString(),
+  }));
 }

@@ -11,7 +11,16 @@ import { innertubeFailureKind } from '../shorts/innertube-source.ts';
 import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
 import { channelAddress } from '../shorts/shorts-service.ts';
 import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
-import { countWatches, findWatch, markSeen, newCheckId, newWatchId, toWatch, type Watch, type WatchRow } from './watch-store.ts';
+import {
+  countWatches,
+  findWatch,
+  markSeen,
+  newCheckId,
+  newWatchId,
+  toWatch,
+  type Watch,
+  type WatchRow,
+} from './watch-store.ts';
 
 export interface WatchSettings {
   maxPerAccount: number;
@@ -37,13 +46,23 @@ export const MAX_WATCH_INTERVAL_SECONDS = 30 * 86_400;
 
 function checkInterval(settings: WatchSettings, seconds: number): void {
   if (!Number.isSafeInteger(seconds) || seconds < settings.minIntervalSeconds) {
-    throw new AppError('VALIDATION_FAILED', `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} (WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`);
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} (WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`,
+    );
   }
-  if (seconds > MAX_WATCH_INTERVAL_SECONDS) throw new AppError('VALIDATION_FAILED', `intervalSeconds must be at most ${MAX_WATCH_INTERVAL_SECONDS} (30 days); got ${seconds}.`);
+  if (seconds > MAX_WATCH_INTERVAL_SECONDS)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `intervalSeconds must be at most ${MAX_WATCH_INTERVAL_SECONDS} (30 days); got ${seconds}.`,
+    );
 }
 
 function tooMany(settings: WatchSettings): AppError {
-  return new AppError('CONFLICT', `This account has its maximum of ${settings.maxPerAccount} watches (WATCHES_PER_ACCOUNT); delete one first.`);
+  return new AppError(
+    'CONFLICT',
+    `This account has its maximum of ${settings.maxPerAccount} watches (WATCHES_PER_ACCOUNT); delete one first.`,
+  );
 }
 
 /** The id prefix of a watch creation's credit hold: the creations in flight are counted by it. */
@@ -82,13 +101,27 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   const holdId = `${CREATION_HOLD}${checkId.slice(4)}`;
   const meter = await deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
-    if ((await countWatchesAndCreations(tx, input.accountId, now)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
-    return QuotaMeter.open({ db: deps.db, accountId: input.accountId, requestId: holdId, settings: deps.quota, now: deps.now, reservationExpiresAt: new Date(nowMs + 5 * 60_000) }, tx);
+    if ((await countWatchesAndCreations(tx, input.accountId, now)) >= deps.settings.maxPerAccount)
+      throw tooMany(deps.settings);
+    return QuotaMeter.open(
+      {
+        db: deps.db,
+        accountId: input.accountId,
+        requestId: holdId,
+        settings: deps.quota,
+        now: deps.now,
+        reservationExpiresAt: new Date(nowMs + 5 * 60_000),
+      },
+      tx,
+    );
   });
   try {
     const calls = deps.youtube.metered(meter.take);
     const channel = await resolve(deps, ref, calls, meter);
-    await meter.commit(Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit), 'Creating a watch reads the channel and its newest shorts, which costs');
+    await meter.commit(
+      Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
+      'Creating a watch reads the channel and its newest shorts, which costs',
+    );
     const listing = await listNewest(deps, calls, channel.id);
     // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
     // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
@@ -106,11 +139,29 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
         `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
            last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
-        [id, input.accountId, input.channelUrl, channel.id, channel.title, channel.customUrl ?? null, input.webhookUrl, interval, new Date(nowMs + interval * 1000), now, newest ?? null, newestPublished ? new Date(newestPublished) : null, price.prepaidAfter, units],
+        [
+          id,
+          input.accountId,
+          input.channelUrl,
+          channel.id,
+          channel.title,
+          channel.customUrl ?? null,
+          input.webhookUrl,
+          interval,
+          new Date(nowMs + interval * 1000),
+          now,
+          newest ?? null,
+          newestPublished ? new Date(newestPublished) : null,
+          price.prepaidAfter,
+          units,
+        ],
       );
       // The baseline: everything listed now counts as seen and is never reported.
       await markSeen(tx, id, listing.ids, now);
-      await tx.query('INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)', [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title]);
+      await tx.query(
+        'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
+        [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
+      );
       await releaseReservation(tx, holdId);
       await chargeCredits(tx, input.accountId, price.credits, checkId);
       return row!;
@@ -122,21 +173,38 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   } catch (error) {
     await releaseReservation(deps.db, holdId).catch(() => {});
     await meter.finishUnpaid(error).catch(() => {});
-    if (innertubeFailureKind(error)) throw new AppError('UPSTREAM_RATE_LIMITED', 'The video platform\'s web API is unavailable; try again shortly.', { headers: { 'retry-after': '60' }, cause: error });
+    if (innertubeFailureKind(error))
+      throw new AppError('UPSTREAM_RATE_LIMITED', "The video platform's web API is unavailable; try again shortly.", {
+        headers: { 'retry-after': '60' },
+        cause: error,
+      });
     throw error;
   }
 }
 
-async function resolve(deps: WatchDeps, ref: ChannelRef, calls: ReturnType<WatchDeps['youtube']['metered']>, meter: QuotaMeter): Promise<{ id: string; title: string; customUrl?: string }> {
+async function resolve(
+  deps: WatchDeps,
+  ref: ChannelRef,
+  calls: ReturnType<WatchDeps['youtube']['metered']>,
+  meter: QuotaMeter,
+): Promise<{ id: string; title: string; customUrl?: string }> {
   if (deps.innertube && deps.source === 'innertube') {
     // Keyless: InnerTube resolves and describes the channel at 0 units.
     const channelId = ref.type === 'id' ? ref.value : await deps.innertube.resolve(channelAddress(ref));
     const channel = channelId ? await deps.innertube.channel(channelId) : undefined;
     if (!channel) throw new AppError('CHANNEL_NOT_FOUND', 'No channel exists at that address.');
-    return { id: channel.id, title: channel.title ?? channel.id, ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}) };
+    return {
+      id: channel.id,
+      title: channel.title ?? channel.id,
+      ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}),
+    };
   }
   const channel = await resolveChannel(ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
-  return { id: channel.id, title: channel.snippet?.title ?? channel.id, ...(channel.snippet?.customUrl ? { customUrl: channel.snippet.customUrl } : {}) };
+  return {
+    id: channel.id,
+    title: channel.snippet?.title ?? channel.id,
+    ...(channel.snippet?.customUrl ? { customUrl: channel.snippet.customUrl } : {}),
+  };
 }
 
 export async function ownWatch(deps: Pick<WatchDeps, 'db'>, accountId: string, id: string): Promise<WatchRow> {
@@ -152,8 +220,14 @@ export interface WatchChanges {
   status?: 'active' | 'paused';
 }
 
-export async function updateWatch(deps: WatchDeps, accountId: string, id: string, changes: WatchChanges): Promise<Watch> {
-  if (changes.webhookUrl !== undefined) assertAcceptableWebhookUrl(changes.webhookUrl, deps.settings.allowPrivateWebhooks);
+export async function updateWatch(
+  deps: WatchDeps,
+  accountId: string,
+  id: string,
+  changes: WatchChanges,
+): Promise<Watch> {
+  if (changes.webhookUrl !== undefined)
+    assertAcceptableWebhookUrl(changes.webhookUrl, deps.settings.allowPrivateWebhooks);
   if (changes.intervalSeconds !== undefined) checkInterval(deps.settings, changes.intervalSeconds);
   const current = await ownWatch(deps, accountId, id);
   const now = new Date(deps.now());
@@ -164,15 +238,29 @@ export async function updateWatch(deps: WatchDeps, accountId: string, id: string
   const [row] = await deps.db.query<WatchRow>(
     `UPDATE watches SET webhook_url = $3, interval_seconds = $4, status = $5, paused_reason = $6, next_check_at = $7
      WHERE id = $1 AND account_id = $2 RETURNING *`,
-    [id, accountId, changes.webhookUrl ?? current.webhook_url, interval, changes.status ?? current.status,
-      (changes.status ?? current.status) === 'active' ? null : changes.status === 'paused' ? 'user' : current.paused_reason, next],
+    [
+      id,
+      accountId,
+      changes.webhookUrl ?? current.webhook_url,
+      interval,
+      changes.status ?? current.status,
+      (changes.status ?? current.status) === 'active'
+        ? null
+        : changes.status === 'paused'
+          ? 'user'
+          : current.paused_reason,
+      next,
+    ],
   );
   if (!row) throw new AppError('NOT_FOUND', `No watch ${id}.`);
   return toWatch(row);
 }
 
 export async function deleteWatch(deps: Pick<WatchDeps, 'db'>, accountId: string, id: string): Promise<Watch> {
-  const [deleted] = await deps.db.query<WatchRow>('DELETE FROM watches WHERE id = $1 AND account_id = $2 RETURNING *', [id, accountId]);
+  const [deleted] = await deps.db.query<WatchRow>('DELETE FROM watches WHERE id = $1 AND account_id = $2 RETURNING *', [
+    id,
+    accountId,
+  ]);
   if (!deleted) throw new AppError('NOT_FOUND', `No watch ${id}.`);
   return toWatch(deleted);
 }

@@ -87,14 +87,23 @@ export async function subscribe(deps: WebSubDeps, channelId: string): Promise<vo
   });
   let problem: string | undefined;
   try {
-    const res = await fetch(deps.settings.hubUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(deps.settings.timeoutMs), redirect: 'manual' });
+    const res = await fetch(deps.settings.hubUrl, {
+      method: 'POST',
+      body: form,
+      signal: AbortSignal.timeout(deps.settings.timeoutMs),
+      redirect: 'manual',
+    });
     const text = await res.text();
-    if (res.status !== 202 && res.status !== 204) problem = `The hub answered HTTP ${res.status}: ${text.slice(0, 200)}`;
+    if (res.status !== 202 && res.status !== 204)
+      problem = `The hub answered HTTP ${res.status}: ${text.slice(0, 200)}`;
   } catch (error) {
     problem = `The hub could not be reached: ${(error as Error).message}`;
   }
   if (problem) {
-    await deps.db.query("UPDATE websub_subscriptions SET state = CASE WHEN state = 'verified' THEN state ELSE 'failed' END, last_error = $2 WHERE channel_id = $1", [channelId, problem]);
+    await deps.db.query(
+      "UPDATE websub_subscriptions SET state = CASE WHEN state = 'verified' THEN state ELSE 'failed' END, last_error = $2 WHERE channel_id = $1",
+      [channelId, problem],
+    );
     throw new AppError('UPSTREAM_ERROR', problem);
   }
 }
@@ -108,7 +117,11 @@ export interface VerificationQuery {
 }
 
 /** Whether `token` is the callback token of the channel's subscription (constant time). */
-function tokenMatches(row: SubscriptionRow | undefined, channelId: string, token: string | undefined): row is SubscriptionRow {
+function tokenMatches(
+  row: SubscriptionRow | undefined,
+  channelId: string,
+  token: string | undefined,
+): row is SubscriptionRow {
   if (!row || !token) return false;
   return sameBytes(Buffer.from(token), Buffer.from(callbackToken(row.secret, channelId)));
 }
@@ -118,14 +131,25 @@ function tokenMatches(row: SubscriptionRow | undefined, channelId: string, token
  * challenge to echo when we asked for this; throws NOT_FOUND otherwise (the hub then gives up), so
  * nobody can subscribe us to anything, nor change what we record of a subscription.
  */
-export async function verifyIntent(deps: WebSubDeps, channelId: string, token: string | undefined, query: VerificationQuery): Promise<string> {
-  if (query['hub.topic'] !== topicFor(deps.settings, channelId)) throw new AppError('NOT_FOUND', 'Not a topic this callback subscribes to.');
-  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+export async function verifyIntent(
+  deps: WebSubDeps,
+  channelId: string,
+  token: string | undefined,
+  query: VerificationQuery,
+): Promise<string> {
+  if (query['hub.topic'] !== topicFor(deps.settings, channelId))
+    throw new AppError('NOT_FOUND', 'Not a topic this callback subscribes to.');
+  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [
+    channelId,
+  ]);
   if (!tokenMatches(row, channelId, token)) throw new AppError('NOT_FOUND', 'Not a callback this service gave a hub.');
   const watched = (await deps.db.query('SELECT 1 FROM watches WHERE channel_id = $1 LIMIT 1', [channelId])).length > 0;
   const mode = query['hub.mode'];
   if (mode === 'denied') {
-    await deps.db.query("UPDATE websub_subscriptions SET state = 'failed', last_error = $2 WHERE channel_id = $1", [channelId, `The hub denied the subscription${query['hub.reason'] ? `: ${query['hub.reason']}` : ''}.`]);
+    await deps.db.query("UPDATE websub_subscriptions SET state = 'failed', last_error = $2 WHERE channel_id = $1", [
+      channelId,
+      `The hub denied the subscription${query['hub.reason'] ? `: ${query['hub.reason']}` : ''}.`,
+    ]);
     return query['hub.challenge'] ?? '';
   }
   const challenge = query['hub.challenge'];
@@ -134,7 +158,10 @@ export async function verifyIntent(deps: WebSubDeps, channelId: string, token: s
     if (!watched) throw new AppError('NOT_FOUND', 'No subscription of this channel was requested.');
     const lease = Math.min(query['hub.lease_seconds'] ?? deps.settings.leaseSeconds, MAX_LEASE_SECONDS);
     const now = deps.now();
-    await deps.db.query("UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, last_error = NULL WHERE channel_id = $1", [channelId, new Date(now), new Date(now + lease * 1000)]);
+    await deps.db.query(
+      "UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, last_error = NULL WHERE channel_id = $1",
+      [channelId, new Date(now), new Date(now + lease * 1000)],
+    );
     return challenge;
   }
   if (mode === 'unsubscribe') {
@@ -175,18 +202,31 @@ export function parseNotification(xml: string): Array<{ videoId: string; channel
   return entries;
 }
 
-export type NotificationOutcome = { outcome: 'accepted'; videoIds: string[] } | { outcome: 'bad-signature' } | { outcome: 'unknown-topic' };
+export type NotificationOutcome =
+  | { outcome: 'accepted'; videoIds: string[] }
+  | { outcome: 'bad-signature' }
+  | { outcome: 'unknown-topic' };
 
 /**
  * Checks a notification's signature and reads it; the caller then checks the channel's watches.
  * `token`: the callback's, when it came to one with a token (a lease taken before callbacks had
  * one notifies the callback without; the signature is what authenticates a notification).
  */
-export async function readNotification(deps: WebSubDeps, channelId: string, token: string | undefined, signature: string | undefined, body: Buffer): Promise<NotificationOutcome> {
-  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [channelId]);
+export async function readNotification(
+  deps: WebSubDeps,
+  channelId: string,
+  token: string | undefined,
+  signature: string | undefined,
+  body: Buffer,
+): Promise<NotificationOutcome> {
+  const [row] = await deps.db.query<SubscriptionRow>('SELECT * FROM websub_subscriptions WHERE channel_id = $1', [
+    channelId,
+  ]);
   if (!row || (token !== undefined && !tokenMatches(row, channelId, token))) return { outcome: 'unknown-topic' };
   if (!signatureValid(row.secret, signature, body)) return { outcome: 'bad-signature' };
-  const videoIds = parseNotification(body.toString('utf8')).filter((e) => e.channelId === channelId).map((e) => e.videoId);
+  const videoIds = parseNotification(body.toString('utf8'))
+    .filter((e) => e.channelId === channelId)
+    .map((e) => e.videoId);
   return { outcome: 'accepted', videoIds };
 }
 
@@ -205,7 +245,13 @@ export async function subscriptionsDue(deps: WebSubDeps): Promise<string[]> {
          OR (s.state = 'verified' AND s.lease_expires_at < $3 AND s.requested_at < $4)
          -- A lease no hub grants (recorded from a forged verification before callbacks had a token): asked for again.
          OR (s.state = 'verified' AND s.lease_expires_at > $5 AND s.requested_at < $4)`,
-    [new Date(now - RETRY_FAILED_MS), new Date(now - RETRY_UNVERIFIED_MS), new Date(now + (deps.settings.leaseSeconds * 1000) / 10), new Date(now - RETRY_FAILED_MS), new Date(now + MAX_LEASE_SECONDS * 1000)],
+    [
+      new Date(now - RETRY_FAILED_MS),
+      new Date(now - RETRY_UNVERIFIED_MS),
+      new Date(now + (deps.settings.leaseSeconds * 1000) / 10),
+      new Date(now - RETRY_FAILED_MS),
+      new Date(now + MAX_LEASE_SECONDS * 1000),
+    ],
   );
   return rows.map((r) => r.channel_id);
 }

@@ -27,10 +27,20 @@ export interface AttemptResult {
 }
 
 /** A customer-facing reason for a failed connection; the precise cause goes to the logs only. */
-export function publicReason(error: { name?: string; code?: string; cause?: { code?: string; name?: string } }): string {
+export function publicReason(error: {
+  name?: string;
+  code?: string;
+  cause?: { code?: string; name?: string };
+}): string {
   const code = error.cause?.code ?? error.code ?? '';
-  if (code === 'ERR_FORBIDDEN_ADDRESS' || error.name === 'ForbiddenAddressError' || error.cause?.name === 'ForbiddenAddressError') return 'Destination not allowed.';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'ESERVFAIL') return 'DNS lookup failed.';
+  if (
+    code === 'ERR_FORBIDDEN_ADDRESS' ||
+    error.name === 'ForbiddenAddressError' ||
+    error.cause?.name === 'ForbiddenAddressError'
+  )
+    return 'Destination not allowed.';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'ESERVFAIL')
+    return 'DNS lookup failed.';
   if (code === 'ECONNREFUSED') return 'Connection refused.';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'Connection reset.';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'Connection timed out.';
@@ -75,15 +85,39 @@ export async function deliverOnce(input: DeliveryInput): Promise<AttemptResult> 
     const status = response.statusCode;
     const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
     const seen = { statusCode: status, requestHeaders, responseExcerpt };
-    if (status >= 200 && status < 300) return { outcome: 'delivered', ...seen, latencyMs: elapsed(), error: null, retryAfterSeconds: null };
-    if (status === 410) return { outcome: 'gone', ...seen, latencyMs: elapsed(), error: 'The receiver answered 410 Gone; no further attempts.', retryAfterSeconds: null };
-    const error = status >= 300 && status < 400 ? `Redirect (${status}) not followed; configure the final URL.` : `The receiver answered HTTP ${status}.`;
+    if (status >= 200 && status < 300)
+      return { outcome: 'delivered', ...seen, latencyMs: elapsed(), error: null, retryAfterSeconds: null };
+    if (status === 410)
+      return {
+        outcome: 'gone',
+        ...seen,
+        latencyMs: elapsed(),
+        error: 'The receiver answered 410 Gone; no further attempts.',
+        retryAfterSeconds: null,
+      };
+    const error =
+      status >= 300 && status < 400
+        ? `Redirect (${status}) not followed; configure the final URL.`
+        : `The receiver answered HTTP ${status}.`;
     return { outcome: 'failed', ...seen, latencyMs: elapsed(), error, retryAfterSeconds };
   } catch (error) {
     const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
-    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+    const timedOut =
+      e.name === 'TimeoutError' ||
+      e.name === 'AbortError' ||
+      e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      e.code === 'UND_ERR_BODY_TIMEOUT';
     const message = timedOut ? `No answer within ${input.timeoutMs} ms.` : publicReason(e as never);
-    return { outcome: 'failed', statusCode: null, latencyMs: elapsed(), error: message, detail: `${e.cause?.message ?? e.message}`, retryAfterSeconds: null, requestHeaders, responseExcerpt: null };
+    return {
+      outcome: 'failed',
+      statusCode: null,
+      latencyMs: elapsed(),
+      error: message,
+      detail: `${e.cause?.message ?? e.message}`,
+      retryAfterSeconds: null,
+      requestHeaders,
+      responseExcerpt: null,
+    };
   }
 }
 

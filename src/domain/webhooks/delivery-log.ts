@@ -25,10 +25,18 @@ export function webhookIdFor(id: string): string {
 
 function where(target: DeliveryTarget): { column: 'request_id' | 'batch_id' | 'event_id'; id: string } {
   if ('eventId' in target) return { column: 'event_id', id: target.eventId };
-  return 'batchId' in target ? { column: 'batch_id', id: target.batchId } : { column: 'request_id', id: target.requestId };
+  return 'batchId' in target
+    ? { column: 'batch_id', id: target.batchId }
+    : { column: 'request_id', id: target.requestId };
 }
 
-export async function recordAttempt(db: Queryable, target: DeliveryTarget, attempt: number, result: AttemptResult, context?: AttemptContext): Promise<void> {
+export async function recordAttempt(
+  db: Queryable,
+  target: DeliveryTarget,
+  attempt: number,
+  result: AttemptResult,
+  context?: AttemptContext,
+): Promise<void> {
   await insertAttempts(db, [{ target, attempt, result, context }]);
 }
 
@@ -45,9 +53,19 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
   const rows = records.map(({ target, attempt, result, context }) => {
     const { column, id } = where(target);
     return {
-      request_id: column === 'request_id' ? id : null, batch_id: column === 'batch_id' ? id : null, event_id: column === 'event_id' ? id : null,
-      webhook_id: webhookIdFor(id), attempt, status_code: result.statusCode, latency_ms: result.latencyMs, outcome: result.outcome, error: result.error,
-      request_headers: result.requestHeaders ?? null, response_excerpt: result.responseExcerpt ?? null, next_attempt_at: context?.nextAttemptAt ?? null, account_id: context?.accountId ?? null,
+      request_id: column === 'request_id' ? id : null,
+      batch_id: column === 'batch_id' ? id : null,
+      event_id: column === 'event_id' ? id : null,
+      webhook_id: webhookIdFor(id),
+      attempt,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      outcome: result.outcome,
+      error: result.error,
+      request_headers: result.requestHeaders ?? null,
+      response_excerpt: result.responseExcerpt ?? null,
+      next_attempt_at: context?.nextAttemptAt ?? null,
+      account_id: context?.accountId ?? null,
     };
   });
   await db.query(
@@ -66,7 +84,16 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
  */
 export function createAttemptRecorder(db: Queryable, maxGroup = 100): (record: AttemptRecord) => Promise<void> {
   return groupCommit<AttemptRecord, void>(maxGroup, async (members) => {
-    if (members.length > 1 && (await insertAttempts(db, members.map((member) => member.item)).then(() => true, () => false))) {
+    if (
+      members.length > 1 &&
+      (await insertAttempts(
+        db,
+        members.map((member) => member.item),
+      ).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       for (const member of members) member.resolve();
       return;
     }
@@ -77,12 +104,17 @@ export function createAttemptRecorder(db: Queryable, maxGroup = 100): (record: A
 /** Whether this attempt was already recorded (a job retried after a crash past its commit). */
 export async function attemptRecorded(db: Queryable, target: DeliveryTarget, attempt: number): Promise<boolean> {
   const { column, id } = where(target);
-  return (await db.query(`SELECT 1 FROM webhook_deliveries WHERE ${column} = $1 AND attempt = $2`, [id, attempt])).length > 0;
+  return (
+    (await db.query(`SELECT 1 FROM webhook_deliveries WHERE ${column} = $1 AND attempt = $2`, [id, attempt])).length > 0
+  );
 }
 
 export async function nextAttemptNumber(db: Queryable, target: DeliveryTarget): Promise<number> {
   const { column, id } = where(target);
-  const [row] = await db.query<{ next: number }>(`SELECT coalesce(max(attempt), 0) + 1 AS next FROM webhook_deliveries WHERE ${column} = $1`, [id]);
+  const [row] = await db.query<{ next: number }>(
+    `SELECT coalesce(max(attempt), 0) + 1 AS next FROM webhook_deliveries WHERE ${column} = $1`,
+    [id],
+  );
   return Number(row?.next ?? 1);
 }
 
@@ -108,8 +140,17 @@ export interface DeliveryRow {
 
 export function attemptOf(d: DeliveryRow): DeliveryAttempt {
   return {
-    id: Number(d.id), attempt: d.attempt, webhookId: d.webhook_id, startedAt: d.started_at.toISOString(), statusCode: d.status_code, latencyMs: d.latency_ms, outcome: d.outcome, error: d.error,
-    requestHeaders: d.request_headers ?? null, responseExcerpt: d.response_excerpt ?? null, nextAttemptAt: d.next_attempt_at?.toISOString() ?? null,
+    id: Number(d.id),
+    attempt: d.attempt,
+    webhookId: d.webhook_id,
+    startedAt: d.started_at.toISOString(),
+    statusCode: d.status_code,
+    latencyMs: d.latency_ms,
+    outcome: d.outcome,
+    error: d.error,
+    requestHeaders: d.request_headers ?? null,
+    responseExcerpt: d.response_excerpt ?? null,
+    nextAttemptAt: d.next_attempt_at?.toISOString() ?? null,
   };
 }
 
@@ -122,8 +163,14 @@ function encodeDeliveryCursor(id: number): string {
 }
 
 function decodeDeliveryCursor(cursor: string): number {
-  const match = /^d\.(\d{1,18})$/.exec(/^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '');
-  if (!match) throw new AppError('VALIDATION_FAILED', 'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
+  const match = /^d\.(\d{1,18})$/.exec(
+    /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '',
+  );
+  if (!match)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.',
+    );
   return Number(match[1]);
 }
 
@@ -158,7 +205,10 @@ export async function listAccountDeliveries(
   const page = rows.slice(0, options.limit);
   return {
     deliveries: page.map((d) => ({
-      ...attemptOf(d), requestId: d.request_id, batchId: d.batch_id, url: d.url ?? '',
+      ...attemptOf(d),
+      requestId: d.request_id,
+      batchId: d.batch_id,
+      url: d.url ?? '',
       gaveUp: d.outcome === 'failed' && d.next_attempt_at === null,
     })),
     nextCursor: rows.length > options.limit ? encodeDeliveryCursor(Number(page.at(-1)!.id)) : null,

@@ -46,7 +46,15 @@ export async function recordEvent(tx: Transaction, input: NewEvent, enqueue: Enq
     [id, input.accountId, input.type, input.webhookUrl, input.subjectId ?? null, payload, at],
   );
   await enqueue(tx, id);
-  return { id, accountId: input.accountId, type: input.type, webhookUrl: input.webhookUrl, subjectId: input.subjectId ?? null, payload, createdAt: at };
+  return {
+    id,
+    accountId: input.accountId,
+    type: input.type,
+    webhookUrl: input.webhookUrl,
+    subjectId: input.subjectId ?? null,
+    payload,
+    createdAt: at,
+  };
 }
 
 interface EventRow {
@@ -60,7 +68,15 @@ interface EventRow {
 }
 
 function toEvent(row: EventRow): StoredEvent {
-  return { id: row.id, accountId: row.account_id, type: row.type, webhookUrl: row.webhook_url, subjectId: row.subject_id, payload: row.payload, createdAt: row.created_at };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    type: row.type,
+    webhookUrl: row.webhook_url,
+    subjectId: row.subject_id,
+    payload: row.payload,
+    createdAt: row.created_at,
+  };
 }
 
 /**
@@ -88,7 +104,12 @@ export async function findEvent(db: Queryable, id: string): Promise<StoredEvent 
 }
 
 /** The newest events about one subject, with their delivery state (as a watch's events show them). */
-export async function listEvents(db: Queryable, accountId: string, subjectId: string, limit: number): Promise<WatchEvent[]> {
+export async function listEvents(
+  db: Queryable,
+  accountId: string,
+  subjectId: string,
+  limit: number,
+): Promise<WatchEvent[]> {
   const rows = await db.query<EventRow & { attempts: number; outcome: string | null; status_code: number | null }>(
     `SELECT e.*, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS attempts,
             l.outcome, l.status_code
@@ -99,6 +120,12 @@ export async function listEvents(db: Queryable, accountId: string, subjectId: st
   );
   return rows.map((r) => {
     const e = toEvent(r);
-    return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), data: (JSON.parse(e.payload) as { data: unknown }).data, delivery: { attempts: r.attempts, outcome: r.outcome, statusCode: r.status_code } };
+    return {
+      id: e.id,
+      type: e.type,
+      createdAt: e.createdAt.toISOString(),
+      data: (JSON.parse(e.payload) as { data: unknown }).data,
+      delivery: { attempts: r.attempts, outcome: r.outcome, statusCode: r.status_code },
+    };
   });
 }

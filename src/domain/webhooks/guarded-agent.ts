@@ -16,8 +16,14 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return (callback as (e: Error | null, a: string, f: number) => void)(error, '', 0);
     const list = addresses as Array<{ address: string; family: number }>;
     const bad = list.find((a) => isForbiddenAddress(a.address));
-    if (bad) return (callback as (e: Error | null, a: string, f: number) => void)(new ForbiddenAddressError(`${hostname} resolves to a forbidden address (${bad.address})`), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+    if (bad)
+      return (callback as (e: Error | null, a: string, f: number) => void)(
+        new ForbiddenAddressError(`${hostname} resolves to a forbidden address (${bad.address})`),
+        '',
+        0,
+      );
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
     (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
   });
 };
@@ -35,5 +41,6 @@ export function createWebhookAgent(options: { allowPrivate: boolean; timeoutMs: 
 
 export function assertLiteralAddressAllowed(url: URL, allowPrivate: boolean): void {
   const host = unbracket(url.hostname);
-  if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) throw new ForbiddenAddressError(`${host} is a forbidden address`);
+  if (!allowPrivate && isIP(host) && isForbiddenAddress(host))
+    throw new ForbiddenAddressError(`${host} is a forbidden address`);
 }

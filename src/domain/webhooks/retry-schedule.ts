@@ -4,7 +4,12 @@
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 
 /** Delay before attempt number `nextAttempt` (2 = first retry), or null when the schedule is spent. */
-export function retryDelaySeconds(schedule: number[], nextAttempt: number, retryAfterSeconds: number | null, random: () => number = Math.random): number | null {
+export function retryDelaySeconds(
+  schedule: number[],
+  nextAttempt: number,
+  retryAfterSeconds: number | null,
+  random: () => number = Math.random,
+): number | null {
   const base = schedule[nextAttempt - 2];
   if (base === undefined) return null;
   const jittered = base * (0.8 + 0.4 * random());

@@ -20,16 +20,39 @@ export interface TestEventDeps {
 /** What POST /webhooks/test answers: the contract's WebhookTestResult. */
 export type TestEventResult = WebhookTestResult;
 
-export async function sendTestEvent(deps: TestEventDeps, accountId: string, url: string, now = new Date()): Promise<TestEventResult> {
+export async function sendTestEvent(
+  deps: TestEventDeps,
+  accountId: string,
+  url: string,
+  now = new Date(),
+): Promise<TestEventResult> {
   assertAcceptableWebhookUrl(url, deps.allowPrivate);
   // A fresh id per test: a receiver that deduplicates on webhook-id must not drop the second test.
   const webhookId = `msg_test_${randomBytes(12).toString('hex')}`;
-  const body = JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: { message: WEBHOOK_TEST_MESSAGE } } satisfies WebhookTestPayload);
+  const body = JSON.stringify({
+    type: 'webhook.test',
+    timestamp: now.toISOString(),
+    data: { message: WEBHOOK_TEST_MESSAGE },
+  } satisfies WebhookTestPayload);
   const secrets = (await activeWebhookSecrets(deps.db, accountId)).map((s) => s.secret);
-  const result = await deliverOnce({ url, webhookId, body, secrets, agent: deps.agent, allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs });
+  const result = await deliverOnce({
+    url,
+    webhookId,
+    body,
+    secrets,
+    agent: deps.agent,
+    allowPrivate: deps.allowPrivate,
+    timeoutMs: deps.timeoutMs,
+  });
   return {
-    webhookId, url, requestBody: body,
-    outcome: result.outcome, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error,
-    requestHeaders: result.requestHeaders, responseExcerpt: result.responseExcerpt,
+    webhookId,
+    url,
+    requestBody: body,
+    outcome: result.outcome,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    requestHeaders: result.requestHeaders,
+    responseExcerpt: result.responseExcerpt,
   };
 }

@@ -23,10 +23,13 @@ export function classify(error: FastifyError): AppError {
       .map((v) => {
         const where = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
         const params = (v.params ?? {}) as { requiredProperties?: string[]; additionalProperties?: string[] };
-        if (v.keyword === 'required' && params.requiredProperties) return `${params.requiredProperties.map((p) => (where ? `${where}.${p}` : p)).join(', ')} is required`;
-        if (v.keyword === 'additionalProperties' && params.additionalProperties) return `unknown field ${params.additionalProperties.join(', ')}`;
+        if (v.keyword === 'required' && params.requiredProperties)
+          return `${params.requiredProperties.map((p) => (where ? `${where}.${p}` : p)).join(', ')} is required`;
+        if (v.keyword === 'additionalProperties' && params.additionalProperties)
+          return `unknown field ${params.additionalProperties.join(', ')}`;
         const allowed = (v.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
-        if (v.keyword === 'enum' && allowed) return `${where || error.validationContext || 'body'} must be one of ${allowed.join(', ')}`;
+        if (v.keyword === 'enum' && allowed)
+          return `${where || error.validationContext || 'body'} must be one of ${allowed.join(', ')}`;
         return `${where || error.validationContext || 'body'} ${v.message}`;
       })
       .join('; ');
@@ -35,17 +38,30 @@ export function classify(error: FastifyError): AppError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('INVALID_JSON', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.');
+      return new AppError(
+        'INVALID_JSON',
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'The JSON body is empty.'
+          : 'The request body is not valid JSON.',
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE');
   }
-  if ((error as { type?: string }).type === 'entity.parse.failed' || error instanceof SyntaxError) return new AppError('INVALID_JSON');
-  if (isUnstorableText(error)) return new AppError('VALIDATION_FAILED', 'A text field contains characters that cannot be stored (NUL or unpaired surrogates).');
-  if (isRedisUnavailable(error) || isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '5' } });
+  if ((error as { type?: string }).type === 'entity.parse.failed' || error instanceof SyntaxError)
+    return new AppError('INVALID_JSON');
+  if (isUnstorableText(error))
+    return new AppError(
+      'VALIDATION_FAILED',
+      'A text field contains characters that cannot be stored (NUL or unpaired surrogates).',
+    );
+  if (isRedisUnavailable(error) || isDatabaseUnavailable(error))
+    return new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '5' } });
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-    const code = (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((c) => ERROR_CATALOG[c].status === error.statusCode) ?? 'VALIDATION_FAILED';
+    const code =
+      (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((c) => ERROR_CATALOG[c].status === error.statusCode) ??
+      'VALIDATION_FAILED';
     return new AppError(code, error.message);
   }
   return new AppError('INTERNAL_ERROR');
@@ -69,11 +85,19 @@ const FAILURE_BODY_PREFIX = '/api/youtube/';
 
 /** Errors Fastify's router raises before any route or hook runs (bad percent-encoding, a too long parameter). */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const code: ErrorCode = error.code === 'FST_ERR_BAD_URL' ? 'INVALID_URL' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URI_TOO_LONG' : 'INTERNAL_ERROR';
+  const code: ErrorCode =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'INVALID_URL'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'URI_TOO_LONG'
+        : 'INTERNAL_ERROR';
   if (code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
   else request.log.info({ code }, error.message);
   const body = errorBody(code, request.id);
-  reply.code(ERROR_CATALOG[code].status).header('x-request-id', request.id).send(request.url.startsWith(FAILURE_BODY_PREFIX) ? { success: false, ...body } : body);
+  reply
+    .code(ERROR_CATALOG[code].status)
+    .header('x-request-id', request.id)
+    .send(request.url.startsWith(FAILURE_BODY_PREFIX) ? { success: false, ...body } : body);
 }
 
 /**
@@ -83,16 +107,21 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const code: ErrorCode =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT'
-      : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE'
-        : error.code === 'HPE_URI_TOO_LONG' ? 'URI_TOO_LONG'
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'REQUEST_TIMEOUT'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'HEADERS_TOO_LARGE'
+        : error.code === 'HPE_URI_TOO_LONG'
+          ? 'URI_TOO_LONG'
           : 'BAD_REQUEST';
   const requestId = newRequestId();
   this.log.debug({ code, parserError: error.code, requestId }, 'client error');
   const body = JSON.stringify(errorBody(code, requestId));
   const status = ERROR_CATALOG[code].status;
   if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
     setTimeout(() => socket.destroy(), 1000).unref();
   } else {
     socket.destroy();
@@ -108,12 +137,14 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route: RouteOptions) => {
     const response = route.schema?.response as Record<string, unknown> | undefined;
     if (!response) return;
-    const respond = route.config?.failureBody || route.url.startsWith(FAILURE_BODY_PREFIX) ? failureResponse : errorResponse;
+    const respond =
+      route.config?.failureBody || route.url.startsWith(FAILURE_BODY_PREFIX) ? failureResponse : errorResponse;
     if (route.schema?.body) {
       response[413] ??= respond('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']);
       response[415] ??= respond('The body is not sent as application/json.', ['UNSUPPORTED_MEDIA_TYPE']);
     }
-    if (route.schema?.params) response[414] ??= respond(`A path parameter is over ${MAX_PARAM_LENGTH} characters.`, ['URI_TOO_LONG']);
+    if (route.schema?.params)
+      response[414] ??= respond(`A path parameter is over ${MAX_PARAM_LENGTH} characters.`, ['URI_TOO_LONG']);
   });
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = classify(error);
@@ -125,7 +156,11 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
   });
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404).header('x-request-id', request.id);
-    const body = { error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, requestId: request.id };
+    const body = {
+      error: 'NOT_FOUND',
+      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+      requestId: request.id,
+    };
     return request.url.startsWith(FAILURE_BODY_PREFIX) ? { success: false, ...body } : body;
   });
 });

@@ -33,10 +33,17 @@ export function findUnstorableText(value: unknown, path = '', depth = 0): string
 
 export const inputGuard = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
-    for (const [part, value] of [['body', request.body], ['querystring', request.query], ['params', request.params]] as const) {
+    for (const [part, value] of [
+      ['body', request.body],
+      ['querystring', request.query],
+      ['params', request.params],
+    ] as const) {
       const found = findUnstorableText(value);
       if (found !== null) {
-        throw new AppError('VALIDATION_FAILED', `Invalid ${part}: ${found || part} contains a NUL character or an unpaired surrogate, which text fields may not hold.`);
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `Invalid ${part}: ${found || part} contains a NUL character or an unpaired surrogate, which text fields may not hold.`,
+        );
       }
     }
   });

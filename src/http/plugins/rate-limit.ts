@@ -11,47 +11,59 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
-import { accountBucket, accountWindows, defaultRateLimits, readBucket, readsPerMinute, readWindows } from '../../domain/limits/windows.ts';
+import {
+  accountBucket,
+  accountWindows,
+  defaultRateLimits,
+  readBucket,
+  readsPerMinute,
+  readWindows,
+} from '../../domain/limits/windows.ts';
 import { enforceLimit } from '../rate-limit-headers.ts';
 import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
-export const rateLimit = fp(async (app: FastifyInstance) => {
-  const { rateLimiter, config } = app.services;
-  const defaults = defaultRateLimits(config);
+export const rateLimit = fp(
+  async (app: FastifyInstance) => {
+    const { rateLimiter, config } = app.services;
+    const defaults = defaultRateLimits(config);
 
-  // The read window's 429 is documented on every route it applies to (whatever this instance's
-  // setting: the document is the same for every deployment).
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const response = route.schema?.response as Record<string, { description?: string } | undefined> | undefined;
-    if (!route.config?.auth || route.config.rateLimited || !response) return;
-    const why = 'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
-    const own = response[429];
-    // A route with a limit of its own (redeliveries, test events, rotations) keeps its wording, and says this too.
-    if (own) response[429] = { ...own, description: `${own.description ?? ''} Or: ${why}`.trim() };
-    else response[429] = (route.config.failureBody ? failureResponse : errorResponse)(why, ['RATE_LIMITED']);
-  });
-
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const account = request.account;
-    // No account: the route needs no authentication (or it failed, and the request is answered).
-    if (!account) return;
-    if (request.routeOptions.config?.rateLimited) {
-      return enforceLimit(rateLimiter, reply, {
-        bucket: accountBucket(account.id),
-        windows: accountWindows(effectiveRateLimits(account, defaults)),
-        message: (decision) => {
-          const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
-          return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
-        },
-      });
-    }
-    const reads = readWindows(readsPerMinute(config, effectiveRateLimits(account, defaults)));
-    if (reads.length === 0) return;
-    await enforceLimit(rateLimiter, reply, {
-      bucket: readBucket(account.id),
-      windows: reads,
-      scope: 'read',
-      message: (decision) => `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`,
+    // The read window's 429 is documented on every route it applies to (whatever this instance's
+    // setting: the document is the same for every deployment).
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const response = route.schema?.response as Record<string, { description?: string } | undefined> | undefined;
+      if (!route.config?.auth || route.config.rateLimited || !response) return;
+      const why =
+        'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
+      const own = response[429];
+      // A route with a limit of its own (redeliveries, test events, rotations) keeps its wording, and says this too.
+      if (own) response[429] = { ...own, description: `${own.description ?? ''} Or: ${why}`.trim() };
+      else response[429] = (route.config.failureBody ? failureResponse : errorResponse)(why, ['RATE_LIMITED']);
     });
-  });
-}, { name: 'rate-limit', dependencies: ['authenticate'] });
+
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const account = request.account;
+      // No account: the route needs no authentication (or it failed, and the request is answered).
+      if (!account) return;
+      if (request.routeOptions.config?.rateLimited) {
+        return enforceLimit(rateLimiter, reply, {
+          bucket: accountBucket(account.id),
+          windows: accountWindows(effectiveRateLimits(account, defaults)),
+          message: (decision) => {
+            const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
+            return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
+          },
+        });
+      }
+      const reads = readWindows(readsPerMinute(config, effectiveRateLimits(account, defaults)));
+      if (reads.length === 0) return;
+      await enforceLimit(rateLimiter, reply, {
+        bucket: readBucket(account.id),
+        windows: reads,
+        scope: 'read',
+        message: (decision) =>
+          `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`,
+      });
+    });
+  },
+  { name: 'rate-limit', dependencies: ['authenticate'] },
+);

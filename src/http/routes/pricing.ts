@@ -10,14 +10,18 @@ export const pricingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Read once: the configuration does not change while the process runs.
   const pricing = configuredPricing(config);
 
-  app.get('/api/pricing', {
-    schema: {
-      tags: ['accounts'],
-      summary: 'The price of a request and the webhook timings, as configured here. No credential needed.',
-      response: { 200: json('The price and timings.', PricingSchema) },
+  app.get(
+    '/api/pricing',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The price of a request and the webhook timings, as configured here. No credential needed.',
+        response: { 200: json('The price and timings.', PricingSchema) },
+      },
     },
-  }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return pricing;
-  });
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return pricing;
+    },
+  );
 };

@@ -24,37 +24,72 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     429: errorResponse('Too many sign-ups from this address.', ['RATE_LIMITED']),
   };
 
-  app.get('/signup', {
-    schema: { tags: ['auth'], summary: 'How new users get an account here: off (an operator creates them), invite, or open.', response: { 200: json('The sign-up mode.', SignupInfoSchema) } },
-  }, async () => ({ mode: config.SIGNUP, startingCredits: config.SIGNUP === 'open' ? config.SIGNUP_CREDITS : 0 }));
-
-  app.post('/signup', {
-    schema: {
-      tags: ['auth'],
-      summary: 'Create an account (SIGNUP=open) with the configured starting credits; returns a session.',
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-      response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+  app.get(
+    '/signup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'How new users get an account here: off (an operator creates them), invite, or open.',
+        response: { 200: json('The sign-up mode.', SignupInfoSchema) },
+      },
     },
-  }, async (request, reply) => {
-    if (config.SIGNUP === 'open') {
-      const decision = await rateLimiter.consume(`signup:ip:${clientAddressKey(request.ip)}`, [{ name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 }]);
-      if (!decision.allowed) throw rateLimited(decision, `Too many sign-ups from this address; try again in ${decision.retryAfterSeconds} s.`, 'signup');
-    }
-    const account = await signUp(db, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
-    reply.code(201).header('cache-control', 'no-store');
-    return session(account);
-  });
+    async () => ({ mode: config.SIGNUP, startingCredits: config.SIGNUP === 'open' ? config.SIGNUP_CREDITS : 0 }),
+  );
 
-  app.post('/invitations/accept', {
-    schema: {
-      tags: ['auth'],
-      summary: 'Accept an invitation: set the password, get the account and a session. The link works once.',
-      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-      response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+  app.post(
+    '/signup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account (SIGNUP=open) with the configured starting credits; returns a session.',
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 3, maxLength: 254 }),
+            password: Type.String({ minLength: 1, maxLength: 256 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const account = await acceptInvitation(db, request.body);
-    reply.code(201).header('cache-control', 'no-store');
-    return session(account);
-  });
+    async (request, reply) => {
+      if (config.SIGNUP === 'open') {
+        const decision = await rateLimiter.consume(`signup:ip:${clientAddressKey(request.ip)}`, [
+          { name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 },
+        ]);
+        if (!decision.allowed)
+          throw rateLimited(
+            decision,
+            `Too many sign-ups from this address; try again in ${decision.retryAfterSeconds} s.`,
+            'signup',
+          );
+      }
+      const account = await signUp(db, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
+      reply.code(201).header('cache-control', 'no-store');
+      return session(account);
+    },
+  );
+
+  app.post(
+    '/invitations/accept',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Accept an invitation: set the password, get the account and a session. The link works once.',
+        body: Type.Object(
+          {
+            token: Type.String({ minLength: 1, maxLength: 200 }),
+            password: Type.String({ minLength: 1, maxLength: 256 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const account = await acceptInvitation(db, request.body);
+      reply.code(201).header('cache-control', 'no-store');
+      return session(account);
+    },
+  );
 };

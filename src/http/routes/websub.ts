@@ -13,7 +13,9 @@ export const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 
 const ChannelParams = Type.Object({
   channelId: Type.String({ pattern: '^UC[A-Za-z0-9_-]{22}$', description: 'The watched channel.' }),
-  token: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'The callback token this service gave the hub.' })),
+  token: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'The callback token this service gave the hub.' }),
+  ),
 });
 
 export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,7 +23,11 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Atom arrives as application/atom+xml; the raw bytes are needed for the signature. A YouTube
   // notification is one <entry> of about 1 KiB, so a body past NOTIFICATION_BODY_LIMIT is refused
   // (413) while it is read, never buffered whole.
-  app.addContentTypeParser(['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(
+    ['application/atom+xml', 'application/rss+xml', 'application/xml', 'text/xml'],
+    { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
   // With push off every callback answers 404 before its body is read: the answer costs the same
   // for any channel id, so it tells nothing about which channels are watched.
   const pushOff = async () => {
@@ -41,8 +47,13 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
       response: {
         200: Type.String({ description: 'The intent is verified: the body is hub.challenge, as text/plain.' }),
-        400: errorResponse('hub.mode is not subscribe, unsubscribe or denied, or hub.challenge is missing.', ['VALIDATION_FAILED']),
-        404: errorResponse('Push is off, not a callback this service gave a hub, or not a subscription it requested (or a channel it still watches, for unsubscribe).', ['NOT_FOUND']),
+        400: errorResponse('hub.mode is not subscribe, unsubscribe or denied, or hub.challenge is missing.', [
+          'VALIDATION_FAILED',
+        ]),
+        404: errorResponse(
+          'Push is off, not a callback this service gave a hub, or not a subscription it requested (or a channel it still watches, for unsubscribe).',
+          ['NOT_FOUND'],
+        ),
       },
     },
   } as const;
@@ -53,7 +64,10 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       hide: true,
       params: ChannelParams,
       response: {
-        202: Type.Null({ description: 'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a subscription, is acknowledged too, and ignored.' }),
+        202: Type.Null({
+          description:
+            'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a subscription, is acknowledged too, and ignored.',
+        }),
         404: errorResponse('Push is off.', ['NOT_FOUND']),
         413: errorResponse('The body is over 16 KiB.', ['PAYLOAD_TOO_LARGE']),
       },
@@ -75,12 +89,19 @@ export const websubRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { channelId, token } = request.params as { channelId: string; token?: string };
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['x-hub-signature'];
-      const read = await readNotification(websub, channelId, token, Array.isArray(signature) ? signature[0] : signature, body);
+      const read = await readNotification(
+        websub,
+        channelId,
+        token,
+        Array.isArray(signature) ? signature[0] : signature,
+        body,
+      );
       metrics.websubNotifications.inc({ outcome: read.outcome });
       // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it). So is a
       // channel without a subscription: a 404 told anyone asking which channels are watched here
       // (found by review); the metric still counts it apart.
-      if (read.outcome === 'accepted' && (await checkChannelNow(watches, channelId, read.videoIds)).length > 0) watches.wakeChecks?.();
+      if (read.outcome === 'accepted' && (await checkChannelNow(watches, channelId, read.videoIds)).length > 0)
+        watches.wakeChecks?.();
       return reply.code(202).send(null);
     });
   }

@@ -3,7 +3,13 @@
 import { Type } from 'typebox';
 import { Nullable } from './common.ts';
 
-export { BalanceHistorySchema, CreditAlertsSchema, CreditEventsSchema, KeyUsageSchema, LedgerPageSchema } from '../../contract/credits.ts';
+export {
+  BalanceHistorySchema,
+  CreditAlertsSchema,
+  CreditEventsSchema,
+  KeyUsageSchema,
+  LedgerPageSchema,
+} from '../../contract/credits.ts';
 
 export const LedgerQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
@@ -15,5 +21,9 @@ export const CreditAlertsChangeSchema = Type.Object(
     lowBalanceThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }))),
     eventsWebhookUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
   },
-  { $id: 'CreditAlertsChange', additionalProperties: false, examples: [{ lowBalanceThreshold: 50, eventsWebhookUrl: 'https://example.com/hooks/account' }] },
+  {
+    $id: 'CreditAlertsChange',
+    additionalProperties: false,
+    examples: [{ lowBalanceThreshold: 50, eventsWebhookUrl: 'https://example.com/hooks/account' }],
+  },
 );

@@ -9,12 +9,28 @@ import { ErrorBody, EXAMPLE_REQUEST_ID, EXAMPLE_TIME, FailureBody } from '../../
 
 type Example = { summary?: string; value: unknown };
 type JsonSchemaLike = {
-  examples?: unknown[]; default?: unknown; const?: unknown; enum?: unknown[]; type?: string | string[]; format?: string; minimum?: number;
-  properties?: Record<string, JsonSchemaLike>; required?: string[]; items?: JsonSchemaLike; anyOf?: JsonSchemaLike[]; oneOf?: JsonSchemaLike[];
+  examples?: unknown[];
+  default?: unknown;
+  const?: unknown;
+  enum?: unknown[];
+  type?: string | string[];
+  format?: string;
+  minimum?: number;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+  items?: JsonSchemaLike;
+  anyOf?: JsonSchemaLike[];
+  oneOf?: JsonSchemaLike[];
 };
 
 /** Plain strings by field name, for schemas that carry no example of their own. */
-const NAMED_STRINGS: Record<string, string> = { email: 'ada@example.com', password: 'correct horse battery staple', reason: 'Requested by the customer.', token: 'inv_4Yw8Qm2Zr7', name: 'production backend' };
+const NAMED_STRINGS: Record<string, string> = {
+  email: 'ada@example.com',
+  password: 'correct horse battery staple',
+  reason: 'Requested by the customer.',
+  token: 'inv_4Yw8Qm2Zr7',
+  name: 'production backend',
+};
 
 /** A plausible value for a schema, from the examples of the shapes it is made of. */
 export function exampleOf(schema: JsonSchemaLike, name?: string): unknown {
@@ -36,7 +52,13 @@ export function exampleOf(schema: JsonSchemaLike, name?: string): unknown {
       return schema.items ? [exampleOf(schema.items)] : [];
     case 'string':
       if (name !== undefined && NAMED_STRINGS[name] !== undefined) return NAMED_STRINGS[name];
-      return schema.format === 'date-time' ? EXAMPLE_TIME : schema.format === 'uuid' ? '7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93' : schema.format === 'uri' ? 'https://www.youtube.com/@demo' : 'text';
+      return schema.format === 'date-time'
+        ? EXAMPLE_TIME
+        : schema.format === 'uuid'
+          ? '7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93'
+          : schema.format === 'uri'
+            ? 'https://www.youtube.com/@demo'
+            : 'text';
     case 'integer':
     case 'number':
       return schema.minimum ?? 1;
@@ -51,15 +73,27 @@ export function exampleOf(schema: JsonSchemaLike, name?: string): unknown {
 export function json<T extends TSchema>(description: string, schema: T, examples?: Record<string, Example>) {
   return {
     description,
-    content: { 'application/json': { schema, examples: examples ?? { example: { value: exampleOf(schema as JsonSchemaLike) } } } },
+    content: {
+      'application/json': { schema, examples: examples ?? { example: { value: exampleOf(schema as JsonSchemaLike) } } },
+    },
   };
 }
 
 function errorExamples(codes: readonly ErrorCode[], failure: boolean): Record<string, Example> {
-  return Object.fromEntries(codes.map((code) => [code, {
-    summary: `${code}: ${ERROR_CATALOG[code].message}`,
-    value: { ...(failure ? { success: false } : {}), error: code, message: ERROR_CATALOG[code].message, requestId: EXAMPLE_REQUEST_ID },
-  }]));
+  return Object.fromEntries(
+    codes.map((code) => [
+      code,
+      {
+        summary: `${code}: ${ERROR_CATALOG[code].message}`,
+        value: {
+          ...(failure ? { success: false } : {}),
+          error: code,
+          message: ERROR_CATALOG[code].message,
+          requestId: EXAMPLE_REQUEST_ID,
+        },
+      },
+    ]),
+  );
 }
 
 /** An error response ({error, message, requestId}) with one example per code it can carry. */

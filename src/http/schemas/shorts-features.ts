@@ -6,15 +6,35 @@ import { MAX_BATCH_ITEMS } from '../../domain/requests/batches.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/requests/stored-results.ts';
 import { DEMO_CHANNEL_URL } from './shorts.ts';
 
-export { BatchAcceptedSchema, BatchItemStatusSchema, BatchRedeliveryQueuedSchema, BatchStatusSchema, BatchSummarySchema, BatchWebhookPayloadSchema, ItemsPageSchema } from '../../contract/batches.ts';
+export {
+  BatchAcceptedSchema,
+  BatchItemStatusSchema,
+  BatchRedeliveryQueuedSchema,
+  BatchStatusSchema,
+  BatchSummarySchema,
+  BatchWebhookPayloadSchema,
+  ItemsPageSchema,
+} from '../../contract/batches.ts';
 
 const opt = Type.Optional;
 
 export const BatchItemSchema = Type.Object(
   {
-    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address, as for POST /api/youtube/shorts.' }),
-    oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it.' })),
-    limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts (after sort and duration filters).' })),
+    channelUrl: Type.String({
+      format: 'iri',
+      maxLength: 2048,
+      description: 'Channel address, as for POST /api/youtube/shorts.',
+    }),
+    oldestDate: opt(
+      Type.Integer({
+        minimum: 0,
+        maximum: 8640000000000000,
+        description: 'Unix time in milliseconds; only shorts published at or after it.',
+      }),
+    ),
+    limit: opt(
+      Type.Integer({ minimum: 1, description: 'At most this many shorts (after sort and duration filters).' }),
+    ),
     ...ShortsOptions(),
   },
   { additionalProperties: false, $id: 'BatchItem' },
@@ -22,18 +42,44 @@ export const BatchItemSchema = Type.Object(
 
 export const BatchRequestBody = Type.Object(
   {
-    items: Type.Array(BatchItemSchema, { minItems: 1, maxItems: MAX_BATCH_ITEMS, description: `1 to ${MAX_BATCH_ITEMS} requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook.` }),
-    webhookUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Receives every item\'s shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.' }),
+    items: Type.Array(BatchItemSchema, {
+      minItems: 1,
+      maxItems: MAX_BATCH_ITEMS,
+      description: `1 to ${MAX_BATCH_ITEMS} requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook.`,
+    }),
+    webhookUrl: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      description:
+        "Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.",
+    }),
   },
   {
     additionalProperties: false,
     $id: 'BatchRequest',
-    examples: [{ items: [{ channelUrl: DEMO_CHANNEL_URL, sort: 'popular', limit: 10 }, { channelUrl: 'https://www.youtube.com/@sparse', oldestDate: 1735689600000 }], webhookUrl: 'https://example.com/hooks/shorts' }],
+    examples: [
+      {
+        items: [
+          { channelUrl: DEMO_CHANNEL_URL, sort: 'popular', limit: 10 },
+          { channelUrl: 'https://www.youtube.com/@sparse', oldestDate: 1735689600000 },
+        ],
+        webhookUrl: 'https://example.com/hooks/shorts',
+      },
+    ],
   },
 );
 
 export const ItemsQuery = Type.Object({
-  cursor: opt(Type.String({ maxLength: 200, description: 'nextCursor of the previous page (opaque); leave out for the first page.' })),
-  pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Shorts per page, 1 to ${MAX_PAGE_SIZE}.` }),
+  cursor: opt(
+    Type.String({
+      maxLength: 200,
+      description: 'nextCursor of the previous page (opaque); leave out for the first page.',
+    }),
+  ),
+  pageSize: Type.Integer({
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: `Shorts per page, 1 to ${MAX_PAGE_SIZE}.`,
+  }),
 });
-

@@ -4,8 +4,17 @@ import { Type } from 'typebox';
 import { ShortsOptions } from '../../contract/shorts.ts';
 
 export {
-  AcceptedBodySchema, ChannelSchema, DeliveryAttemptSchema, RedeliveryQueuedSchema, RequestDetailSchema, RequestSummarySchema, ShortSchema, ShortsOptions, Sort,
-  SuccessBodySchema, WebhookPayloadSchema,
+  AcceptedBodySchema,
+  ChannelSchema,
+  DeliveryAttemptSchema,
+  RedeliveryQueuedSchema,
+  RequestDetailSchema,
+  RequestSummarySchema,
+  ShortSchema,
+  ShortsOptions,
+  Sort,
+  SuccessBodySchema,
+  WebhookPayloadSchema,
 } from '../../contract/shorts.ts';
 
 const opt = Type.Optional;
@@ -15,13 +24,47 @@ export const DEMO_CHANNEL_URL = 'https://www.youtube.com/@demo';
 
 export const ShortsRequestBody = Type.Object(
   {
-    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).', examples: [DEMO_CHANNEL_URL] }),
-    oldestDate: opt(Type.Integer({ minimum: 0, maximum: 8640000000000000, description: 'Unix time in milliseconds; only shorts published at or after it are returned.' })),
-    limit: opt(Type.Integer({ minimum: 1, description: 'At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits.' })),
-    freshness: opt(Type.Union([Type.Literal('stale-ok'), Type.Literal('exact')], { description: 'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.' })),
+    channelUrl: Type.String({
+      format: 'iri',
+      maxLength: 2048,
+      description:
+        'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).',
+      examples: [DEMO_CHANNEL_URL],
+    }),
+    oldestDate: opt(
+      Type.Integer({
+        minimum: 0,
+        maximum: 8640000000000000,
+        description: 'Unix time in milliseconds; only shorts published at or after it are returned.',
+      }),
+    ),
+    limit: opt(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits.',
+      }),
+    ),
+    freshness: opt(
+      Type.Union([Type.Literal('stale-ok'), Type.Literal('exact')], {
+        description:
+          'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.',
+      }),
+    ),
     ...ShortsOptions(),
-    webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048, description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).' })),
-    store: opt(Type.Boolean({ description: 'Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept.' })),
+    webhookUrl: opt(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).',
+      }),
+    ),
+    store: opt(
+      Type.Boolean({
+        description:
+          'Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept.',
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'ShortsRequest' },
 );
@@ -29,7 +72,16 @@ export const ShortsRequestBody = Type.Object(
 /** Named request examples of POST /api/youtube/shorts; the first is what "Try it out" sends. */
 export const SHORTS_REQUEST_EXAMPLES = {
   newest: { summary: 'The 10 newest shorts of the demo channel', value: { channelUrl: DEMO_CHANNEL_URL, limit: 10 } },
-  popular: { summary: 'The most viewed shorts up to 60 s', value: { channelUrl: DEMO_CHANNEL_URL, sort: 'popular', limit: 10, maxDurationSeconds: 60 } },
-  since: { summary: 'Shorts published since 1 Jan 2025', value: { channelUrl: DEMO_CHANNEL_URL, oldestDate: 1735689600000 } },
-  webhook: { summary: 'Answer later, by signed webhook', value: { channelUrl: DEMO_CHANNEL_URL, webhookUrl: 'https://example.com/hooks/shorts' } },
+  popular: {
+    summary: 'The most viewed shorts up to 60 s',
+    value: { channelUrl: DEMO_CHANNEL_URL, sort: 'popular', limit: 10, maxDurationSeconds: 60 },
+  },
+  since: {
+    summary: 'Shorts published since 1 Jan 2025',
+    value: { channelUrl: DEMO_CHANNEL_URL, oldestDate: 1735689600000 },
+  },
+  webhook: {
+    summary: 'Answer later, by signed webhook',
+    value: { channelUrl: DEMO_CHANNEL_URL, webhookUrl: 'https://example.com/hooks/shorts' },
+  },
 };

@@ -9,21 +9,63 @@ const opt = Type.Optional;
 
 export const CreateWatchBody = Type.Object(
   {
-    channelUrl: Type.String({ format: 'iri', maxLength: 2048, description: 'Channel address in any form accepted by POST /api/youtube/shorts.' }),
-    webhookUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.' }),
-    intervalSeconds: opt(Type.Integer({ minimum: 1, maximum: MAX_WATCH_INTERVAL_SECONDS, description: 'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days.' })),
+    channelUrl: Type.String({
+      format: 'iri',
+      maxLength: 2048,
+      description: 'Channel address in any form accepted by POST /api/youtube/shorts.',
+    }),
+    webhookUrl: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      description:
+        'Receives shorts.created (new shorts), watch.paused and watch.resumed events, signed per Standard Webhooks.',
+    }),
+    intervalSeconds: opt(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_WATCH_INTERVAL_SECONDS,
+        description:
+          'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days.',
+      }),
+    ),
   },
-  { additionalProperties: false, $id: 'CreateWatch', examples: [{ channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/hooks/shorts', intervalSeconds: 900 }] },
+  {
+    additionalProperties: false,
+    $id: 'CreateWatch',
+    examples: [
+      {
+        channelUrl: 'https://www.youtube.com/@demo',
+        webhookUrl: 'https://example.com/hooks/shorts',
+        intervalSeconds: 900,
+      },
+    ],
+  },
 );
 export type CreateWatchBody = Static<typeof CreateWatchBody>;
 
 export const UpdateWatchBody = Type.Object(
   {
     webhookUrl: opt(Type.String({ format: 'uri', maxLength: 2048 })),
-    intervalSeconds: opt(Type.Integer({ minimum: 1, maximum: MAX_WATCH_INTERVAL_SECONDS, description: 'At least WATCH_MIN_INTERVAL_SECONDS, at most 30 days.' })),
-    status: opt(Type.Union([Type.Literal('active'), Type.Literal('paused')], { description: 'paused: no checks until set to active again (then checked at once).' })),
+    intervalSeconds: opt(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_WATCH_INTERVAL_SECONDS,
+        description: 'At least WATCH_MIN_INTERVAL_SECONDS, at most 30 days.',
+      }),
+    ),
+    status: opt(
+      Type.Union([Type.Literal('active'), Type.Literal('paused')], {
+        description: 'paused: no checks until set to active again (then checked at once).',
+      }),
+    ),
   },
-  { additionalProperties: false, $id: 'UpdateWatch', description: 'The fields to change; an empty body changes nothing.' },
+  {
+    additionalProperties: false,
+    $id: 'UpdateWatch',
+    description: 'The fields to change; an empty body changes nothing.',
+  },
 );
 
-export const WatchParams = Type.Object({ watchId: Type.String({ pattern: '^wch_[a-z0-9]{1,40}$', description: 'The id of a watch.' }) });
+export const WatchParams = Type.Object({
+  watchId: Type.String({ pattern: '^wch_[a-z0-9]{1,40}$', description: 'The id of a watch.' }),
+});

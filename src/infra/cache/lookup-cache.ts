@@ -15,7 +15,15 @@ export interface LookupCache<V> {
   delete(key: string): void;
 }
 
-export function createLookupCache<V>({ ttlMs, now = Date.now, max = 10_000 }: { ttlMs: number; now?: () => number; max?: number }): LookupCache<V> {
+export function createLookupCache<V>({
+  ttlMs,
+  now = Date.now,
+  max = 10_000,
+}: {
+  ttlMs: number;
+  now?: () => number;
+  max?: number;
+}): LookupCache<V> {
   const entries = new Map<string, { value: V; expiresAt: number }>();
   const inFlight = new Map<string, Promise<V>>();
   return {
@@ -25,18 +33,18 @@ export function createLookupCache<V>({ ttlMs, now = Date.now, max = 10_000 }: { 
       const pending = inFlight.get(key);
       if (pending) return pending;
       const startedAt = now();
-      const lookup = load().then(
-        (value) => {
+      const lookup = load()
+        .then((value) => {
           // Not kept if the key was deleted meanwhile (the in-flight entry is gone or replaced).
           if (inFlight.get(key) === lookup && ttlMs > 0) {
             if (entries.size >= max) entries.clear();
             entries.set(key, { value, expiresAt: startedAt + ttlMs });
           }
           return value;
-        },
-      ).finally(() => {
-        if (inFlight.get(key) === lookup) inFlight.delete(key);
-      });
+        })
+        .finally(() => {
+          if (inFlight.get(key) === lookup) inFlight.delete(key);
+        });
       inFlight.set(key, lookup);
       return lookup;
     },

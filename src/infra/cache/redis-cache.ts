@@ -86,7 +86,18 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
       // The index never outlives the longest entry by much: entries are written with the same TTL.
       const weight = bound.weigh(value);
       if (weight > bound.maxWeight) return;
-      await redis.eval(BOUNDED_SET_SCRIPT, 3, prefix + key, `${prefix}__index`, `${prefix}__weights`, stored, ttlMs, weight, bound.maxWeight, Date.now());
+      await redis.eval(
+        BOUNDED_SET_SCRIPT,
+        3,
+        prefix + key,
+        `${prefix}__index`,
+        `${prefix}__weights`,
+        stored,
+        ttlMs,
+        weight,
+        bound.maxWeight,
+        Date.now(),
+      );
     } else {
       await redis.set(prefix + key, stored, 'PX', ttlMs);
     }
@@ -125,7 +136,15 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
           try {
             value = await work();
           } catch (error) {
-            if (isAppError(error)) await redis.set(failureKey(token), JSON.stringify({ code: error.code, message: error.message, headers: error.headers }), 'PX', FAILURE_TTL_MS).catch(() => {});
+            if (isAppError(error))
+              await redis
+                .set(
+                  failureKey(token),
+                  JSON.stringify({ code: error.code, message: error.message, headers: error.headers }),
+                  'PX',
+                  FAILURE_TTL_MS,
+                )
+                .catch(() => {});
             throw error;
           }
           await set(key, value, ttlMs);
@@ -146,7 +165,11 @@ export function createRedisCache(redis: Redis, prefix = 'cache:', bound?: CacheB
         if (ttlMs > 0 && raw !== null && raw !== undefined) return parseShared<T>(key, raw);
         if (failed !== null && failed !== undefined) {
           // The flight this instance waited on failed: its answer, as the holder's own followers get it.
-          const { code, message, headers } = JSON.parse(failed) as { code: ErrorCode; message: string; headers: Record<string, string> };
+          const { code, message, headers } = JSON.parse(failed) as {
+            code: ErrorCode;
+            message: string;
+            headers: Record<string, string>;
+          };
           throw new AppError(code, message, { headers });
         }
         if (Date.now() > deadline) return work();

@@ -76,7 +76,8 @@ function pidAlive(pid: number): boolean {
 /** Whether the recorded holder is certainly gone. A holder on another host is never judged dead. */
 export function holderIsDead(holder: LockHolder): boolean {
   if (holder.hostname !== hostname()) return false;
-  if (holder.pid === process.pid) return holder.processStart !== null && holder.processStart !== processStartTime('self');
+  if (holder.pid === process.pid)
+    return holder.processStart !== null && holder.processStart !== processStartTime('self');
   if (!pidAlive(holder.pid)) return true;
   if (holder.processStart === null) return false;
   const now = processStartTime(holder.pid);
@@ -229,7 +230,8 @@ export async function acquireDataDirLock(dataDir: string, options: LockOptions):
       if (await removeIfUnchanged(path, text)) options.onTakeover?.(current);
       continue;
     }
-    if (Date.now() >= deadline || options.abortSignal?.aborted) throw new DataDirLockedError(path, current, waiting ? Math.round((Date.now() - started) / 1000) : null);
+    if (Date.now() >= deadline || options.abortSignal?.aborted)
+      throw new DataDirLockedError(path, current, waiting ? Math.round((Date.now() - started) / 1000) : null);
     if (!waiting) {
       waiting = true;
       options.onWait?.(current);

@@ -17,7 +17,11 @@ export interface Member<T, R> {
  * one of them; groups are written one at a time. `onDrained`: every item submitted so far is
  * written (keyedGroupCommit drops the key's queue then).
  */
-export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<Member<T, R>>) => Promise<void>, onDrained?: () => void): (item: T) => Promise<R> {
+export function groupCommit<T, R>(
+  maxGroup: number,
+  writeGroup: (members: Array<Member<T, R>>) => Promise<void>,
+  onDrained?: () => void,
+): (item: T) => Promise<R> {
   let queue: Array<Member<T, R>> = [];
   let running = false;
 
@@ -65,7 +69,11 @@ export function groupCommit<T, R>(maxGroup: number, writeGroup: (members: Array<
  * each request on its own: once in its fetch job, once in each delivery. `readMany` returns one
  * value (or undefined) per key, in the order of the keys; a key asked for twice is read once.
  */
-export function groupRead<K, V>(maxGroup: number, keyOf: (key: K) => string, readMany: (keys: K[]) => Promise<Map<string, V>>): (key: K) => Promise<V | undefined> {
+export function groupRead<K, V>(
+  maxGroup: number,
+  keyOf: (key: K) => string,
+  readMany: (keys: K[]) => Promise<Map<string, V>>,
+): (key: K) => Promise<V | undefined> {
   return groupCommit<K, V | undefined>(maxGroup, async (members) => {
     const unique = new Map<string, K>();
     for (const { item } of members) unique.set(keyOf(item), item);
@@ -80,12 +88,19 @@ export function groupRead<K, V>(maxGroup: number, keyOf: (key: K) => string, rea
  * queue is dropped once it is empty, so a key used once costs nothing afterwards. Used by the
  * PostgreSQL rate limiter (#13): one account's concurrent checks took turns for its lock one by one.
  */
-export function keyedGroupCommit<T, R>(maxGroup: number, writeGroup: (key: string, members: Array<Member<T, R>>) => Promise<void>): (key: string, item: T) => Promise<R> {
+export function keyedGroupCommit<T, R>(
+  maxGroup: number,
+  writeGroup: (key: string, members: Array<Member<T, R>>) => Promise<void>,
+): (key: string, item: T) => Promise<R> {
   const queues = new Map<string, (item: T) => Promise<R>>();
   return (key, item) => {
     let submit = queues.get(key);
     if (!submit) {
-      submit = groupCommit<T, R>(maxGroup, (members) => writeGroup(key, members), () => queues.delete(key));
+      submit = groupCommit<T, R>(
+        maxGroup,
+        (members) => writeGroup(key, members),
+        () => queues.delete(key),
+      );
       queues.set(key, submit);
     }
     return submit(item);

@@ -13,10 +13,12 @@ const LOCK_ID = 424242;
 /** The migration files and a SHA-256 of each one's text. */
 async function migrationFiles(): Promise<Array<{ file: string; sql: string; checksum: string }>> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
-  return Promise.all(files.map(async (file) => {
-    const sql = await readFile(join(MIGRATIONS_DIR, file), 'utf8');
-    return { file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
-  }));
+  return Promise.all(
+    files.map(async (file) => {
+      const sql = await readFile(join(MIGRATIONS_DIR, file), 'utf8');
+      return { file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
 }
 
 /**
@@ -29,13 +31,20 @@ export async function migrate(db: Database): Promise<string[]> {
   const files = await migrationFiles();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_ID]);
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     await tx.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
-    const done = new Map((await tx.query<{ name: string; checksum: string | null }>('SELECT name, checksum FROM schema_migrations')).map((r) => [r.name, r.checksum]));
+    const done = new Map(
+      (await tx.query<{ name: string; checksum: string | null }>('SELECT name, checksum FROM schema_migrations')).map(
+        (r) => [r.name, r.checksum],
+      ),
+    );
     const applied: string[] = [];
     for (const { file, sql, checksum } of files) {
       if (done.has(file)) {
-        if (done.get(file) === null) await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE name = $1', [file, checksum]);
+        if (done.get(file) === null)
+          await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE name = $1', [file, checksum]);
         continue;
       }
       for (const statement of splitStatements(sql)) await tx.query(statement);
@@ -48,10 +57,14 @@ export async function migrate(db: Database): Promise<string[]> {
 
 /** Applied migrations whose file has changed since (or is gone): the database may lack what the edit added. */
 export async function changedMigrations(tx: Pick<Transaction, 'query'>): Promise<string[]> {
-  const [exists] = await tx.query<{ ok: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'schema_migrations' AND column_name = 'checksum') AS ok");
+  const [exists] = await tx.query<{ ok: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'schema_migrations' AND column_name = 'checksum') AS ok",
+  );
   if (!exists?.ok) return [];
   const current = new Map((await migrationFiles()).map((f) => [f.file, f.checksum]));
-  const rows = await tx.query<{ name: string; checksum: string | null }>('SELECT name, checksum FROM schema_migrations WHERE checksum IS NOT NULL ORDER BY name');
+  const rows = await tx.query<{ name: string; checksum: string | null }>(
+    'SELECT name, checksum FROM schema_migrations WHERE checksum IS NOT NULL ORDER BY name',
+  );
   return rows.filter((r) => current.get(r.name) !== r.checksum).map((r) => r.name);
 }
 

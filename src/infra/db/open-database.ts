@@ -10,7 +10,8 @@ import { openPostgres, type PostgresOptions } from './postgres.ts';
  * (pglite-thread.ts), taking the directory's exclusive lock (a second opener gets DataDirLockedError); migrated.
  */
 export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> &
+    Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>,
   lock: LockOptions = { role: 'process' },
   hooks: Pick<PostgresOptions, 'onRetry'> = {},
 ): Promise<Database> {

@@ -52,14 +52,20 @@ export async function vacuumDueTables(db: Queryable): Promise<VacuumRound> {
 }
 
 /** Runs vacuumDueTables every AUTOVACUUM_INTERVAL_MS until stopped; a round never overlaps the previous one. */
-export function startAutovacuum(db: Queryable, handlers: { onRound?: (round: VacuumRound, ms: number) => void; onError: (error: unknown) => void }, intervalMs = AUTOVACUUM_INTERVAL_MS): { stop(): Promise<void> } {
+export function startAutovacuum(
+  db: Queryable,
+  handlers: { onRound?: (round: VacuumRound, ms: number) => void; onError: (error: unknown) => void },
+  intervalMs = AUTOVACUUM_INTERVAL_MS,
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
     const started = performance.now();
     running = vacuumDueTables(db)
       .then((round) => handlers.onRound?.(round, performance.now() - started), handlers.onError)
-      .finally(() => { running = undefined; });
+      .finally(() => {
+        running = undefined;
+      });
   }, intervalMs).unref();
   return {
     async stop() {

@@ -42,15 +42,24 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): Pre
   const prepared = new Map<string, Prepared>();
 
   async function prepare(sql: string, name: string): Promise<Prepared> {
-    const { messages } = await pglite.execProtocol(Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages), rowDescription: messages.find((m) => m.name === 'rowDescription') };
+    const { messages } = await pglite.execProtocol(
+      Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      rowDescription: messages.find((m) => m.name === 'rowDescription'),
+    };
     prepared.set(sql, statement);
     return statement;
   }
 
   async function forget(sql: string, statement: Prepared): Promise<void> {
     prepared.delete(sql);
-    await pglite.execProtocol(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+    await pglite.execProtocol(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), {
+      syncToFs: false,
+    });
   }
 
   async function execute<T>(statement: Prepared, params: unknown[]): Promise<Results<T>> {
@@ -60,8 +69,14 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): Pre
       const serializer = pglite.serializers[statement.paramTypes[i]!];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await pglite.execProtocol(Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
-    return parse.parseResults(statement.rowDescription ? [statement.rowDescription, ...messages] : messages, pglite.parsers)[0] as Results<T>;
+    const { messages } = await pglite.execProtocol(
+      Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+    return parse.parseResults(
+      statement.rowDescription ? [statement.rowDescription, ...messages] : messages,
+      pglite.parsers,
+    )[0] as Results<T>;
   }
 
   async function run<T>(sql: string, name: string, params: unknown[]): Promise<Results<T>> {
@@ -83,11 +98,13 @@ export function preparedQueries(pglite: PGlite, { maxPrepared = 256 } = {}): Pre
       if (name === undefined) return tx ? tx.query<T>(sql, params) : pglite.query<T>(sql, params);
       // The locks query() takes: the query lock always; outside a transaction, the transaction lock too.
       if (tx) return pglite.runExclusive(() => run<T>(sql, name, params));
-      return pglite._runExclusiveTransaction(() => pglite.runExclusive(async () => {
-        const result = await run<T>(sql, name, params);
-        await pglite.syncToFs();
-        return result;
-      }));
+      return pglite._runExclusiveTransaction(() =>
+        pglite.runExclusive(async () => {
+          const result = await run<T>(sql, name, params);
+          await pglite.syncToFs();
+          return result;
+        }),
+      );
     },
   };
 }

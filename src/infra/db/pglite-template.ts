@@ -38,8 +38,13 @@ function packageVersion(name: string): string {
 
 /** Everything the migrated template depends on besides PGlite: our migration files and pg-boss's version. */
 function schemaFingerprint(): string {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
-  return JSON.stringify([packageVersion('pg-boss'), ...files.map((f) => [f, readFileSync(join(MIGRATIONS_DIR, f), 'utf8')])]);
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  return JSON.stringify([
+    packageVersion('pg-boss'),
+    ...files.map((f) => [f, readFileSync(join(MIGRATIONS_DIR, f), 'utf8')]),
+  ]);
 }
 
 export type TemplateVariant = 'initdb' | 'migrated';
@@ -49,13 +54,21 @@ export function templatePath(initDbStartParams: string[], variant: TemplateVaria
   const hash = createHash('sha256').update(JSON.stringify(initDbStartParams));
   if (variant === 'migrated') hash.update(schemaFingerprint());
   const key = hash.digest('hex').slice(0, 12);
-  return join(ROOT, 'node_modules', '.cache', 'channel-shorts', `pglite-${packageVersion('@electric-sql/pglite')}-${variant}-${key}`);
+  return join(
+    ROOT,
+    'node_modules',
+    '.cache',
+    'channel-shorts',
+    `pglite-${packageVersion('@electric-sql/pglite')}-${variant}-${key}`,
+  );
 }
 
 /** The template a new directory (no PG_VERSION) would be filled from: the migrated one if current, else the plain one. */
 export function templateFor(dataDir: string, initDbStartParams: string[]): string | undefined {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return undefined;
-  return (['migrated', 'initdb'] as const).map((variant) => templatePath(initDbStartParams, variant)).find((path) => existsSync(join(path, 'PG_VERSION')));
+  return (['migrated', 'initdb'] as const)
+    .map((variant) => templatePath(initDbStartParams, variant))
+    .find((path) => existsSync(join(path, 'PG_VERSION')));
 }
 
 /** Fills a new data directory from its template; returns the template used, or undefined (PGlite will run initdb). */
@@ -76,7 +89,10 @@ export async function seedFromTemplate(dataDir: string, initDbStartParams: strin
  * Builds a template: initdb into a new directory, `prepare` on the open database (the migrated
  * variant), closed, then moved into place (a half-built directory is never used).
  */
-export async function buildTemplate(options: { startParams: string[]; initDbStartParams: string[] }, prepare?: (pglite: PGlite) => Promise<void>): Promise<string> {
+export async function buildTemplate(
+  options: { startParams: string[]; initDbStartParams: string[] },
+  prepare?: (pglite: PGlite) => Promise<void>,
+): Promise<string> {
   const path = templatePath(options.initDbStartParams, prepare ? 'migrated' : 'initdb');
   if (existsSync(join(path, 'PG_VERSION'))) return path;
   const partial = `${path}.${process.pid}.partial`;

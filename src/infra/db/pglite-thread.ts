@@ -30,13 +30,15 @@ export type ThreadReply =
 
 type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-
 function rebuildError(fields: Record<string, unknown>): Error {
   return Object.assign(new Error(String(fields.message)), fields);
 }
 
 /** Opens DATA_DIR (its lock taken here, in the owning thread) with PGlite running in a worker thread. */
-export async function openPgliteThread(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGliteLike }> {
+export async function openPgliteThread(
+  dataDir: string | null,
+  lockOptions: LockOptions = { role: 'process' },
+): Promise<Database & { pglite: PGliteLike }> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
   // The thread fills a new directory from the pre-built template while this thread holds the lock:
@@ -63,7 +65,10 @@ export async function openPgliteThread(dataDir: string | null, lockOptions: Lock
     fail(error);
     // The embedded database is gone with its thread: the process ends as it would have had PGlite
     // failed in-process, so that its supervisor restarts it on the same data (nothing committed is lost).
-    if (!closing) setImmediate(() => { throw error; });
+    if (!closing)
+      setImmediate(() => {
+        throw error;
+      });
   };
   worker.on('error', died);
   worker.on('exit', (code) => died(new Error(`the embedded database thread exited (code ${code})`)));
@@ -88,30 +93,37 @@ export async function openPgliteThread(dataDir: string | null, lockOptions: Lock
 
   const query = async <T>(sql: string, params: unknown[] | undefined, tx?: number): Promise<T[]> =>
     (await call({ op: 'query', sql, params: params ?? [], ...(tx === undefined ? {} : { tx }) })).rows as T[];
-  const exec = async (sql: string, tx?: number) => (await call({ op: 'exec', sql, ...(tx === undefined ? {} : { tx }) })).results ?? [];
+  const exec = async (sql: string, tx?: number) =>
+    (await call({ op: 'exec', sql, ...(tx === undefined ? {} : { tx }) })).results ?? [];
 
   return {
     kind: 'pglite',
     dataDirLock: lock,
     // What pg-boss's PGlite adapter (fromPglite) calls: the same two methods as a PGlite instance.
-    pglite: { query: async <T>(sql: string, params?: unknown[]) => ({ rows: await query<T>(sql, params) }), exec: (sql) => exec(sql) },
+    pglite: {
+      query: async <T>(sql: string, params?: unknown[]) => ({ rows: await query<T>(sql, params) }),
+      exec: (sql) => exec(sql),
+    },
     query: (sql, params) => query(sql, params),
     async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
       const number = (await call({ op: 'begin' })).transaction!;
       const tx: Transaction = {
         query: (sql, params) => query(sql, params, number),
         jobDb: {
-          executeSql: async (text, values) => (values?.length ? { rows: await query(text, values, number) } : { rows: (await exec(text, number)).flatMap((r) => r.rows) }),
+          executeSql: async (text, values) =>
+            values?.length
+              ? { rows: await query(text, values, number) }
+              : { rows: (await exec(text, number)).flatMap((r) => r.rows) },
         },
       };
       let result: T;
       try {
         result = await work(tx);
       } catch (error) {
-        await call({ op: 'end', tx: number,  commit: false }).catch(() => {});
+        await call({ op: 'end', tx: number, commit: false }).catch(() => {});
         throw error;
       }
-      await call({ op: 'end', tx: number,  commit: true });
+      await call({ op: 'end', tx: number, commit: true });
       return result;
     },
     async ping() {

@@ -65,7 +65,10 @@ const LIFTOFF_ONLY = (1 << 2) | (1 << 4);
  * body is larger than `hugeBytes` get "Liftoff only", the others no hint. Returns the copy and the
  * number of functions kept on Liftoff.
  */
-export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION_BYTES): { bytes: Uint8Array<ArrayBuffer>; liftoffOnly: number } {
+export function withCompilationHints(
+  wasm: Uint8Array,
+  hugeBytes = HUGE_FUNCTION_BYTES,
+): { bytes: Uint8Array<ArrayBuffer>; liftoffOnly: number } {
   let functionSectionEnd = -1;
   let bodySizes: number[] | null = null;
   // A hints section the module already has is left out: V8 refuses a module with two.
@@ -77,7 +80,8 @@ export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION
     if (id === 3) functionSectionEnd = end;
     if (id === 0) {
       const name = readLeb128(wasm, size.next);
-      if (Buffer.from(wasm.subarray(name.next, name.next + name.value)).toString() === 'compilationHints') existing.push([at, end]);
+      if (Buffer.from(wasm.subarray(name.next, name.next + name.value)).toString() === 'compilationHints')
+        existing.push([at, end]);
     }
     if (id === 10) {
       const count = readLeb128(wasm, size.next);
@@ -102,7 +106,9 @@ export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION
   const section = customSection('compilationHints', Buffer.concat([Buffer.from(leb128(hints.length)), hints]));
   const parts: Uint8Array[] = [];
   let from = 0;
-  for (const [start, end] of [[functionSectionEnd, functionSectionEnd] as [number, number], ...existing].sort((a, b) => a[0] - b[0])) {
+  for (const [start, end] of [[functionSectionEnd, functionSectionEnd] as [number, number], ...existing].sort(
+    (a, b) => a[0] - b[0],
+  )) {
     parts.push(wasm.subarray(from, start));
     if (start === functionSectionEnd && end === functionSectionEnd) parts.push(section);
     from = end;
@@ -120,13 +126,14 @@ export function withCompilationHints(wasm: Uint8Array, hugeBytes = HUGE_FUNCTION
  */
 export function compilationHintsHonoured(): boolean {
   // (module (func)) with a compilationHints section holding `hints`.
-  const moduleWith = (hints: number[]) => Buffer.concat([
-    Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
-    Buffer.from([0x01, 0x04, 0x01, 0x60, 0x00, 0x00]), // type section: () -> ()
-    Buffer.from([0x03, 0x02, 0x01, 0x00]), // function section: one function of type 0
-    customSection('compilationHints', Buffer.from([hints.length, ...hints])),
-    Buffer.from([0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b]), // code section: an empty body
-  ]);
+  const moduleWith = (hints: number[]) =>
+    Buffer.concat([
+      Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
+      Buffer.from([0x01, 0x04, 0x01, 0x60, 0x00, 0x00]), // type section: () -> ()
+      Buffer.from([0x03, 0x02, 0x01, 0x00]), // function section: one function of type 0
+      customSection('compilationHints', Buffer.from([hints.length, ...hints])),
+      Buffer.from([0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b]), // code section: an empty body
+    ]);
   try {
     new WebAssembly.Module(moduleWith([LIFTOFF_ONLY]));
   } catch {
@@ -173,7 +180,9 @@ function compiledModule(file: 'pglite.wasm' | 'initdb.wasm', optimise: boolean):
   if (!module) {
     const path = fileURLToPath(new URL(`./${file}`, import.meta.resolve('@electric-sql/pglite')));
     const wasm = readFileSync(path);
-    const bytes = HONOURED ? withCompilationHints(wasm, optimise ? HUGE_FUNCTION_BYTES : -1).bytes : new Uint8Array(wasm.buffer as ArrayBuffer, wasm.byteOffset, wasm.byteLength);
+    const bytes = HONOURED
+      ? withCompilationHints(wasm, optimise ? HUGE_FUNCTION_BYTES : -1).bytes
+      : new Uint8Array(wasm.buffer as ArrayBuffer, wasm.byteOffset, wasm.byteLength);
     // Synchronously: an asynchronous compilation does not keep a worker thread's event loop alive, and
     // PGlite's thread awaits this at its top level. Lazy compilation makes this ~30-40 ms (decoding
     // and validating, no code generated yet).
@@ -194,8 +203,13 @@ function compiledModule(file: 'pglite.wasm' | 'initdb.wasm', optimise: boolean):
  * the template built at `npm ci` likewise took 10 s instead of 5.6. (A data directory that has to
  * run initdb — no template for this PGlite — runs it on the optimised module: a slower first start.)
  */
-export async function pgliteModules(dataDir: string | null): Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule?: WebAssembly.Module }> {
+export async function pgliteModules(
+  dataDir: string | null,
+): Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule?: WebAssembly.Module }> {
   const initialised = dataDir !== null && existsSync(join(dataDir, 'PG_VERSION'));
-  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([compiledModule('pglite.wasm', dataDir !== null), initialised ? undefined : compiledModule('initdb.wasm', false)]);
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+    compiledModule('pglite.wasm', dataDir !== null),
+    initialised ? undefined : compiledModule('initdb.wasm', false),
+  ]);
   return initdbWasmModule ? { pgliteWasmModule, initdbWasmModule } : { pgliteWasmModule };
 }

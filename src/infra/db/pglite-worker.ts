@@ -39,7 +39,22 @@ function errorFields(error: unknown): Record<string, unknown> {
   const e = error as Record<string, unknown> & { message?: string; name?: string };
   const fields: Record<string, unknown> = { message: String(e?.message ?? error), name: e?.name ?? 'Error' };
   // PostgreSQL's fields, and a system error's (seeding a new directory from the template: its path, syscall…).
-  for (const key of ['code', 'detail', 'hint', 'severity', 'constraint', 'table', 'column', 'schema', 'where', 'position', 'path', 'dest', 'syscall', 'errno']) {
+  for (const key of [
+    'code',
+    'detail',
+    'hint',
+    'severity',
+    'constraint',
+    'table',
+    'column',
+    'schema',
+    'where',
+    'position',
+    'path',
+    'dest',
+    'syscall',
+    'errno',
+  ]) {
     if (e?.[key] !== undefined) fields[key] = e[key];
   }
   return fields;
@@ -67,19 +82,22 @@ async function handle(pglite: PGlite, statements: PreparedQueries, m: ThreadRequ
         let committing = false;
         let begun = false;
         pglite
-          .transaction((tx) => new Promise<void>((resolve, reject) => {
-            begun = true;
-            open.set(number, {
-              tx,
-              end(commit, replyId) {
-                endReply = replyId;
-                committing = commit;
-                if (commit) resolve();
-                else reject(ROLL_BACK);
-              },
-            });
-            reply({ id: m.id, ok: true, transaction: number });
-          }))
+          .transaction(
+            (tx) =>
+              new Promise<void>((resolve, reject) => {
+                begun = true;
+                open.set(number, {
+                  tx,
+                  end(commit, replyId) {
+                    endReply = replyId;
+                    committing = commit;
+                    if (commit) resolve();
+                    else reject(ROLL_BACK);
+                  },
+                });
+                reply({ id: m.id, ok: true, transaction: number });
+              }),
+          )
           .then(
             () => reply({ id: endReply, ok: true }),
             (error: unknown) => {

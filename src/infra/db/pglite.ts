@@ -7,7 +7,6 @@ import { seedFromTemplate } from './pglite-template.ts';
 import { pgliteModules } from './pglite-wasm.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
-
 /**
  * Memory settings (#13), measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
  * (128 MB) is backed by the WASM heap and was the largest part of the idle figure; 16 MB holds this
@@ -37,7 +36,10 @@ export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB',
  */
 const PGLITE_PLANNER_SETTINGS = ['random_page_cost=1.1', 'default_statistics_target=10'];
 export const PGLITE_OPTIONS = {
-  startParams: [...PGlite.defaultStartParams, ...[...PGLITE_MEMORY_SETTINGS, ...PGLITE_PLANNER_SETTINGS].flatMap((s) => ['-c', s])],
+  startParams: [
+    ...PGlite.defaultStartParams,
+    ...[...PGLITE_MEMORY_SETTINGS, ...PGLITE_PLANNER_SETTINGS].flatMap((s) => ['-c', s]),
+  ],
   initDbStartParams: PGLITE_MEMORY_SETTINGS.flatMap((s) => ['--set', s]),
 };
 
@@ -52,7 +54,10 @@ export async function createPglite(dataDir: string | null): Promise<PGlite> {
 }
 
 /** With a data directory, the process takes its exclusive lock first (data-dir-lock.ts). */
-export async function openPglite(dataDir: string | null, lockOptions: LockOptions = { role: 'process' }): Promise<Database & { pglite: PGlite }> {
+export async function openPglite(
+  dataDir: string | null,
+  lockOptions: LockOptions = { role: 'process' },
+): Promise<Database & { pglite: PGlite }> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const lock: DataDirLock | null = dataDir ? await acquireDataDirLock(dataDir, lockOptions) : null;
   let pglite: PGlite;

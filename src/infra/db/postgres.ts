@@ -18,7 +18,11 @@ export interface PostgresOptions {
   onRetry?: ((code: string) => void) | undefined;
 }
 
-export function openPostgres(url: string, poolSize: number, options: PostgresOptions = {}): Database & { pool: pg.Pool } {
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  options: PostgresOptions = {},
+): Database & { pool: pg.Pool } {
   // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
@@ -28,7 +32,14 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: options.connectMs ?? 5000,
-    ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, idle_in_transaction_session_timeout: statementMs * 3, query_timeout: statementMs + 1000 } : {}),
+    ...(statementMs > 0
+      ? {
+          statement_timeout: statementMs,
+          lock_timeout: statementMs,
+          idle_in_transaction_session_timeout: statementMs * 3,
+          query_timeout: statementMs + 1000,
+        }
+      : {}),
     keepAlive: true,
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
@@ -91,7 +102,11 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
           await client.query('BEGIN');
           const tx: Transaction = {
             query: (sql, params) => run(client, sql, params as unknown[] | undefined),
-            jobDb: { executeSql: async (text, values) => ({ rows: (await client.query(text, values as unknown[] | undefined)).rows }) },
+            jobDb: {
+              executeSql: async (text, values) => ({
+                rows: (await client.query(text, values as unknown[] | undefined)).rows,
+              }),
+            },
           };
           const result = await work(tx);
           await client.query('COMMIT');
@@ -100,7 +115,10 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
         } catch (error) {
           // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
           // the connection is broken, and the server discards the transaction with it.
-          const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+          const rolledBack = await client.query('ROLLBACK').then(
+            () => true,
+            () => false,
+          );
           release(!rolledBack);
           if (runAgain(error, attempt)) continue;
           throw error;
@@ -118,7 +136,12 @@ export function openPostgres(url: string, poolSize: number, options: PostgresOpt
 }
 
 /** Database.listen: a client of its own (LISTEN holds its session), reconnected a second after it is lost. */
-async function listen(url: string, connectMs: number, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+async function listen(
+  url: string,
+  connectMs: number,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;

@@ -6,6 +6,27 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // Found by review (they answered 500): 53300 too many connections (many instances × pool size),
   // 57P02 a crash restart cutting statements in flight, 53100/53200 out of disk or memory, and the
   // host name not resolving (ENOTFOUND, EAI_AGAIN: a container restarting).
-  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '57014', '55P03', '53100', '53200', '53300', '08006', '08001', '08003', '08004'];
-  return codes.includes(e?.code ?? '') || /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(e?.message ?? '');
+  const codes = [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    '57P01',
+    '57P02',
+    '57P03',
+    '57014',
+    '55P03',
+    '53100',
+    '53200',
+    '53300',
+    '08006',
+    '08001',
+    '08003',
+    '08004',
+  ];
+  return (
+    codes.includes(e?.code ?? '') ||
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(e?.message ?? '')
+  );
 }

@@ -18,7 +18,15 @@ import { Agent, fetch as undiciFetch, Headers, Response, type Request, type Requ
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
 // The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
-import type { InnertubeChannel, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage, InnertubeThumbnail, InnertubeVideo } from '../../domain/shorts/innertube-source.ts';
+import type {
+  InnertubeChannel,
+  InnertubeClient,
+  InnertubeFailureKind,
+  InnertubeShortItem,
+  InnertubeShortsPage,
+  InnertubeThumbnail,
+  InnertubeVideo,
+} from '../../domain/shorts/innertube-source.ts';
 export type { InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage };
 
 export class InnertubeError extends Error {
@@ -28,7 +36,11 @@ export class InnertubeError extends Error {
   /** HTTP status of the failed call, when there was one. */
   readonly status?: number;
 
-  constructor(kind: InnertubeFailureKind, message: string, options: { endpoint?: string; status?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: InnertubeFailureKind,
+    message: string,
+    options: { endpoint?: string; status?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'InnertubeError';
     this.kind = kind;
@@ -92,7 +104,13 @@ class CallFailure extends Error {
   readonly status: number;
   readonly reason: 'http' | 'timeout' | 'network';
 
-  constructor(endpoint: string, status: number, reason: 'http' | 'timeout' | 'network', message: string, cause?: unknown) {
+  constructor(
+    endpoint: string,
+    status: number,
+    reason: 'http' | 'timeout' | 'network',
+    message: string,
+    cause?: unknown,
+  ) {
     super(message, { cause });
     this.endpoint = endpoint;
     this.status = status;
@@ -110,11 +128,26 @@ function findInChain<T>(error: unknown, type: abstract new (...args: never[]) =>
 function fromCallFailure(failure: CallFailure): InnertubeError {
   const { endpoint, status } = failure;
   if (failure.reason === 'timeout') return new InnertubeError('timeout', failure.message, { endpoint, cause: failure });
-  if (failure.reason === 'network') return new InnertubeError('unavailable', failure.message, { endpoint, cause: failure });
-  if (status === 429) return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, { endpoint, status, cause: failure });
+  if (failure.reason === 'network')
+    return new InnertubeError('unavailable', failure.message, { endpoint, cause: failure });
+  if (status === 429)
+    return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, {
+      endpoint,
+      status,
+      cause: failure,
+    });
   // YouTube answers 403 to sessions and addresses it blocks outright: the same trouble as its bot check.
-  if (status === 403) return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, { endpoint, status, cause: failure });
-  return new InnertubeError('unavailable', `YouTube answered the ${endpoint} call with HTTP ${status}.`, { endpoint, status, cause: failure });
+  if (status === 403)
+    return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, {
+      endpoint,
+      status,
+      cause: failure,
+    });
+  return new InnertubeError('unavailable', `YouTube answered the ${endpoint} call with HTTP ${status}.`, {
+    endpoint,
+    status,
+    cause: failure,
+  });
 }
 
 /**
@@ -155,13 +188,19 @@ async function operation<T>(what: string, work: (context: OperationContext) => P
 // ---------------------------------------------------------------------------------------------
 // Field picking
 
-function thumbnails(list: ReadonlyArray<{ url: string; width?: number; height?: number }> | undefined): InnertubeThumbnail[] {
+function thumbnails(
+  list: ReadonlyArray<{ url: string; width?: number; height?: number }> | undefined,
+): InnertubeThumbnail[] {
   const seen = new Set<string>();
   const out: InnertubeThumbnail[] = [];
   for (const t of list ?? []) {
     if (typeof t.url !== 'string' || !t.url || seen.has(t.url)) continue;
     seen.add(t.url);
-    out.push({ url: t.url, ...(Number.isFinite(t.width) ? { width: t.width } : {}), ...(Number.isFinite(t.height) ? { height: t.height } : {}) });
+    out.push({
+      url: t.url,
+      ...(Number.isFinite(t.width) ? { width: t.width } : {}),
+      ...(Number.isFinite(t.height) ? { height: t.height } : {}),
+    });
   }
   return out;
 }
@@ -181,7 +220,8 @@ function counted(text: string | undefined): { text?: string; count?: number } {
 
 function channelFromPage(id: string, page: YT.Channel): InnertubeChannel {
   const metadata = page.page.metadata?.item()?.as(YTNodes.ChannelMetadata);
-  if (!metadata) throw new InnertubeError('parse', `The channel page of ${id} has no channel metadata.`, { endpoint: 'browse' });
+  if (!metadata)
+    throw new InnertubeError('parse', `The channel page of ${id} has no channel metadata.`, { endpoint: 'browse' });
   const header = page.header;
   let handle: string | undefined;
   let subscribers: string | undefined;
@@ -233,7 +273,8 @@ function channelFromPage(id: string, page: YT.Channel): InnertubeChannel {
   // with multi-word keywords in quotes. Kept as YouTube wrote it (the Data API's brandingSettings form).
   const keywords: unknown = metadata.keywords;
   if (typeof keywords === 'string' && keywords.trim()) channel.keywords = keywords.trim();
-  else if (Array.isArray(keywords) && keywords.length) channel.keywords = keywords.map((k) => (/\s/.test(String(k)) ? `"${k}"` : String(k))).join(' ');
+  else if (Array.isArray(keywords) && keywords.length)
+    channel.keywords = keywords.map((k) => (/\s/.test(String(k)) ? `"${k}"` : String(k))).join(' ');
   return channel;
 }
 
@@ -248,7 +289,9 @@ function shortThumbnails(item: YTNodes.ShortsLockupView): InnertubeThumbnail[] {
   const own = thumbnails(item.thumbnail);
   if (own.length > 0) return own;
   const payload = item.on_tap_endpoint?.payload as { thumbnail?: unknown } | undefined;
-  return thumbnails(Misc.Thumbnail.fromResponse(payload?.thumbnail as Parameters<typeof Misc.Thumbnail.fromResponse>[0]));
+  return thumbnails(
+    Misc.Thumbnail.fromResponse(payload?.thumbnail as Parameters<typeof Misc.Thumbnail.fromResponse>[0]),
+  );
 }
 
 function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem): InnertubeShortItem | undefined {
@@ -286,13 +329,23 @@ function shortsItems(feed: ShortsFeed, context: OperationContext, channelId: str
     const content = cell.content;
     const item = content?.is(YTNodes.ShortsLockupView, YTNodes.ReelItem) ? shortItem(content) : undefined;
     if (!item) {
-      const what = content ? content.type : `unparsed content${context.parserErrors.length ? ` (${context.parserErrors.slice(0, 3).join(', ')})` : ''}`;
-      throw new InnertubeError('parse', `The Shorts tab of ${channelId} holds an item youtubei.js does not read as a Short: ${what}.`, { endpoint: 'browse' });
+      const what = content
+        ? content.type
+        : `unparsed content${context.parserErrors.length ? ` (${context.parserErrors.slice(0, 3).join(', ')})` : ''}`;
+      throw new InnertubeError(
+        'parse',
+        `The Shorts tab of ${channelId} holds an item youtubei.js does not read as a Short: ${what}.`,
+        { endpoint: 'browse' },
+      );
     }
     items.push(item);
   }
   if (cells.length === 0 && context.parserErrors.length > 0) {
-    throw new InnertubeError('parse', `The Shorts tab of ${channelId} could not be parsed: ${context.parserErrors.slice(0, 3).join(', ')}.`, { endpoint: 'browse' });
+    throw new InnertubeError(
+      'parse',
+      `The Shorts tab of ${channelId} could not be parsed: ${context.parserErrors.slice(0, 3).join(', ')}.`,
+      { endpoint: 'browse' },
+    );
   }
   return items;
 }
@@ -312,20 +365,27 @@ function lastPage(): InnertubeShortsPage {
 
 /** The continuation the library follows from a page: the first one outside the header (Feed#getContinuationData). */
 function continuationOf(feed: ShortsFeed): YTNodes.NavigationEndpoint | undefined {
-  const header: unknown[] = feed.page.header_memo?.getType(YTNodes.ContinuationItem, YTNodes.ContinuationItemView) ?? [];
-  return feed.memo.getType(YTNodes.ContinuationItem, YTNodes.ContinuationItemView).find((item) => !header.includes(item))?.endpoint;
+  const header: unknown[] =
+    feed.page.header_memo?.getType(YTNodes.ContinuationItem, YTNodes.ContinuationItemView) ?? [];
+  return feed.memo
+    .getType(YTNodes.ContinuationItem, YTNodes.ContinuationItemView)
+    .find((item) => !header.includes(item))?.endpoint;
 }
 
-const tokenOf = (endpoint: YTNodes.NavigationEndpoint | undefined) => (endpoint?.payload as { token?: unknown } | undefined)?.token;
+const tokenOf = (endpoint: YTNodes.NavigationEndpoint | undefined) =>
+  (endpoint?.payload as { token?: unknown } | undefined)?.token;
 
 /** The first continuation endpoint named by a raw continuation answer (appended or reloaded items), unparsed. */
 function rawContinuation(data: unknown): Record<string, unknown> | undefined {
   const actions = (data as { onResponseReceivedActions?: unknown[] } | null)?.onResponseReceivedActions;
   for (const action of Array.isArray(actions) ? actions : []) {
     const holder = (action as Record<string, { continuationItems?: unknown[] } | undefined>) ?? {};
-    const items = holder.appendContinuationItemsAction?.continuationItems ?? holder.reloadContinuationItemsCommand?.continuationItems;
+    const items =
+      holder.appendContinuationItemsAction?.continuationItems ??
+      holder.reloadContinuationItemsCommand?.continuationItems;
     for (const item of Array.isArray(items) ? items : []) {
-      const endpoint = (item as { continuationItemRenderer?: { continuationEndpoint?: Record<string, unknown> } }).continuationItemRenderer?.continuationEndpoint;
+      const endpoint = (item as { continuationItemRenderer?: { continuationEndpoint?: Record<string, unknown> } })
+        .continuationItemRenderer?.continuationEndpoint;
       if (endpoint) return endpoint;
     }
   }
@@ -353,7 +413,13 @@ function readAhead(data: unknown, feed: ShortsFeed): Ahead | undefined {
 }
 
 /** A continuation page from its raw answer, inside its operation (parser errors are the operation's). */
-async function continuationPage(data: unknown, feed: ShortsFeed, context: OperationContext, channelId: string, ahead: boolean): Promise<InnertubeShortsPage> {
+async function continuationPage(
+  data: unknown,
+  feed: ShortsFeed,
+  context: OperationContext,
+  channelId: string,
+  ahead: boolean,
+): Promise<InnertubeShortsPage> {
   const following = ahead ? readAhead(data, feed) : undefined;
   // Let the request leave before parsing holds the event loop for milliseconds.
   if (following) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -361,10 +427,20 @@ async function continuationPage(data: unknown, feed: ShortsFeed, context: Operat
   // A redirect instead of items, followed as the library follows it (Actions#execute).
   const navigate = parsed.on_response_received_actions?.firstOfType(NavigateAction);
   if (navigate) parsed = await navigate.endpoint.call(feed.actions, { parse: true });
-  return shortsPage(new YT.ChannelListContinuation(feed.actions, parsed, true), context, channelId, navigate ? undefined : following);
+  return shortsPage(
+    new YT.ChannelListContinuation(feed.actions, parsed, true),
+    context,
+    channelId,
+    navigate ? undefined : following,
+  );
 }
 
-function shortsPage(feed: ShortsFeed, context: OperationContext, channelId: string, ahead?: Ahead): InnertubeShortsPage {
+function shortsPage(
+  feed: ShortsFeed,
+  context: OperationContext,
+  channelId: string,
+  ahead?: Ahead,
+): InnertubeShortsPage {
   const items = shortsItems(feed, context, channelId);
   const hasMore = feed.has_continuation;
   let nextPage: Promise<InnertubeShortsPage> | undefined;
@@ -378,7 +454,9 @@ function shortsPage(feed: ShortsFeed, context: OperationContext, channelId: stri
     next(options) {
       if (!hasMore || !endpoint) return Promise.resolve(lastPage());
       const data = usable?.data;
-      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) => continuationPage(await (data ?? fetchRaw(endpoint, feed)), feed, ctx, channelId, options?.readAhead === true)).catch((error: unknown) => {
+      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) =>
+        continuationPage(await (data ?? fetchRaw(endpoint, feed)), feed, ctx, channelId, options?.readAhead === true),
+      ).catch((error: unknown) => {
         nextPage = undefined;
         throw error;
       });
@@ -406,7 +484,12 @@ function endpointName(pathname: string): string {
 export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: 32,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
 
   // The library calls fetch(Request, {body, headers, redirect, credentials}) for API calls and
   // fetch(url string, {method, headers, body}) for its config call.
@@ -414,7 +497,10 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     // By shape rather than instanceof: the class is whichever Request youtubei.js was given.
     const request = typeof input === 'object' && !(input instanceof URL) ? input : undefined;
     const original = new URL(request ? request.url : String(input));
-    const target = original.origin === YOUTUBE_ORIGIN ? new URL(`${base.origin}${basePath}${original.pathname}${original.search}`) : original;
+    const target =
+      original.origin === YOUTUBE_ORIGIN
+        ? new URL(`${base.origin}${basePath}${original.pathname}${original.search}`)
+        : original;
     const endpoint = endpointName(original.pathname);
     const method = init?.method ?? request?.method ?? 'GET';
     const headers: Array<[string, string]> = [];
@@ -426,12 +512,20 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     const signal = AbortSignal.timeout(options.timeoutMs);
     let status = 0;
     try {
-      const response = await undiciFetch(target, { method, headers, body: body as string | undefined, signal, dispatcher: agent, redirect: 'follow' });
+      const response = await undiciFetch(target, {
+        method,
+        headers,
+        body: body as string | undefined,
+        signal,
+        dispatcher: agent,
+        redirect: 'follow',
+      });
       status = response.status;
       // Read the body here, so the timeout covers it and the report says when the call really ended.
       const bytes = await response.arrayBuffer();
       options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
-      if (status < 200 || status > 299) throw new CallFailure(endpoint, status, 'http', `YouTube answered ${endpoint} with HTTP ${status}.`);
+      if (status < 200 || status > 299)
+        throw new CallFailure(endpoint, status, 'http', `YouTube answered ${endpoint} with HTTP ${status}.`);
       const responseHeaders: Array<[string, string]> = [];
       response.headers.forEach((value, name) => {
         responseHeaders.push([name, value]);
@@ -440,11 +534,30 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     } catch (error) {
       if (error instanceof CallFailure) throw error;
       // The agent's own header and body timeouts (the same length) may fire before the signal does.
-      const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-      const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).code ??
+        (error as { cause?: { code?: string } }).cause?.code;
+      const timedOut =
+        signal.aborted ||
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT' ||
+        (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
       options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
-      if (timedOut) throw new CallFailure(endpoint, status, 'timeout', `YouTube did not answer ${endpoint} within ${options.timeoutMs} ms.`, error);
-      throw new CallFailure(endpoint, status, 'network', `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`, error);
+      if (timedOut)
+        throw new CallFailure(
+          endpoint,
+          status,
+          'timeout',
+          `YouTube did not answer ${endpoint} within ${options.timeoutMs} ms.`,
+          error,
+        );
+      throw new CallFailure(
+        endpoint,
+        status,
+        'network',
+        `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`,
+        error,
+      );
     }
   };
 
@@ -453,7 +566,14 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     // No network call but the config one, whose failure the library tolerates. The session's time
     // zone is given: the library's default asks ICU for the system's (Intl.DateTimeFormat), which maps
     // ~8 MiB of ICU data into the process for good (#13); the dates read here carry their own offsets.
-    yt = await Innertube.create({ retrieve_player: false, generate_session_locally: true, lang: 'en', location: 'US', timezone: 'UTC', fetch: fetchThroughUs as unknown as typeof globalThis.fetch });
+    yt = await Innertube.create({
+      retrieve_player: false,
+      generate_session_locally: true,
+      lang: 'en',
+      location: 'US',
+      timezone: 'UTC',
+      fetch: fetchThroughUs as unknown as typeof globalThis.fetch,
+    });
   } catch (error) {
     await agent.close();
     throw classify(error, 'a new InnerTube session');
@@ -510,14 +630,22 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
       operation(`the Shorts of ${id}`, async (context) => {
         let page: YT.Channel;
         try {
-          const endpoint = new YTNodes.NavigationEndpoint({ browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS } });
+          const endpoint = new YTNodes.NavigationEndpoint({
+            browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS },
+          });
           page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
         } catch (error) {
-          if (error instanceof Utils.ChannelError) throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, { endpoint: 'browse', cause: error });
+          if (error instanceof Utils.ChannelError)
+            throw new InnertubeError(
+              'unavailable',
+              `YouTube has no channel ${id} (it does not exist or was terminated).`,
+              { endpoint: 'browse', cause: error },
+            );
           throw error;
         }
         const channel = channelFromPage(id, page);
-        const onShortsTab = page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
+        const onShortsTab =
+          page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
         // A channel that never posted a Short has no Shorts tab.
         if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
         const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
@@ -537,19 +665,36 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
         }
         const playability = info.playability_status;
         const reason = playability?.reason ?? '';
-        if (/not a bot/i.test(reason)) throw new InnertubeError('bot-check', `YouTube asks to sign in to confirm this is not a bot (player, ${id}).`, { endpoint: 'player' });
+        if (/not a bot/i.test(reason))
+          throw new InnertubeError(
+            'bot-check',
+            `YouTube asks to sign in to confirm this is not a bot (player, ${id}).`,
+            { endpoint: 'player' },
+          );
         const details = info.basic_info;
         if (playability?.status !== 'OK' && !details.id) {
           // Private or removed videos say so; any other sign-in demand without data is YouTube's
           // suspicion of the session, which retrying elsewhere will not cure either.
           if (playability?.status === 'LOGIN_REQUIRED' && !/private/i.test(reason)) {
-            throw new InnertubeError('bot-check', `YouTube asks to sign in for video ${id}: ${reason || playability.status}.`, { endpoint: 'player' });
+            throw new InnertubeError(
+              'bot-check',
+              `YouTube asks to sign in for video ${id}: ${reason || playability.status}.`,
+              { endpoint: 'player' },
+            );
           }
           return undefined;
         }
-        if (!details.id) throw new InnertubeError('parse', `The player answer for ${id} has no video details.`, { endpoint: 'player' });
-        const microformat = info.page[0].microformat?.is(YTNodes.PlayerMicroformat) ? info.page[0].microformat : undefined;
-        const video: InnertubeVideo = { id: details.id, thumbnails: thumbnails(details.thumbnail).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)) };
+        if (!details.id)
+          throw new InnertubeError('parse', `The player answer for ${id} has no video details.`, {
+            endpoint: 'player',
+          });
+        const microformat = info.page[0].microformat?.is(YTNodes.PlayerMicroformat)
+          ? info.page[0].microformat
+          : undefined;
+        const video: InnertubeVideo = {
+          id: details.id,
+          thumbnails: thumbnails(details.thumbnail).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)),
+        };
         if (details.title) video.title = details.title;
         if (details.short_description) video.description = details.short_description;
         const publishedAt = isoTimestamp(microformat?.publish_date ?? microformat?.upload_date);

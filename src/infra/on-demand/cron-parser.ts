@@ -3,9 +3,12 @@
 // `schedule: false` (src/infra/queue.ts).
 import { onFirstUse } from './load.ts';
 
-const cronParser = onFirstUse<{ CronExpressionParser: { parse(expression: string, options?: Record<string, unknown>): unknown } }>('pg-boss', 'cron-parser');
+const cronParser = onFirstUse<{
+  CronExpressionParser: { parse(expression: string, options?: Record<string, unknown>): unknown };
+}>('pg-boss', 'cron-parser');
 
 /** The one export of cron-parser that pg-boss imports (timekeeper.js, timezone.js), with its one method. */
 export const CronExpressionParser = {
-  parse: (expression: string, options?: Record<string, unknown>): unknown => cronParser().CronExpressionParser.parse(expression, options),
+  parse: (expression: string, options?: Record<string, unknown>): unknown =>
+    cronParser().CronExpressionParser.parse(expression, options),
 };

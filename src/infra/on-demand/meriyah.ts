@@ -3,7 +3,10 @@
 // created with `retrieve_player: false`): ~250 KB of source and ~0.4 MiB of Unicode tables otherwise.
 import { onFirstUse } from './load.ts';
 
-const meriyah = onFirstUse<{ parseScript(source: string, options?: Record<string, unknown>): unknown }>('youtubei.js', 'meriyah');
+const meriyah = onFirstUse<{ parseScript(source: string, options?: Record<string, unknown>): unknown }>(
+  'youtubei.js',
+  'meriyah',
+);
 
 /** The one export of meriyah that youtubei.js imports (utils/javascript/JsAnalyzer.js). */
 export function parseScript(source: string, options?: Record<string, unknown>): unknown {

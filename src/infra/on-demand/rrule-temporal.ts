@@ -3,7 +3,10 @@
 // (src/infra/queue.ts).
 import { onFirstUse } from './load.ts';
 
-const rruleTemporal = onFirstUse<{ RRuleTemporal: new (options: Record<string, unknown>) => object }>('pg-boss', 'rrule-temporal');
+const rruleTemporal = onFirstUse<{ RRuleTemporal: new (options: Record<string, unknown>) => object }>(
+  'pg-boss',
+  'rrule-temporal',
+);
 
 /** The one export of rrule-temporal that pg-boss imports (rrule.js): `new RRuleTemporal(…)` gives the real instance. */
 export class RRuleTemporal {

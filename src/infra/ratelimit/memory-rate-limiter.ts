@@ -24,11 +24,21 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
         const start = windowStart(w, nowMs);
         counters.set(`${bucket}:${w.name}`, { start, count: counts[i]! + 1, expiresAt: start + w.seconds * 1000 });
       });
-      return decide(windows, counts.map((c) => c + 1), true, nowMs);
+      return decide(
+        windows,
+        counts.map((c) => c + 1),
+        true,
+        nowMs,
+      );
     },
     async peek(bucket, windows, nowMs = now()) {
       const counts = windows.map((w) => read(bucket, w, nowMs));
-      return decide(windows, counts, counts.every((c, i) => c < windows[i]!.limit), nowMs);
+      return decide(
+        windows,
+        counts,
+        counts.every((c, i) => c < windows[i]!.limit),
+        nowMs,
+      );
     },
     async close() {},
   };

@@ -38,7 +38,13 @@ export function windowStart(spec: WindowSpec, nowMs: number): number {
 export function decide(windows: WindowSpec[], counts: number[], admitted: boolean, nowMs: number): RateLimitDecision {
   const states = windows.map((spec, i) => {
     const resetMs = windowStart(spec, nowMs) + spec.seconds * 1000 - nowMs;
-    return { name: spec.name, limit: spec.limit, seconds: spec.seconds, remaining: Math.max(0, spec.limit - (counts[i] ?? 0)), resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    return {
+      name: spec.name,
+      limit: spec.limit,
+      seconds: spec.seconds,
+      remaining: Math.max(0, spec.limit - (counts[i] ?? 0)),
+      resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
+    };
   });
   const blocking = states.filter((s, i) => (counts[i] ?? 0) >= s.limit && !admitted);
   return {

@@ -23,24 +23,34 @@ interface Check {
   starts: number[];
 }
 
-const checkOf = (bucket: string, windows: WindowSpec[], nowMs: number): Check => ({ bucket, windows, nowMs, starts: windows.map((w) => windowStart(w, nowMs)) });
+const checkOf = (bucket: string, windows: WindowSpec[], nowMs: number): Check => ({
+  bucket,
+  windows,
+  nowMs,
+  starts: windows.map((w) => windowStart(w, nowMs)),
+});
 
 export function createSqlRateLimiter(db: Database, now: () => number = Date.now): RateLimiter {
   let lastSweep = 0;
   /** The counts as read, and how many of `hits` checks were admitted (0 for a peek). */
   const take = async ({ bucket, windows, nowMs, starts }: Check, hits: number) => {
-    const [row] = await db.query<{ counts: number[]; granted: number }>('SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::bigint[], $5::timestamptz[], $6)', [
-      bucket,
-      windows.map((w) => `${bucket}:${w.name}`),
-      starts,
-      windows.map((w) => w.limit),
-      windows.map((w, i) => new Date(starts[i]! + w.seconds * 1000)),
-      hits,
-    ]);
+    const [row] = await db.query<{ counts: number[]; granted: number }>(
+      'SELECT counts, granted FROM rate_limit_take($1, $2::text[], $3::bigint[], $4::bigint[], $5::timestamptz[], $6)',
+      [
+        bucket,
+        windows.map((w) => `${bucket}:${w.name}`),
+        starts,
+        windows.map((w) => w.limit),
+        windows.map((w, i) => new Date(starts[i]! + w.seconds * 1000)),
+        hits,
+      ],
+    );
     if (hits > 0 && nowMs - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = nowMs;
       // Expired windows, now and then; not on the requests' path.
-      db.query('DELETE FROM rate_limit_counters WHERE expires_at < $1', [new Date(nowMs - SWEEP_GRACE_MS)]).catch(() => {});
+      db.query('DELETE FROM rate_limit_counters WHERE expires_at < $1', [new Date(nowMs - SWEEP_GRACE_MS)]).catch(
+        () => {},
+      );
     }
     return { counts: row!.counts.map(Number), granted: Number(row!.granted) };
   };
@@ -50,7 +60,14 @@ export function createSqlRateLimiter(db: Database, now: () => number = Date.now)
     const { counts, granted } = await take(members[0]!.item, members.length);
     members.forEach(({ item, resolve }, i) => {
       const admitted = i < granted;
-      resolve(decide(item.windows, counts.map((c) => c + (admitted ? i + 1 : granted)), admitted, item.nowMs));
+      resolve(
+        decide(
+          item.windows,
+          counts.map((c) => c + (admitted ? i + 1 : granted)),
+          admitted,
+          item.nowMs,
+        ),
+      );
     });
   });
   return {
@@ -60,7 +77,12 @@ export function createSqlRateLimiter(db: Database, now: () => number = Date.now)
     },
     peek: async (bucket, windows, nowMs = now()) => {
       const { counts } = await take(checkOf(bucket, windows, nowMs), 0);
-      return decide(windows, counts, counts.every((c, i) => c < windows[i]!.limit), nowMs);
+      return decide(
+        windows,
+        counts,
+        counts.every((c, i) => c < windows[i]!.limit),
+        nowMs,
+      );
     },
     async close() {},
   };

@@ -42,12 +42,20 @@ export async function keyUsage(days = 30): Promise<Map<string | null, KeyUsage>>
 /** Downloads the ledger CSV with the session (a plain link could not send the bearer token). */
 export async function downloadLedgerCsv(): Promise<void> {
   const token = session.current?.token;
-  const response = await fetch('/accounts/ledger.csv', { headers: { authorization: `Bearer ${token ?? ''}` }, cache: 'no-store' });
+  const response = await fetch('/accounts/ledger.csv', {
+    headers: { authorization: `Bearer ${token ?? ''}` },
+    cache: 'no-store',
+  });
   // As every other call (api.ts): an expired session signs out (found by review: only an error showed).
   if (response.status === 401 && token && session.current?.token === token) signOut(SESSION_EXPIRED);
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string; requestId?: string };
-    throw new ApiError(response.status, body.error ?? `HTTP_${response.status}`, body.message ?? 'The export failed.', body.requestId ?? null);
+    throw new ApiError(
+      response.status,
+      body.error ?? `HTTP_${response.status}`,
+      body.message ?? 'The export failed.',
+      body.requestId ?? null,
+    );
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'ledger.csv';
   const url = URL.createObjectURL(await response.blob());

@@ -37,11 +37,16 @@ export interface Page<T> {
 
 function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, String(value));
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(name, String(value));
   return search.toString();
 }
 
-export async function listRequestLog(filter: RequestLogFilter, cursor: string | null, limit = 50): Promise<Page<RequestLogEntry>> {
+export async function listRequestLog(
+  filter: RequestLogFilter,
+  cursor: string | null,
+  limit = 50,
+): Promise<Page<RequestLogEntry>> {
   const qs = query({ limit, cursor: cursor ?? undefined, ...filter });
   const page = await api<RequestLogPage>(`/api/youtube/shorts?${qs}`);
   return { items: page.requests, nextCursor: page.nextCursor };
@@ -51,8 +56,14 @@ export async function listRejections(days = 30): Promise<RejectionDay[]> {
   return (await api<Rejections>(`/api/youtube/shorts/rejections?days=${days}`)).days;
 }
 
-export async function listDeliveries(outcome: DeliveryAttempt['outcome'] | '', cursor: string | null, limit = 50): Promise<Page<DeliveryLogEntry>> {
-  const page = await api<DeliveryLogPage>(`/webhooks/deliveries?${query({ limit, cursor: cursor ?? undefined, outcome })}`);
+export async function listDeliveries(
+  outcome: DeliveryAttempt['outcome'] | '',
+  cursor: string | null,
+  limit = 50,
+): Promise<Page<DeliveryLogEntry>> {
+  const page = await api<DeliveryLogPage>(
+    `/webhooks/deliveries?${query({ limit, cursor: cursor ?? undefined, outcome })}`,
+  );
   return { items: page.deliveries, nextCursor: page.nextCursor };
 }
 

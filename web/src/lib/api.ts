@@ -31,7 +31,10 @@ export interface RequestOptions {
   auth?: boolean;
 }
 
-export async function api<T>(path: string, { method = 'GET', body, signal, auth = true }: RequestOptions = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  { method = 'GET', body, signal, auth = true }: RequestOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // Only with a body: Fastify refuses an empty body declared as JSON.
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -40,7 +43,13 @@ export async function api<T>(path: string, { method = 'GET', body, signal, auth 
 
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.', null);
@@ -58,7 +67,10 @@ export async function api<T>(path: string, { method = 'GET', body, signal, auth 
 
   const err = (data && typeof data === 'object' ? data : {}) as ErrorBody;
   const code = typeof err.error === 'string' ? err.error : `HTTP_${response.status}`;
-  const message = typeof err.message === 'string' && err.message ? err.message : `The server answered ${response.status} ${response.statusText}`.trim();
+  const message =
+    typeof err.message === 'string' && err.message
+      ? err.message
+      : `The server answered ${response.status} ${response.statusText}`.trim();
   const requestId = typeof err.requestId === 'string' ? err.requestId : response.headers.get('x-request-id');
   if (response.status === 401 && token && session.current?.token === token) signOut(SESSION_EXPIRED);
   throw new ApiError(response.status, code, message, requestId);
@@ -66,7 +78,8 @@ export async function api<T>(path: string, { method = 'GET', body, signal, auth 
 
 /** A user-facing sentence for any error, with the request id support needs. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
+  if (error instanceof ApiError)
+    return error.requestId ? `${error.message} (request ${error.requestId})` : error.message;
   return error instanceof Error ? error.message : String(error);
 }
 

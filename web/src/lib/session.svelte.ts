@@ -12,7 +12,13 @@ export interface Session {
 
 function isSession(value: unknown): value is Session {
   const v = value as Session | null;
-  return !!v && typeof v.token === 'string' && typeof v.email === 'string' && typeof v.expiresAt === 'string' && !Number.isNaN(Date.parse(v.expiresAt));
+  return (
+    !!v &&
+    typeof v.token === 'string' &&
+    typeof v.email === 'string' &&
+    typeof v.expiresAt === 'string' &&
+    !Number.isNaN(Date.parse(v.expiresAt))
+  );
 }
 
 function restore(): Session | null {
@@ -41,10 +47,13 @@ function scheduleExpiry() {
   if (!session.current) return;
   const ms = Date.parse(session.current.expiresAt) - Date.now();
   // setTimeout holds at most ~24.8 days; re-check then if a token ever lives longer.
-  expiryTimer = setTimeout(() => {
-    if (session.current && Date.parse(session.current.expiresAt) <= Date.now()) signOut(SESSION_EXPIRED);
-    else scheduleExpiry();
-  }, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+  expiryTimer = setTimeout(
+    () => {
+      if (session.current && Date.parse(session.current.expiresAt) <= Date.now()) signOut(SESSION_EXPIRED);
+      else scheduleExpiry();
+    },
+    Math.max(0, Math.min(ms, 2 ** 31 - 1)),
+  );
 }
 
 export function signIn(value: Session) {
