@@ -61,6 +61,8 @@ import { subscribe, subscriptionsDue, type WebSubDeps } from './domain/watches/w
 
 export interface Services {
   config: Config;
+  /** The one clock of the service (tests inject one through ServiceOptions.now). */
+  clock: () => number;
   db: Database;
   redis: Redis | null;
   cache: Cache;
@@ -499,6 +501,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
   });
   return {
     config,
+    clock: now,
     db,
     redis,
     cache,

@@ -33,7 +33,7 @@ export const rejections = fp(
         apiKeyId: request.caller?.keyId ?? null,
         httpStatus: status,
         errorCode: code ?? `HTTP_${status}`,
-        at: new Date(app.services.shortsRequests.now()),
+        at: new Date(app.services.clock()),
       });
     });
 

@@ -14,12 +14,12 @@ import { authErrors, errorResponse, invalidInput, json } from '../schemas/common
 import { AccountSchema, RotatedSecretSchema, UsageDaySchema, WebhookSecretSchema } from '../../contract/accounts.ts';
 
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, rateLimiter, config, shortsRequests } = app.services;
+  const { db, rateLimiter, config, clock } = app.services;
   const defaults = defaultRateLimits(config);
   const security = [{ bearer: [] }];
 
   const upstreamQuotaOf = async (accountId: string) => {
-    const now = shortsRequests.now();
+    const now = clock();
     const day = await accountQuotaDay(db, accountId, quotaDay(now));
     const allowance = config.QUOTA_ALLOWANCE_UNITS;
     return {

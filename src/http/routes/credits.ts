@@ -30,7 +30,7 @@ const CSV_COLUMNS = [
 ] as const;
 
 export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, shortsRequests } = app.services;
+  const { db, config, clock } = app.services;
   const security = [{ bearer: [] }];
   const read = { auth: true, scope: 'account:read' } as const;
 
@@ -92,7 +92,7 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .type('text/csv; charset=utf-8')
         .header(
           'content-disposition',
-          `attachment; filename="ledger-${new Date(shortsRequests.now()).toISOString().slice(0, 10)}.csv"`,
+          `attachment; filename="ledger-${new Date(clock()).toISOString().slice(0, 10)}.csv"`,
         )
         .header('cache-control', 'no-store');
       // A stream, not the string the schema describes: fast-json-stringify is not involved for text/csv (as in shorts.ts).
@@ -117,7 +117,7 @@ export const creditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      days: await balanceHistory(db, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())),
+      days: await balanceHistory(db, callerOf(request).accountId, request.query.days, new Date(clock())),
     }),
   );
 

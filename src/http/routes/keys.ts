@@ -10,7 +10,7 @@ import { KeyUsageSchema } from '../schemas/credits.ts';
 const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));
 
 export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, auth, shortsRequests } = app.services;
+  const { db, auth, clock } = app.services;
   // Key management needs a dashboard session (docs/spec.md, security commitments): a leaked API key must not mint or revoke keys.
   const config = { auth: 'session' } as const;
 
@@ -62,7 +62,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const created = await createApiKey(db, callerOf(request).accountId, name, {
         scopes,
         expiresAt,
-        now: shortsRequests.now(),
+        now: clock(),
       });
       reply.code(201).header('cache-control', 'no-store');
       return created;
@@ -104,7 +104,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       days: request.query.days,
-      keys: await keyUsage(db, callerOf(request).accountId, request.query.days, new Date(shortsRequests.now())),
+      keys: await keyUsage(db, callerOf(request).accountId, request.query.days, new Date(clock())),
     }),
   );
 

@@ -69,7 +69,7 @@ function operatorErrors() {
 }
 
 export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, auth, config, keyPool, source, shortsRequests } = app.services;
+  const { db, auth, config, keyPool, source, clock } = app.services;
   const defaults = defaultRateLimits(config);
   const security = [{ bearer: [] }];
   const tags = ['operator'];
@@ -550,7 +550,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => {
       const keys = await keyPool.status();
-      const now = shortsRequests.now();
+      const now = clock();
       const [lost] = await db.query<{ n: number }>(
         'SELECT coalesce(sum(lost_units), 0)::int AS n FROM account_quota_days WHERE quota_day = $1',
         [quotaDay(now)],

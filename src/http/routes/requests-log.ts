@@ -17,7 +17,7 @@ import {
 } from '../schemas/requests-log.ts';
 
 export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, delivery, rateLimiter, shortsRequests } = app.services;
+  const { db, delivery, rateLimiter, clock } = app.services;
   const security = [{ bearer: [] }];
 
   app.get(
@@ -44,7 +44,7 @@ export const requestsLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.rejections,
         callerOf(request).accountId,
         request.query.days,
-        new Date(shortsRequests.now()),
+        new Date(clock()),
       ),
     }),
   );

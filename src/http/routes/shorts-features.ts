@@ -36,7 +36,7 @@ const common = {
 };
 
 export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jobs, shortsRequests, config, rateLimiter } = app.services;
+  const { db, jobs, shortsRequests, config, rateLimiter, clock } = app.services;
   const security = [{ bearer: [] }];
 
   app.post(
@@ -215,7 +215,7 @@ export const shortsFeatureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
         pageSize: request.query.pageSize,
         retentionDays: config.RESULT_RETENTION_DAYS,
-        now: shortsRequests.now(),
+        now: clock(),
       });
     },
   );

@@ -24,7 +24,7 @@ import { priceFormula } from '../../domain/shorts/pricing.ts';
 import { RequestLogPageSchema, RequestLogQuerySchema } from '../schemas/requests-log.ts';
 
 export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, jobs, shortsRequests, acceptances, config, rateLimiter } = app.services;
+  const { db, jobs, shortsRequests, acceptances, config, rateLimiter, clock } = app.services;
   const security = [{ bearer: [] }];
 
   app.post(
@@ -234,7 +234,7 @@ export const shortsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (
         row.status === 'completed' &&
         row.completed_at &&
-        expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= shortsRequests.now()
+        expiresAt(row.completed_at, config.RESULT_RETENTION_DAYS).getTime() <= clock()
       ) {
         throw new AppError(
           'RESULT_EXPIRED',
