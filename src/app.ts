@@ -44,7 +44,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   // Bodies are JSON (and the WebSub hub's Atom, on its own routes): a text/plain body is refused
-  // with 415 like any other type, not parsed as a string and refused as a malformed body (400; found by review).
+  // with 415 like any other type, not parsed as a string and refused as a malformed body (400).
   app.removeContentTypeParser('text/plain');
   // Every route, as registered: the shared security suite (test/security/) iterates over it.
   const routeTable: RouteOptions[] = [];

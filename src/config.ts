@@ -74,7 +74,7 @@ export const ConfigSchema = Type.Object({
     default: 4,
     description: 'Upstream units one credit pays for; a request may spend no more than its credits pay for.',
   }),
-  // At least one probe's units (probe-gate.ts PROBE_UNITS): a probe spends them before the price is known, so with less every uncached request failed (found by review).
+  // At least one probe's units (probe-gate.ts PROBE_UNITS): a probe spends them before the price is known, so with less every uncached request failed.
   QUOTA_ALLOWANCE_UNITS: Type.Integer({
     minimum: 3,
     default: 50,
@@ -253,8 +253,8 @@ export const ConfigSchema = Type.Object({
     default: 72,
     description: 'How long an invitation link stays valid.',
   }),
-  // features (#14)
-  // At most 100 years: a larger count of days overflowed the dates computed from it, and every page of a stored result answered 500 (found by review).
+  // features
+  // At most 100 years: a larger count of days overflowed the dates computed from it, and every page of a stored result answered 500.
   RESULT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 36_500,
@@ -262,7 +262,7 @@ export const ConfigSchema = Type.Object({
     description:
       'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.',
   }),
-  // watches (#15, docs/watches.md)
+  // watches (docs/watches.md)
   WATCHES_PER_ACCOUNT: Type.Integer({ minimum: 0, default: 20, description: 'Watches one account may have.' }),
   WATCH_MIN_INTERVAL_SECONDS: Type.Integer({
     minimum: 1,
@@ -312,8 +312,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
   if (!Value.Check(ConfigSchema, converted)) {
-    // One line per setting: a choice among words says which (found by review: LOG_LEVEL=verbose
-    // printed "must be equal to constant" seven times and never the allowed values).
+    // One line per setting: a choice among words says which (a union of literals otherwise
+    // reports "must be equal to constant" once per literal, never the allowed values).
     const problems = new Map<string, string>();
     for (const e of Value.Errors(ConfigSchema, converted)) {
       const name = e.instancePath.replace(/^\//, '') || '(root)';
@@ -337,7 +337,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   // Sent as "Authorization: Bearer <token>": a space or a character outside visible ASCII can never
-  // arrive as one token (found by review: a passphrase with spaces was accepted, then refused on every call).
+  // arrive as one token (a passphrase with spaces was accepted, then refused on every call).
   for (const name of ['OPERATOR_TOKEN', 'METRICS_TOKEN'] as const) {
     const token = config[name];
     if (token && !/^[\x21-\x7e]+$/.test(token))

@@ -61,7 +61,7 @@ export async function startupNotes(
           : `No users yet: create the first one with: npm run cli -- users create --email you@example.com --password "a long passphrase" --credits 100 (add --role operator for the operator area); ${
               services.config.DATABASE_URL || services.config.OPERATOR_TOKEN
                 ? 'the CLI goes through this running service.'
-                : // The CLI reaches an embedded service only through its operator API (found by review: the advice could not work).
+                : // The CLI reaches an embedded service only through its operator API, never by opening DATA_DIR while the service holds it.
                   'this service was started without OPERATOR_TOKEN, so the CLI cannot reach it: restart it with OPERATOR_TOKEN set (a secret of 32+ characters, given to the CLI too), or stop it and run the command, which then opens DATA_DIR itself.'
             }`,
     });

@@ -100,7 +100,7 @@ export function directClient(
         ttlHours: settings.invitationTtlHours,
       });
       // Without PUBLIC_BASE_URL: the address the service listens on by this configuration (it was
-      // always port 3000, found by review), said on stderr to be a guess.
+      // always port 3000), said on stderr to be a guess.
       const base = settings.publicBaseUrl ?? settings.listenUrl;
       if (!settings.publicBaseUrl)
         console.error(

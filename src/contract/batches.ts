@@ -1,4 +1,4 @@
-// Bodies of the batch operations, the batch.completed webhook and paged stored results (#14).
+// Bodies of the batch operations, the batch.completed webhook and paged stored results.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable } from './common.ts';
 import {

@@ -1,4 +1,4 @@
-// Bodies of the credit statement, balance history, low-balance alert and key usage routes (#16).
+// Bodies of the credit statement, balance history, low-balance alert and key usage routes.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable } from './common.ts';
 import { EXAMPLE_ACCOUNT_ID, EXAMPLE_KEY_ID, LedgerEntrySchema } from './accounts.ts';

@@ -1,4 +1,4 @@
-// Bodies of the requests log, the refused-calls counts and the webhook tooling (#16 points 2 and 3).
+// Bodies of the requests log, the refused-calls counts and the webhook tooling.
 // The query strings and the test event's body stay in http/schemas/requests-log.ts.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable } from './common.ts';

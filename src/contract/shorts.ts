@@ -23,7 +23,7 @@ export const Sort = Type.Enum(['newest', 'oldest', 'popular'], {
     'newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.',
 });
 
-/** sort and the duration filters (#14), shared by single requests, batch items and request records. */
+/** sort and the duration filters, shared by single requests, batch items and request records. */
 export function ShortsOptions() {
   return {
     sort: opt(Sort),
@@ -337,7 +337,7 @@ export const DeliveryAttemptSchema = Type.Object(
       description: 'gone: the receiver answered 410, no more retries.',
     }),
     error: Nullable(Type.String()),
-    // #16.3: what the attempt sent and got back (null on attempts recorded before these were kept).
+    // what the attempt sent and got back (null on attempts recorded before these were kept).
     requestHeaders: Nullable(
       Type.Record(Type.String(), Type.String(), { description: 'The headers sent, signature included.' }),
     ),

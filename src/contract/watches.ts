@@ -1,4 +1,4 @@
-// The shapes of the watches (#15): a watch, its checks and events, and the bodies of the three
+// The shapes of the watches: a watch, its checks and events, and the bodies of the three
 // webhooks a watch sends (shorts.created, watch.paused, watch.resumed). See docs/watches.md.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_TIME, Nullable } from './common.ts';

@@ -1,4 +1,4 @@
-// The low-balance alert (issue #16): an account may set a threshold; when its balance falls below
+// The low-balance alert: an account may set a threshold; when its balance falls below
 // it, one credits.low event is recorded, and no other until a grant lifts the balance back to the
 // threshold or above (re-armed). Events are recorded in credit_events; their delivery goes to the
 // account's events webhook URL.

@@ -69,7 +69,7 @@ export function chargeOneSql(param: { account: string; amount: string; requestId
 /**
  * chargeOneSql for a request that holds a reservation (it read upstream): the same UPDATE also ends
  * the reservation, so releasing and charging are one statement instead of a transaction of two
- * (#13: on embedded PGlite each statement is a round trip to the database thread on the critical
+ * (on embedded PGlite each statement is a round trip to the database thread on the critical
  * path of a cold request). The reservation's row is locked first, so a concurrent release of it
  * (an expired reservation swept) is seen; when the credits cannot cover the amount nothing is
  * written and the reservation stays, as with chargeOneSql.
@@ -146,7 +146,7 @@ const ACCEPTED_AND_LEDGER = `accepted AS (
  * `balance_after` (ACCEPTED_AND_LEDGER). The others are not charged: the caller settles them one by
  * one, in order, which answers each exactly (a cheap request behind an unaffordable one included).
  *
- * Each account row is touched once, by one conditional UPDATE with the account's total (#13). An
+ * Each account row is touched once, by one conditional UPDATE with the account's total. An
  * earlier form locked the accounts in one CTE (FOR NO KEY UPDATE) and updated them in another; that
  * UPDATE starts from the statement's snapshot, and when another transaction had changed the account
  * in between it followed the row's update chain while holding the row lock, which deadlocked with
@@ -176,7 +176,7 @@ export const CHARGE_GROUP_SQL = `${runningSql('0')}, totals AS (${PREFIX_SQL}
  * the longest run they cover). `input` must carry `run`, the member's running total in group order
  * (the caller adds it up), where CHARGE_GROUP_SQL works it out with a window over a snapshot of
  * the account: this form needs neither, and on embedded PGlite the statement cost 15-20 % less for
- * the same group (#13, bench/reading.md).
+ * the same group (bench/reading.md).
  */
 export function chargeAccountGroupSql(param: { account: string; total: string }): string {
   const { account, total } = param;
@@ -193,7 +193,7 @@ export function chargeAccountGroupSql(param: { account: string; total: string })
 }
 
 /**
- * CHARGE_GROUP_SQL for requests that end reservations in the same statement (#13: queued webhook
+ * CHARGE_GROUP_SQL for requests that end reservations in the same statement (queued webhook
  * requests settled together; before, a transaction of a release, a charge and the record, which on
  * PostgreSQL held the account's row lock across four round trips and on embedded PGlite cost five
  * statements). Besides `input` (the members to charge) it reads a CTE named `held` (`request_id`,
@@ -203,7 +203,7 @@ export function chargeAccountGroupSql(param: { account: string; total: string })
  * The group decides what settling its members one by one would, in this order: first those it does
  * not charge (failed, free, or settled already: their reservations end whatever the credits), then
  * those to charge, in the group's order. A reservation is its request's own: no member may spend one
- * of a member to charge after it (found by review: an earlier form pooled the group's reservations,
+ * of a member to charge after it (an earlier form pooled the group's reservations,
  * so a member could spend a later one's, and that one — its price covered by its own reservation —
  * was then refused). So, per account, a member to charge may spend the credits available before
  * the group, the reservations of the members not charged (`uncharged`) and those of the members to

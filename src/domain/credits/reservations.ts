@@ -29,7 +29,7 @@ export async function reserveCredits(
     );
   if ((await attempt()).length === 1) return true;
   // Not this request's own hold, even lapsed: its meter counts it as held, and released here the
-  // retry would insert only the extension while the meter believed it held both (found by review).
+  // retry would insert only the extension while the meter believed it held both.
   if ((await releaseExpiredReservations(db, input.accountId, input.now, input.requestId)) === 0) return false;
   return (await attempt()).length === 1;
 }

@@ -1,4 +1,4 @@
-// The account's credit statement (issue #16): ledger entries with the request and channel each
+// The account's credit statement: ledger entries with the request and channel each
 // charge paid for, newest first, in cursor pages; and the balance over time, read from the ledger
 // (each entry carries the balance after it, so a day's closing balance is its last entry's).
 import type { Queryable } from '../../infra/db/database.ts';
@@ -22,7 +22,7 @@ interface StatementRow {
 }
 
 // A stored result is either the whole success body (data.channel.snippet.title), its summary
-// (channel.title) or, past its retention, what the purge kept (channelTitle: found by review, the
+// (channel.title) or, past its retention, what the purge kept (channelTitle: the
 // statement lost the title then). A watch check's charge names its channel, kept on the check itself
 // so that it outlives the watch (it named none).
 const SELECT_ENTRIES = `

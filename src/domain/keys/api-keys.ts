@@ -72,7 +72,7 @@ export async function createApiKey(
   const generated = generateApiKey();
   const row = await db.transaction(async (tx) => {
     // Counted and inserted under the account's lock, so concurrent creations cannot pass the
-    // maximum together (found by review: 20 at once took an account holding 98 keys to 118).
+    // maximum together (20 at once took an account holding 98 keys to 118).
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api-keys:${accountId}`]);
     // Active: neither revoked nor expired, as the dashboard counts them (an expired key works no more).
     const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(
@@ -137,7 +137,7 @@ export interface KeyWithAccount {
 /**
  * The key behind `secret` and its account, in one statement. The authenticator caches both for
  * CREDENTIAL_CACHE_MS; when they lapse, the next request read the key and then the account, two
- * round trips before any of its work (on embedded PGlite, 2-3 ms each on a slow machine; #13).
+ * round trips before any of its work (on embedded PGlite, 2-3 ms each on a slow machine).
  */
 export async function findKeyWithAccount(db: Queryable, secret: string): Promise<KeyWithAccount | undefined> {
   // The key's columns come as key_*, the account's as they are (a.*: what getAccount returns);

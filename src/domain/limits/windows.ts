@@ -40,7 +40,7 @@ const READS_PER_METERED_CALL = 10;
 /**
  * Calls per minute an account may make outside the metered routes (reads, key and webhook
  * management): READ_RATE_LIMIT_PER_MINUTE, raised with the account's own minute limit so an account
- * granted more metered calls may read their results too (found by review: an account raised to 1,000
+ * granted more metered calls may read their results too (an account raised to 1,000
  * requests a minute could not poll each of them); 0 when READ_RATE_LIMIT_PER_MINUTE is 0 (unlimited).
  */
 export function readsPerMinute(config: { READ_RATE_LIMIT_PER_MINUTE: number }, limits: RateLimits): number {

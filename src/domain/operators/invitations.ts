@@ -68,7 +68,7 @@ export async function createInvitation(
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0)
     throw new AppError('VALIDATION_FAILED', 'credits must be a non-negative whole number.');
-  // The API's schema says so too; the CLI on DATA_DIR comes here directly (found by review: a stack trace).
+  // The API's schema says so too; the CLI on DATA_DIR comes here directly and must meet this error, not a database one.
   if (credits > MAX_BALANCE)
     throw new AppError('VALIDATION_FAILED', `credits must be at most ${MAX_BALANCE.toLocaleString('en-US')}.`);
   const role = input.role ?? 'customer';

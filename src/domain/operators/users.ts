@@ -220,7 +220,7 @@ export async function setUserLimits(
       'Give at least one of perMinute, perHour, perDay (a positive whole number, or null for the default).',
     );
   for (const [name, value] of given) {
-    // The limits are PostgreSQL integers: a larger one answered 500 (found by review).
+    // The limits are PostgreSQL integers: a larger one answered 500.
     if (value !== null && (!Number.isSafeInteger(value) || value! < 1 || value! > MAX_LIMIT))
       throw new AppError('VALIDATION_FAILED', `${name} must be a whole number from 1 to ${MAX_LIMIT}, or null.`);
   }
@@ -251,7 +251,7 @@ export type DeliveryView = UserDelivery;
 
 /**
  * A user's webhook delivery attempts, newest first: its requests', its batch summaries' and its
- * account events' (found by review: joined to the requests, the view left the other two out).
+ * account events' (joined to the requests, the view left the other two out).
  */
 export async function listUserDeliveries(db: Queryable, accountId: string, limit: number): Promise<DeliveryView[]> {
   const rows = await db.query<DeliveryRow & { request_id: string | null }>(

@@ -1,6 +1,6 @@
 // One delivery attempt: POST the signed payload, never follow redirects, read at most 64 KiB of
 // the answer (then drop the connection), and classify: 2xx delivered, 410 gone (stop), else failed.
-// The headers sent and the first EXCERPT_BYTES of the answer are kept for the delivery log (#16.3).
+// The headers sent and the first EXCERPT_BYTES of the answer are kept for the delivery log.
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { assertLiteralAddressAllowed } from './guarded-agent.ts';

@@ -7,7 +7,7 @@ import type { AttemptResult } from './deliver-once.ts';
 import type { DeliveryAttempt } from '../../contract/shorts.ts';
 import type { DeliveryLogEntry } from '../../contract/requests-log.ts';
 
-/** What a delivery is for: a request (its result), a batch (its summary) or a stored event (#15). */
+/** What a delivery is for: a request (its result), a batch (its summary) or a stored event. */
 export type DeliveryTarget = { requestId: string } | { batchId: string } | { eventId: string };
 
 export type { DeliveryAttempt };
@@ -78,7 +78,7 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
 }
 
 /**
- * Records attempts that queue no retry (#13): those finishing while a group is written go in one
+ * Records attempts that queue no retry: those finishing while a group is written go in one
  * INSERT (one commit) instead of one each. If that statement fails (one attempt cannot be written),
  * each is recorded alone, so only its own job fails and is retried.
  */
@@ -196,7 +196,7 @@ export async function listAccountDeliveries(
      FROM webhook_deliveries d
      LEFT JOIN shorts_requests r ON r.id = d.request_id
      LEFT JOIN shorts_batches b ON b.id = d.batch_id
-     -- An account event's delivery (credits.low, a watch's events) went to the event's URL (found by review: shown empty).
+     -- An account event's delivery (credits.low, a watch's events) went to the event's URL; it has no request or batch to take one from.
      LEFT JOIN webhook_events e ON e.id = d.event_id
      WHERE ${where.join(' AND ')}
      ORDER BY d.id DESC LIMIT $${params.length}`,

@@ -1,4 +1,4 @@
-// Stored account-level events (#15): a row in webhook_events holds the exact body to deliver, and
+// Stored account-level events: a row in webhook_events holds the exact body to deliver, and
 // the delivery job (jobs/webhook-delivery-job.ts, kind {eventId, attempt}) sends it signed and
 // retried like every other webhook. Recording the event and queuing its first attempt happen in the
 // caller's transaction, so "it happened" and "it will be delivered" are one fact. Generic on

@@ -1,4 +1,4 @@
-// "Send test event" (#16.3): one synchronous attempt of a webhook.test event to a URL, through the
+// "Send test event": one synchronous attempt of a webhook.test event to a URL, through the
 // same path as real deliveries — the request-time URL check, the SSRF-guarded agent (address checked
 // at connect time), the account's signing secrets — so a receiver that verifies this verifies real
 // events. Nothing is recorded or retried, and no credits are charged: the caller sees the result.

@@ -70,7 +70,7 @@ export async function activeWebhookSecrets(
 
 /**
  * The signing secrets of the account named by the SQL expression `account`, at `at`, as a json
- * array in signing order: for a statement that reads them with what they sign (#13).
+ * array in signing order: for a statement that reads them with what they sign.
  */
 export function signingSecretsSql(account: string, at: string): string {
   return `coalesce((SELECT json_agg(secret ORDER BY ${SIGNING_ORDER}) ${SIGNING(account, at)}), '[]'::json)`;
