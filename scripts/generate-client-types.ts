@@ -1,6 +1,6 @@
 // Regenerates the types made from the service's own OpenAPI document (built with the default
 // configuration): clients/typescript/src/openapi.ts, used by the typed client and by the dashboard
-// (web/src/lib/api-types.ts re-exports it). test/client.test.ts fails when the committed file differs
+// (web/src/lib/api-types.ts re-exports it), and the Python client's TypedDicts. test/client.test.ts fails when the committed file differs
 // from what this prints, so run `npm run client:types` after changing a route schema.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/services.ts';
+import { PYTHON_TYPES_PATH, renderPythonTypes } from './generate-python-types.ts';
 
 export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../clients/typescript/src/openapi.ts', import.meta.url));
 
@@ -34,7 +35,8 @@ export async function renderClientTypes(doc: Record<string, unknown>): Promise<s
 }
 
 if (import.meta.main) {
-  const types = await renderClientTypes(await serviceOpenApiDocument());
-  await writeFile(CLIENT_TYPES_PATH, types);
-  console.log(`wrote ${CLIENT_TYPES_PATH}`);
+  const doc = await serviceOpenApiDocument();
+  await writeFile(CLIENT_TYPES_PATH, await renderClientTypes(doc));
+  await writeFile(PYTHON_TYPES_PATH, renderPythonTypes(doc));
+  console.log(`wrote ${CLIENT_TYPES_PATH} and ${PYTHON_TYPES_PATH}`);
 }

@@ -1,0 +1,180 @@
+"""The client against a scripted local server (retries, errors) and, when given one, a running service."""
+
+import json
+import os
+import threading
+import unittest
+import urllib.request
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+from channel_shorts import ChannelShortsError, Client, parse_retry_after
+from channel_shorts import types as shapes
+
+BASE_URL = os.environ.get("CHANNEL_SHORTS_BASE_URL")
+API_KEY = os.environ.get("CHANNEL_SHORTS_API_KEY", "")
+CHANNEL = os.environ.get("CHANNEL_SHORTS_CHANNEL", "https://www.youtube.com/@demo")
+LIVE = unittest.skipUnless(BASE_URL, "CHANNEL_SHORTS_BASE_URL is not set: no service to call")
+
+
+class Scripted:
+    """A loopback server answering each request with the next (status, headers, body) of a script."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.seen = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                owner.seen.append((self.command, self.path, dict(self.headers), self.rfile.read(length)))
+                status, headers, body = owner.script.pop(0)
+                raw = json.dumps(body).encode()
+                self.send_response(status)
+                for name, value in {"Content-Type": "application/json", **headers}.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            do_GET = do_POST = do_PATCH = do_DELETE = _answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Retries(unittest.TestCase):
+    def serve(self, script):
+        server = Scripted(script)
+        self.addCleanup(server.close)
+        return server
+
+    def test_retries_429_and_503_honouring_retry_after(self):
+        limited = {"error": "RATE_LIMITED", "message": "slow down", "requestId": "req_a"}
+        server = self.serve(
+            [
+                (429, {"Retry-After": "2"}, limited),
+                (503, {}, {"error": "SERVICE_UNAVAILABLE", "message": "busy"}),
+                (200, {}, {"balance": 5}),
+            ]
+        )
+        slept = []
+        client = Client(server.url, "csk_test", sleep=slept.append)
+        self.assertEqual(client.get_account()["balance"], 5)
+        self.assertEqual(slept, [2.0, 2.0])  # Retry-After, then the second back-off step
+        self.assertEqual([s[2]["Authorization"] for s in server.seen], ["Bearer csk_test"] * 3)
+
+    def test_gives_up_after_max_retries_and_beyond_the_delay_bound(self):
+        limited = (429, {"Retry-After": "1"}, {"error": "RATE_LIMITED", "message": "m", "requestId": "req_b"})
+        server = self.serve([limited] * 3)
+        slept = []
+        with self.assertRaises(ChannelShortsError) as caught:
+            Client(server.url, "k", max_retries=2, sleep=slept.append).get_account()
+        self.assertEqual((caught.exception.status, caught.exception.error), (429, "RATE_LIMITED"))
+        self.assertEqual((caught.exception.request_id, caught.exception.retry_after), ("req_b", 1.0))
+        self.assertEqual(slept, [1.0, 1.0])
+        far = self.serve([(503, {"Retry-After": "3600"}, {"error": "UPSTREAM_RATE_LIMITED", "message": "m"})])
+        with self.assertRaises(ChannelShortsError):
+            Client(far.url, "k", sleep=slept.append).get_account()
+        self.assertEqual(len(slept), 2, "a wait past max_retry_delay is not made")
+
+    def test_does_not_retry_other_failures(self):
+        server = self.serve([(402, {}, {"error": "INSUFFICIENT_CREDITS", "message": "m", "requestId": "req_c"})])
+        with self.assertRaises(ChannelShortsError) as caught:
+            Client(server.url, "k", sleep=lambda s: None).list_shorts(channel_url="https://www.youtube.com/@x")
+        self.assertEqual(caught.exception.error, "INSUFFICIENT_CREDITS")
+        self.assertEqual(len(server.seen), 1)
+        self.assertEqual(json.loads(server.seen[0][3]), {"channelUrl": "https://www.youtube.com/@x"})
+
+    def test_parse_retry_after(self):
+        self.assertEqual(parse_retry_after("7"), 7.0)
+        self.assertEqual(parse_retry_after("Wed, 21 Oct 2015 07:28:10 GMT", now=1445412480.0), 10.0)
+        self.assertIsNone(parse_retry_after("soon"))
+        self.assertIsNone(parse_retry_after(None))
+
+
+@LIVE
+class AgainstTheService(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.client = Client(BASE_URL, API_KEY)
+
+    def test_list_shorts(self):
+        result = self.client.list_shorts(channel_url=CHANNEL, limit=5, sort="newest")
+        self.assertTrue(result["success"])
+        self.assertEqual(result["itemCount"], len(result["data"]["shorts"]))
+        self.assertLessEqual(result["itemCount"], 5)
+        self.assertGreater(result["itemCount"], 0)
+        self.assertTrue(result["requestId"].startswith("req_"))
+        detail = self.client.get_request(result["requestId"])
+        self.assertEqual(detail["requestId"], result["requestId"])
+        logged = self.client.list_requests(limit=10)["requests"]
+        self.assertIn(result["requestId"], [entry["requestId"] for entry in logged])
+
+    def test_items_pages_through_a_stored_result(self):
+        result = self.client.list_shorts(channel_url=CHANNEL, store=True)
+        ids = [short["id"] for short in self.client.items(result["requestId"], page_size=7)]
+        self.assertEqual(ids, [short["id"] for short in result["data"]["shorts"]])
+
+    def test_errors_carry_status_code_and_request_id(self):
+        with self.assertRaises(ChannelShortsError) as caught:
+            self.client.list_shorts(channel_url="https://example.com/not-youtube")
+        self.assertEqual(caught.exception.status, 400)
+        self.assertTrue(caught.exception.request_id.startswith("req_"))
+        with self.assertRaises(ChannelShortsError) as unauthorised:
+            Client(BASE_URL, "csk_wrong").get_account()
+        self.assertEqual((unauthorised.exception.status, unauthorised.exception.error), (401, "UNAUTHORIZED"))
+
+    def test_batch(self):
+        hook = os.environ.get("CHANNEL_SHORTS_WEBHOOK_URL", "https://example.com/hook")
+        accepted = self.client.submit_batch([{"channelUrl": CHANNEL, "limit": 2}], webhook_url=hook)
+        self.assertEqual(len(accepted["items"]), 1)
+        status = self.client.get_batch(accepted["batchId"])
+        self.assertEqual(status["batchId"], accepted["batchId"])
+
+    def test_watches(self):
+        hook = os.environ.get("CHANNEL_SHORTS_WEBHOOK_URL", "https://example.com/hook")
+        watch = self.client.create_watch(channel_url=CHANNEL, webhook_url=hook)
+        self.assertIn(watch["id"], [w["id"] for w in self.client.list_watches()["watches"]])
+        paused = self.client.update_watch(watch["id"], status="paused")
+        self.assertEqual(paused["status"], "paused")
+        self.assertEqual(self.client.get_watch(watch["id"])["watch"]["id"], watch["id"])
+        self.client.delete_watch(watch["id"])
+        with self.assertRaises(ChannelShortsError) as gone:
+            self.client.get_watch(watch["id"])
+        self.assertEqual(gone.exception.status, 404)
+
+    def test_account_and_pricing(self):
+        account = self.client.get_account()
+        self.assertEqual(set(shapes.Account.__required_keys__) - set(account), set())
+        self.assertIsInstance(account["credits"]["balance"], int)
+        pricing = self.client.get_pricing()
+        self.assertEqual(set(shapes.Pricing.__required_keys__) - set(pricing), set())
+
+    def test_types_match_the_live_openapi_document(self):
+        with urllib.request.urlopen(f"{BASE_URL}/openapi.json") as response:
+            schemas = json.load(response)["components"]["schemas"]
+        checked = 0
+        for name in shapes.__all__:
+            shape = getattr(shapes, name)
+            if not isinstance(shape, type) or not hasattr(shape, "__required_keys__"):
+                continue
+            schema = schemas[name]
+            required = set(schema.get("required", []))
+            with self.subTest(name):
+                self.assertEqual(set(shape.__required_keys__), required)
+                self.assertEqual(set(shape.__optional_keys__), set(schema["properties"]) - required)
+            checked += 1
+        self.assertGreater(checked, 50)
+
+
+if __name__ == "__main__":
+    unittest.main()
