@@ -118,6 +118,25 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await timeout.waitFor();
     assert.equal(await timeout.textContent(), '9 s');
     await page.getByText('3 times with backoff (5 s, 1 min, 1 hour)').waitFor();
+    // The verification snippets are the guide's, one tab a language, reachable by keyboard.
+    const tabs = page.getByRole('tablist', { name: 'Verification code by language' }).getByRole('tab');
+    assert.deepEqual(await tabs.allTextContents(), [
+      'Node',
+      'Python',
+      'Go',
+      'PHP',
+      'Ruby',
+      'Shell',
+      'Node without a package',
+    ]);
+    await tabs.nth(0).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tabs.nth(1).getAttribute('aria-selected'), 'true');
+    const snippet = page.getByTestId('webhook-snippet');
+    assert.equal(await snippet.getAttribute('data-language'), 'python');
+    assert.match((await snippet.textContent()) ?? '', /hmac\.compare_digest/);
+    await snippet.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-dashboard-webhook-snippets-desktop.png') });
     await checkScreen(page, 'docs-dashboard-webhooks', { screenshots: false });
     await page.setViewportSize(PHONE);
     await page.getByTestId('webhook-timeout').scrollIntoViewIfNeeded();
