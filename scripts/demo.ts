@@ -113,7 +113,7 @@ channel-shorts demo is running at ${address}
   webhook receiver: ${receiver.url}   (prints each delivery here)
 
 For README's walk-through and the operator CLI, in another terminal:
-  export DATA_DIR=${dataDir} OPERATOR_TOKEN=${operatorToken} WEBHOOK_URL=${receiver.url}
+  export BASE=${address} DATA_DIR=${dataDir} OPERATOR_TOKEN=${operatorToken} WEBHOOK_URL=${receiver.url}
 
 Try it:
   curl -s -X POST ${address}/api/youtube/shorts \\
