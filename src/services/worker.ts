@@ -42,15 +42,7 @@ export async function startWorker(
     : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;
   const sweeper = startSweeper(
-    {
-      db,
-      boss,
-      watches,
-      renewSubscriptions: parts.subscriptions.renew,
-      workers,
-      now,
-      log,
-    },
+    { db, boss, watches, renewSubscriptions: parts.subscriptions.renew, workers, now, log },
     {
       timers: options.runWorker,
       sweepSeconds: config.WATCH_SWEEP_SECONDS,
