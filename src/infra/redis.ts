@@ -21,6 +21,28 @@ export async function connectRedis(url: string, keyPrefix = '', commandTimeoutMs
   });
 }
 
+/**
+ * Logs a connection's outages: ioredis reports each failed reconnection as an 'error' event, printed
+ * raw to stderr when nobody listens, so an outage is logged once, and its end, as JSON lines like
+ * the rest of the log. Returns the connection.
+ */
+export function logConnectionState(
+  connection: Redis,
+  name: string,
+  log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
+): Redis {
+  let down = false;
+  connection.on('error', (err: Error) => {
+    if (!down) log.error({ err, connection: name }, 'Redis connection failed; reconnecting');
+    down = true;
+  });
+  connection.on('ready', () => {
+    if (down) log.info({ connection: name }, 'Redis connection is back');
+    down = false;
+  });
+  return connection;
+}
+
 export function isRedisUnavailable(error: unknown): boolean {
   const message = (error as Error | null)?.message ?? '';
   const name = (error as Error | null)?.name ?? '';

@@ -1,85 +1,27 @@
 // The second upstream source: YouTube's own web API (InnerTube), through youtubei.js
-// (src/infra/innertube/innertube-client.ts implements this port). It costs no Data API quota, so it
-// resolves addresses and lists Shorts-tab ids for free; its counts are display text ("2.9M views"),
-// so the fields it alone supplies are approximate, and it has no publish date in a listing.
+// (src/infra/innertube/innertube-client.ts, answering in the shapes of innertube-types.ts beside it).
+// It costs no Data API quota, so it resolves addresses and lists Shorts-tab ids for free; its counts
+// are display text ("2.9M views"), so the fields it alone supplies are approximate, and it has no
+// publish date in a listing.
 import type { YtChannel, YtVideo, Thumbnails } from './youtube-types.ts';
-
-export interface InnertubeThumbnail {
-  url: string;
-  width?: number;
-  height?: number;
-}
-export interface InnertubeChannel {
-  id: string;
-  title?: string;
-  description?: string;
-  /** "@name" */
-  handle?: string;
-  avatar: InnertubeThumbnail[];
-  banner: InnertubeThumbnail[];
-  subscriberCountText?: string;
-  /** Parsed from display text: approximate. */
-  subscriberCount?: number;
-  videoCountText?: string;
-  videoCount?: number;
-  keywords?: string;
-  /** Not on the channel page (only in its "about" panel, one more call): absent from the adapter today. */
-  country?: string;
-}
-export interface InnertubeShortItem {
-  id: string;
-  title?: string;
-  viewCountText?: string;
-  /** Parsed from display text: approximate. */
-  viewCount?: number;
-  thumbnails: InnertubeThumbnail[];
-}
-export interface InnertubeShortsPage {
-  items: InnertubeShortItem[];
-  hasMore: boolean;
-  /**
-   * On the first page only: the channel as the same answer describes it (the Shorts tab is a channel
-   * page), so keyless listing needs no separate channel() call.
-   */
-  channel?: InnertubeChannel;
-  /**
-   * The next page; on the last page, an empty last page. `readAhead`: the caller will want the page
-   * after it too, so the client requests that one as soon as this one's answer arrives, before
-   * parsing it (#13; InnerTube calls cost no units, but one asked ahead and not used is a call made
-   * for nothing, so only callers that know they read on ask for it).
-   */
-  next(options?: { readAhead?: boolean }): Promise<InnertubeShortsPage>;
-}
-export interface InnertubeVideo {
-  id: string;
-  title?: string;
-  description?: string;
-  /**
-   * ISO 8601 from the player microformat's publishDate (uploadDate when absent), in UTC to the
-   * second; a date without a time stays a date ("2024-03-15").
-   */
-  publishedAt?: string;
-  /** Exact. */
-  viewCount?: string;
-  durationSeconds?: number;
-  keywords?: string[];
-  channelId?: string;
-  thumbnails: InnertubeThumbnail[];
-}
-export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
-
-/** Failures are thrown as errors carrying `kind` (InnertubeFailureKind). */
-export interface InnertubeClient {
-  /** Channel id (UC…) for any channel URL form; undefined when YouTube does not know it. */
-  resolve(url: string): Promise<string | undefined>;
-  /** undefined when the channel does not exist or was terminated. */
-  channel(id: string): Promise<InnertubeChannel | undefined>;
-  /** First page of the channel's Shorts tab (newest first). */
-  shorts(id: string): Promise<InnertubeShortsPage>;
-  /** undefined when the video does not exist or is unavailable (private, removed). */
-  video(id: string): Promise<InnertubeVideo | undefined>;
-  close(): Promise<void>;
-}
+import type {
+  InnertubeChannel,
+  InnertubeClient,
+  InnertubeFailureKind,
+  InnertubeShortItem,
+  InnertubeShortsPage,
+  InnertubeThumbnail,
+  InnertubeVideo,
+} from '../../infra/innertube/innertube-types.ts';
+export type {
+  InnertubeChannel,
+  InnertubeClient,
+  InnertubeFailureKind,
+  InnertubeShortItem,
+  InnertubeShortsPage,
+  InnertubeThumbnail,
+  InnertubeVideo,
+};
 
 /** Is this an InnerTube failure (bot check, 429, layout change, network)? */
 export function innertubeFailureKind(error: unknown): InnertubeFailureKind | undefined {

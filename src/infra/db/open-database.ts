@@ -1,17 +1,24 @@
-import type { Config } from '../../config.ts';
 import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import type { LockOptions } from './data-dir-lock.ts';
 import { openPgliteThread } from './pglite-thread.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 
+/** Where the database is and how it is reached (the config's fields of the same names). */
+export interface DatabaseSettings {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+  DATABASE_POOL_SIZE: number;
+  DATABASE_STATEMENT_TIMEOUT_MS?: number | undefined;
+  DATABASE_CONNECT_TIMEOUT_MS?: number | undefined;
+}
+
 /**
  * PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite under DATA_DIR, on its own thread
  * (pglite-thread.ts), taking the directory's exclusive lock (a second opener gets DataDirLockedError); migrated.
  */
 export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> &
-    Partial<Pick<Config, 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_CONNECT_TIMEOUT_MS'>>,
+  config: DatabaseSettings,
   lock: LockOptions = { role: 'process' },
   hooks: Pick<PostgresOptions, 'onRetry'> = {},
 ): Promise<Database> {

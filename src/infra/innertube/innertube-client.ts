@@ -17,7 +17,6 @@ import '../http-globals.ts';
 import { Agent, fetch as undiciFetch, Headers, Response, type Request, type RequestInit } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 
-// The shapes are the domain's port (src/domain/shorts/innertube-source.ts); this module implements it.
 import type {
   InnertubeChannel,
   InnertubeClient,
@@ -26,7 +25,7 @@ import type {
   InnertubeShortsPage,
   InnertubeThumbnail,
   InnertubeVideo,
-} from '../../domain/shorts/innertube-source.ts';
+} from './innertube-types.ts';
 export type { InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage };
 
 export class InnertubeError extends Error {

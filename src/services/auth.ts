@@ -1,0 +1,59 @@
+// Credentials: the login throttle, the password hashing gate, sessions (JWT) and the authenticator
+// of API keys and sessions, whose key revocations reach every instance (Redis pub/sub) or this one.
+import { randomBytes } from 'node:crypto';
+import type { Core } from './core.ts';
+import type { Stores } from './stores.ts';
+import { createSettingsStore } from '../infra/db/settings-store.ts';
+import { redisRevocationBus } from '../infra/redis-revocation-bus.ts';
+import { createJwtService, type JwtService } from '../domain/auth/jwt.ts';
+import { createAuthenticator, localRevocationBus, type Authenticator } from '../domain/auth/authenticator.ts';
+import {
+  createLoginThrottle,
+  memoryThrottleStore,
+  redisThrottleStore,
+  sqlThrottleStore,
+  type LoginThrottle,
+} from '../domain/auth/login-throttle.ts';
+import { createPasswordGate, type PasswordGate } from '../domain/auth/password-gate.ts';
+
+export interface Access {
+  loginThrottle: LoginThrottle;
+  passwordGate: PasswordGate;
+  jwt: JwtService;
+  auth: Authenticator;
+}
+
+export async function buildAuth(
+  { config, db, clock: now, log }: Core,
+  { redis, subscriber }: Pick<Stores, 'redis' | 'subscriber'>,
+): Promise<Access> {
+  const loginThrottle = createLoginThrottle(
+    redis ? redisThrottleStore(redis) : db.kind === 'postgres' ? sqlThrottleStore(db) : memoryThrottleStore(),
+    {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    },
+  );
+  const passwordGate = createPasswordGate({
+    concurrency: config.PASSWORD_HASH_CONCURRENCY,
+    maxQueue: config.PASSWORD_HASH_QUEUE,
+  });
+  const jwt = createJwtService({
+    // Without JWT_SECRET, one is generated once and shared through the database, so every instance
+    // (and every restart) signs and verifies with the same.
+    secret:
+      config.JWT_SECRET ||
+      (await createSettingsStore(db).getOrInsert('jwt_secret', randomBytes(48).toString('base64url'))),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    ttlSeconds: config.JWT_TTL_SECONDS,
+  });
+  const auth = createAuthenticator(
+    db,
+    jwt,
+    redis && subscriber ? redisRevocationBus(redis, subscriber, config.REDIS_KEY_PREFIX, log) : localRevocationBus(),
+    config.CREDENTIAL_CACHE_MS,
+    now,
+  );
+  return { loginThrottle, passwordGate, jwt, auth };
+}
