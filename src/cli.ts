@@ -111,8 +111,8 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
   };
   if (url) return remoteFor(url, config, `--url ${url} given`);
   // A DATA_DIR without a database is one the service has never run on: most likely not the
-  // service's (found by review: a CLI run with another environment made users in a new ./data the
-  // service never saw). Allowed — it is also how an operator prepares the first start — but said.
+  // service's (a CLI run with another environment would make users in a new ./data the service
+  // never sees). Allowed — it is also how an operator prepares the first start — but said.
   const fresh =
     !config.DATABASE_URL && config.DATA_DIR !== ':memory:' && !existsSync(join(config.DATA_DIR, 'PG_VERSION'));
   try {

@@ -331,7 +331,7 @@ function lastPage(): InnertubeShortsPage {
   return { items: [], hasMore: false, next: async () => lastPage() };
 }
 
-// Reading ahead (#13). youtubei.js parses a page before it tells the next page's continuation, and
+// Reading ahead. youtubei.js parses a page before it tells the next page's continuation, and
 // parsing 48 Shorts took the service 8-15 ms per page: with the request for the following page
 // waiting on it, every step of a cold hybrid read cost that on top of YouTube's latency (4.1-4.4 s
 // for 3,000 shorts against a 3.3 s sequential bound). So a continuation page is fetched unparsed;
