@@ -111,8 +111,8 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
   };
   if (url) return remoteFor(url, config, `--url ${url} given`);
   // A DATA_DIR without a database is one the service has never run on: most likely not the
-  // service's (found by review: a CLI run with another environment made users in a new ./data the
-  // service never saw). Allowed — it is also how an operator prepares the first start — but said.
+  // service's (a CLI run with another environment would make users in a new ./data the service
+  // never sees). Allowed — it is also how an operator prepares the first start — but said.
   const fresh =
     !config.DATABASE_URL && config.DATA_DIR !== ':memory:' && !existsSync(join(config.DATA_DIR, 'PG_VERSION'));
   try {
@@ -140,68 +140,156 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
   }
 }
 
-async function main() {
-  const argv = process.argv.slice(2);
-  let url: string | undefined;
+type OptionValues = { [K in keyof typeof CLI_OPTIONS]?: string | undefined };
+
+/** What a command reads, its options checked before any database or service is touched. */
+interface CommandInput {
+  name: string;
+  values: OptionValues;
+  /** The option's value, or a CliError saying it is required. */
+  need(option: 'email' | 'password' | 'amount' | 'role'): string;
+  /** --reason, or its older name --note. */
+  reason: string | undefined;
+  /** The rate limits given (--per-minute, --per-hour, --per-day), as numbers. */
+  givenLimits: { perMinute?: number; perHour?: number; perDay?: number };
+  /** --limit, 1 to 500, default 50. */
+  listLimit: number;
+}
+
+/** Runs a command on the client; a command that can fail without an error answers the process's exit code. */
+type Command = (client: OperatorClient, input: CommandInput) => Promise<void> | Promise<number>;
+
+async function createUser(client: OperatorClient, { values, need }: CommandInput) {
+  const credits = integerOption(values.credits, 'credits');
+  const role = roleOption(values.role);
+  const user = await client.createUser({
+    email: need('email'),
+    password: need('password'),
+    ...(credits !== undefined ? { credits } : {}),
+    ...(role ? { role } : {}),
+  });
+  console.log(`created ${user.role} ${user.email} (id ${user.id}) with ${user.credits} credits`);
+}
+
+async function listUsers(client: OperatorClient, { values }: CommandInput) {
+  const users = await client.listUsers(values.search);
+  if (users.length === 0)
+    console.log(
+      values.search
+        ? `no user matches "${values.search}"`
+        : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100',
+    );
+  for (const user of users) console.log(describeUser(user));
+}
+
+async function setDisabled(client: OperatorClient, { name, need, reason }: CommandInput) {
+  const user = await client.setDisabled(need('email'), name === 'users disable', reason ?? null);
+  console.log(`${user.email} is ${user.disabledAt ? 'disabled' : 'enabled'}`);
+}
+
+async function setRole(client: OperatorClient, { need }: CommandInput) {
+  const user = await client.setRole(need('email'), roleOption(need('role'))!);
+  console.log(`${user.email} is now ${user.role === 'operator' ? 'an operator' : 'a customer'}`);
+}
+
+async function adjustCredits(client: OperatorClient, { name, need, reason }: CommandInput) {
+  const amount = integerOption(need('amount'), 'amount')!;
+  const direction = name === 'credits grant' ? 'grant' : 'deduct';
+  const user = await client.adjustCredits(need('email'), { direction, amount, reason: reason ?? 'operator grant' });
+  console.log(
+    `${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`,
+  );
+}
+
+async function setLimits(client: OperatorClient, { name, need, givenLimits }: CommandInput) {
+  const reset = name === 'limits reset';
+  const user = await client.setLimits(
+    need('email'),
+    reset ? { perMinute: null, perHour: null, perDay: null } : givenLimits,
+  );
+  const o = user.limitOverrides;
+  console.log(
+    reset
+      ? `limits for ${user.email} reset to the defaults`
+      : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`,
+  );
+}
+
+async function invite(client: OperatorClient, { values, need }: CommandInput) {
+  const credits = integerOption(values.credits, 'credits');
+  const role = roleOption(values.role);
+  const invitation = await client.invite({
+    email: need('email'),
+    ...(credits !== undefined ? { credits } : {}),
+    ...(role ? { role } : {}),
+  });
+  console.log(
+    `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`,
+  );
+}
+
+async function audit(client: OperatorClient, { values, listLimit }: CommandInput) {
+  const entries = await client.audit(values.email, listLimit);
+  if (entries.length === 0) console.log('no operator actions recorded');
+  for (const e of entries) {
+    console.log(
+      `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`,
+    );
+  }
+}
+
+async function doctor(client: OperatorClient) {
+  const report = await client.doctor();
+  console.log(`doctor on ${client.target}\n${formatReport(report)}`);
+  return report.ok ? 0 : 1;
+}
+
+/** Every command by its name; needsEmail: --email is checked before connecting. */
+const COMMANDS: Record<string, { needsEmail: boolean; run: Command }> = {
+  'users create': { needsEmail: true, run: createUser },
+  'users list': { needsEmail: false, run: listUsers },
+  'users disable': { needsEmail: true, run: setDisabled },
+  'users enable': { needsEmail: true, run: setDisabled },
+  'users role': { needsEmail: true, run: setRole },
+  'credits grant': { needsEmail: true, run: adjustCredits },
+  'credits deduct': { needsEmail: true, run: adjustCredits },
+  'limits set': { needsEmail: true, run: setLimits },
+  'limits reset': { needsEmail: true, run: setLimits },
+  invite: { needsEmail: true, run: invite },
+  audit: { needsEmail: false, run: audit },
+  doctor: { needsEmail: false, run: doctor },
+};
+
+/** Takes --url URL (or --url=URL) out of argv, wherever it stands. */
+function takeUrlOption(argv: string[]): string | undefined {
   const urlAt = argv.findIndex((a) => a === '--url' || a.startsWith('--url='));
-  if (urlAt >= 0) {
-    const [flag] = argv.splice(urlAt, 1);
-    url = flag!.includes('=') ? flag!.slice('--url='.length) : argv.splice(urlAt, 1)[0];
-    if (!url || !/^https?:\/\//.test(url)) fail('--url needs an http(s) address, e.g. --url http://127.0.0.1:3000');
+  if (urlAt < 0) return undefined;
+  const [flag] = argv.splice(urlAt, 1);
+  const url = flag!.includes('=') ? flag!.slice('--url='.length) : argv.splice(urlAt, 1)[0];
+  if (!url || !/^https?:\/\//.test(url)) fail('--url needs an http(s) address, e.g. --url http://127.0.0.1:3000');
+  return url;
+}
+
+/**
+ * A mistyped, missing or extra option is the user's error: one line and the usage, not a stack
+ * trace. parseArgs throws TypeErrors whose code says which.
+ */
+function parseOptions(args: string[]): OptionValues {
+  try {
+    return parseArgs({ args, options: CLI_OPTIONS, strict: true }).values;
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+      fail(`${(error as Error).message}\n\n${USAGE}`);
+    throw error;
   }
-  const [group, ...afterGroup] = argv;
-  if (!group || group === 'help' || group === '--help') {
-    console.log(USAGE);
-    return;
-  }
-  const hasSub = ['users', 'credits', 'limits'].includes(group);
-  const command = hasSub ? afterGroup[0] : undefined;
-  const rest = hasSub ? afterGroup.slice(1) : afterGroup;
-  // A mistyped, missing or extra option is the user's error: one line and the usage, not a stack
-  // trace (found by review). parseArgs throws TypeErrors whose code says which.
-  const { values } = (() => {
-    try {
-      return parseArgs({ args: rest, options: CLI_OPTIONS, strict: true });
-    } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
-        fail(`${(error as Error).message}\n\n${USAGE}`);
-      throw error;
-    }
-  })();
-  const known = [
-    'users create',
-    'users list',
-    'users disable',
-    'users enable',
-    'users role',
-    'credits grant',
-    'credits deduct',
-    'limits set',
-    'limits reset',
-    'invite',
-    'audit',
-    'doctor',
-  ];
-  const name = hasSub ? `${group} ${command ?? ''}`.trim() : group;
-  if (!known.includes(name)) fail(`unknown command "${name}".\n\n${USAGE}`);
+}
+
+/** The options every command may read, checked in this order (the first problem is the one reported). */
+function commandInput(name: string, values: OptionValues, needsEmail: boolean): CommandInput {
   const need = (option: 'email' | 'password' | 'amount' | 'role') => values[option] ?? fail(`--${option} is required`);
-  // Check the options before touching any database or service.
   const reason = values.reason ?? values.note;
   if (name === 'credits deduct' && !reason) fail('--reason is required for a deduction');
-  if (
-    [
-      'users create',
-      'users disable',
-      'users enable',
-      'users role',
-      'credits grant',
-      'credits deduct',
-      'limits set',
-      'limits reset',
-      'invite',
-    ].includes(name)
-  )
-    need('email');
+  if (needsEmail) need('email');
   const limits = {
     perMinute: integerOption(values['per-minute'], 'per-minute'),
     perHour: integerOption(values['per-hour'], 'per-hour'),
@@ -210,107 +298,33 @@ async function main() {
   const givenLimits = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   if (name === 'limits set' && Object.keys(givenLimits).length === 0)
     fail('give at least one of --per-minute, --per-hour, --per-day');
-  // As the operator API takes it, directly on the data too (found by review: --limit 0 printed "no operator actions recorded").
+  // Checked as the operator API checks it, directly on the data too: --limit 0 is an error, not an empty list.
   const listLimit = integerOption(values.limit, 'limit') ?? 50;
   if (listLimit < 1 || listLimit > 500) fail('--limit must be a whole number from 1 to 500');
+  return { name, values, need, reason, givenLimits, listLimit };
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const url = takeUrlOption(argv);
+  const [group, ...afterGroup] = argv;
+  if (!group || group === 'help' || group === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  const hasSub = ['users', 'credits', 'limits'].includes(group);
+  const name = hasSub ? `${group} ${afterGroup[0] ?? ''}`.trim() : group;
+  const values = parseOptions(hasSub ? afterGroup.slice(1) : afterGroup);
+  // Own names only: "toString" is no command.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) fail(`unknown command "${name}".\n\n${USAGE}`);
+  const input = commandInput(name, values, command.needsEmail);
 
   const config = loadConfig(process.env);
   const client = await connect(config, url);
-  let exitCode = 0;
+  let exitCode: number;
   try {
-    switch (name) {
-      case 'users create': {
-        const credits = integerOption(values.credits, 'credits');
-        const role = roleOption(values.role);
-        const user = await client.createUser({
-          email: need('email'),
-          password: need('password'),
-          ...(credits !== undefined ? { credits } : {}),
-          ...(role ? { role } : {}),
-        });
-        console.log(`created ${user.role} ${user.email} (id ${user.id}) with ${user.credits} credits`);
-        break;
-      }
-      case 'users list': {
-        const users = await client.listUsers(values.search);
-        if (users.length === 0)
-          console.log(
-            values.search
-              ? `no user matches "${values.search}"`
-              : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100',
-          );
-        for (const user of users) console.log(describeUser(user));
-        break;
-      }
-      case 'users disable':
-      case 'users enable': {
-        const user = await client.setDisabled(need('email'), name === 'users disable', reason ?? null);
-        console.log(`${user.email} is ${user.disabledAt ? 'disabled' : 'enabled'}`);
-        break;
-      }
-      case 'users role': {
-        const user = await client.setRole(need('email'), roleOption(need('role'))!);
-        console.log(`${user.email} is now ${user.role === 'operator' ? 'an operator' : 'a customer'}`);
-        break;
-      }
-      case 'credits grant':
-      case 'credits deduct': {
-        const amount = integerOption(need('amount'), 'amount')!;
-        const direction = name === 'credits grant' ? 'grant' : 'deduct';
-        const user = await client.adjustCredits(need('email'), {
-          direction,
-          amount,
-          reason: reason ?? 'operator grant',
-        });
-        console.log(
-          `${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`,
-        );
-        break;
-      }
-      case 'limits set':
-      case 'limits reset': {
-        const user = await client.setLimits(
-          need('email'),
-          name === 'limits reset' ? { perMinute: null, perHour: null, perDay: null } : givenLimits,
-        );
-        const o = user.limitOverrides;
-        console.log(
-          name === 'limits reset'
-            ? `limits for ${user.email} reset to the defaults`
-            : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`,
-        );
-        break;
-      }
-      case 'invite': {
-        const credits = integerOption(values.credits, 'credits');
-        const role = roleOption(values.role);
-        const invitation = await client.invite({
-          email: need('email'),
-          ...(credits !== undefined ? { credits } : {}),
-          ...(role ? { role } : {}),
-        });
-        console.log(
-          `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`,
-        );
-        break;
-      }
-      case 'audit': {
-        const entries = await client.audit(values.email, listLimit);
-        if (entries.length === 0) console.log('no operator actions recorded');
-        for (const e of entries) {
-          console.log(
-            `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`,
-          );
-        }
-        break;
-      }
-      case 'doctor': {
-        const report = await client.doctor();
-        console.log(`doctor on ${client.target}\n${formatReport(report)}`);
-        if (!report.ok) exitCode = 1;
-        break;
-      }
-    }
+    exitCode = (await command.run(client, input)) ?? 0;
   } catch (error) {
     const message = messageOf(error);
     if (message !== null) fail(message);

@@ -211,10 +211,46 @@ export function sealEtag<T extends { etag: string }>(resource: T): T {
   return resource;
 }
 
-export function generateChannel(spec: ChannelSpec): GeneratedChannel {
+/**
+ * What a channel's resources are computed from: its spec, checked, with what every resource reads.
+ * A raw index counts every short ever uploaded, taken down or not (0 = the newest upload, i.e.
+ * uploaded - 1 - ordinal); the indexes a GeneratedChannel takes count the visible ones only.
+ */
+interface Layout {
+  spec: ChannelSpec;
+  handle: string;
+  id: string;
+  key: number;
+  /** Every short ever uploaded: ids and publication times are laid out over it. */
+  uploaded: number;
+  /** The visible ones: uploaded less those taken down. */
+  shortsCount: number;
+  /** Ordinals taken down, newest first, without repeats. */
+  takenDown: number[];
+  takenDownSet: Set<number>;
+  /** Raw indexes of the shorts taken down, ascending. */
+  hiddenRaw: number[];
+  newest: number;
+  spacingMs: number;
+  later: string[];
+  /** Every optional field present (not spec.omitOptional). */
+  full: boolean;
+  title: string;
+  customUrl: string;
+  country: string;
+  /** The handle as a hashtag: letters and digits only, lower case. */
+  hashtag: string;
+  /**
+   * Videos and playlist items are a pure function of the spec and their index, so their etags hash
+   * this and the index instead of the serialized resource (which would cost a JSON pass per item served).
+   */
+  fingerprint: string;
+}
+
+/** The spec's counts and times, checked in this order: the first thing wrong is the error thrown. */
+function checkedSpec(spec: ChannelSpec) {
   const handle = spec.handle.replace(/^@/, '');
   if (!handle) throw new RangeError('a channel needs a handle');
-  // Every short ever uploaded, taken down or not: ids and publication times are laid out over it.
   const uploaded = spec.shortsCount;
   if (!Number.isInteger(uploaded) || uploaded < 0 || uploaded > MAX_VIDEOS_PER_CHANNEL) {
     throw new RangeError(`shortsCount must be an integer from 0 to ${MAX_VIDEOS_PER_CHANNEL}`);
@@ -222,102 +258,123 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
   const takenDown = [...new Set(spec.takenDown ?? [])].sort((a, b) => b - a);
   if (takenDown.some((o) => !Number.isInteger(o) || o < 0 || o >= uploaded))
     throw new RangeError('takenDown lists an ordinal outside the channel');
-  const takenDownSet = new Set(takenDown);
-  // Raw indexes (0 = newest upload) of the shorts taken down, ascending.
-  const hiddenRaw = takenDown.map((o) => uploaded - 1 - o);
-  const shortsCount = uploaded - takenDown.length;
-  /** The raw index of the index-th newest visible short. */
-  const rawIndex = (index: number) => {
-    let raw = index;
-    for (const hidden of hiddenRaw) {
-      if (hidden <= raw) raw++;
-      else break;
-    }
-    return raw;
-  };
   const newest = Date.parse(spec.newestPublishedAt ?? DEFAULT_NEWEST);
   if (Number.isNaN(newest)) throw new RangeError(`newestPublishedAt is not a date: ${spec.newestPublishedAt}`);
   const spacingMs = (spec.spacingMinutes ?? 60) * 60_000;
   if (!(spacingMs >= 0)) throw new RangeError('spacingMinutes must not be negative');
-
-  const id = spec.id ?? channelIdFor(handle.normalize('NFC').toLowerCase());
-  const key = channelKey(id);
-  const full = !spec.omitOptional;
-  const title = spec.title ?? handle;
-  const description = `Short videos from ${title} 🎬\nNew shorts every week.`;
-  const customUrl = spec.customUrl ?? `@${handle.toLowerCase()}`;
-  const country = spec.country ?? 'US';
-  const number = (what: string) => seededNumber(`${id}:${what}`);
-  // Videos and playlist items are a pure function of the spec and their index, so their etags hash
-  // that instead of the serialized resource (which would cost a JSON pass per item served).
-  const fingerprint = etagFor(
-    JSON.stringify([
-      id,
-      handle,
-      shortsCount,
-      title,
-      customUrl,
-      country,
-      full,
-      newest,
-      spacingMs,
-      spec.publishedLater ?? [],
-      takenDown,
-    ]),
-  );
-
-  // Below, index means a raw index (uploaded - 1 - ordinal) until the returned object maps visible ones.
-  const videoId = (index: number) => videoIdForKey(key, uploaded - 1 - index);
-  // Google prints most times to the second, but some with a fraction: every 7th short here carries
-  // one. The fraction stays below the spacing, so the newest-first order survives.
   const later = spec.publishedLater ?? [];
   if (later.length > uploaded) throw new RangeError('publishedLater lists more shorts than shortsCount');
-  const publishedAt = (index: number) => {
-    if (index < later.length) return later[later.length - 1 - index]!;
-    const ms = newest - (index - later.length) * spacingMs;
-    if (ms % 1000 !== 0) return new Date(ms).toISOString();
-    if (index % 7 !== 6) return withoutMilliseconds(ms);
-    const room = Math.min(spacingMs, 1000);
-    return new Date(ms + (room > 1 ? 1 + ((122 + index) % (room - 1)) : 0)).toISOString();
-  };
+  return { handle, uploaded, takenDown, newest, spacingMs, later };
+}
 
-  const snippet: ChannelResource['snippet'] = {
+function layOut(spec: ChannelSpec): Layout {
+  const { handle, uploaded, takenDown, newest, spacingMs, later } = checkedSpec(spec);
+  const shortsCount = uploaded - takenDown.length;
+  const id = spec.id ?? channelIdFor(handle.normalize('NFC').toLowerCase());
+  const full = !spec.omitOptional;
+  const title = spec.title ?? handle;
+  const customUrl = spec.customUrl ?? `@${handle.toLowerCase()}`;
+  const country = spec.country ?? 'US';
+  return {
+    spec,
+    handle,
+    id,
+    key: channelKey(id),
+    uploaded,
+    shortsCount,
+    takenDown,
+    takenDownSet: new Set(takenDown),
+    hiddenRaw: takenDown.map((o) => uploaded - 1 - o),
+    newest,
+    spacingMs,
+    later,
+    full,
     title,
-    description,
     customUrl,
-    publishedAt: withoutMilliseconds(Date.UTC(2009, 0, 1) + (number('created') % (12 * 365 * 86_400)) * 1000),
-    thumbnails: channelThumbnails(id),
-    ...(full ? { defaultLanguage: 'en' } : {}),
-    localized: { title, description },
-    ...(full ? { country } : {}),
-  };
-  const hidden = spec.hiddenSubscriberCount ?? false;
-  const statistics: ChannelResource['statistics'] = {
-    viewCount: String(shortsCount * 1_000 + (number('views') % 10_000_000)),
-    // A hidden subscriber count is left out of the response altogether.
-    ...(hidden ? {} : { subscriberCount: String(threeSignificant(100 + (number('subscribers') % 5_000_000))) }),
-    hiddenSubscriberCount: hidden,
-    videoCount: String(shortsCount),
-  };
-  const brandingChannel: ChannelResource['brandingSettings']['channel'] = full
-    ? {
+    country,
+    hashtag: handle.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''),
+    fingerprint: etagFor(
+      JSON.stringify([
+        id,
+        handle,
+        shortsCount,
         title,
-        description,
-        keywords: `shorts "behind the scenes" ${handle.toLowerCase()}`,
-        trackingAnalyticsAccountId: `UA-${10_000_000 + (number('analytics') % 89_999_999)}-1`,
-        moderateComments: true,
-        ...(shortsCount > 0 ? { unsubscribedTrailer: videoId(rawIndex(0)) } : {}),
-        defaultLanguage: 'en',
+        customUrl,
         country,
-      }
-    : { title, description };
-  const resource: ChannelResource = sealEtag({
+        full,
+        newest,
+        spacingMs,
+        spec.publishedLater ?? [],
+        takenDown,
+      ]),
+    ),
+  };
+}
+
+/** The raw index of the index-th newest visible short. */
+function rawIndex(layout: Layout, index: number): number {
+  let raw = index;
+  for (const hidden of layout.hiddenRaw) {
+    if (hidden <= raw) raw++;
+    else break;
+  }
+  return raw;
+}
+
+function visibleIndexOfOrdinal(layout: Layout, ordinal: number): number | undefined {
+  const { uploaded, takenDownSet, hiddenRaw } = layout;
+  if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= uploaded || takenDownSet.has(ordinal)) return undefined;
+  const raw = uploaded - 1 - ordinal;
+  return raw - hiddenRaw.filter((hidden) => hidden < raw).length;
+}
+
+/** A video's id depends on its ordinal from the oldest, so ids stay put as shorts are published. */
+const rawVideoId = (layout: Layout, raw: number) => videoIdForKey(layout.key, layout.uploaded - 1 - raw);
+
+/**
+ * Google prints most times to the second, but some with a fraction: every 7th short here carries
+ * one. The fraction stays below the spacing, so the newest-first order survives.
+ */
+function rawPublishedAt(layout: Layout, raw: number): string {
+  const { later, newest, spacingMs } = layout;
+  if (raw < later.length) return later[later.length - 1 - raw]!;
+  const ms = newest - (raw - later.length) * spacingMs;
+  if (ms % 1000 !== 0) return new Date(ms).toISOString();
+  if (raw % 7 !== 6) return withoutMilliseconds(ms);
+  const room = Math.min(spacingMs, 1000);
+  return new Date(ms + (room > 1 ? 1 + ((122 + raw) % (room - 1)) : 0)).toISOString();
+}
+
+const channelDescription = (title: string) => `Short videos from ${title} 🎬\nNew shorts every week.`;
+
+function channelResource(layout: Layout): ChannelResource {
+  const { id, title, customUrl, country, full, shortsCount } = layout;
+  const description = channelDescription(title);
+  const number = (what: string) => seededNumber(`${id}:${what}`);
+  const hidden = layout.spec.hiddenSubscriberCount ?? false;
+  const brandingChannel = brandingSettingsChannel(layout);
+  return sealEtag({
     kind: 'youtube#channel',
     etag: '',
     id,
-    snippet,
+    snippet: {
+      title,
+      description,
+      customUrl,
+      publishedAt: withoutMilliseconds(Date.UTC(2009, 0, 1) + (number('created') % (12 * 365 * 86_400)) * 1000),
+      thumbnails: channelThumbnails(id),
+      ...(full ? { defaultLanguage: 'en' } : {}),
+      localized: { title, description },
+      ...(full ? { country } : {}),
+    },
     contentDetails: { relatedPlaylists: { likes: '', uploads: 'UU' + id.slice(2) } },
-    statistics,
+    statistics: {
+      viewCount: String(shortsCount * 1_000 + (number('views') % 10_000_000)),
+      // A hidden subscriber count is left out of the response altogether.
+      ...(hidden ? {} : { subscriberCount: String(threeSignificant(100 + (number('subscribers') % 5_000_000))) }),
+      hiddenSubscriberCount: hidden,
+      videoCount: String(shortsCount),
+    },
     brandingSettings: full
       ? {
           channel: brandingChannel,
@@ -325,103 +382,119 @@ export function generateChannel(spec: ChannelSpec): GeneratedChannel {
         }
       : { channel: brandingChannel },
   });
+}
 
-  const videoTitle = (ordinal: number) =>
-    ordinal % 5 === 2 ? `${title} — short #${ordinal + 1} 🎬 #shorts` : `${title} short #${ordinal + 1}`;
-  const hashtag = handle.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  const videoDescription = (ordinal: number) =>
-    `Short number ${ordinal + 1} from ${title}.\n\n#shorts${hashtag ? ` #${hashtag}` : ''}`;
-
-  const video = (index: number): VideoResource => {
-    const vid = videoId(index);
-    const ordinal = uploaded - 1 - index;
-    const n = (salt: number) => mixNumbers(key, ordinal, salt);
-    const views = 200 + (n(1) % 2_000_000);
-    const localized = { title: videoTitle(ordinal), description: videoDescription(ordinal) };
-    return {
-      kind: 'youtube#video',
-      etag: etagFor(`${fingerprint}:video:${index}`),
-      id: vid,
-      snippet: {
-        publishedAt: publishedAt(index),
-        channelId: id,
-        title: localized.title,
-        description: localized.description,
-        thumbnails: videoThumbnails(vid, full),
-        channelTitle: title,
-        ...(full ? { tags: ['shorts', handle.toLowerCase(), `topic ${ordinal % 10}`] } : {}),
-        categoryId: CATEGORIES[ordinal % CATEGORIES.length]!,
-        liveBroadcastContent: 'none',
-        ...(full ? { defaultLanguage: 'en' } : {}),
-        localized,
-        ...(full ? { defaultAudioLanguage: 'en' } : {}),
-      },
-      contentDetails: {
-        // Shorts run up to three minutes (since 2024-10-15). Sparse channels carry no duration.
-        ...(full ? { duration: isoDuration(5 + (n(2) % 176)) } : {}),
-        dimension: '2d',
-        definition: ordinal % 9 === 4 ? 'sd' : 'hd',
-        caption: 'false',
-        licensedContent: false,
-        contentRating: {},
-        projection: 'rectangular',
-      },
-      // No dislikeCount: the API stopped returning it publicly in December 2021.
-      statistics: full
-        ? {
-            viewCount: String(views),
-            likeCount: String(Math.floor(views / 25)),
-            favoriteCount: '0',
-            commentCount: String(Math.floor(views / 900)),
-          }
-        : { viewCount: String(views), favoriteCount: '0' },
-    };
+function brandingSettingsChannel(layout: Layout): ChannelResource['brandingSettings']['channel'] {
+  const { id, handle, title, country, shortsCount } = layout;
+  const description = channelDescription(title);
+  if (!layout.full) return { title, description };
+  return {
+    title,
+    description,
+    keywords: `shorts "behind the scenes" ${handle.toLowerCase()}`,
+    trackingAnalyticsAccountId: `UA-${10_000_000 + (seededNumber(`${id}:analytics`) % 89_999_999)}-1`,
+    moderateComments: true,
+    ...(shortsCount > 0 ? { unsubscribedTrailer: rawVideoId(layout, rawIndex(layout, 0)) } : {}),
+    defaultLanguage: 'en',
+    country,
   };
+}
 
-  const playlistItem = (playlistId: string, index: number, position: number): PlaylistItemResource => {
-    const vid = videoId(index);
-    const ordinal = uploaded - 1 - index;
-    const published = publishedAt(index);
-    return {
-      kind: 'youtube#playlistItem',
-      etag: etagFor(`${fingerprint}:playlistItem:${playlistId}:${index}`),
-      // Google's playlist item ids are base64 of "<playlistId>.<item key>".
-      id: Buffer.from(`${playlistId}.${vid}`).toString('base64'),
-      snippet: {
-        publishedAt: published,
-        channelId: id,
-        title: videoTitle(ordinal),
-        description: videoDescription(ordinal),
-        thumbnails: videoThumbnails(vid, full),
-        channelTitle: title,
-        playlistId,
-        position,
-        resourceId: { kind: 'youtube#video', videoId: vid },
-        videoOwnerChannelTitle: title,
-        videoOwnerChannelId: id,
-      },
-      // The video's own publication time, equal to its snippet.publishedAt.
-      contentDetails: { videoId: vid, videoPublishedAt: published },
-      status: { privacyStatus: 'public' },
-    };
+const videoTitle = (layout: Layout, ordinal: number) =>
+  ordinal % 5 === 2 ? `${layout.title} — short #${ordinal + 1} 🎬 #shorts` : `${layout.title} short #${ordinal + 1}`;
+
+const videoDescription = (layout: Layout, ordinal: number) =>
+  `Short number ${ordinal + 1} from ${layout.title}.\n\n#shorts${layout.hashtag ? ` #${layout.hashtag}` : ''}`;
+
+function videoResource(layout: Layout, raw: number): VideoResource {
+  const { id, key, full, handle } = layout;
+  const vid = rawVideoId(layout, raw);
+  const ordinal = layout.uploaded - 1 - raw;
+  const n = (salt: number) => mixNumbers(key, ordinal, salt);
+  const views = 200 + (n(1) % 2_000_000);
+  const localized = { title: videoTitle(layout, ordinal), description: videoDescription(layout, ordinal) };
+  return {
+    kind: 'youtube#video',
+    etag: etagFor(`${layout.fingerprint}:video:${raw}`),
+    id: vid,
+    snippet: {
+      publishedAt: rawPublishedAt(layout, raw),
+      channelId: id,
+      title: localized.title,
+      description: localized.description,
+      thumbnails: videoThumbnails(vid, full),
+      channelTitle: layout.title,
+      ...(full ? { tags: ['shorts', handle.toLowerCase(), `topic ${ordinal % 10}`] } : {}),
+      categoryId: CATEGORIES[ordinal % CATEGORIES.length]!,
+      liveBroadcastContent: 'none',
+      ...(full ? { defaultLanguage: 'en' } : {}),
+      localized,
+      ...(full ? { defaultAudioLanguage: 'en' } : {}),
+    },
+    contentDetails: {
+      // Shorts run up to three minutes (since 2024-10-15). Sparse channels carry no duration.
+      ...(full ? { duration: isoDuration(5 + (n(2) % 176)) } : {}),
+      dimension: '2d',
+      definition: ordinal % 9 === 4 ? 'sd' : 'hd',
+      caption: 'false',
+      licensedContent: false,
+      contentRating: {},
+      projection: 'rectangular',
+    },
+    // No dislikeCount: the API stopped returning it publicly in December 2021.
+    statistics: full
+      ? {
+          viewCount: String(views),
+          likeCount: String(Math.floor(views / 25)),
+          favoriteCount: '0',
+          commentCount: String(Math.floor(views / 900)),
+        }
+      : { viewCount: String(views), favoriteCount: '0' },
   };
+}
 
+function playlistItemResource(layout: Layout, playlistId: string, raw: number, position: number): PlaylistItemResource {
+  const { id, title } = layout;
+  const vid = rawVideoId(layout, raw);
+  const ordinal = layout.uploaded - 1 - raw;
+  const published = rawPublishedAt(layout, raw);
+  return {
+    kind: 'youtube#playlistItem',
+    etag: etagFor(`${layout.fingerprint}:playlistItem:${playlistId}:${raw}`),
+    // Google's playlist item ids are base64 of "<playlistId>.<item key>".
+    id: Buffer.from(`${playlistId}.${vid}`).toString('base64'),
+    snippet: {
+      publishedAt: published,
+      channelId: id,
+      title: videoTitle(layout, ordinal),
+      description: videoDescription(layout, ordinal),
+      thumbnails: videoThumbnails(vid, layout.full),
+      channelTitle: title,
+      playlistId,
+      position,
+      resourceId: { kind: 'youtube#video', videoId: vid },
+      videoOwnerChannelTitle: title,
+      videoOwnerChannelId: id,
+    },
+    // The video's own publication time, equal to its snippet.publishedAt.
+    contentDetails: { videoId: vid, videoPublishedAt: published },
+    status: { privacyStatus: 'public' },
+  };
+}
+
+export function generateChannel(spec: ChannelSpec): GeneratedChannel {
+  const layout = layOut(spec);
   return {
     spec,
-    id,
-    handle,
-    key,
-    shortsCount,
-    resource,
-    videoId: (index) => videoId(rawIndex(index)),
-    indexOfOrdinal: (ordinal) => {
-      if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= uploaded || takenDownSet.has(ordinal))
-        return undefined;
-      const raw = uploaded - 1 - ordinal;
-      return raw - hiddenRaw.filter((hidden) => hidden < raw).length;
-    },
-    publishedAt: (index) => publishedAt(rawIndex(index)),
-    video: (index) => video(rawIndex(index)),
-    playlistItem: (playlistId, index) => playlistItem(playlistId, rawIndex(index), index),
+    id: layout.id,
+    handle: layout.handle,
+    key: layout.key,
+    shortsCount: layout.shortsCount,
+    resource: channelResource(layout),
+    videoId: (index) => rawVideoId(layout, rawIndex(layout, index)),
+    indexOfOrdinal: (ordinal) => visibleIndexOfOrdinal(layout, ordinal),
+    publishedAt: (index) => rawPublishedAt(layout, rawIndex(layout, index)),
+    video: (index) => videoResource(layout, rawIndex(layout, index)),
+    playlistItem: (playlistId, index) => playlistItemResource(layout, playlistId, rawIndex(layout, index), index),
   };
 }

@@ -2,11 +2,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export function createMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+// Each group registers its metrics in the order listed, and the groups are built in the order
+// createMetrics lists them: /metrics prints metrics in the order they were registered.
+
+function httpMetrics(registry: Registry) {
   return {
-    registry,
     httpDuration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by route and status',
@@ -14,6 +14,11 @@ export function createMetrics() {
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+  };
+}
+
+function upstreamMetrics(registry: Registry) {
+  return {
     upstreamCalls: new Counter({
       name: 'upstream_calls_total',
       help: 'Calls to the video platform API by endpoint and HTTP status',
@@ -50,6 +55,11 @@ export function createMetrics() {
       labelNames: ['kind'],
       registers: [registry],
     }),
+  };
+}
+
+function accountMetrics(registry: Registry) {
+  return {
     creditsCharged: new Counter({
       name: 'credits_charged_total',
       help: 'Credits charged to accounts',
@@ -61,7 +71,11 @@ export function createMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
-    // watches (#15)
+  };
+}
+
+function watchMetrics(registry: Registry) {
+  return {
     watchChecks: new Counter({
       name: 'watch_checks_total',
       help: 'Watch checks by trigger (create, schedule, push, manual) and outcome (ok, failed, paused)',
@@ -91,6 +105,11 @@ export function createMetrics() {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+  };
+}
+
+function storageMetrics(registry: Registry) {
+  return {
     jobWakeups: new Counter({
       name: 'job_wakeups_total',
       help: 'Idle workers woken at once by jobs another process queued (PostgreSQL NOTIFY), by queue',
@@ -109,6 +128,19 @@ export function createMetrics() {
       labelNames: ['queue'],
       registers: [registry],
     }),
+  };
+}
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    ...httpMetrics(registry),
+    ...upstreamMetrics(registry),
+    ...accountMetrics(registry),
+    ...watchMetrics(registry),
+    ...storageMetrics(registry),
   };
 }
 

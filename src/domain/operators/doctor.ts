@@ -66,200 +66,225 @@ export async function findStrandedRequests(
   );
 }
 
+/** What every check reads: the snapshot, the caller's options, and whether the job queue's tables exist. */
+interface CheckContext {
+  tx: Transaction;
+  options: DoctorOptions;
+  hasQueue: boolean;
+}
+
+type Check = (context: CheckContext) => Promise<Finding>;
+
+async function balancesMatchLedger({ tx }: CheckContext): Promise<Finding> {
+  const balances = await tx.query<{ email: string; credit_balance: number; ledger_sum: number }>(
+    `SELECT a.email, a.credit_balance, coalesce(l.total, 0)::int AS ledger_sum
+     FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM credit_ledger GROUP BY account_id) l ON l.account_id = a.id
+     WHERE a.credit_balance <> coalesce(l.total, 0) ORDER BY a.email`,
+  );
+  const [accounts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
+  return finding(
+    'balance = ledger sum',
+    balances.map((r) => `${r.email}: balance ${r.credit_balance}, ledger sum ${r.ledger_sum}`),
+    `${accounts?.n ?? 0} accounts, every balance equals its ledger sum`,
+    (n) => `${n} account${n === 1 ? '' : 's'} whose balance differs from the ledger sum`,
+  );
+}
+
+async function chargedRequestsLedgered({ tx }: CheckContext): Promise<Finding> {
+  const unledgered = await tx.query<{ id: string; credits_charged: number; charged: number | null }>(
+    `SELECT r.id, r.credits_charged, l.amount AS charged FROM shorts_requests r
+     LEFT JOIN credit_ledger l ON l.request_id = r.id AND l.kind = 'charge'
+     WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0 AND (l.id IS NULL OR -l.amount <> r.credits_charged)
+     ORDER BY r.created_at`,
+  );
+  return finding(
+    'charged request → ledger entry',
+    unledgered.map(
+      (r) =>
+        `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`,
+    ),
+    'every charged request has its ledger entry',
+    (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`,
+  );
+}
+
+async function chargesHaveRequests({ tx }: CheckContext): Promise<Finding> {
+  const orphanCharges = await tx.query<{
+    id: number | string;
+    request_id: string | null;
+    amount: number;
+    status: string | null;
+    credits_charged: number | null;
+  }>(
+    // A watch check is charged under its check id, recorded in watch_checks rather than shorts_requests.
+    `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status, coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
+     LEFT JOIN shorts_requests r ON r.id = l.request_id
+     LEFT JOIN watch_checks c ON c.id = l.request_id
+     WHERE l.kind = 'charge' AND l.amount <> 0 AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
+       AND (c.id IS NULL OR c.credits_charged <> -l.amount)
+     ORDER BY l.id`,
+  );
+  return finding(
+    'ledger entry → charged request',
+    orphanCharges.map(
+      (r) =>
+        `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`,
+    ),
+    'every charge in the ledger belongs to a completed request charged the same amount',
+    (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`,
+  );
+}
+
+/**
+ * Reservations (credits held by requests in progress): the account's total is the sum of its
+ * reservation rows, and never above its balance (migration 010 enforces the latter on every write).
+ */
+async function reservationsMatch({ tx }: CheckContext): Promise<Finding> {
+  const misheld = await tx.query<{ email: string; credits_reserved: number; held: number; credit_balance: number }>(
+    `SELECT a.email, a.credits_reserved, coalesce(r.total, 0)::int AS held, a.credit_balance
+     FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r ON r.account_id = a.id
+     WHERE a.credits_reserved <> coalesce(r.total, 0) OR a.credits_reserved > a.credit_balance ORDER BY a.email`,
+  );
+  return finding(
+    'reserved credits = reservations',
+    misheld.map(
+      (r) => `${r.email}: reserved ${r.credits_reserved}, reservations hold ${r.held}, balance ${r.credit_balance}`,
+    ),
+    "every account's reserved credits are its reservations, within its balance",
+    (n) =>
+      `${n} account${n === 1 ? '' : 's'} whose reserved credits differ from their reservations or exceed the balance`,
+  );
+}
+
+/** The ledger and requests carry no foreign key to accounts (migration 009): this is the check. */
+async function rowsHaveAccounts({ tx }: CheckContext): Promise<Finding> {
+  const unowned = await tx.query<{ what: string }>(
+    `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
+     UNION ALL
+     SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
+     ORDER BY 1 LIMIT 100`,
+  );
+  return finding(
+    'ledger and requests → account',
+    unowned.map((r) => `${r.what}, which does not exist`),
+    'every ledger entry and request names an existing account',
+    (n) =>
+      `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`,
+  );
+}
+
+async function migrationsUnchanged({ tx }: CheckContext): Promise<Finding> {
+  const changed = await changedMigrations(tx);
+  return finding(
+    'migrations → files',
+    changed.map(
+      (name) =>
+        `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`,
+    ),
+    'every applied migration is the file this release ships',
+    (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`,
+    'warn',
+  );
+}
+
+async function processingHasJob({ tx }: CheckContext): Promise<Finding> {
+  const stuck = await findStrandedRequests(tx);
+  return finding(
+    'processing request → job',
+    stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
+    'every request in processing has a live fetch job',
+    (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`,
+  );
+}
+
+async function settledWebhooksAttempted({ tx, hasQueue }: CheckContext): Promise<Finding> {
+  const undelivered = await tx.query<{ id: string; completed_at: Date | null }>(
+    hasQueue
+      ? `SELECT r.id, r.completed_at FROM shorts_requests r
+         WHERE r.mode = 'webhook' AND r.status <> 'processing'
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
+           AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2, $3) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
+         ORDER BY r.created_at`
+      : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
+    // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the others by delivery jobs.
+    [QUEUES.webhookDelivery, QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
+  );
+  return finding(
+    'settled webhook request → delivery',
+    undelivered.map(
+      (r) =>
+        `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`,
+    ),
+    'every settled webhook request was attempted or has a fetch or delivery job',
+    (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`,
+  );
+}
+
+async function queueHealth({ tx, options, hasQueue }: CheckContext): Promise<Finding> {
+  const check = 'queue health';
+  if (!hasQueue)
+    return {
+      check,
+      severity: 'warn',
+      summary: 'the job queue is not installed yet (the service has never started on this database)',
+      details: [],
+    };
+  const stats = await tx.query<{ name: string; state: string; n: number; oldest: Date | null }>(
+    `SELECT name, state::text AS state, count(*)::int AS n, min(created_on) AS oldest FROM pgboss.job
+     WHERE name = ANY($1) AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state ORDER BY name, state`,
+    [Object.values(QUEUES)],
+  );
+  const failed = stats.filter((s) => s.state === 'failed');
+  const backlogLimit = (options.backlogWarnSeconds ?? 600) * 1000;
+  const now = Date.now();
+  const oldWaiting = stats.filter(
+    (s) => s.state !== 'failed' && s.state !== 'active' && s.oldest && now - s.oldest.getTime() > backlogLimit,
+  );
+  const counts =
+    stats
+      .filter((s) => s.state !== 'failed')
+      .map((s) => `${s.name} ${s.state}=${s.n}`)
+      .join(', ') || 'nothing queued';
+  if (failed.length > 0)
+    return {
+      check,
+      severity: 'breach',
+      summary: `${failed.reduce((t, s) => t + s.n, 0)} job(s) failed for good (retries exhausted); ${counts}`,
+      details: failed.map((s) => `${s.name}: ${s.n} failed`),
+    };
+  if (oldWaiting.length > 0)
+    return {
+      check,
+      severity: 'warn',
+      summary: `a backlog older than ${backlogLimit / 1000} s (is a worker running?); ${counts}`,
+      details: oldWaiting.map((s) => `${s.name} ${s.state}: oldest from ${s.oldest!.toISOString()}`),
+    };
+  return { check, severity: 'ok', summary: counts, details: [] };
+}
+
+/** The checks in the order the report lists them. */
+const CHECKS: Check[] = [
+  balancesMatchLedger,
+  chargedRequestsLedgered,
+  chargesHaveRequests,
+  reservationsMatch,
+  rowsHaveAccounts,
+  migrationsUnchanged,
+  processingHasJob,
+  settledWebhooksAttempted,
+  queueHealth,
+];
+
 export async function runDoctor(db: Database, options: DoctorOptions): Promise<DoctorReport> {
   const findings = await db.transaction(async (tx) => {
     // One snapshot for every check, so work committing meanwhile cannot look like a breach.
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     await tx.query('SET TRANSACTION READ ONLY');
+    const context: CheckContext = { tx, options, hasQueue: await queueTablesExist(tx) };
     const out: Finding[] = [];
-
-    const balances = await tx.query<{ email: string; credit_balance: number; ledger_sum: number }>(
-      `SELECT a.email, a.credit_balance, coalesce(l.total, 0)::int AS ledger_sum
-       FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM credit_ledger GROUP BY account_id) l ON l.account_id = a.id
-       WHERE a.credit_balance <> coalesce(l.total, 0) ORDER BY a.email`,
-    );
-    const [accounts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
-    out.push(
-      finding(
-        'balance = ledger sum',
-        balances.map((r) => `${r.email}: balance ${r.credit_balance}, ledger sum ${r.ledger_sum}`),
-        `${accounts?.n ?? 0} accounts, every balance equals its ledger sum`,
-        (n) => `${n} account${n === 1 ? '' : 's'} whose balance differs from the ledger sum`,
-      ),
-    );
-
-    const unledgered = await tx.query<{ id: string; credits_charged: number; charged: number | null }>(
-      `SELECT r.id, r.credits_charged, l.amount AS charged FROM shorts_requests r
-       LEFT JOIN credit_ledger l ON l.request_id = r.id AND l.kind = 'charge'
-       WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0 AND (l.id IS NULL OR -l.amount <> r.credits_charged)
-       ORDER BY r.created_at`,
-    );
-    out.push(
-      finding(
-        'charged request → ledger entry',
-        unledgered.map(
-          (r) =>
-            `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`,
-        ),
-        'every charged request has its ledger entry',
-        (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`,
-      ),
-    );
-
-    const orphanCharges = await tx.query<{
-      id: number | string;
-      request_id: string | null;
-      amount: number;
-      status: string | null;
-      credits_charged: number | null;
-    }>(
-      // A watch check (#15) is charged under its check id, recorded in watch_checks.
-      `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status, coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
-       LEFT JOIN shorts_requests r ON r.id = l.request_id
-       LEFT JOIN watch_checks c ON c.id = l.request_id
-       WHERE l.kind = 'charge' AND l.amount <> 0 AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
-         AND (c.id IS NULL OR c.credits_charged <> -l.amount)
-       ORDER BY l.id`,
-    );
-    out.push(
-      finding(
-        'ledger entry → charged request',
-        orphanCharges.map(
-          (r) =>
-            `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`,
-        ),
-        'every charge in the ledger belongs to a completed request charged the same amount',
-        (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`,
-      ),
-    );
-
-    // Reservations (credits held by requests in progress): the account's total is the sum of its
-    // reservation rows, and never above its balance (migration 010 enforces the latter on every write).
-    const misheld = await tx.query<{ email: string; credits_reserved: number; held: number; credit_balance: number }>(
-      `SELECT a.email, a.credits_reserved, coalesce(r.total, 0)::int AS held, a.credit_balance
-       FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r ON r.account_id = a.id
-       WHERE a.credits_reserved <> coalesce(r.total, 0) OR a.credits_reserved > a.credit_balance ORDER BY a.email`,
-    );
-    out.push(
-      finding(
-        'reserved credits = reservations',
-        misheld.map(
-          (r) => `${r.email}: reserved ${r.credits_reserved}, reservations hold ${r.held}, balance ${r.credit_balance}`,
-        ),
-        "every account's reserved credits are its reservations, within its balance",
-        (n) =>
-          `${n} account${n === 1 ? '' : 's'} whose reserved credits differ from their reservations or exceed the balance`,
-      ),
-    );
-
-    // Since #13 these two tables carry no foreign key to accounts (migration 009): this is the check.
-    const unowned = await tx.query<{ what: string }>(
-      `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
-       UNION ALL
-       SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
-       ORDER BY 1 LIMIT 100`,
-    );
-    out.push(
-      finding(
-        'ledger and requests → account',
-        unowned.map((r) => `${r.what}, which does not exist`),
-        'every ledger entry and request names an existing account',
-        (n) =>
-          `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`,
-      ),
-    );
-
-    const changed = await changedMigrations(tx);
-    out.push(
-      finding(
-        'migrations → files',
-        changed.map(
-          (name) =>
-            `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`,
-        ),
-        'every applied migration is the file this release ships',
-        (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`,
-        'warn',
-      ),
-    );
-
-    const hasQueue = await queueTablesExist(tx);
-    const stuck = await findStrandedRequests(tx);
-    out.push(
-      finding(
-        'processing request → job',
-        stuck.map((r) => `${r.id}: processing since ${r.created_at.toISOString()}, no queued or running fetch job`),
-        'every request in processing has a live fetch job',
-        (n) => `${n} request${n === 1 ? '' : 's'} stuck in processing without a job`,
-      ),
-    );
-
-    const undelivered = await tx.query<{ id: string; completed_at: Date | null }>(
-      hasQueue
-        ? `SELECT r.id, r.completed_at FROM shorts_requests r
-           WHERE r.mode = 'webhook' AND r.status <> 'processing'
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
-             AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2, $3) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
-           ORDER BY r.created_at`
-        : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
-      // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the others by delivery jobs.
-      [QUEUES.webhookDelivery, QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
-    );
-    out.push(
-      finding(
-        'settled webhook request → delivery',
-        undelivered.map(
-          (r) =>
-            `${r.id}: settled ${r.completed_at?.toISOString() ?? ''}, no delivery attempt and no fetch or delivery job`,
-        ),
-        'every settled webhook request was attempted or has a fetch or delivery job',
-        (n) => `${n} settled webhook request${n === 1 ? '' : 's'} never attempted and without a fetch or delivery job`,
-      ),
-    );
-
-    if (!hasQueue) {
-      out.push({
-        check: 'queue health',
-        severity: 'warn',
-        summary: 'the job queue is not installed yet (the service has never started on this database)',
-        details: [],
-      });
-    } else {
-      const stats = await tx.query<{ name: string; state: string; n: number; oldest: Date | null }>(
-        `SELECT name, state::text AS state, count(*)::int AS n, min(created_on) AS oldest FROM pgboss.job
-         WHERE name = ANY($1) AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state ORDER BY name, state`,
-        [Object.values(QUEUES)],
-      );
-      const failed = stats.filter((s) => s.state === 'failed');
-      const backlogLimit = (options.backlogWarnSeconds ?? 600) * 1000;
-      const now = Date.now();
-      const oldWaiting = stats.filter(
-        (s) => s.state !== 'failed' && s.state !== 'active' && s.oldest && now - s.oldest.getTime() > backlogLimit,
-      );
-      const counts =
-        stats
-          .filter((s) => s.state !== 'failed')
-          .map((s) => `${s.name} ${s.state}=${s.n}`)
-          .join(', ') || 'nothing queued';
-      if (failed.length > 0) {
-        out.push({
-          check: 'queue health',
-          severity: 'breach',
-          summary: `${failed.reduce((t, s) => t + s.n, 0)} job(s) failed for good (retries exhausted); ${counts}`,
-          details: failed.map((s) => `${s.name}: ${s.n} failed`),
-        });
-      } else if (oldWaiting.length > 0) {
-        out.push({
-          check: 'queue health',
-          severity: 'warn',
-          summary: `a backlog older than ${backlogLimit / 1000} s (is a worker running?); ${counts}`,
-          details: oldWaiting.map((s) => `${s.name} ${s.state}: oldest from ${s.oldest!.toISOString()}`),
-        });
-      } else {
-        out.push({ check: 'queue health', severity: 'ok', summary: counts, details: [] });
-      }
-    }
+    // One after another: the checks share the transaction's one connection.
+    for (const check of CHECKS) out.push(await check(context));
     return out;
   });
   findings.push({

@@ -18,11 +18,15 @@ export interface PostgresOptions {
   onRetry?: ((code: string) => void) | undefined;
 }
 
-export function openPostgres(
-  url: string,
-  poolSize: number,
-  options: PostgresOptions = {},
-): Database & { pool: pg.Pool } {
+/** What a statement or a transaction on the pool needs. */
+interface PoolState {
+  pool: pg.Pool;
+  /** The name a statement is prepared under on each connection, or undefined to run it unprepared. */
+  nameOf: (text: string) => string | undefined;
+  options: PostgresOptions;
+}
+
+function createPool(url: string, poolSize: number, options: PostgresOptions): pg.Pool {
   // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
   // client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
@@ -44,87 +48,106 @@ export function openPostgres(
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  // Statements run more than once are prepared per connection (#13, statement-names.ts): the server
-  // parses and plans them once instead of on every call. A kept statement whose result a schema
-  // change altered ("cached plan must not change result type") runs unprepared.
-  const nameOf = statementNames();
-  // Whether an attempt that failed with `error` is run again (a deadlock victim or serialization
-  // failure had no effect), counted by onRetry.
-  const runAgain = (error: unknown, attempt: number): boolean => {
-    if (attempt >= 5 || !isRetryableTransactionError(error)) return false;
-    options.onRetry?.((error as { code: string }).code);
-    return true;
-  };
-  const run = async (client: pg.Pool | pg.PoolClient, text: string, params: unknown[] | undefined) => {
-    const name = nameOf(text);
-    if (name === undefined) return (await client.query(text, params)).rows;
+  return pool;
+}
+
+/**
+ * Whether an attempt that failed with `error` is run again: a deadlock victim or a serialization
+ * failure had no effect, so it is, up to five attempts, each counted by onRetry.
+ */
+function runAgain(db: PoolState, error: unknown, attempt: number): boolean {
+  if (attempt >= 5 || !isRetryableTransactionError(error)) return false;
+  db.options.onRetry?.((error as { code: string }).code);
+  return true;
+}
+
+/**
+ * One statement, prepared when it runs more than once (statement-names.ts): the server parses and
+ * plans it once per connection instead of on every call. A kept statement whose result a schema
+ * change altered ("cached plan must not change result type", 0A000) runs unprepared.
+ */
+async function run(db: PoolState, client: pg.Pool | pg.PoolClient, text: string, params: unknown[] | undefined) {
+  const name = db.nameOf(text);
+  if (name === undefined) return (await client.query(text, params)).rows;
+  try {
+    return (await client.query({ name, text, values: params ?? [] })).rows;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '0A000') throw error;
+    return (await client.query(text, params)).rows;
+  }
+}
+
+async function query(db: PoolState, sql: string, params: unknown[] | undefined) {
+  // A statement on its own is its own transaction: one the server aborted as a deadlock victim
+  // (or a serialization failure) had no effect and is run again, as transaction() does. Seen
+  // with 50 concurrent requests of one account (reservations and allowance on its row): one of
+  // them answered 500.
+  for (let attempt = 1; ; attempt++) {
     try {
-      return (await client.query({ name, text, values: params ?? [] })).rows;
+      return await run(db, db.pool, sql, params);
     } catch (error) {
-      if ((error as { code?: string }).code !== '0A000') throw error;
-      return (await client.query(text, params)).rows;
+      if (runAgain(db, error, attempt)) continue;
+      throw error;
     }
-  };
+  }
+}
+
+async function transaction<T>(db: PoolState, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await db.pool.connect();
+    // While a client is checked out the pool does not listen for its errors: a connection the
+    // server drops (a restart, pg_terminate_backend, a failover) would emit an 'error' nobody
+    // handles, and the process would exit — every instance at once, with one PostgreSQL restart.
+    // The statement in flight fails on its own; the connection is then discarded.
+    let lost = false;
+    const onError = () => {
+      lost = true;
+    };
+    client.on('error', onError);
+    const release = (broken: boolean) => {
+      client.off('error', onError);
+      client.release(broken || lost);
+    };
+    try {
+      await client.query('BEGIN');
+      const tx: Transaction = {
+        query: (sql, params) => run(db, client, sql, params as unknown[] | undefined),
+        jobDb: {
+          executeSql: async (text, values) => ({
+            rows: (await client.query(text, values as unknown[] | undefined)).rows,
+          }),
+        },
+      };
+      const result = await work(tx);
+      await client.query('COMMIT');
+      release(false);
+      return result;
+    } catch (error) {
+      // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
+      // the connection is broken, and the server discards the transaction with it.
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      release(!rolledBack);
+      if (runAgain(db, error, attempt)) continue;
+      throw error;
+    }
+  }
+}
+
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  options: PostgresOptions = {},
+): Database & { pool: pg.Pool } {
+  const pool = createPool(url, poolSize, options);
+  const db: PoolState = { pool, nameOf: statementNames(), options };
   return {
     kind: 'postgres',
     pool,
-    async query(sql, params) {
-      // A statement on its own is its own transaction: one the server aborted as a deadlock victim
-      // (or a serialization failure) had no effect and is run again, as transaction() does. Seen
-      // with 50 concurrent requests of one account (reservations and allowance on its row): one of
-      // them answered 500.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await run(pool, sql, params as unknown[] | undefined);
-        } catch (error) {
-          if (runAgain(error, attempt)) continue;
-          throw error;
-        }
-      }
-    },
-    async transaction(work) {
-      for (let attempt = 1; ; attempt++) {
-        const client = await pool.connect();
-        // While a client is checked out the pool does not listen for its errors: a connection the
-        // server drops (a restart, pg_terminate_backend, a failover) emitted an 'error' nobody
-        // handled, and the process exited (found by review: every instance died with one PostgreSQL
-        // restart). The statement in flight fails on its own; the connection is then discarded.
-        let lost = false;
-        const onError = () => {
-          lost = true;
-        };
-        client.on('error', onError);
-        const release = (broken: boolean) => {
-          client.off('error', onError);
-          client.release(broken || lost);
-        };
-        try {
-          await client.query('BEGIN');
-          const tx: Transaction = {
-            query: (sql, params) => run(client, sql, params as unknown[] | undefined),
-            jobDb: {
-              executeSql: async (text, values) => ({
-                rows: (await client.query(text, values as unknown[] | undefined)).rows,
-              }),
-            },
-          };
-          const result = await work(tx);
-          await client.query('COMMIT');
-          release(false);
-          return result;
-        } catch (error) {
-          // The original error is what matters (rethrown or retried below); a failed ROLLBACK means
-          // the connection is broken, and the server discards the transaction with it.
-          const rolledBack = await client.query('ROLLBACK').then(
-            () => true,
-            () => false,
-          );
-          release(!rolledBack);
-          if (runAgain(error, attempt)) continue;
-          throw error;
-        }
-      }
-    },
+    query: (sql, params) => query(db, sql, params as unknown[] | undefined),
+    transaction: (work) => transaction(db, work),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -7,15 +7,21 @@
 // items, so the frame YouTube puts on the item's reelWatchEndpoint is read through the library's own
 // Thumbnail parser.
 //
-// Every HTTP request of the library goes through `fetch` below: https://www.youtube.com is rewritten
-// to the configured base URL (the fake platform in tests and the demo), each call gets a timeout
-// covering its body too, is reported to `onCall`, and non-2xx answers become typed failures before
-// the library sees them, so the kind of a failure never has to be guessed from a library message.
+// Every HTTP request of the library goes through our own fetch (innertube-fetch.ts): rewritten to
+// the configured base URL, with a timeout and a report per call, and non-2xx answers turned into
+// typed failures before the library sees them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 // First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
 import '../http-globals.ts';
-import { Agent, fetch as undiciFetch, Headers, Response, type Request, type RequestInit } from 'undici';
+import { Agent } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
+import {
+  CallFailure,
+  type FetchTarget,
+  fetchThrough,
+  type InnertubeCallReport,
+  YOUTUBE_ORIGIN,
+} from './innertube-fetch.ts';
 
 import type {
   InnertubeChannel,
@@ -26,7 +32,7 @@ import type {
   InnertubeThumbnail,
   InnertubeVideo,
 } from './innertube-types.ts';
-export type { InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage };
+export type { InnertubeCallReport, InnertubeClient, InnertubeFailureKind, InnertubeShortItem, InnertubeShortsPage };
 
 export class InnertubeError extends Error {
   readonly kind: InnertubeFailureKind;
@@ -48,14 +54,6 @@ export class InnertubeError extends Error {
   }
 }
 
-export interface InnertubeCallReport {
-  /** resolve_url, browse, player, config, or the path after /youtubei/v1/. */
-  endpoint: string;
-  /** HTTP status; 0 when no answer came (timeout, network). */
-  status: number;
-  durationMs: number;
-}
-
 export interface InnertubeClientOptions {
   /** Stands for https://www.youtube.com, e.g. the fake platform's innertubeBaseUrl. */
   baseUrl: string;
@@ -64,7 +62,6 @@ export interface InnertubeClientOptions {
   onCall?: (call: InnertubeCallReport) => void;
 }
 
-const YOUTUBE_ORIGIN = 'https://www.youtube.com';
 /**
  * The Shorts tab's browse params as the web client sends them (NewPipe hard-codes the same): asking
  * for the tab directly saves the channel-page call. Should YouTube stop honouring them, the answer is
@@ -96,26 +93,6 @@ export function parseDisplayCount(text: string | undefined): number | undefined 
 
 // ---------------------------------------------------------------------------------------------
 // Failures
-
-/** A non-2xx answer or no answer at all, raised inside our fetch so its cause stays known. */
-class CallFailure extends Error {
-  readonly endpoint: string;
-  readonly status: number;
-  readonly reason: 'http' | 'timeout' | 'network';
-
-  constructor(
-    endpoint: string,
-    status: number,
-    reason: 'http' | 'timeout' | 'network',
-    message: string,
-    cause?: unknown,
-  ) {
-    super(message, { cause });
-    this.endpoint = endpoint;
-    this.status = status;
-    this.reason = reason;
-  }
-}
 
 function findInChain<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
@@ -353,7 +330,7 @@ function lastPage(): InnertubeShortsPage {
   return { items: [], hasMore: false, next: async () => lastPage() };
 }
 
-// Reading ahead (#13). youtubei.js parses a page before it tells the next page's continuation, and
+// Reading ahead. youtubei.js parses a page before it tells the next page's continuation, and
 // parsing 48 Shorts took the service 8-15 ms per page: with the request for the following page
 // waiting on it, every step of a cold hybrid read cost that on top of YouTube's latency (4.1-4.4 s
 // for 3,000 shorts against a 3.3 s sequential bound). So a continuation page is fetched unparsed;
@@ -474,237 +451,174 @@ function isoTimestamp(value: string | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 
-function endpointName(pathname: string): string {
-  const rest = /^\/youtubei\/v1\/(.+?)\/?$/.exec(pathname)?.[1];
-  if (!rest) return pathname;
-  return rest === 'navigation/resolve_url' ? 'resolve_url' : rest;
+/** A channel's page, or undefined for an ERROR alert instead of a page ("This channel does not exist.", a terminated account). */
+async function channelPage(yt: Innertube, id: string): Promise<YT.Channel | undefined> {
+  try {
+    return await yt.getChannel(id);
+  } catch (error) {
+    if (error instanceof Utils.ChannelError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The channel id an address stands for. An address YouTube knows under another URL answers a
+ * urlEndpoint: it is followed (NewPipe does up to three hops), but only to youtube.com. A video, a
+ * playlist or a search page is not a channel: undefined.
+ */
+async function resolveChannelId(yt: Innertube, url: string): Promise<string | undefined> {
+  let current = url;
+  for (let hop = 0; hop < 3; hop++) {
+    let endpoint: YTNodes.NavigationEndpoint;
+    try {
+      endpoint = await yt.resolveURL(current);
+    } catch (error) {
+      // An address YouTube does not know answers 404.
+      if (findInChain(error, CallFailure)?.status === 404) return undefined;
+      throw error;
+    }
+    const payload = endpoint.payload as { browseId?: unknown; url?: unknown };
+    if (endpoint.name === 'browseEndpoint' && typeof payload.browseId === 'string') {
+      return /^UC[A-Za-z0-9_-]{22}$/.test(payload.browseId) ? payload.browseId : undefined;
+    }
+    if (endpoint.name !== 'urlEndpoint' || typeof payload.url !== 'string') return undefined;
+    const next = new URL(payload.url, YOUTUBE_ORIGIN);
+    if (!/(^|\.)youtube\.com$/i.test(next.hostname) || next.href === current) return undefined;
+    current = next.href;
+  }
+  return undefined;
+}
+
+/** The channel and the first page of its Shorts tab; a channel that never posted a Short has no tab. */
+async function readShorts(
+  yt: Innertube,
+  id: string,
+  context: OperationContext,
+): Promise<InnertubeShortsPage & { channel: InnertubeChannel }> {
+  let page: YT.Channel;
+  try {
+    const endpoint = new YTNodes.NavigationEndpoint({
+      browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS },
+    });
+    page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
+  } catch (error) {
+    if (error instanceof Utils.ChannelError)
+      throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
+        endpoint: 'browse',
+        cause: error,
+      });
+    throw error;
+  }
+  const channel = channelFromPage(id, page);
+  const onShortsTab =
+    page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
+  if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
+  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
+  return { ...first, channel };
+}
+
+/** One video's player data; undefined when YouTube says it is unavailable, private or removed. */
+async function readVideo(yt: Innertube, id: string): Promise<InnertubeVideo | undefined> {
+  let info: YT.VideoInfo;
+  try {
+    info = await yt.getBasicInfo(id);
+  } catch (error) {
+    // playabilityStatus ERROR ("This video is unavailable") is thrown by the library itself.
+    const status = (error as { info?: { status?: unknown } }).info?.status;
+    if (!findInChain(error, CallFailure) && status === 'ERROR') return undefined;
+    throw error;
+  }
+  const playability = info.playability_status;
+  const reason = playability?.reason ?? '';
+  if (/not a bot/i.test(reason))
+    throw new InnertubeError('bot-check', `YouTube asks to sign in to confirm this is not a bot (player, ${id}).`, {
+      endpoint: 'player',
+    });
+  if (playability?.status !== 'OK' && !info.basic_info.id) {
+    // Private or removed videos say so; any other sign-in demand without data is YouTube's
+    // suspicion of the session, which retrying elsewhere will not cure either.
+    if (playability?.status === 'LOGIN_REQUIRED' && !/private/i.test(reason)) {
+      throw new InnertubeError(
+        'bot-check',
+        `YouTube asks to sign in for video ${id}: ${reason || playability.status}.`,
+        {
+          endpoint: 'player',
+        },
+      );
+    }
+    return undefined;
+  }
+  return videoFromInfo(id, info);
+}
+
+function videoFromInfo(id: string, info: YT.VideoInfo): InnertubeVideo {
+  const details = info.basic_info;
+  if (!details.id)
+    throw new InnertubeError('parse', `The player answer for ${id} has no video details.`, {
+      endpoint: 'player',
+    });
+  const microformat = info.page[0].microformat?.is(YTNodes.PlayerMicroformat) ? info.page[0].microformat : undefined;
+  const video: InnertubeVideo = {
+    id: details.id,
+    thumbnails: thumbnails(details.thumbnail).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)),
+  };
+  if (details.title) video.title = details.title;
+  if (details.short_description) video.description = details.short_description;
+  const publishedAt = isoTimestamp(microformat?.publish_date ?? microformat?.upload_date);
+  if (publishedAt) video.publishedAt = publishedAt;
+  if (Number.isSafeInteger(details.view_count)) video.viewCount = String(details.view_count);
+  if (Number.isFinite(details.duration)) video.durationSeconds = details.duration!;
+  if (details.keywords?.length) video.keywords = [...details.keywords];
+  if (details.channel_id) video.channelId = details.channel_id;
+  return video;
+}
+
+/**
+ * A session that makes no network call but the config one, whose failure the library tolerates.
+ * The session's time zone is given: the library's default asks ICU for the system's
+ * (Intl.DateTimeFormat), which maps ~8 MiB of ICU data into the process for good; the dates read
+ * here carry their own offsets.
+ */
+async function createSession(target: FetchTarget): Promise<Innertube> {
+  try {
+    return await Innertube.create({
+      retrieve_player: false,
+      generate_session_locally: true,
+      lang: 'en',
+      location: 'US',
+      timezone: 'UTC',
+      fetch: ((input: Parameters<typeof fetchThrough>[1], init?: Parameters<typeof fetchThrough>[2]) =>
+        fetchThrough(target, input, init)) as unknown as typeof globalThis.fetch,
+    });
+  } catch (error) {
+    await target.agent.close();
+    throw classify(error, 'a new InnerTube session');
+  }
 }
 
 export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
   const base = new URL(options.baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     connections: 32,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   });
-
-  // The library calls fetch(Request, {body, headers, redirect, credentials}) for API calls and
-  // fetch(url string, {method, headers, body}) for its config call.
-  const fetchThroughUs = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    // By shape rather than instanceof: the class is whichever Request youtubei.js was given.
-    const request = typeof input === 'object' && !(input instanceof URL) ? input : undefined;
-    const original = new URL(request ? request.url : String(input));
-    const target =
-      original.origin === YOUTUBE_ORIGIN
-        ? new URL(`${base.origin}${basePath}${original.pathname}${original.search}`)
-        : original;
-    const endpoint = endpointName(original.pathname);
-    const method = init?.method ?? request?.method ?? 'GET';
-    const headers: Array<[string, string]> = [];
-    new Headers(init?.headers ?? request?.headers).forEach((value, name) => {
-      headers.push([name, value]);
-    });
-    const body = init?.body ?? (request?.body ? await request.text() : undefined);
-    const started = performance.now();
-    const signal = AbortSignal.timeout(options.timeoutMs);
-    let status = 0;
-    try {
-      const response = await undiciFetch(target, {
-        method,
-        headers,
-        body: body as string | undefined,
-        signal,
-        dispatcher: agent,
-        redirect: 'follow',
-      });
-      status = response.status;
-      // Read the body here, so the timeout covers it and the report says when the call really ended.
-      const bytes = await response.arrayBuffer();
-      options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
-      if (status < 200 || status > 299)
-        throw new CallFailure(endpoint, status, 'http', `YouTube answered ${endpoint} with HTTP ${status}.`);
-      const responseHeaders: Array<[string, string]> = [];
-      response.headers.forEach((value, name) => {
-        responseHeaders.push([name, value]);
-      });
-      return new Response(bytes, { status, statusText: response.statusText, headers: responseHeaders });
-    } catch (error) {
-      if (error instanceof CallFailure) throw error;
-      // The agent's own header and body timeouts (the same length) may fire before the signal does.
-      const code =
-        (error as { code?: string; cause?: { code?: string } }).code ??
-        (error as { cause?: { code?: string } }).cause?.code;
-      const timedOut =
-        signal.aborted ||
-        code === 'UND_ERR_HEADERS_TIMEOUT' ||
-        code === 'UND_ERR_BODY_TIMEOUT' ||
-        (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
-      options.onCall?.({ endpoint, status, durationMs: performance.now() - started });
-      if (timedOut)
-        throw new CallFailure(
-          endpoint,
-          status,
-          'timeout',
-          `YouTube did not answer ${endpoint} within ${options.timeoutMs} ms.`,
-          error,
-        );
-      throw new CallFailure(
-        endpoint,
-        status,
-        'network',
-        `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`,
-        error,
-      );
-    }
-  };
-
-  let yt: Innertube;
-  try {
-    // No network call but the config one, whose failure the library tolerates. The session's time
-    // zone is given: the library's default asks ICU for the system's (Intl.DateTimeFormat), which maps
-    // ~8 MiB of ICU data into the process for good (#13); the dates read here carry their own offsets.
-    yt = await Innertube.create({
-      retrieve_player: false,
-      generate_session_locally: true,
-      lang: 'en',
-      location: 'US',
-      timezone: 'UTC',
-      fetch: fetchThroughUs as unknown as typeof globalThis.fetch,
-    });
-  } catch (error) {
-    await agent.close();
-    throw classify(error, 'a new InnerTube session');
-  }
-
-  async function getChannel(id: string): Promise<YT.Channel | undefined> {
-    try {
-      return await yt.getChannel(id);
-    } catch (error) {
-      // An ERROR alert instead of a page: "This channel does not exist.", or a terminated account.
-      if (error instanceof Utils.ChannelError) return undefined;
-      throw error;
-    }
-  }
-
+  const yt = await createSession({
+    base,
+    agent,
+    timeoutMs: options.timeoutMs,
+    onCall: options.onCall,
+  });
   return {
-    resolve: (url) =>
-      operation(`the address ${url}`, async () => {
-        let current = url;
-        // An address YouTube knows under another URL answers a urlEndpoint: follow it (NewPipe does
-        // up to three hops), but only to youtube.com.
-        for (let hop = 0; hop < 3; hop++) {
-          let endpoint: YTNodes.NavigationEndpoint;
-          try {
-            endpoint = await yt.resolveURL(current);
-          } catch (error) {
-            // An address YouTube does not know answers 404.
-            if (findInChain(error, CallFailure)?.status === 404) return undefined;
-            throw error;
-          }
-          const payload = endpoint.payload as { browseId?: unknown; url?: unknown };
-          if (endpoint.name === 'browseEndpoint' && typeof payload.browseId === 'string') {
-            return /^UC[A-Za-z0-9_-]{22}$/.test(payload.browseId) ? payload.browseId : undefined;
-          }
-          if (endpoint.name === 'urlEndpoint' && typeof payload.url === 'string') {
-            const next = new URL(payload.url, YOUTUBE_ORIGIN);
-            if (!/(^|\.)youtube\.com$/i.test(next.hostname) || next.href === current) return undefined;
-            current = next.href;
-            continue;
-          }
-          // A video, a playlist, a search page: not a channel.
-          return undefined;
-        }
-        return undefined;
-      }),
-
+    resolve: (url) => operation(`the address ${url}`, () => resolveChannelId(yt, url)),
     channel: (id) =>
       operation(`the channel ${id}`, async () => {
-        const page = await getChannel(id);
+        const page = await channelPage(yt, id);
         return page && channelFromPage(id, page);
       }),
-
-    shorts: (id) =>
-      operation(`the Shorts of ${id}`, async (context) => {
-        let page: YT.Channel;
-        try {
-          const endpoint = new YTNodes.NavigationEndpoint({
-            browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS },
-          });
-          page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
-        } catch (error) {
-          if (error instanceof Utils.ChannelError)
-            throw new InnertubeError(
-              'unavailable',
-              `YouTube has no channel ${id} (it does not exist or was terminated).`,
-              { endpoint: 'browse', cause: error },
-            );
-          throw error;
-        }
-        const channel = channelFromPage(id, page);
-        const onShortsTab =
-          page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
-        // A channel that never posted a Short has no Shorts tab.
-        if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
-        const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
-        return { ...first, channel };
-      }),
-
-    video: (id) =>
-      operation(`the video ${id}`, async () => {
-        let info: YT.VideoInfo;
-        try {
-          info = await yt.getBasicInfo(id);
-        } catch (error) {
-          // playabilityStatus ERROR ("This video is unavailable") is thrown by the library itself.
-          const status = (error as { info?: { status?: unknown } }).info?.status;
-          if (!findInChain(error, CallFailure) && status === 'ERROR') return undefined;
-          throw error;
-        }
-        const playability = info.playability_status;
-        const reason = playability?.reason ?? '';
-        if (/not a bot/i.test(reason))
-          throw new InnertubeError(
-            'bot-check',
-            `YouTube asks to sign in to confirm this is not a bot (player, ${id}).`,
-            { endpoint: 'player' },
-          );
-        const details = info.basic_info;
-        if (playability?.status !== 'OK' && !details.id) {
-          // Private or removed videos say so; any other sign-in demand without data is YouTube's
-          // suspicion of the session, which retrying elsewhere will not cure either.
-          if (playability?.status === 'LOGIN_REQUIRED' && !/private/i.test(reason)) {
-            throw new InnertubeError(
-              'bot-check',
-              `YouTube asks to sign in for video ${id}: ${reason || playability.status}.`,
-              { endpoint: 'player' },
-            );
-          }
-          return undefined;
-        }
-        if (!details.id)
-          throw new InnertubeError('parse', `The player answer for ${id} has no video details.`, {
-            endpoint: 'player',
-          });
-        const microformat = info.page[0].microformat?.is(YTNodes.PlayerMicroformat)
-          ? info.page[0].microformat
-          : undefined;
-        const video: InnertubeVideo = {
-          id: details.id,
-          thumbnails: thumbnails(details.thumbnail).sort((a, b) => (b.width ?? 0) - (a.width ?? 0)),
-        };
-        if (details.title) video.title = details.title;
-        if (details.short_description) video.description = details.short_description;
-        const publishedAt = isoTimestamp(microformat?.publish_date ?? microformat?.upload_date);
-        if (publishedAt) video.publishedAt = publishedAt;
-        if (Number.isSafeInteger(details.view_count)) video.viewCount = String(details.view_count);
-        if (Number.isFinite(details.duration)) video.durationSeconds = details.duration!;
-        if (details.keywords?.length) video.keywords = [...details.keywords];
-        if (details.channel_id) video.channelId = details.channel_id;
-        return video;
-      }),
-
+    shorts: (id) => operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context)),
+    video: (id) => operation(`the video ${id}`, () => readVideo(yt, id)),
     close: () => agent.close(),
   };
 }
