@@ -1,4 +1,4 @@
-// The watches section of `npm run bench` (#15): lag from a short published on the fake platform to
+// The watches section of `npm run bench`: lag from a short published on the fake platform to
 // its shorts.created webhook, with push (WebSub through the fake hub) and with polling, and the
 // upstream units a watch spends per day at a 15-minute interval.
 import { mkdtemp, rm } from 'node:fs/promises';
