@@ -5,7 +5,8 @@
 // this takes is the machine, the client and the receiver, so the ratio of the two carries across
 // machines where either time alone does not.
 // Usage: node bench/bare-webhooks.ts <receiver base URL> <count> <concurrency> <body file>
-// Prints one JSON line: { elapsedMs, medianMs } (the whole loop; one POST's median round trip).
+// Prints one JSON line: { elapsedMs, medianMs, cpuMs } (the whole loop; one POST's median round trip;
+// the loop's own CPU time, which other work on the machine moves far less than its wall time).
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { signPayload } from '../src/domain/webhooks/signing.ts';
@@ -42,7 +43,15 @@ async function lane(): Promise<void> {
 }
 
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 await Promise.all(Array.from({ length: concurrency }, lane));
 const elapsedMs = performance.now() - started;
 latencies.sort((a, b) => a - b);
-console.log(JSON.stringify({ elapsedMs, medianMs: latencies[Math.floor(latencies.length / 2)] ?? 0 }));
+const { user, system } = process.cpuUsage(cpuBefore);
+console.log(
+  JSON.stringify({
+    elapsedMs,
+    medianMs: latencies[Math.floor(latencies.length / 2)] ?? 0,
+    cpuMs: (user + system) / 1000,
+  }),
+);

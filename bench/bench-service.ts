@@ -77,14 +77,14 @@ export async function startBare(bodyFile: string, kind: 'buffer' | 'string') {
 
 /**
  * bench/bare-webhooks.ts in a process of its own: `count` signed POSTs of `body` to `receiverBase`,
- * `lanes` at a time; resolves with the loop's time and one POST's median round trip (ms).
+ * `lanes` at a time; resolves with the loop's time, one POST's median round trip and the loop's CPU time (ms).
  */
 export async function bareWebhookLoop(
   receiverBase: string,
   count: number,
   lanes: number,
   body: string,
-): Promise<{ elapsedMs: number; medianMs: number }> {
+): Promise<{ elapsedMs: number; medianMs: number; cpuMs: number }> {
   const bodyFile = join(await mkdtemp(join(tmpdir(), 'cs-bench-bare-')), 'body.json');
   await writeFile(bodyFile, body);
   try {
@@ -100,7 +100,7 @@ export async function bareWebhookLoop(
     await new Promise<void>((resolve, reject) =>
       loop.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bare webhook loop exited ${code}`)))),
     );
-    return JSON.parse(out) as { elapsedMs: number; medianMs: number };
+    return JSON.parse(out) as { elapsedMs: number; medianMs: number; cpuMs: number };
   } finally {
     await rm(join(bodyFile, '..'), { recursive: true, force: true });
   }
