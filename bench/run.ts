@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { startFakePlatform, type FakeCall } from '../src/fake-platform/server.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { startChild, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
@@ -34,6 +34,7 @@ const HEADLINES = [
   'scaleout_ratio_pct',
   'scaleout_p99_ratio',
   'cold_3000_ratio',
+  'cold_3000_replay_ratio',
   'mem_floor_mib',
   'mem_fresh_start_peak_mib',
   'mem_fresh_start_peak_ratio',
@@ -296,6 +297,7 @@ async function coldPathAndEarlyStop() {
     const pages = Math.max(1, Math.ceil(size / 50));
     const times: number[] = [];
     const firstBytes: number[] = [];
+    const replays: number[] = [];
     let units = 0;
     for (let run = 0; run < 3; run++) {
       // A new channel each run: nothing cached, handle resolution included.
@@ -314,17 +316,22 @@ async function coldPathAndEarlyStop() {
       if (body.itemCount !== size)
         throw new Error(`expected ${size} shorts, got ${JSON.stringify(body).slice(0, 200)}`);
       units = fake.quotaUsed();
+      replays.push(await replayCriticalPath(fake.baseUrl, fake.calls()));
     }
     const wall = median(times);
     const bound = (pages + 2) * LATENCY_MS;
+    const replay = median(replays);
     const minimum = 1 + pages + pages;
-    if (size === 3000) headline.cold_3000_ratio = (wall / bound).toFixed(2);
+    if (size === 3000) {
+      headline.cold_3000_ratio = (wall / bound).toFixed(2);
+      headline.cold_3000_replay_ratio = (wall / replay).toFixed(2);
+    }
     report(
       'cold',
-      `${size} shorts: wall ms (median of 3; first byte after ${median(firstBytes).toFixed(0)}, ${(median(firstBytes) / bound).toFixed(2)}×) vs (pages+2)×${LATENCY_MS} = ${bound}`,
-      `${wall.toFixed(0)} (${(wall / bound).toFixed(2)}×)`,
-      '≤ 1.15×',
-      wall <= bound * 1.15 ? 'met' : 'NOT met',
+      `${size} shorts: wall ms (median of 3; first byte after ${median(firstBytes).toFixed(0)}) vs a bare client's ${pages + 2} critical-path calls one after another (${replay.toFixed(0)}; bound (pages+2)×${LATENCY_MS} = ${bound})`,
+      `${wall.toFixed(0)} (${(wall / replay).toFixed(2)}× bare, ${(wall / bound).toFixed(2)}× bound)`,
+      '≤ 1.15× bare (≤ 1.15× bound)',
+      `${wall <= replay * 1.15 ? 'met' : 'NOT met'}${wall <= replay * 1.15 === wall <= bound * 1.15 ? '' : ` (${wall <= bound * 1.15 ? 'within' : 'over'} the bound's)`}`,
     );
     report(
       'cold',
@@ -349,6 +356,27 @@ async function coldPathAndEarlyStop() {
   await service.kill('SIGTERM');
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The cold path's same-run baseline: the calls on its critical path (the channel, every playlist
+ * page, the last videos batch; the other batches overlap the next page) replayed from a bare client
+ * one after another, with the parameters the service sent. It is the computed bound plus what each
+ * round trip to the fake platform costs on this machine, so the service's wall time against it says
+ * what the service adds, wherever it runs. Resolves with the replay's wall time in ms.
+ */
+async function replayCriticalPath(baseUrl: string, calls: FakeCall[]): Promise<number> {
+  const path = [
+    calls.find((c) => c.endpoint === 'channels'),
+    ...calls.filter((c) => c.endpoint === 'playlistItems'),
+    calls.findLast((c) => c.endpoint === 'videos'),
+  ].filter((c) => c !== undefined);
+  const started = performance.now();
+  for (const call of path) {
+    const res = await fetch(`${baseUrl}/${call.endpoint}?${new URLSearchParams(call.params)}`);
+    await res.json();
+  }
+  return performance.now() - started;
 }
 
 // Quota economy: what an abusive account can make the service spend upstream, and what honest
@@ -912,7 +940,7 @@ const BASELINES = [
   '**Baselines.** Every absolute figure has a same-run baseline ratio beside it; targets are ratios, with the absolute target they came from in parentheses.',
   '',
   '- **hot**: the bare Fastify server (`bench/bare-server.ts`) sending the same body pre-encoded, in the same alternating rounds: throughput as % of its req/s, latency p50 / p99 as multiples of its own, CPU per request against its CPU per request. The JSON-string variant is reported as % of the pre-encoded one. The scale-out rows use the same bare rounds.',
-  "- **cold**, **sources**: the sequential bound, upstream calls × the fake platform's 50 ms latency: wall and first byte as multiples of it. Quota units are counts, the same on any machine: no baseline.",
+  "- **cold**: a bare client replaying the critical path's upstream calls (channel, every playlist page, the last videos batch) one after another with the parameters the service sent, after each run: the wall time as a multiple of it, and of the computed bound (calls × the fake platform's 50 ms) for reference. **sources**: the computed bound. Quota units are counts, the same on any machine: no baseline.",
   "- **memory**: the module floor (`bench/module-floor.ts`): an empty Node process with the service's runtime dependencies bundled and loaded as the service loads them, with the same V8 flags and malloc settings, nothing started; every RSS figure as a multiple of its RSS, and the start time as a multiple of its time from spawn to loaded. The targets (≤ 350 MiB serving, ≤ 200 MiB idle) are 3.0× and 1.7× the 118 MiB floor of the machine they were set on.",
   "- **async**: acceptance against the bare Fastify server answering the same 1,000 requests with 202; last delivery against a bare loop of 1,000 signed POSTs of a delivered body to the same kind of receiver, as many at a time as the workers deliver (`bench/bare-webhooks.ts`: 20, or 40 for two workers), run after each warm round; CPU of the service's processes against the loop's CPU. The targets (3,000 and 2,000 ms) are 7.5× and 5× the loop's ~400 ms there.",
   '- **watches**: push lag against one bare signed POST of the same body to the same receiver (median of 40, one at a time); polling lag against the polling interval. Units are counts.',
