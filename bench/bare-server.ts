@@ -17,6 +17,10 @@ app.post('/api/youtube/shorts', async (_request, reply) =>
 app.post('/api/youtube/shorts/accepted', async (_request, reply) =>
   reply.code(202).header('content-type', 'application/json; charset=utf-8').send(body),
 );
+// What another account's GET /accounts is compared with while the callback is flooded: a small JSON answer.
+app.get('/accounts', async (_request, reply) =>
+  reply.header('content-type', 'application/json; charset=utf-8').send('{"id":"bare","credits":{"balance":1}}'),
+);
 const NOTIFICATION_BODY_LIMIT = 16 * 1024;
 app.addContentTypeParser(
   'application/atom+xml',
