@@ -1,5 +1,7 @@
 // npm run bench: reproducible measurements of the hot path, the cold path against a slow upstream,
-// early stop, memory and webhook throughput. Prints a table and writes bench/results.md.
+// early stop, memory, webhook throughput, watches and the WebSub callback's refusals. Every absolute
+// figure has a baseline measured in the same run beside it (BASELINES below), so a run on another
+// machine, or a busy one, still says whether a target holds. Prints a table and writes bench/results.md.
 import { rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -944,7 +946,7 @@ const BASELINES = [
   "- **memory**: the module floor (`bench/module-floor.ts`): an empty Node process with the service's runtime dependencies bundled and loaded as the service loads them, with the same V8 flags and malloc settings, nothing started; every RSS figure as a multiple of its RSS, and the start time as a multiple of its time from spawn to loaded. The targets (≤ 350 MiB serving, ≤ 200 MiB idle) are 3.0× and 1.7× the 118 MiB floor of the machine they were set on.",
   "- **async**: acceptance against the bare Fastify server answering the same 1,000 requests with 202; last delivery against a bare loop of 1,000 signed POSTs of a delivered body to the same kind of receiver, as many at a time as the workers deliver (`bench/bare-webhooks.ts`: 20, or 40 for two workers), run after each warm round; CPU of the service's processes against the loop's CPU. The targets (3,000 and 2,000 ms) are 7.5× and 5× the loop's ~400 ms there.",
   '- **watches**: push lag against one bare signed POST of the same body to the same receiver (median of 40, one at a time); polling lag against the polling interval. Units are counts.',
-  "- **websub**: refusal times against the bare Fastify server refusing the same 1 MiB bodies the same way (404 before reading with push off, 413 at 16 KiB with push on); the service's RSS growth beside the bare server's under the same load (a ratio to a growth near zero says nothing, so the target stays in MB); another account's GET /accounts latency against its own latency without the load.",
+  "- **websub**: refusal times against the bare Fastify server refusing the same 1 MiB bodies the same way (404 before reading with push off, 413 at 16 KiB with push on), judged by the slowest against its slowest, with the KiB each process read per request beside them (from /proc, the same on any machine); the service's RSS growth beside the bare server's under the same load (a ratio to a growth near zero says nothing, so the target stays in MB); another account's GET /accounts latency during the load against its own without it, divided by the same ratio of the bare server's GET under its own load (the load generator takes CPU from every process on the machine).",
 ].join('\n');
 // In the sections' order, whichever run each row comes from (`early` is part of the cold section).
 const order = (line: string) => {
