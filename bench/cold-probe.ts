@@ -2,7 +2,7 @@
 // fake platform answering after PROBE_LATENCY ms (default 50, as `npm run bench`; 0 leaves only the
 // service's own work), one warm-up read of a 500-short channel, then PROBE_RUNS (default 12) reads of
 // new 50-short channels one after another. Prints each wall time and the median without the first,
-// which still pays for code paths the warm-up did not take (bench/reading.md, #13 fourteenth round).
+// which still pays for code paths the warm-up did not take (bench/reading.md, the round on memory handed back to the system).
 // PROBE_TIMELINE=1 also prints each read's timeline: the gaps between the request, each upstream
 // call's arrival at the fake platform (>) and its answer (<), the response's head and its body
 // (Node's http.server diagnostics channels, in this process, where the fake runs): a gap that

@@ -1,4 +1,4 @@
-// The watches section of `npm run bench` (#15): lag from a short published on the fake platform to
+// The watches section of `npm run bench`: lag from a short published on the fake platform to
 // its shorts.created webhook, with push (WebSub through the fake hub) and with polling, and the
 // upstream units a watch spends per day at a 15-minute interval.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { fileURLToPath } from 'node:url';
+import { bareWebhookLoop } from './bench-service.ts';
 
 type Report = (section: string, metric: string, value: string, target: string, verdict: string) => void;
 
@@ -76,10 +77,14 @@ async function lags(
   return out;
 }
 
-const stats = (values: number[]) => {
+/** Median and max, each also as a multiple of `baseline` (ms) when given. */
+const stats = (values: number[], baseline?: { ms: number; name: string }) => {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return `median ${at(0.5).toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}`;
+  const against = baseline
+    ? ` (${(at(0.5) / baseline.ms).toFixed(1)}× / ${(sorted.at(-1)! / baseline.ms).toFixed(1)}× ${baseline.name})`
+    : '';
+  return `median ${at(0.5).toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}${against}`;
 };
 
 export async function watchesBench(report: Report): Promise<void> {
@@ -109,10 +114,14 @@ export async function watchesBench(report: Report): Promise<void> {
     });
     await until(async () => fake.hub.subscriptions().length > 0, 30_000, 50);
     const pushed = await lags(fake, 'bench-push', receiver, () => 300);
+    // Baseline: one signed POST of the same webhook body to the same receiver, from a bare loop
+    // (bench/bare-webhooks.ts), one at a time: what any delivery costs on this machine.
+    const sample = receiver.deliveries.at(-1)!.body;
+    const bare = await bareWebhookLoop(receiver.url(''), 40, 1, sample);
     report(
       'watches',
-      `push (WebSub): publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`,
-      stats(pushed),
+      `push (WebSub): publish → shorts.created webhook, ${PUBLISHES} shorts (ms; one bare signed POST ${bare.medianMs.toFixed(1)})`,
+      stats(pushed, { ms: bare.medianMs, name: 'bare POST' }),
       'seconds',
       pushed.every((ms) => ms < 10_000) ? 'ok' : 'slow',
     );
@@ -144,7 +153,7 @@ export async function watchesBench(report: Report): Promise<void> {
     report(
       'watches',
       `polling every ${POLL_INTERVAL_S} s: publish → shorts.created webhook, ${PUBLISHES} shorts (ms)`,
-      stats(polled),
+      stats(polled, { ms: POLL_INTERVAL_S * 1000, name: 'interval' }),
       `≤ interval + ~1 s`,
       polled.every((ms) => ms <= (POLL_INTERVAL_S + 2) * 1000) ? 'ok' : 'slow',
     );

@@ -1,10 +1,10 @@
-// Bundles the service's processes into dist/ (#13): `npm start` and `npm run worker` run the bundle,
+// Bundles the service's processes into dist/: `npm start` and `npm run worker` run the bundle,
 // which `npm ci` builds (prepare) and `npm start` rebuilds when the sources changed.
 //
 // Run from its sources the service loads ~2,300 ES modules (typebox's 683, youtubei.js's 672, our
 // ~150 TypeScript files…), and each costs the process its loader records and compiled code besides
 // its text, and our .ts files the type stripper (amaro, ~18 MiB in each thread that loads one). The
-// bundle is a handful of modules: measured in bench/reading.md (#13, twelfth round).
+// bundle is a handful of modules: measured in bench/reading.md (the round on the service as a bundle).
 // It is the same code, not minified, so stack traces still name our functions; files the service
 // reads at run time are named from the root (src/infra/paths.ts). Packages that load files of their
 // own stay outside and load from node_modules: PGlite (its WASM and data), argon2 (a native addon),

@@ -36,8 +36,8 @@ function fail(message: string): never {
 
 const dataDir = process.env.DATA_DIR ?? './data-demo';
 // The data directory is wiped on start: never under a demo (or service) that is still running on it,
-// and never one the demo did not make (found by review: a shell holding a service's environment —
-// README has operators source it for the CLI — wiped that service's data).
+// and never one the demo did not make: a shell holding a service's environment (README has
+// operators source it for the CLI) would otherwise wipe that service's data.
 const holder = readLockHolder(dataDir);
 if (holder && !holderIsDead(holder))
   fail(
@@ -56,7 +56,7 @@ const fake = await startFakePlatform({ latencyMs: 30 });
 const receiver = await startDemoReceiver();
 await rm(dataDir, { recursive: true, force: true });
 // Marked as the demo's before anything is written there: a start that fails later (a port in use)
-// leaves a directory the next start may wipe (found by review: it refused its own).
+// leaves a directory the next start may wipe, rather than one it refuses as not its own.
 await mkdir(dataDir, { recursive: true });
 await writeFile(DEMO_MARKER, 'Made by npm run demo, which wipes this directory at its next start.\n');
 // The demo's own storage only: a DATABASE_URL or REDIS_URL of the shell's (a real service's) is not the demo's to use.

@@ -1,4 +1,4 @@
-// Dashboard calls and types for the credit statement, the low-balance alert and key usage (issue #16).
+// Dashboard calls and types for the credit statement, the low-balance alert and key usage.
 // Kept beside api.ts (whose `api` wrapper they use); the types are generated (api-types.ts, npm run client:types).
 import { api, ApiError, type ApiKey } from './api.ts';
 import type { components } from './api-types.ts';
@@ -46,7 +46,7 @@ export async function downloadLedgerCsv(): Promise<void> {
     headers: { authorization: `Bearer ${token ?? ''}` },
     cache: 'no-store',
   });
-  // As every other call (api.ts): an expired session signs out (found by review: only an error showed).
+  // As every other call (api.ts): an expired session signs out rather than leaving only an error.
   if (response.status === 401 && token && session.current?.token === token) signOut(SESSION_EXPIRED);
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string; requestId?: string };

@@ -1,4 +1,4 @@
-// Dashboard calls of the requests log, the webhook tooling and the Run panel (#16 points 1–3).
+// Dashboard calls of the requests log, the webhook tooling and the Run panel.
 // The response types are generated from the OpenAPI document (api-types.ts, npm run client:types).
 import { api, type Channel, type DeliveryAttempt, type RequestStatus, type Short } from './api.ts';
 import type { components } from './api-types.ts';

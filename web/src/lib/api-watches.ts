@@ -1,4 +1,4 @@
-// The dashboard's calls for watches (#15): /api/youtube/watches. Types are generated from the
+// The dashboard's calls for watches: /api/youtube/watches. Types are generated from the
 // OpenAPI document (api-types.ts; shapes in src/contract/watches.ts).
 import { api } from './api.ts';
 import type { components } from './api-types.ts';
