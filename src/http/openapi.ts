@@ -43,6 +43,9 @@ type OpenApiObject = {
 /** The credential each operation takes, by "<method> <OpenAPI path>", for its code samples. */
 type Credentials = Map<string, Credential | null>;
 
+/** Where an operation's code samples send their request, and with which credential. */
+type SampleTarget = { baseUrl: string; method: string; path: string; credential: Credential | null };
+
 export function openApiDocument(config: Config): SwaggerOptions {
   const collector = new ComponentCollector();
   const credentials: Credentials = new Map();
@@ -60,49 +63,60 @@ export function openApiDocument(config: Config): SwaggerOptions {
         url,
       };
     },
-    transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: OpenApiObject }).openapiObject;
-      collector.addBodyExamples(doc.paths as never);
-      for (const [path, operations] of Object.entries(doc.paths)) {
-        for (const [method, operation] of Object.entries(operations)) {
-          optionalDefaults(operation);
-          addCodeSamples(operation, {
-            baseUrl,
-            method,
-            path,
-            credential: credentials.get(`${method} ${path}`) ?? null,
-          });
-        }
-      }
-      doc.webhooks = collector.hoist(doc.webhooks);
-      doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sortedComponents(collector) } };
-      return doc as never;
-    },
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: OpenApiObject }).openapiObject, collector, (method, path) => ({
+        baseUrl,
+        method,
+        path,
+        credential: credentials.get(`${method} ${path}`) ?? null,
+      })) as never,
     openapi: {
       openapi: '3.1.0',
       info: info(config),
       ...(config.PUBLIC_BASE_URL ? { servers: [{ url: config.PUBLIC_BASE_URL }] } : {}),
-      components: {
-        securitySchemes: {
-          bearer: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'An API key (csk_…, from POST /keys or the dashboard) or a session JWT from POST /auth/login.',
-          },
-        },
-      },
-      tags: [
-        { name: 'shorts', description: 'The metered operation and its request records' },
-        { name: 'auth', description: 'Dashboard sessions and sign-up' },
-        { name: 'keys', description: 'API keys' },
-        { name: 'accounts', description: 'Credits, limits, usage and the price' },
-        { name: 'webhooks', description: 'Webhook signing secrets' },
-        { name: 'operations', description: 'Health and metrics' },
-        { name: 'operator', description: "Operator API: an operator's session or the OPERATOR_TOKEN" },
-      ],
+      components: { securitySchemes: securitySchemes() },
+      tags: tags(),
       webhooks: webhookDocs() as never,
     },
   };
+}
+
+// Made afresh for each document: @fastify/swagger may complete the objects it is given, and a process
+// (the tests) builds many apps.
+const securitySchemes = () => ({
+  bearer: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    description: 'An API key (csk_…, from POST /keys or the dashboard) or a session JWT from POST /auth/login.',
+  },
+});
+
+const tags = () => [
+  { name: 'shorts', description: 'The metered operation and its request records' },
+  { name: 'auth', description: 'Dashboard sessions and sign-up' },
+  { name: 'keys', description: 'API keys' },
+  { name: 'accounts', description: 'Credits, limits, usage and the price' },
+  { name: 'webhooks', description: 'Webhook signing secrets' },
+  { name: 'operations', description: 'Health and metrics' },
+  { name: 'operator', description: "Operator API: an operator's session or the OPERATOR_TOKEN" },
+];
+
+/** The document @fastify/swagger built, completed: body examples, optional defaults, code samples, components. */
+function finishDocument(
+  doc: OpenApiObject,
+  collector: ComponentCollector,
+  sampleTarget: (method: string, path: string) => SampleTarget,
+): OpenApiObject {
+  collector.addBodyExamples(doc.paths as never);
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      optionalDefaults(operation);
+      addCodeSamples(operation, sampleTarget(method, path));
+    }
+  }
+  doc.webhooks = collector.hoist(doc.webhooks);
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sortedComponents(collector) } };
+  return doc;
 }
 
 /** The document's title and introduction: what the service does, where to start, then the guides. */
