@@ -3,13 +3,13 @@ import { listAudit } from '../../../domain/operators/audit.ts';
 import { AuditEntrySchema } from '../../../contract/operator.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { operatorErrors, operatorTag } from './common.ts';
+import { operatorErrors, operatorSchema } from './common.ts';
 
 export const listAuditRoute = {
   method: 'GET',
   url: '/operator/audit',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'The audit log of operator actions, newest first (optionally about one user).',
     querystring: Type.Object({
       userId: Type.Optional(Type.String({ format: 'uuid' })),

@@ -11,8 +11,8 @@ import type { FastifyRequest } from 'fastify';
 /** The operator a request comes from: a session of an operator's account, or the OPERATOR_TOKEN. */
 export type OperatorActor = Actor & { via: 'token' | 'session' };
 
-/** The tag and security of every operator route: listed together in the OpenAPI document. */
-export const operatorTag = () => ({ tags: ['operator'], security: [{ bearer: [] }] });
+/** What every operator route's schema starts with: its tag (the OpenAPI document lists them together) and security. */
+export const operatorSchema = () => ({ tags: ['operator'], security: [{ bearer: [] }] });
 
 export const UserParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 254, description: "The user's id (or email)." }),

@@ -5,13 +5,13 @@ import { UserSchema } from '../../../contract/operator.ts';
 import { Role } from '../../../contract/common.ts';
 import { json } from '../../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag, viewOf } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema, viewOf } from './common.ts';
 
 export const createUserRoute = {
   method: 'POST',
   url: '/operator/users',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'Create a user (customer or operator) with an optional starting balance.',
     body: Type.Object(
       {

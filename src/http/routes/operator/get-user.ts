@@ -5,13 +5,13 @@ import { UserSchema } from '../../../contract/operator.ts';
 import { UsageDaySchema } from '../../../contract/accounts.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { operatorErrors, operatorTag, UserParams, viewOf } from './common.ts';
+import { operatorErrors, operatorSchema, UserParams, viewOf } from './common.ts';
 
 export const getUserRoute = {
   method: 'GET',
   url: '/operator/users/:id',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'One user with totals and usage per UTC day.',
     params: UserParams,
     querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),

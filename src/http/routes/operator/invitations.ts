@@ -6,13 +6,13 @@ import { CreatedInvitationSchema, InvitationSchema } from '../../../contract/ope
 import { Role } from '../../../contract/common.ts';
 import { json } from '../../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../../types.ts';
-import { actorOf, ListQuery, operatorErrors, operatorTag } from './common.ts';
+import { actorOf, ListQuery, operatorErrors, operatorSchema } from './common.ts';
 
 export const createInvitationRoute = {
   method: 'POST',
   url: '/operator/invitations',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary:
       'Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once.',
     body: Type.Object(
@@ -45,7 +45,7 @@ export const listInvitationsRoute = {
   method: 'GET',
   url: '/operator/invitations',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'Invitations, newest first (never their tokens).',
     querystring: ListQuery,
     response: {

@@ -3,13 +3,13 @@ import { searchUsers } from '../../../domain/operators/users.ts';
 import { UserSchema } from '../../../contract/operator.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { operatorErrors, operatorTag, viewOf } from './common.ts';
+import { operatorErrors, operatorSchema, viewOf } from './common.ts';
 
 export const listUsersRoute = {
   method: 'GET',
   url: '/operator/users',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'List users, newest first; search matches part of the email or the exact id.',
     querystring: Type.Object({
       search: Type.Optional(Type.String({ maxLength: 254 })),

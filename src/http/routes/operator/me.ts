@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import { json, Nullable } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema } from './common.ts';
 
 export const meRoute = {
   method: 'GET',
   url: '/operator/me',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'Who the operator API sees: an operator session or the operator token.',
     response: {
       200: json(

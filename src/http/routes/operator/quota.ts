@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { nextQuotaDayStart, quotaDay } from '../../../domain/quota/quota-day.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { operatorErrors, operatorTag } from './common.ts';
+import { operatorErrors, operatorSchema } from './common.ts';
 
 const KeyState = Type.Object({
   label: Type.String({ description: '"<index>:<8 hex of SHA-256>": never the key itself.' }),
@@ -18,7 +18,7 @@ export const quotaRoute = {
   method: 'GET',
   url: '/operator/quota',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary:
       'Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.',
     response: {

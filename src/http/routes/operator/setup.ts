@@ -2,13 +2,13 @@ import { Type } from 'typebox';
 import { startupNotes } from '../../../startup-notes.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { operatorErrors, operatorTag } from './common.ts';
+import { operatorErrors, operatorSchema } from './common.ts';
 
 export const setupRoute = {
   method: 'GET',
   url: '/operator/setup',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary:
       'What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner.',
     response: {

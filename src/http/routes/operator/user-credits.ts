@@ -3,13 +3,13 @@ import { adjustCredits as adjustUserCredits } from '../../../domain/operators/us
 import { UserSchema } from '../../../contract/operator.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag, Reason, UserParams, viewOf } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema, Reason, UserParams, viewOf } from './common.ts';
 
 export const adjustCreditsRoute = {
   method: 'POST',
   url: '/operator/users/:id/credits',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary:
       'Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed).',
     params: UserParams,

@@ -4,7 +4,7 @@ import { setUserDisabled } from '../../../domain/operators/users.ts';
 import { UserSchema } from '../../../contract/operator.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag, Reason, UserParams, viewOf } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema, Reason, UserParams, viewOf } from './common.ts';
 
 const ReasonBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
 
@@ -13,7 +13,7 @@ function disabledRoute(action: 'disable' | 'enable', summary: string) {
     method: 'POST',
     url: `/operator/users/:id/${action}`,
     schema: {
-      ...operatorTag(),
+      ...operatorSchema(),
       summary,
       params: UserParams,
       body: ReasonBody,

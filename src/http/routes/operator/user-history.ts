@@ -8,13 +8,13 @@ import { LedgerEntrySchema } from '../../../contract/accounts.ts';
 import { RequestSummarySchema } from '../../../contract/shorts.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { ListQuery, operatorErrors, operatorTag, UserParams } from './common.ts';
+import { ListQuery, operatorErrors, operatorSchema, UserParams } from './common.ts';
 
 export const userLedgerRoute = {
   method: 'GET',
   url: '/operator/users/:id/ledger',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: "A user's credit ledger, newest first.",
     params: UserParams,
     querystring: ListQuery,
@@ -34,7 +34,7 @@ export const userRequestsRoute = {
   method: 'GET',
   url: '/operator/users/:id/requests',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: "A user's shorts requests, newest first.",
     params: UserParams,
     querystring: ListQuery,
@@ -54,7 +54,7 @@ export const userDeliveriesRoute = {
   method: 'GET',
   url: '/operator/users/:id/deliveries',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: "A user's webhook delivery attempts, newest first.",
     params: UserParams,
     querystring: ListQuery,

@@ -4,13 +4,13 @@ import { MAX_LIMIT, setUserLimits } from '../../../domain/operators/users.ts';
 import { UserSchema } from '../../../contract/operator.ts';
 import { json, Nullable } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag, UserParams, viewOf } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema, UserParams, viewOf } from './common.ts';
 
 export const setLimitsRoute = {
   method: 'PUT',
   url: '/operator/users/:id/limits',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: "Set a user's rate limits; a window given as null goes back to the default, one left out stays as it is.",
     params: UserParams,
     body: Type.Object(
@@ -34,7 +34,7 @@ export const resetLimitsRoute = {
   method: 'DELETE',
   url: '/operator/users/:id/limits',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: "Reset a user's rate limits to the defaults.",
     params: UserParams,
     response: { 200: json('The user after the change.', UserSchema), ...operatorErrors() },

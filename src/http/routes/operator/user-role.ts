@@ -4,13 +4,13 @@ import { UserSchema } from '../../../contract/operator.ts';
 import { Role } from '../../../contract/common.ts';
 import { json } from '../../schemas/common.ts';
 import type { RequestOf } from '../../types.ts';
-import { actorOf, operatorErrors, operatorTag, UserParams, viewOf } from './common.ts';
+import { actorOf, operatorErrors, operatorSchema, UserParams, viewOf } from './common.ts';
 
 export const setRoleRoute = {
   method: 'POST',
   url: '/operator/users/:id/role',
   schema: {
-    ...operatorTag(),
+    ...operatorSchema(),
     summary: 'Make a user an operator, or a customer again.',
     params: UserParams,
     body: Type.Object({ role: Role }, { additionalProperties: false }),
