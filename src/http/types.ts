@@ -2,7 +2,18 @@
 import type { Caller } from '../domain/auth/authenticator.ts';
 import type { AccountRow } from '../domain/accounts/accounts.ts';
 import type { Services } from '../services.ts';
-import type { RouteOptions } from 'fastify';
+import type {
+  ContextConfigDefault,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteOptions,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeyScope } from '../domain/keys/scopes.ts';
 import type { RejectionCounter } from '../domain/requests/rejections.ts';
 
@@ -30,3 +41,23 @@ declare module 'fastify' {
     failureBody?: boolean;
   }
 }
+
+/** The request a named handler of a route with this schema takes: params, query and body typed from the schema. */
+export type RequestOf<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** The reply a named handler of a route with this schema takes: `code()` and `send()` typed by its responses. */
+export type ReplyOf<S extends FastifySchema> = FastifyReply<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  ContextConfigDefault,
+  S,
+  TypeBoxTypeProvider
+>;

@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import { nextQuotaDayStart, quotaDay } from '../../../domain/quota/quota-day.ts';
+import { json } from '../../schemas/common.ts';
+import type { RequestOf } from '../../types.ts';
+import { operatorErrors, operatorSchema } from './common.ts';
+
+const KeyState = Type.Object({
+  label: Type.String({ description: '"<index>:<8 hex of SHA-256>": never the key itself.' }),
+  quotaDay: Type.String({ description: 'The Data API quota day (America/Los_Angeles date).' }),
+  unitsUsed: Type.Integer(),
+  budget: Type.Integer(),
+  unitsRemaining: Type.Integer(),
+  state: Type.Union([Type.Literal('active'), Type.Literal('exhausted'), Type.Literal('invalid')]),
+  invalidReason: Type.Optional(Type.String()),
+});
+
+export const quotaRoute = {
+  method: 'GET',
+  url: '/operator/quota',
+  schema: {
+    ...operatorSchema(),
+    summary:
+      'Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.',
+    response: {
+      200: json(
+        "The source and each key's quota today.",
+        Type.Object({
+          source: Type.String(),
+          resetsAt: Type.String({ format: 'date-time' }),
+          keys: Type.Array(KeyState),
+          lostUnits: Type.Integer({
+            description:
+              "Units spent today on requests that then failed on the service's own side (its database or Redis unavailable, an unexpected error): its loss, counted against no account's allowance.",
+          }),
+        }),
+      ),
+      ...operatorErrors(),
+    },
+  },
+} as const;
+
+export async function quota(request: RequestOf<typeof quotaRoute.schema>) {
+  const { db, keyPool, source, clock } = request.server.services;
+  const keys = await keyPool.status();
+  const now = clock();
+  const [lost] = await db.query<{ n: number }>(
+    'SELECT coalesce(sum(lost_units), 0)::int AS n FROM account_quota_days WHERE quota_day = $1',
+    [quotaDay(now)],
+  );
+  return {
+    source,
+    lostUnits: lost?.n ?? 0,
+    resetsAt: new Date(nextQuotaDayStart(now)).toISOString(),
+    keys: keys.map(({ label, quotaDay, unitsUsed, budget, unitsRemaining, state, invalidReason }) => ({
+      label,
+      quotaDay,
+      unitsUsed,
+      budget,
+      unitsRemaining,
+      state,
+      ...(invalidReason ? { invalidReason } : {}),
+    })),
+  };
+}
