@@ -25,6 +25,8 @@ export interface QuotaSettings {
   /** Unpaid units an account may cause per quota day. */
   allowanceUnits: number;
   pricing: PriceSettings;
+  /** Logs metered work that could not settle (metered-work.ts); console.error when absent. */
+  onSettleFailure?: (failure: { requestId: string; accountId: string; error: unknown; what: string }) => void;
 }
 
 /** Upstream units a request spent and paid for, on the quota day they count in. */

@@ -10,7 +10,8 @@ import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
-import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
+import type { QuotaSettings } from '../quota/quota-meter.ts';
+import { MeteredWork, type Opening } from '../quota/metered-work.ts';
 import {
   failureBody,
   prerenderShorts,
@@ -95,15 +96,24 @@ function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
   return outcome.meter ? outcome.meter.price(items) : priceFor(items, deps.pricing);
 }
 
-function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
-  return {
-    db: deps.db,
-    accountId: request.accountId,
-    requestId: request.id,
-    settings: deps.quota,
-    now: deps.now,
-    reservationExpiresAt: new Date(deps.now() + holdMs),
-  };
+/**
+ * The metered work of a request, opened only if it goes upstream. A synchronous request's hold ends
+ * with it; a webhook request's outlives a failed attempt (the retry resumes it, the settlement
+ * releases it).
+ */
+function requestWork(deps: ShortsRequestDeps, request: NewRequest, webhook: boolean, opening: Opening): MeteredWork {
+  return new MeteredWork(
+    {
+      db: deps.db,
+      accountId: request.accountId,
+      requestId: request.id,
+      settings: deps.quota,
+      now: deps.now,
+      reservationExpiresAt: new Date(deps.now() + (webhook ? WEBHOOK_RESERVATION_MS : SYNC_RESERVATION_MS)),
+      releaseOnFailure: !webhook,
+    },
+    opening,
+  );
 }
 
 /** The service's own failure: the units are its loss, nothing is charged. */
@@ -124,11 +134,11 @@ export async function runSyncRequest(
   request: NewRequest,
   options: { connectionsCut?: AbortSignal } = {},
 ): Promise<{ body: SuccessBody; json: RenderedJson }> {
-  let meter: QuotaMeter | undefined;
+  const work = requestWork(deps, request, false, { reserve: 'minimum' });
   try {
     const query = queryOf(deps, request);
     const outcome = await deps.shorts.fetch(query, {
-      openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))),
+      openMeter: () => work.open(),
       onShorts: prerenderShorts,
     });
     if (options.connectionsCut?.aborted) throw cutByShutdown();
@@ -146,10 +156,10 @@ export async function runSyncRequest(
     // the charge may still commit (it would count the units a second time).
     const [rendered, settled] = await Promise.allSettled([
       Promise.resolve().then(() => renderSuccessJson(body, outcome.result)),
-      meter
-        ? // This request held a reservation: it ends in the statement that charges (refused: it stays, and is
-          // released below), which also counts the units it spent.
-          meter.settlePaid((paidUnits) => chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits }))
+      work.opened
+        ? // This request held a reservation: it ends in the statement that charges (refused: the work
+          // settles as failed, which releases it), which also counts the units it spent.
+          work.succeeded((paidUnits) => chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits }))
         : deps.settlements.settle(settlement),
     ]);
     if (settled.status === 'rejected') throw settled.reason;
@@ -162,11 +172,8 @@ export async function runSyncRequest(
     // call fails as the platform's error) failed because of it (found by review: 502, counted
     // against the customer's allowance).
     const error = options.connectionsCut?.aborted ? cutByShutdown() : unwrapFailure(failure).error;
-    if (meter) {
-      await releaseReservation(deps.db, request.id).catch(() => {});
-      await meter.finishUnpaid(error).catch(() => {});
-    }
-    if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
+    await work.failed(error);
+    if (isAppError(error)) await recordFailure(deps, request, error, work.opened ? work.spent : null);
     throw error;
   }
 }
@@ -208,13 +215,12 @@ export async function acceptWebhookRequest(
   // of an account's concurrent acceptances queue on that lock (with PostgreSQL, 1,000 webhook
   // requests of one account were accepted at ~60/s while the lock was held across the job insert).
   // Refused, the transaction rolls back the request and its job with it.
-  const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
   if (
     !(await reserveCredits(tx, {
       accountId: request.accountId,
       requestId: request.id,
       credits: minimum,
-      expiresAt: input.reservationExpiresAt,
+      expiresAt: webhookReservationExpiry(deps),
       now: new Date(deps.now()),
     }))
   ) {
@@ -319,13 +325,24 @@ export async function processQueuedRequest(
   };
   let outcome: Outcome;
   let credits = 0;
-  let meter: QuotaMeter | undefined;
   let fetched: FetchOutcome | undefined;
+  // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the work.
+  // The hold is renewed as the work starts: a job that runs late (a backlog, an outage) must not
+  // have it lapse and be released mid-work while the work counts it as held.
+  const work = requestWork(deps, request, true, {
+    held: async () => {
+      const [held] = await deps.db.query<{ credits: number }>(
+        'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
+        [request.id, webhookReservationExpiry(deps)],
+      );
+      return held?.credits ?? 0;
+    },
+  });
   // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
-  // is retried by the queue; the units it spent count as unpaid work now (found by review: they were
-  // never counted), and its probe leaves the gate.
+  // is retried by the queue; the units it spent count now (a retry starts a new count), and its
+  // probe leaves the gate.
   const abandon = async (error: unknown): Promise<never> => {
-    if (meter) await meter.finishUnpaid(error).catch(() => {});
+    await work.failed(error);
     throw error;
   };
   let failedWith: unknown;
@@ -333,19 +350,7 @@ export async function processQueuedRequest(
     // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
     if (giveUp) throw giveUp;
     const query = queryOf(deps, request);
-    fetched = await deps.shorts.fetch(query, {
-      // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the meter.
-      // The hold is renewed as the work starts: a job that runs late (a backlog, an outage) must not
-      // have it lapse and be released mid-work while the meter counts it as held (found by review).
-      openMeter: async () => {
-        const [held] = await deps.db.query<{ credits: number }>(
-          'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
-          [request.id, webhookReservationExpiry(deps)],
-        );
-        meter = new QuotaMeter({ ...meterInput(deps, request, WEBHOOK_RESERVATION_MS), reserved: held?.credits ?? 0 });
-        return meter;
-      },
-    });
+    fetched = await deps.shorts.fetch(query, { openMeter: () => work.open() });
     credits = priceOf(deps, fetched);
     outcome = successOutcome(
       successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale),
@@ -357,7 +362,7 @@ export async function processQueuedRequest(
     if (!isAppError(error)) return abandon(error);
     failedWith = error;
     if (error.status >= 500) deps.onServerFailure?.(request.id, error);
-    outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
+    outcome = failureOutcome(failureBody(request.id, error), error, work.opened ? work.spent : null);
   }
   const fetchedOutcome = outcome;
   const hook = request.batchId ? afterSettle : undefined;
@@ -367,7 +372,7 @@ export async function processQueuedRequest(
       credits,
       outcome: fetchedOutcome,
       afterSettle: hook,
-      quotaUnits: meter?.spent ?? null,
+      quotaUnits: work.opened ? work.spent : null,
     });
   const settledAs = await (deps.queuedSettlements
     ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone })
@@ -375,7 +380,7 @@ export async function processQueuedRequest(
   ).catch(abandon);
   outcome = settledAs.final;
   const settled = settledAs.changed;
-  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid(failedWith));
+  await (outcome.status === 'completed' ? work.succeeded() : work.failed(failedWith));
   if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
   return settled ? { state: 'settled', settledRow: settledAs.settledRow } : { state: 'already-settled' };
 }

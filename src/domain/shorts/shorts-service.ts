@@ -18,8 +18,8 @@ import type { ShortsResult } from './shorts-result.ts';
 import type { Short } from '../../contract/shorts.ts';
 import type { YoutubeClient } from './youtube-client.ts';
 import type { YtChannel, YtVideo } from './youtube-types.ts';
-import type { QuotaMeter } from '../quota/quota-meter.ts';
-import { priceFor, type PriceSettings } from './pricing.ts';
+import type { MeteredWork } from '../quota/metered-work.ts';
+import type { PriceSettings } from './pricing.ts';
 import {
   innertubeFailureKind,
   keylessChannel,
@@ -63,8 +63,8 @@ export interface FetchOutcome {
   result: ShortsResult;
   /** Served from the stale copy because no key had quota left. */
   stale: boolean;
-  /** The meter of the upstream work this request did and pays for (absent: cache or another request's fetch). */
-  meter?: QuotaMeter;
+  /** The upstream work this request did and pays for (absent: cache or another request's fetch). */
+  meter?: MeteredWork;
   /** Shorts the price is computed on when more were read than returned (sort, duration filters; #14). Default: the result's shorts. */
   itemsPriced?: number;
 }
@@ -92,8 +92,8 @@ export interface ShortsServiceOptions {
 }
 
 export interface FetchHooks {
-  /** Opens this request's quota meter; runs only when this request is the one going upstream. */
-  openMeter(): Promise<QuotaMeter>;
+  /** Opens this request's metered work; runs only when this request is the one going upstream. */
+  openMeter(): Promise<MeteredWork>;
   /**
    * Shorts of the result being read, as their details arrive (the Data API paths), while later
    * pages travel: the result holds these same objects, unchanged, unless the window or the balance
@@ -222,7 +222,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   async function fetchFresh(
     channelId: string | undefined,
     query: ShortsQuery,
-    meter: QuotaMeter,
+    meter: MeteredWork,
     mode: SourceMode,
     hooks: FetchHooks,
     resolved: { id?: string } = {},
@@ -265,7 +265,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
         }
         channel = found;
       } else {
-        channel = await resolveChannel(query.ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
+        channel = await resolveChannel(query.ref, { calls, canSpendUnpaid: meter.canSpendUnpaid });
         if (mode === 'hybrid' && usesInnertube()) {
           tab = innertube!.shorts(channel.id);
           tab.catch(() => {});
@@ -334,26 +334,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
       capIsServiceMax,
       ...(onVideos ? { onVideos } : {}),
       ...(query.oldestDate !== undefined ? { oldestDate: query.oldestDate } : {}),
-      budget: {
-        async onFirstPage(total: number | undefined) {
-          if (query.oldestDate !== undefined || total === undefined) {
-            // How much of the channel a window (or the tab) covers is learnt page by page: reserve as it grows.
-            return meter.commit(options.pricing.minimumCredits, 'Reading this channel costs at least');
-          }
-          const expected = Math.min(total, cap);
-          const blocks = Math.ceil(expected / PAGE_SIZE);
-          const projectedUnits = meter.spent + Math.max(0, blocks - 1) + blocks; // the rest of the pages, and one details call per page
-          const credits = Math.max(
-            priceFor(expected, options.pricing),
-            Math.ceil(projectedUnits / options.unitsPerCredit),
-          );
-          await meter.commit(
-            credits,
-            `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`,
-          );
-        },
-        allowItems: (items: number) => meter.ensureCredits(priceFor(items, options.pricing)),
-      },
+      budget: meter.listingBudget({ oldestDate: query.oldestDate, cap, pageSize: PAGE_SIZE }),
     };
     let collected: Awaited<ReturnType<typeof collectShorts>> | undefined;
     let source: SourceMode = 'data-api';
@@ -430,7 +411,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     knownId: string | undefined,
     mode: SourceMode,
   ): Promise<FetchOutcome> {
-    let meter: QuotaMeter | undefined;
+    let meter: MeteredWork | undefined;
     const base = knownId
       ? resultKey(knownId, query.oldestDate, query.limit)
       : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
@@ -536,10 +517,10 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
 /** A failed fetch, with the meter of the upstream work this request did (if it led). */
 export class FlightFailure extends Error {
   readonly error: unknown;
-  readonly meter: QuotaMeter | undefined;
+  readonly meter: MeteredWork | undefined;
   /** This request led the flight: the error is its own (its meter may not have opened: its balance). */
   readonly led: boolean;
-  constructor(error: unknown, meter: QuotaMeter | undefined, led = meter !== undefined) {
+  constructor(error: unknown, meter: MeteredWork | undefined, led = meter !== undefined) {
     super((error as Error)?.message ?? String(error));
     this.error = error;
     this.meter = meter;
@@ -568,7 +549,7 @@ export function channelAddress(ref: Ref): string {
 }
 
 /** The error inside a FlightFailure, or the error itself. */
-export function unwrapFailure(error: unknown): { error: unknown; meter: QuotaMeter | undefined } {
+export function unwrapFailure(error: unknown): { error: unknown; meter: MeteredWork | undefined } {
   return error instanceof FlightFailure ? { error: error.error, meter: error.meter } : { error, meter: undefined };
 }
 

@@ -4,7 +4,7 @@ import type { Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation } from '../credits/reservations.ts';
-import { QuotaMeter } from '../quota/quota-meter.ts';
+import { MeteredWork } from '../quota/metered-work.ts';
 import { parseChannelUrl, type ChannelRef } from '../shorts/channel-url.ts';
 import { resolveChannel } from '../shorts/channel-resolver.ts';
 import { innertubeFailureKind } from '../shorts/innertube-source.ts';
@@ -99,11 +99,11 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   // creations past the maximum are refused before any upstream work (found by review: they were
   // refused only after reading the channel, and those paid reads were then counted as unpaid).
   const holdId = `${CREATION_HOLD}${checkId.slice(4)}`;
-  const meter = await deps.db.transaction(async (tx) => {
+  const work = await deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
     if ((await countWatchesAndCreations(tx, input.accountId, now)) >= deps.settings.maxPerAccount)
       throw tooMany(deps.settings);
-    return QuotaMeter.open(
+    return MeteredWork.open(
       {
         db: deps.db,
         accountId: input.accountId,
@@ -111,68 +111,15 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
         settings: deps.quota,
         now: deps.now,
         reservationExpiresAt: new Date(nowMs + 5 * 60_000),
+        releaseOnFailure: true,
       },
-      tx,
+      { reserve: 'minimum', reserveWith: tx },
     );
   });
+  let watch: WatchRow;
   try {
-    const calls = deps.youtube.metered(meter.take);
-    const channel = await resolve(deps, ref, calls, meter);
-    await meter.commit(
-      Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
-      'Creating a watch reads the channel and its newest shorts, which costs',
-    );
-    const listing = await listNewest(deps, calls, channel.id);
-    // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
-    // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
-    let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
-    if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
-      newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
-    }
-    const units = meter.spent;
-    const watch = await deps.db.transaction(async (tx) => {
-      await lockAccountWatches(tx, input.accountId);
-      if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
-      const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
-      const newest = listing.ids[0];
-      const [row] = await tx.query<WatchRow>(
-        `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
-           last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
-        [
-          id,
-          input.accountId,
-          input.channelUrl,
-          channel.id,
-          channel.title,
-          channel.customUrl ?? null,
-          input.webhookUrl,
-          interval,
-          new Date(nowMs + interval * 1000),
-          now,
-          newest ?? null,
-          newestPublished ? new Date(newestPublished) : null,
-          price.prepaidAfter,
-          units,
-        ],
-      );
-      // The baseline: everything listed now counts as seen and is never reported.
-      await markSeen(tx, id, listing.ids, now);
-      await tx.query(
-        'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
-        [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
-      );
-      await releaseReservation(tx, holdId);
-      await chargeCredits(tx, input.accountId, price.credits, checkId);
-      return row!;
-    });
-    await meter.finishPaid();
-    deps.onCheck?.({ trigger: 'create', outcome: 'ok', units, newShorts: 0 });
-    deps.onChannelWatched?.(watch.channel_id);
-    return toWatch(watch);
+    watch = await work.run((opened) => takeBaseline(deps, input, opened, { ref, id, checkId, holdId, interval, now }));
   } catch (error) {
-    await releaseReservation(deps.db, holdId).catch(() => {});
-    await meter.finishUnpaid(error).catch(() => {});
     if (innertubeFailureKind(error))
       throw new AppError('UPSTREAM_RATE_LIMITED', "The video platform's web API is unavailable; try again shortly.", {
         headers: { 'retry-after': '60' },
@@ -180,13 +127,81 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       });
     throw error;
   }
+  deps.onCheck?.({ trigger: 'create', outcome: 'ok', units: work.spent, newShorts: 0 });
+  deps.onChannelWatched?.(watch.channel_id);
+  return toWatch(watch);
+}
+
+/**
+ * A new watch's first read, paid like a shorts request: resolve as a probe (unpaid until it
+ * succeeds), commit to the baseline's price, list the newest shorts, and record the watch, its
+ * baseline and its charge in one transaction.
+ */
+async function takeBaseline(
+  deps: WatchDeps,
+  input: CreateWatchInput,
+  meter: MeteredWork,
+  at: { ref: ChannelRef; id: string; checkId: string; holdId: string; interval: number; now: Date },
+): Promise<WatchRow> {
+  const { id, checkId, holdId, interval, now } = at;
+  const nowMs = now.getTime();
+  const calls = deps.youtube.metered(meter.take);
+  const channel = await resolve(deps, at.ref, calls, meter);
+  await meter.commit(
+    Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
+    'Creating a watch reads the channel and its newest shorts, which costs',
+  );
+  const listing = await listNewest(deps, calls, channel.id);
+  // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
+  // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
+  let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
+  if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
+    newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
+  }
+  const units = meter.spent;
+  return deps.db.transaction(async (tx) => {
+    await lockAccountWatches(tx, input.accountId);
+    if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
+    const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
+    const newest = listing.ids[0];
+    const [row] = await tx.query<WatchRow>(
+      `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
+         last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
+      [
+        id,
+        input.accountId,
+        input.channelUrl,
+        channel.id,
+        channel.title,
+        channel.customUrl ?? null,
+        input.webhookUrl,
+        interval,
+        new Date(nowMs + interval * 1000),
+        now,
+        newest ?? null,
+        newestPublished ? new Date(newestPublished) : null,
+        price.prepaidAfter,
+        units,
+      ],
+    );
+    // The baseline: everything listed now counts as seen and is never reported.
+    await markSeen(tx, id, listing.ids, now);
+    await tx.query(
+      'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
+      [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
+    );
+    await releaseReservation(tx, holdId);
+    await chargeCredits(tx, input.accountId, price.credits, checkId);
+    return row!;
+  });
 }
 
 async function resolve(
   deps: WatchDeps,
   ref: ChannelRef,
   calls: ReturnType<WatchDeps['youtube']['metered']>,
-  meter: QuotaMeter,
+  meter: MeteredWork,
 ): Promise<{ id: string; title: string; customUrl?: string }> {
   if (deps.innertube && deps.source === 'innertube') {
     // Keyless: InnerTube resolves and describes the channel at 0 units.
@@ -199,7 +214,7 @@ async function resolve(
       ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}),
     };
   }
-  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
+  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: meter.canSpendUnpaid });
   return {
     id: channel.id,
     title: channel.snippet?.title ?? channel.id,
