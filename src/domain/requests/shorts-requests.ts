@@ -9,7 +9,8 @@ import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
-import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
+import type { FetchOutcome, ShortsQuery, ShortsService } from '../shorts/shorts-query.ts';
+import { unwrapFailure } from '../shorts/shorts-flight.ts';
 import type { QuotaSettings } from '../quota/quota-meter.ts';
 import { MeteredWork, type Opening } from '../quota/metered-work.ts';
 import {

@@ -1,4 +1,4 @@
-// Sort and duration filters (#14), applied to a window of shorts that has been read in full.
+// Sort and duration filters, applied to a window of shorts that has been read in full.
 //
 // The Shorts playlist lists newest first, so `newest` with a `limit` can stop reading early. The
 // other orders, and the duration filters (a short's duration is known only once its details are
@@ -12,10 +12,9 @@ import { noQuotaError } from '../quota/key-pool.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { ShortsResult } from './shorts-result.ts';
 import type { Short } from '../../contract/shorts.ts';
-import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService } from './shorts-service.ts';
+import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService, ShortsSort } from './shorts-query.ts';
 
-export const SORTS = ['newest', 'oldest', 'popular'] as const;
-export type ShortsSort = (typeof SORTS)[number];
+export { SORTS, type ShortsSort } from './shorts-query.ts';
 
 export interface Arrangement {
   sort?: ShortsSort;

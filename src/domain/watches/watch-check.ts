@@ -28,7 +28,7 @@ import {
   type InnertubeClient,
   type InnertubeShortItem,
 } from '../shorts/innertube-source.ts';
-import type { SourceMode } from '../shorts/shorts-service.ts';
+import type { SourceMode } from '../shorts/shorts-query.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
 import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../../contract/watches.ts';

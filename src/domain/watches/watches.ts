@@ -9,7 +9,7 @@ import { parseChannelUrl, type ChannelRef } from '../shorts/channel-url.ts';
 import { resolveChannel } from '../shorts/channel-resolver.ts';
 import { innertubeFailureKind } from '../shorts/innertube-source.ts';
 import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
-import { channelAddress } from '../shorts/shorts-service.ts';
+import { channelAddress } from '../shorts/sources/innertube-access.ts';
 import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
 import {
   countWatches,
