@@ -312,7 +312,32 @@ export async function processQueuedRequest(
     : findRequest(deps.db, requestId, { withResult: false }));
   if (!row) return { state: 'missing' };
   if (row.status !== 'processing') return { state: 'already-settled' };
-  const request: NewRequest = {
+  const request = queuedRequest(row);
+  const work = queuedWork(deps, request);
+  // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
+  // is retried by the queue; the units it spent count now (a retry starts a new count), and its
+  // probe leaves the gate.
+  const abandon = async (error: unknown): Promise<never> => {
+    await work.failed(error);
+    throw error;
+  };
+  const fetched = await fetchQueued(deps, request, work, giveUp).catch(abandon);
+  const hook = request.batchId ? afterSettle : undefined;
+  const settlement = { request, credits: fetched.credits, outcome: fetched.outcome, afterSettle: hook };
+  const alone = () => settleQueuedAlone(deps.db, { ...settlement, quotaUnits: work.opened ? work.spent : null });
+  const settledAs = await (deps.queuedSettlements
+    ? deps.queuedSettlements.settle({ ...settlement, alone })
+    : alone()
+  ).catch(abandon);
+  const completed = settledAs.final.status === 'completed';
+  await (completed ? work.succeeded() : work.failed(fetched.failedWith));
+  if (!settledAs.changed) return { state: 'already-settled' };
+  if (completed) deps.onCharged?.(fetched.credits);
+  return { state: 'settled', settledRow: settledAs.settledRow };
+}
+
+function queuedRequest(row: RequestRow): NewRequest {
+  return {
     id: row.id,
     accountId: row.account_id,
     apiKeyId: row.api_key_id,
@@ -324,13 +349,16 @@ export async function processQueuedRequest(
     options: row.options,
     batchId: row.batch_id,
   };
-  let outcome: Outcome;
-  let credits = 0;
-  let fetched: FetchOutcome | undefined;
-  // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the work.
-  // The hold is renewed as the work starts: a job that runs late (a backlog, an outage) must not
-  // have it lapse and be released mid-work while the work counts it as held.
-  const work = requestWork(deps, request, true, {
+}
+
+/**
+ * A queued request's metered work: it starts from the credits reserved at acceptance (more, if a
+ * crashed attempt had grown them), and renews their hold as it opens: a job that runs late (a
+ * backlog, an outage) must not have the hold lapse and be released mid-work while the work counts
+ * it as held.
+ */
+function queuedWork(deps: ShortsRequestDeps, request: NewRequest): MeteredWork {
+  return requestWork(deps, request, true, {
     held: async () => {
       const [held] = await deps.db.query<{ credits: number }>(
         'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
@@ -339,51 +367,36 @@ export async function processQueuedRequest(
       return held?.credits ?? 0;
     },
   });
-  // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
-  // is retried by the queue; the units it spent count now (a retry starts a new count), and its
-  // probe leaves the gate.
-  const abandon = async (error: unknown): Promise<never> => {
-    await work.failed(error);
-    throw error;
-  };
-  let failedWith: unknown;
+}
+
+/**
+ * A queued request's fetch, as the outcome to settle: its result and price, or the catalog error it
+ * failed with (`giveUp`: its job used up its retries, QUEUES.shortsFetchGaveUp: failed with that
+ * error, unread). Anything else is thrown: infrastructure trouble, which the queue retries.
+ */
+async function fetchQueued(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  work: MeteredWork,
+  giveUp: AppError | undefined,
+): Promise<{ outcome: Outcome; credits: number; failedWith?: AppError }> {
   try {
-    // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
     if (giveUp) throw giveUp;
-    const query = queryOf(deps, request);
-    fetched = await deps.shorts.fetch(query, { openMeter: () => work.open() });
-    credits = priceOf(deps, fetched);
-    outcome = successOutcome(
-      successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale),
-      fetched.meter?.spent ?? 0,
-      true,
-    );
+    const fetched = await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() });
+    const credits = priceOf(deps, fetched);
+    const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale);
+    return { outcome: successOutcome(body, fetched.meter?.spent ?? 0, true), credits };
   } catch (failure) {
     const { error } = unwrapFailure(failure);
-    if (!isAppError(error)) return abandon(error);
-    failedWith = error;
+    if (!isAppError(error)) throw error;
     if (error.status >= 500) deps.onServerFailure?.(request.id, error);
-    outcome = failureOutcome(failureBody(request.id, error), error, work.opened ? work.spent : null);
+    const quotaUnits = work.opened ? work.spent : null;
+    return {
+      outcome: failureOutcome(failureBody(request.id, error), error, quotaUnits),
+      credits: 0,
+      failedWith: error,
+    };
   }
-  const fetchedOutcome = outcome;
-  const hook = request.batchId ? afterSettle : undefined;
-  const alone = () =>
-    settleQueuedAlone(deps.db, {
-      request,
-      credits,
-      outcome: fetchedOutcome,
-      afterSettle: hook,
-      quotaUnits: work.opened ? work.spent : null,
-    });
-  const settledAs = await (deps.queuedSettlements
-    ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone })
-    : alone()
-  ).catch(abandon);
-  outcome = settledAs.final;
-  const settled = settledAs.changed;
-  await (outcome.status === 'completed' ? work.succeeded() : work.failed(failedWith));
-  if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
-  return settled ? { state: 'settled', settledRow: settledAs.settledRow } : { state: 'already-settled' };
 }
 
 /**

@@ -460,21 +460,7 @@ async function recordRead(
   const price = cappedPrice(deps, locked.prepaid_units, units, shorts.length, work.reservedCredits);
   await releaseReservation(tx, checkId);
   await chargeCredits(tx, watch.account_id, price.credits, checkId);
-  if (shorts.length > 0) {
-    await deps.recordEvent(tx, {
-      accountId: watch.account_id,
-      type: 'shorts.created',
-      webhookUrl: watch.webhook_url,
-      subjectId: watch.id,
-      at: now,
-      data: {
-        watchId: watch.id,
-        checkId,
-        channel: { id: watch.channel_id, title: identity.title },
-        shorts,
-      } satisfies ShortsCreatedPayload['data'],
-    });
-  }
+  if (shorts.length > 0) await reportShorts(deps, tx, watch, run, identity, shorts);
   const newestReported = shorts.reduce<number | undefined>((max, s) => {
     const t = parseTimestamp(s.snippet.publishedAt);
     return t !== undefined && (max === undefined || t > max) ? t : max;
@@ -493,6 +479,31 @@ async function recordRead(
     credits: price.credits,
     lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported,
   };
+}
+
+/** The new shorts a check found, as one shorts.created event to the watch's webhook. */
+async function reportShorts(
+  deps: WatchCheckDeps,
+  tx: Transaction,
+  watch: WatchRow,
+  run: CheckRun,
+  identity: ChannelNow,
+  shorts: Short[],
+): Promise<void> {
+  const { checkId, now } = run;
+  await deps.recordEvent(tx, {
+    accountId: watch.account_id,
+    type: 'shorts.created',
+    webhookUrl: watch.webhook_url,
+    subjectId: watch.id,
+    at: now,
+    data: {
+      watchId: watch.id,
+      checkId,
+      channel: { id: watch.channel_id, title: identity.title },
+      shorts,
+    } satisfies ShortsCreatedPayload['data'],
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-// The watch use cases behind /api/youtube/watches (#15): create (resolve the channel and take the
+// The watch use cases behind /api/youtube/watches: create (resolve the channel and take the
 // baseline: what exists now is never reported), change, pause/resume, delete.
 import type { Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -143,8 +143,7 @@ async function takeBaseline(
   meter: MeteredWork,
   at: { ref: ChannelRef; id: string; checkId: string; holdId: string; interval: number; now: Date },
 ): Promise<WatchRow> {
-  const { id, checkId, holdId, interval, now } = at;
-  const nowMs = now.getTime();
+  const { id, checkId, holdId, now } = at;
   const calls = deps.youtube.metered(meter.take);
   const channel = await resolve(deps, at.ref, calls, meter);
   await meter.commit(
@@ -153,38 +152,18 @@ async function takeBaseline(
   );
   const listing = await listNewest(deps, calls, channel.id);
   // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
-  // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
+  // Shorts tab lists no dates, so hybrid reads it (1 unit), or it would stay unknown.
   let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
   if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
     newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
   }
   const units = meter.spent;
+  const baseline = { channel, ids: listing.ids, newestPublished, units };
   return deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
     if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
     const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
-    const newest = listing.ids[0];
-    const [row] = await tx.query<WatchRow>(
-      `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
-         last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
-      [
-        id,
-        input.accountId,
-        input.channelUrl,
-        channel.id,
-        channel.title,
-        channel.customUrl ?? null,
-        input.webhookUrl,
-        interval,
-        new Date(nowMs + interval * 1000),
-        now,
-        newest ?? null,
-        newestPublished ? new Date(newestPublished) : null,
-        price.prepaidAfter,
-        units,
-      ],
-    );
+    const row = await insertWatch(tx, input, at, baseline, price.prepaidAfter);
     // The baseline: everything listed now counts as seen and is never reported.
     await markSeen(tx, id, listing.ids, now);
     await tx.query(
@@ -193,8 +172,45 @@ async function takeBaseline(
     );
     await releaseReservation(tx, holdId);
     await chargeCredits(tx, input.accountId, price.credits, checkId);
-    return row!;
+    return row;
   });
+}
+
+async function insertWatch(
+  tx: Transaction,
+  input: CreateWatchInput,
+  at: { id: string; interval: number; now: Date },
+  baseline: {
+    channel: { id: string; title: string; customUrl?: string };
+    ids: string[];
+    newestPublished: string | undefined;
+    units: number;
+  },
+  prepaidUnits: number,
+): Promise<WatchRow> {
+  const { channel, newestPublished } = baseline;
+  const [row] = await tx.query<WatchRow>(
+    `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
+       last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
+    [
+      at.id,
+      input.accountId,
+      input.channelUrl,
+      channel.id,
+      channel.title,
+      channel.customUrl ?? null,
+      input.webhookUrl,
+      at.interval,
+      new Date(at.now.getTime() + at.interval * 1000),
+      at.now,
+      baseline.ids[0] ?? null,
+      newestPublished ? new Date(newestPublished) : null,
+      prepaidUnits,
+      baseline.units,
+    ],
+  );
+  return row!;
 }
 
 async function resolve(
