@@ -48,14 +48,14 @@ export interface ShortsRequestDeps {
   now: () => number;
   /** Group-committed charge + record of synchronous requests served without upstream work. */
   settlements: SettlementBatcher;
-  /** Reads a queued request without its result, grouped with concurrent reads (#13); without it, findRequest. */
+  /** Reads a queued request without its result, grouped with concurrent reads; without it, findRequest. */
   findQueued?: (id: string) => Promise<RequestRow | undefined>;
-  /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
+  /** Group commit of queued (webhook) settlements; without it, each settles in its own transaction. */
   queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
   /**
    * A webhook request failed with a server-side status (5xx): logged with its request id and cause,
-   * as the HTTP error handler logs a synchronous one (found by review: the webhook path logged nothing).
+   * as the HTTP error handler logs a synchronous one: a webhook request's failure has no HTTP response to log it.
    */
   onServerFailure?: (requestId: string, error: AppError) => void;
   /** The service reads YouTube keyless only (YOUTUBE_SOURCE innertube): duration filters are refused up front. */
@@ -73,11 +73,11 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
       `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`,
     );
   }
-  // Sort and duration filters (#14).
+  // Sort and duration filters.
   const { sort, minDurationSeconds, maxDurationSeconds } = request.options ?? {};
   const problem = durationBoundsProblem(minDurationSeconds, maxDurationSeconds);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
-  // Before a webhook request or a batch is accepted, not in its job (found by review).
+  // Refused before a webhook request or a batch is accepted, not in its job: a job's failure costs a webhook.
   if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined))
     throw keylessDurations();
   return {
@@ -91,7 +91,7 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   };
 }
 
-/** The price follows what was read (#14: sort and duration filters read more than they return). */
+/** The price follows what was read: sort and duration filters read more than they return. */
 function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
   const items = outcome.itemsPriced ?? outcome.result.shorts.length;
   return outcome.meter ? outcome.meter.price(items) : priceFor(items, deps.pricing);
@@ -128,7 +128,7 @@ function cutByShutdown(): AppError {
 /**
  * Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded).
  * `connectionsCut`: aborted when a stopping server cut its connections; a request whose work ends
- * after that is not charged (found by review: its client got a reset, and was charged).
+ * after that is not charged: its client got a reset, not an answer.
  */
 export async function runSyncRequest(
   deps: ShortsRequestDeps,
@@ -145,14 +145,14 @@ export async function runSyncRequest(
     if (options.connectionsCut?.aborted) throw cutByShutdown();
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
-    // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
+    // store: true keeps the whole body for GET …/items; otherwise only a summary is recorded.
     const settlement = {
       request,
       credits,
       outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true),
     };
     // The body is rendered while the database writes the charge: a fresh result's JSON (~1 ms for 50
-    // shorts) came after the charge, on the cold path's critical path (#13). Refused, it is dropped.
+    // shorts) came after the charge, on the cold path's critical path. Refused, it is dropped.
     // Both are awaited before either's failure is handled, so the failure path below never runs while
     // the charge may still commit (it would count the units a second time).
     const [rendered, settled] = await Promise.allSettled([
@@ -170,8 +170,8 @@ export async function runSyncRequest(
     return { body, json };
   } catch (failure) {
     // Whatever failed after the cut (the stopping service closes its upstream clients, so the next
-    // call fails as the platform's error) failed because of it (found by review: 502, counted
-    // against the customer's allowance).
+    // call fails as the platform's error) failed because of it: the service's failure, not a 502
+    // counted against the customer's allowance.
     const error = options.connectionsCut?.aborted ? cutByShutdown() : unwrapFailure(failure).error;
     await work.failed(error);
     if (isAppError(error)) await recordFailure(deps, request, error, work.opened ? work.spent : null);
@@ -202,7 +202,7 @@ export function webhookReservationExpiry(deps: ShortsRequestDeps): Date {
   return new Date(deps.now() + WEBHOOK_RESERVATION_MS);
 }
 
-/** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one, #14). */
+/** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one). */
 export async function acceptWebhookRequest(
   deps: ShortsRequestDeps,
   tx: Transaction,
@@ -420,7 +420,7 @@ export function settleQueuedAlone(
   return db.transaction(async (tx) => {
     let final = settlement.outcome;
     // Locked first, so a settlement that ran meanwhile (a retried job, a group) is seen: this one
-    // then charges nothing (before review, it charged and then found the request settled).
+    // then charges nothing, rather than charging and then finding the request settled.
     const [current] = await tx.query<{ status: string }>(
       'SELECT status FROM shorts_requests WHERE id = $1 FOR NO KEY UPDATE',
       [request.id],

@@ -109,7 +109,7 @@ export function withArrangement(service: ShortsService, options: { now: () => nu
     async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
       if (!needsWholeWindow(query)) return service.fetch(query, hooks);
       // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
-      // every short would be filtered out of a charged, empty answer (found by review). A keyless
+      // every short would be filtered out of a charged, empty answer. A keyless
       // service refuses the filters before any work (keylessDurations, in the request's checks).
       const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;

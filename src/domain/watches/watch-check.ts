@@ -1,4 +1,4 @@
-// One check of a watch (#15): read only the newest listing page of the channel's Shorts, fetch
+// One check of a watch: read only the newest listing page of the channel's Shorts, fetch
 // details only for ids this watch has not seen, report them as one shorts.created event (oldest
 // first), and charge for it — all recorded in one transaction.
 //

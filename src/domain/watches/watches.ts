@@ -96,8 +96,8 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   // Like a shorts request: reserve the minimum, resolve as a probe (unpaid until it succeeds), then
   // commit to the baseline's price. The hold is the creation's place: taken under the account's
   // lock after counting the watches and the creations in flight (their holds), so concurrent
-  // creations past the maximum are refused before any upstream work (found by review: they were
-  // refused only after reading the channel, and those paid reads were then counted as unpaid).
+  // creations past the maximum are refused before any upstream work (refused after reading the
+  // channel, their paid reads would count as unpaid).
   const holdId = `${CREATION_HOLD}${checkId.slice(4)}`;
   const work = await deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
