@@ -29,8 +29,8 @@ const views = (s: Short) => (s.statistics.viewCount === undefined ? -1n : BigInt
 /**
  * Sorts a window of shorts. Shorts without a date (a keyless listing has none: docs/sources.md) come
  * after every dated one and keep the listing's order among themselves — newest first, as the
- * listing reads — reversed for `oldest`; dated shorts of the same instant keep it too. Before, ties
- * went by id, so `oldest` over a keyless listing returned shorts in no order at all (found by review).
+ * listing reads — reversed for `oldest`; dated shorts of the same instant keep it too. Ties
+ * broken by id would put `oldest` over a keyless listing in no order at all.
  */
 export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] {
   const position = new Map(shorts.map((s, i) => [s.id, i]));
