@@ -94,7 +94,7 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
 /** The price follows what was read: sort and duration filters read more than they return. */
 function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
   const items = outcome.itemsPriced ?? outcome.result.shorts.length;
-  return outcome.meter ? outcome.meter.price(items) : priceFor(items, deps.pricing);
+  return outcome.work ? outcome.work.price(items) : priceFor(items, deps.pricing);
 }
 
 /**
@@ -149,7 +149,7 @@ export async function runSyncRequest(
     const settlement = {
       request,
       credits,
-      outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true),
+      outcome: successOutcome(body, outcome.work?.spent ?? 0, request.store === true),
     };
     // The body is rendered while the database writes the charge: a fresh result's JSON (~1 ms for 50
     // shorts) came after the charge, on the cold path's critical path. Refused, it is dropped.
@@ -385,7 +385,7 @@ async function fetchQueued(
     const fetched = await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() });
     const credits = priceOf(deps, fetched);
     const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale);
-    return { outcome: successOutcome(body, fetched.meter?.spent ?? 0, true), credits };
+    return { outcome: successOutcome(body, fetched.work?.spent ?? 0, true), credits };
   } catch (failure) {
     const { error } = unwrapFailure(failure);
     if (!isAppError(error)) throw error;

@@ -44,20 +44,20 @@ export interface FlightDeps {
 /** A failed fetch, with the metered work of the upstream read this request did (if it led). */
 export class FlightFailure extends Error {
   readonly error: unknown;
-  readonly meter: MeteredWork | undefined;
+  readonly work: MeteredWork | undefined;
   /** This request led the flight: the error is its own (its work may not have opened: its balance). */
   readonly led: boolean;
-  constructor(error: unknown, meter: MeteredWork | undefined, led = meter !== undefined) {
+  constructor(error: unknown, work: MeteredWork | undefined, led = work !== undefined) {
     super((error as Error)?.message ?? String(error));
     this.error = error;
-    this.meter = meter;
+    this.work = work;
     this.led = led;
   }
 }
 
 /** The error inside a FlightFailure, or the error itself. */
-export function unwrapFailure(error: unknown): { error: unknown; meter: MeteredWork | undefined } {
-  return error instanceof FlightFailure ? { error: error.error, meter: error.meter } : { error, meter: undefined };
+export function unwrapFailure(error: unknown): { error: unknown; work: MeteredWork | undefined } {
+  return error instanceof FlightFailure ? { error: error.error, work: error.work } : { error, work: undefined };
 }
 
 /** Errors that belong to the request that met them, not to everyone waiting on the same read. */
@@ -82,11 +82,11 @@ export async function fetchShared(
     try {
       return await fetchOnce(deps, query, hooks, knownId, deps.source);
     } catch (failure) {
-      const { error, meter, led } = failure as FlightFailure;
+      const { error, work, led } = failure as FlightFailure;
       // Another request's balance or allowance stopped the shared read: do our own. That error is
       // the other account's and never this request's answer: should other requests keep leading and
       // failing, this one gives up with an error of its own.
-      if (!led && !meter && isPersonal(error)) {
+      if (!led && !work && isPersonal(error)) {
         if (attempt < MAX_FLIGHT_ATTEMPTS) continue;
         throw new FlightFailure(
           new AppError(
@@ -98,7 +98,7 @@ export async function fetchShared(
         );
       }
       if (isAppError(error) && error.code === 'UPSTREAM_QUOTA_EXHAUSTED') {
-        const answer = await whenKeysAreSpent(deps, query, hooks, knownId, meter);
+        const answer = await whenKeysAreSpent(deps, query, hooks, knownId, work);
         if (answer) return answer;
       }
       throw failure;
@@ -112,21 +112,21 @@ async function whenKeysAreSpent(
   query: ShortsQuery,
   hooks: FetchHooks,
   knownId: string | undefined,
-  meter: MeteredWork | undefined,
+  work: MeteredWork | undefined,
 ): Promise<FetchOutcome | undefined> {
   const copy = await staleResult(deps.results, knownId, query);
-  if (copy) return { result: copy, stale: true, ...(meter ? { meter } : {}) };
+  if (copy) return { result: copy, stale: true, ...(work ? { work } : {}) };
   if (!deps.keylessFallback || query.freshness === 'exact') return undefined;
   const keyless = await fetchOnce(
     deps,
     query,
-    { openMeter: () => (meter ? Promise.resolve(meter) : hooks.openMeter()) },
+    { openMeter: () => (work ? Promise.resolve(work) : hooks.openMeter()) },
     knownId,
     'innertube',
   ).catch((e: unknown) => {
-    throw e instanceof FlightFailure ? e : new FlightFailure(e, meter);
+    throw e instanceof FlightFailure ? e : new FlightFailure(e, work);
   });
-  return { ...keyless, ...(meter && !keyless.meter ? { meter } : {}) };
+  return { ...keyless, ...(work && !keyless.work ? { work } : {}) };
 }
 
 /** One attempt: lead the shared read of `query` (reading with `mode`), or join the one in flight. */
@@ -137,7 +137,7 @@ async function fetchOnce(
   knownId: string | undefined,
   mode: SourceMode,
 ): Promise<FetchOutcome> {
-  let meter: MeteredWork | undefined;
+  let work: MeteredWork | undefined;
   const base = knownId
     ? resultKey(deps.results, knownId, query)
     : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
@@ -152,14 +152,14 @@ async function fetchOnce(
       led = true;
       const ready = await readyElsewhere(deps, query, knownId, keyless);
       if (ready) return ready;
-      meter = await hooks.openMeter();
-      return lead(deps, { query, channelId: knownId, mode, work: meter, hooks }, keyless);
+      work = await hooks.openMeter();
+      return lead(deps, { query, channelId: knownId, mode, work, hooks }, keyless);
     });
-    return { result, stale: false, ...(meter ? { meter } : {}) };
+    return { result, stale: false, ...(work ? { work } : {}) };
   } catch (error) {
-    if (error instanceof OwnResult && meter) return { result: error.result, stale: false, meter };
+    if (error instanceof OwnResult && work) return { result: error.result, stale: false, work };
     // The error object may be shared with other requests waiting on the same flight: wrap, never mutate.
-    throw new FlightFailure(error, meter, led);
+    throw new FlightFailure(error, work, led);
   }
 }
 

@@ -36,7 +36,7 @@ export interface FetchOutcome {
   /** Served from the stale copy because no key had quota left. */
   stale: boolean;
   /** The upstream work this request did and pays for (absent: cache or another request's fetch). */
-  meter?: MeteredWork;
+  work?: MeteredWork;
   /**
    * Shorts the price is computed on when more were read than returned (sort and duration filters
    * read the whole window). Default: the result's shorts.

@@ -140,13 +140,13 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
 async function takeBaseline(
   deps: WatchDeps,
   input: CreateWatchInput,
-  meter: MeteredWork,
+  work: MeteredWork,
   at: { ref: ChannelRef; id: string; checkId: string; holdId: string; interval: number; now: Date },
 ): Promise<WatchRow> {
   const { id, checkId, holdId, now } = at;
-  const calls = deps.youtube.metered(meter.take);
-  const channel = await resolve(deps, at.ref, calls, meter);
-  await meter.commit(
+  const calls = deps.youtube.metered(work.take);
+  const channel = await resolve(deps, at.ref, calls, work);
+  await work.commit(
     Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
     'Creating a watch reads the channel and its newest shorts, which costs',
   );
@@ -157,7 +157,7 @@ async function takeBaseline(
   if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
     newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
   }
-  const units = meter.spent;
+  const units = work.spent;
   const baseline = { channel, ids: listing.ids, newestPublished, units };
   return deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
@@ -217,7 +217,7 @@ async function resolve(
   deps: WatchDeps,
   ref: ChannelRef,
   calls: ReturnType<WatchDeps['youtube']['metered']>,
-  meter: MeteredWork,
+  work: MeteredWork,
 ): Promise<{ id: string; title: string; customUrl?: string }> {
   if (deps.innertube && deps.source === 'innertube') {
     // Keyless: InnerTube resolves and describes the channel at 0 units.
@@ -230,7 +230,7 @@ async function resolve(
       ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}),
     };
   }
-  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: meter.canSpendUnpaid });
+  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: work.canSpendUnpaid });
   return {
     id: channel.id,
     title: channel.snippet?.title ?? channel.id,
