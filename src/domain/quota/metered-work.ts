@@ -21,6 +21,7 @@
 import type { Queryable } from '../../infra/db/database.ts';
 import { releaseReservation } from '../credits/reservations.ts';
 import { priceFor } from '../shorts/pricing.ts';
+import type { CollectBudget } from '../shorts/shorts-collector.ts';
 import { type MeterInput, type PaidUnits, QuotaMeter, type QuotaSettings } from './quota-meter.ts';
 
 export interface WorkInput {
@@ -47,15 +48,10 @@ export type Opening =
   | { held: () => Promise<number> | number; paidFrom?: never }
   /**
    * Credits held under the work's id that already pay for its whole price (a watch check): the
-   * work starts in its paid phase, every unit counted against them.
+   * work starts in its paid phase, every unit counted against them. `paidFrom` says what the hold
+   * pays for, in the 402 a hold too small to commit to would answer (the whole hold never is).
    */
   | { held: () => Promise<number> | number; paidFrom: string };
-
-/** What the collectors of a listing ask (shorts-collector.ts CollectBudget). */
-export interface ListingBudget {
-  onFirstPage(total: number | undefined): Promise<void>;
-  allowItems(items: number): Promise<boolean>;
-}
 
 export class MeteredWork {
   readonly requestId: string;
@@ -155,7 +151,7 @@ export class MeteredWork {
    * projected from the pages and detail batches still to read; a window, or a listing that gives no
    * total, holds the minimum and grows the hold as it reads, page by page.
    */
-  listingBudget(listing: { oldestDate: number | undefined; cap: number; pageSize: number }): ListingBudget {
+  listingBudget(listing: { oldestDate: number | undefined; cap: number; pageSize: number }): CollectBudget {
     const { pricing, unitsPerCredit } = this.#input.settings;
     return {
       onFirstPage: async (total) => {
