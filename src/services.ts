@@ -107,7 +107,12 @@ export async function createServices(config: Config, options: ServiceOptions): P
         options.log.error({ err, size }, 'settling a group of webhook requests failed; settled one by one'),
     }),
     pricing,
-    quota: { unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT, allowanceUnits: config.QUOTA_ALLOWANCE_UNITS, pricing },
+    quota: {
+      unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
+      allowanceUnits: config.QUOTA_ALLOWANCE_UNITS,
+      pricing,
+      onSettleFailure: ({ requestId, error, what }) => options.log.error({ reqId: requestId, err: error }, what),
+    },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
   };
   const delivery = buildDelivery(core, boss);

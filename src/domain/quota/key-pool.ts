@@ -7,7 +7,7 @@
 //   tried again once; it is reported in the log, /readyz and /metrics meanwhile.
 // - Each key's budget is YOUTUBE_KEY_DAILY_UNITS minus YOUTUBE_KEY_RESERVE_UNITS: the reserve is
 //   held back for drift between our count and Google's (e.g. other users of the same project).
-// - Units are counted in the database a lease at a time (#13): a process takes LEASE_UNITS of a key
+// - Units are counted in the database a lease at a time: a process takes LEASE_UNITS of a key
 //   in one statement and spends them call by call in memory. A database statement per call sat on
 //   the critical path of every playlist page (2-5 ms each on embedded PGlite, ~60 pages for a
 //   3,000-short channel). The count in the database is what was spent plus what running processes
@@ -30,8 +30,8 @@ export interface KeyLease {
   keyId: string;
   key: string;
   /**
-   * The quota day the call was made on: its quotaExceeded is that day's (found by review: an
-   * answer that came just after midnight marked the key spent for the whole next day).
+   * The quota day the call was made on: its quotaExceeded is that day's (an answer that comes just
+   * after midnight must not mark the key spent for the whole next day).
    */
   quotaDay?: string;
 }
@@ -99,195 +99,227 @@ export function noQuotaError(now: number): AppError {
   );
 }
 
+interface PoolKey {
+  index: number;
+  keyId: string;
+  key: string;
+}
+
+/** One pool's state in this process, shared by the functions below. */
+interface PoolState {
+  db: Queryable;
+  options: KeyPoolOptions;
+  /** Each key's units per quota day, the reserve held back. */
+  budget: number;
+  keys: PoolKey[];
+  leaseUnits: number;
+  /** What this process already knows is out, so a spent key costs no database round trip per call. */
+  outUntil: Map<string, { day?: string; untilMs?: number }>;
+  /** Units this process took from a key's budget for `day` and has not spent yet. */
+  held: Map<string, { day: string; units: number }>;
+  /** Refills of one key's lease take turns, so concurrent calls wait for one statement instead of each leasing. */
+  refills: Map<string, Promise<unknown>>;
+}
+
 export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
-  const budget = Math.max(0, options.dailyUnits - options.reserveUnits);
-  const keys = options.keys.map((key, i) => ({ index: i + 1, keyId: keyIdOf(key), key }));
-  // What this process already knows is out, so a spent key costs no database round trip per call.
-  const outUntil = new Map<string, { day?: string; untilMs?: number }>();
-  const isOut = (keyId: string, day: string, now: number) => {
-    const out = outUntil.get(keyId);
-    return !!out && (out.day === day || (out.untilMs !== undefined && out.untilMs > now));
+  const state: PoolState = {
+    db,
+    options,
+    budget: Math.max(0, options.dailyUnits - options.reserveUnits),
+    keys: options.keys.map((key, i) => ({ index: i + 1, keyId: keyIdOf(key), key })),
+    leaseUnits: options.leaseUnits ?? LEASE_UNITS,
+    outUntil: new Map(),
+    held: new Map(),
+    refills: new Map(),
   };
-
-  const leaseUnits = options.leaseUnits ?? LEASE_UNITS;
-  // Units this process took from a key's budget for `day` and has not spent yet.
-  const held = new Map<string, { day: string; units: number }>();
-  // Refills of one key's lease take turns, so concurrent calls wait for one statement instead of each leasing.
-  const refills = new Map<string, Promise<unknown>>();
-
-  /** Counts `units` more against the key's budget for `day`, if they fit and the key is not resting. */
-  async function grant(keyId: string, units: number, day: string, now: number): Promise<boolean> {
-    const rows = await db.query(
-      `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units)
-       SELECT $1::text, $2::text, $3::int WHERE $3::int <= $4::int AND NOT EXISTS (SELECT 1 FROM upstream_key_status WHERE key_id = $1::text AND retry_at > $5::timestamptz)
-       ON CONFLICT (key_id, quota_day) DO UPDATE SET units = u.units + EXCLUDED.units
-         WHERE u.exhausted_at IS NULL AND u.units + EXCLUDED.units <= $4::int
-       RETURNING units`,
-      [keyId, day, units, budget, new Date(now)],
-    );
-    return rows.length === 1;
-  }
-
-  /** Units held for a day that is over go back to that day's count (best effort: the count only ever errs high). */
-  function giveBack(keyId: string, lease: { day: string; units: number }): Promise<unknown> {
-    if (lease.units <= 0) return Promise.resolve();
-    return db
-      .query('UPDATE upstream_key_usage SET units = greatest(0, units - $3) WHERE key_id = $1 AND quota_day = $2', [
-        keyId,
-        lease.day,
-        lease.units,
-      ])
-      .catch(() => null);
-  }
-
-  function spendHeld(keyId: string, units: number, day: string): boolean {
-    const lease = held.get(keyId);
-    if (lease?.day !== day || lease.units < units) return false;
-    lease.units -= units;
-    return true;
-  }
-
-  /** A new lease of the key: LEASE_UNITS, or what is left of its budget when that is less (but enough for this call). */
-  async function lease(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
-    if (spendHeld(k.keyId, units, day)) return true; // another call refilled while this one waited its turn
-    const old = held.get(k.keyId);
-    const left = old?.day === day ? old.units : 0;
-    if (old && old.day !== day) {
-      held.delete(k.keyId);
-      void giveBack(k.keyId, old);
-    }
-    const need = units - left;
-    let size = Math.max(need, leaseUnits);
-    if (!(await grant(k.keyId, size, day, now))) {
-      // Not a whole lease: the rest of the budget, if it covers this call.
-      const [row] = await db.query<{ units: number; exhausted_at: Date | null }>(
-        'SELECT units, exhausted_at FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2',
-        [k.keyId, day],
-      );
-      const rest = row && !row.exhausted_at ? budget - row.units : row ? 0 : budget;
-      size = rest;
-      if (rest < need || !(await grant(k.keyId, size, day, now))) {
-        await learnWhyOut(k, rest, day, now);
-        return false;
-      }
-    }
-    held.set(k.keyId, { day, units: left + size - units });
-    return true;
-  }
-
-  /** lease() in turn with the key's other refills (one entry per key: the map stays as small as the pool). */
-  function takeFrom(k: (typeof keys)[number], units: number, day: string, now: number): Promise<boolean> {
-    const turn = (refills.get(k.keyId) ?? Promise.resolve()).then(() => lease(k, units, day, now));
-    refills.set(
-      k.keyId,
-      turn.catch(() => null),
-    );
-    return turn;
-  }
-
-  async function learnWhyOut(k: (typeof keys)[number], rest: number, day: string, now: number): Promise<void> {
-    const [invalid] = await db.query<{ retry_at: Date }>(
-      'SELECT retry_at FROM upstream_key_status WHERE key_id = $1 AND retry_at > $2',
-      [k.keyId, new Date(now)],
-    );
-    if (invalid) outUntil.set(k.keyId, { untilMs: invalid.retry_at.getTime() });
-    else if (rest < 1) outUntil.set(k.keyId, { day }); // not even one unit left (or resting): out for the day
-  }
-
   return {
-    size: keys.length,
-    async take(units) {
-      const now = options.now();
-      const day = quotaDay(now);
-      if (keys.length === 0)
-        throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
-      for (const k of keys) {
-        if (spendHeld(k.keyId, units, day)) return { ...k, quotaDay: day }; // units in hand are spent even when the key has no more to lease
-        if (isOut(k.keyId, day, now)) continue;
-        if (await takeFrom(k, units, day, now)) return { ...k, quotaDay: day };
-      }
-      const allInvalid = keys.every(
-        (k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now,
-      );
-      if (allInvalid)
-        throw new AppError(
-          'UPSTREAM_ERROR',
-          'The video platform rejects every API key this service is configured with.',
-        );
-      throw noQuotaError(now);
-    },
-    unspent(lease, units) {
-      const day = lease.quotaDay ?? quotaDay(options.now());
-      const mine = held.get(lease.keyId);
-      if (mine?.day === day) mine.units += units;
-      else void giveBack(lease.keyId, { day, units });
-    },
-    async markExhausted(lease) {
-      const day = lease.quotaDay ?? quotaDay(options.now());
-      // The platform's word beats our count: what this process held for that day is void.
-      if (held.get(lease.keyId)?.day === day) held.delete(lease.keyId);
-      await db.query(
-        `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units, exhausted_at) VALUES ($1, $2, 0, $3)
-         ON CONFLICT (key_id, quota_day) DO UPDATE SET exhausted_at = coalesce(u.exhausted_at, EXCLUDED.exhausted_at)`,
-        [lease.keyId, day, new Date(options.now())],
-      );
-      outUntil.set(lease.keyId, { day });
-      options.onExhausted?.(lease);
-    },
-    async markInvalid(lease, reason) {
-      const now = options.now();
-      held.delete(lease.keyId);
-      await db.query(
-        `INSERT INTO upstream_key_status (key_id, invalid_reason, invalid_since, retry_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (key_id) DO UPDATE SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since, retry_at = EXCLUDED.retry_at`,
-        [lease.keyId, reason, new Date(now), new Date(now + KEY_RECHECK_MS)],
-      );
-      outUntil.set(lease.keyId, { untilMs: now + KEY_RECHECK_MS });
-      options.onInvalid?.(lease, reason);
-    },
+    size: state.keys.length,
+    take: (units) => takeUnits(state, units),
+    unspent: (lease, units) => unspent(state, lease, units),
+    markExhausted: (lease) => markExhausted(state, lease),
+    markInvalid: (lease, reason) => markInvalid(state, lease, reason),
     async hasQuota() {
       const now = options.now();
       const day = quotaDay(now);
-      if (keys.every((k) => isOut(k.keyId, day, now))) return false;
+      if (state.keys.every((k) => isOut(state, k.keyId, day, now))) return false;
       return (await this.status()).some((s) => s.state === 'active' && s.unitsRemaining > 0);
     },
-    async status() {
-      const now = options.now();
-      const day = quotaDay(now);
-      const ids = keys.map((k) => k.keyId);
-      const usage = await db.query<{ key_id: string; units: number; exhausted_at: Date | null }>(
-        'SELECT key_id, units, exhausted_at FROM upstream_key_usage WHERE quota_day = $1 AND key_id = ANY($2)',
-        [day, ids],
-      );
-      const invalid = await db.query<{ key_id: string; invalid_reason: string }>(
-        'SELECT key_id, invalid_reason FROM upstream_key_status WHERE retry_at > $1 AND key_id = ANY($2)',
-        [new Date(now), ids],
-      );
-      return keys.map((k) => {
-        const used = usage.find((u) => u.key_id === k.keyId);
-        const bad = invalid.find((i) => i.key_id === k.keyId);
-        // What this process holds is not spent: counted for the others, not for itself.
-        const mine = held.get(k.keyId);
-        const unitsUsed = Math.max(0, (used?.units ?? 0) - (mine?.day === day ? mine.units : 0));
-        const state = bad ? 'invalid' : used?.exhausted_at ? 'exhausted' : 'active';
-        return {
-          index: k.index,
-          keyId: k.keyId,
-          label: `${k.index}:${k.keyId}`,
-          quotaDay: day,
-          unitsUsed,
-          budget,
-          unitsRemaining: state === 'active' ? Math.max(0, budget - unitsUsed) : 0,
-          state,
-          ...(bad ? { invalidReason: bad.invalid_reason } : {}),
-        } satisfies KeyState;
-      });
-    },
-    async close() {
-      await Promise.all([...refills.values()]);
-      const leases = [...held];
-      held.clear();
-      await Promise.all(leases.map(([keyId, lease]) => giveBack(keyId, lease)));
-    },
+    status: () => keyStates(state),
+    close: () => closePool(state),
   };
+}
+
+function isOut(state: PoolState, keyId: string, day: string, now: number): boolean {
+  const out = state.outUntil.get(keyId);
+  return !!out && (out.day === day || (out.untilMs !== undefined && out.untilMs > now));
+}
+
+async function takeUnits(state: PoolState, units: number): Promise<KeyLease> {
+  const { keys, outUntil } = state;
+  const now = state.options.now();
+  const day = quotaDay(now);
+  if (keys.length === 0) throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
+  for (const k of keys) {
+    if (spendHeld(state, k.keyId, units, day)) return { ...k, quotaDay: day }; // units in hand are spent even when the key has no more to lease
+    if (isOut(state, k.keyId, day, now)) continue;
+    if (await takeFrom(state, k, units, day, now)) return { ...k, quotaDay: day };
+  }
+  const allInvalid = keys.every(
+    (k) => outUntil.get(k.keyId)?.untilMs !== undefined && outUntil.get(k.keyId)!.untilMs! > now,
+  );
+  if (allInvalid)
+    throw new AppError('UPSTREAM_ERROR', 'The video platform rejects every API key this service is configured with.');
+  throw noQuotaError(now);
+}
+
+/** Counts `units` more against the key's budget for `day`, if they fit and the key is not resting. */
+async function grant(state: PoolState, keyId: string, units: number, day: string, now: number): Promise<boolean> {
+  const rows = await state.db.query(
+    `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units)
+     SELECT $1::text, $2::text, $3::int WHERE $3::int <= $4::int AND NOT EXISTS (SELECT 1 FROM upstream_key_status WHERE key_id = $1::text AND retry_at > $5::timestamptz)
+     ON CONFLICT (key_id, quota_day) DO UPDATE SET units = u.units + EXCLUDED.units
+       WHERE u.exhausted_at IS NULL AND u.units + EXCLUDED.units <= $4::int
+     RETURNING units`,
+    [keyId, day, units, state.budget, new Date(now)],
+  );
+  return rows.length === 1;
+}
+
+/** Units held for a day that is over go back to that day's count (best effort: the count only ever errs high). */
+function giveBack(state: PoolState, keyId: string, lease: { day: string; units: number }): Promise<unknown> {
+  if (lease.units <= 0) return Promise.resolve();
+  return state.db
+    .query('UPDATE upstream_key_usage SET units = greatest(0, units - $3) WHERE key_id = $1 AND quota_day = $2', [
+      keyId,
+      lease.day,
+      lease.units,
+    ])
+    .catch(() => null);
+}
+
+function spendHeld(state: PoolState, keyId: string, units: number, day: string): boolean {
+  const lease = state.held.get(keyId);
+  if (lease?.day !== day || lease.units < units) return false;
+  lease.units -= units;
+  return true;
+}
+
+/** A new lease of the key: LEASE_UNITS, or what is left of its budget when that is less (but enough for this call). */
+async function lease(state: PoolState, k: PoolKey, units: number, day: string, now: number): Promise<boolean> {
+  if (spendHeld(state, k.keyId, units, day)) return true; // another call refilled while this one waited its turn
+  const old = state.held.get(k.keyId);
+  const left = old?.day === day ? old.units : 0;
+  if (old && old.day !== day) {
+    state.held.delete(k.keyId);
+    void giveBack(state, k.keyId, old);
+  }
+  const need = units - left;
+  let size = Math.max(need, state.leaseUnits);
+  if (!(await grant(state, k.keyId, size, day, now))) {
+    // Not a whole lease: the rest of the budget, if it covers this call.
+    const [row] = await state.db.query<{ units: number; exhausted_at: Date | null }>(
+      'SELECT units, exhausted_at FROM upstream_key_usage WHERE key_id = $1 AND quota_day = $2',
+      [k.keyId, day],
+    );
+    const rest = row && !row.exhausted_at ? state.budget - row.units : row ? 0 : state.budget;
+    size = rest;
+    if (rest < need || !(await grant(state, k.keyId, size, day, now))) {
+      await learnWhyOut(state, k, rest, day, now);
+      return false;
+    }
+  }
+  state.held.set(k.keyId, { day, units: left + size - units });
+  return true;
+}
+
+/** lease() in turn with the key's other refills (one entry per key: the map stays as small as the pool). */
+function takeFrom(state: PoolState, k: PoolKey, units: number, day: string, now: number): Promise<boolean> {
+  const turn = (state.refills.get(k.keyId) ?? Promise.resolve()).then(() => lease(state, k, units, day, now));
+  state.refills.set(
+    k.keyId,
+    turn.catch(() => null),
+  );
+  return turn;
+}
+
+async function learnWhyOut(state: PoolState, k: PoolKey, rest: number, day: string, now: number): Promise<void> {
+  const [invalid] = await state.db.query<{ retry_at: Date }>(
+    'SELECT retry_at FROM upstream_key_status WHERE key_id = $1 AND retry_at > $2',
+    [k.keyId, new Date(now)],
+  );
+  if (invalid) state.outUntil.set(k.keyId, { untilMs: invalid.retry_at.getTime() });
+  else if (rest < 1) state.outUntil.set(k.keyId, { day }); // not even one unit left (or resting): out for the day
+}
+
+function unspent(state: PoolState, lease: KeyLease, units: number): void {
+  const day = lease.quotaDay ?? quotaDay(state.options.now());
+  const mine = state.held.get(lease.keyId);
+  if (mine?.day === day) mine.units += units;
+  else void giveBack(state, lease.keyId, { day, units });
+}
+
+async function markExhausted(state: PoolState, lease: KeyLease): Promise<void> {
+  const day = lease.quotaDay ?? quotaDay(state.options.now());
+  // The platform's word beats our count: what this process held for that day is void.
+  if (state.held.get(lease.keyId)?.day === day) state.held.delete(lease.keyId);
+  await state.db.query(
+    `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units, exhausted_at) VALUES ($1, $2, 0, $3)
+     ON CONFLICT (key_id, quota_day) DO UPDATE SET exhausted_at = coalesce(u.exhausted_at, EXCLUDED.exhausted_at)`,
+    [lease.keyId, day, new Date(state.options.now())],
+  );
+  state.outUntil.set(lease.keyId, { day });
+  state.options.onExhausted?.(lease);
+}
+
+async function markInvalid(state: PoolState, lease: KeyLease, reason: string): Promise<void> {
+  const now = state.options.now();
+  state.held.delete(lease.keyId);
+  await state.db.query(
+    `INSERT INTO upstream_key_status (key_id, invalid_reason, invalid_since, retry_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (key_id) DO UPDATE SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since, retry_at = EXCLUDED.retry_at`,
+    [lease.keyId, reason, new Date(now), new Date(now + KEY_RECHECK_MS)],
+  );
+  state.outUntil.set(lease.keyId, { untilMs: now + KEY_RECHECK_MS });
+  state.options.onInvalid?.(lease, reason);
+}
+
+async function keyStates(state: PoolState): Promise<KeyState[]> {
+  const now = state.options.now();
+  const day = quotaDay(now);
+  const ids = state.keys.map((k) => k.keyId);
+  const usage = await state.db.query<{ key_id: string; units: number; exhausted_at: Date | null }>(
+    'SELECT key_id, units, exhausted_at FROM upstream_key_usage WHERE quota_day = $1 AND key_id = ANY($2)',
+    [day, ids],
+  );
+  const invalid = await state.db.query<{ key_id: string; invalid_reason: string }>(
+    'SELECT key_id, invalid_reason FROM upstream_key_status WHERE retry_at > $1 AND key_id = ANY($2)',
+    [new Date(now), ids],
+  );
+  return state.keys.map((k) => {
+    const used = usage.find((u) => u.key_id === k.keyId);
+    const bad = invalid.find((i) => i.key_id === k.keyId);
+    // What this process holds is not spent: counted for the others, not for itself.
+    const mine = state.held.get(k.keyId);
+    const unitsUsed = Math.max(0, (used?.units ?? 0) - (mine?.day === day ? mine.units : 0));
+    const keyState = bad ? 'invalid' : used?.exhausted_at ? 'exhausted' : 'active';
+    return {
+      index: k.index,
+      keyId: k.keyId,
+      label: `${k.index}:${k.keyId}`,
+      quotaDay: day,
+      unitsUsed,
+      budget: state.budget,
+      unitsRemaining: keyState === 'active' ? Math.max(0, state.budget - unitsUsed) : 0,
+      state: keyState,
+      ...(bad ? { invalidReason: bad.invalid_reason } : {}),
+    } satisfies KeyState;
+  });
+}
+
+/** Gives the units this process holds and has not spent back to their keys' budgets. */
+async function closePool(state: PoolState): Promise<void> {
+  await Promise.all([...state.refills.values()]);
+  const leases = [...state.held];
+  state.held.clear();
+  await Promise.all(leases.map(([keyId, lease]) => giveBack(state, keyId, lease)));
 }

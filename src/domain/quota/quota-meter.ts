@@ -25,6 +25,8 @@ export interface QuotaSettings {
   /** Unpaid units an account may cause per quota day. */
   allowanceUnits: number;
   pricing: PriceSettings;
+  /** Logs metered work that could not settle (metered-work.ts); console.error when absent. */
+  onSettleFailure?: (failure: { requestId: string; accountId: string; error: unknown; what: string }) => void;
 }
 
 /** Upstream units a request spent and paid for, on the quota day they count in. */
@@ -79,8 +81,8 @@ export class QuotaMeter {
   /**
    * The probe's place at the gate, asked for at its first call and left when it commits or ends.
    * The promise itself is kept, set before any await: a probe's first calls may start together
-   * (the channel and the first page of a known channel), and both must wait for one place (found
-   * by review: each took its own, and the second was never given back).
+   * (the channel and the first page of a known channel), and both must wait for one place: were
+   * each to take its own, the second would never be given back.
    */
   #gate: Promise<() => void> | undefined;
   #leftGate = false;
@@ -177,12 +179,19 @@ export class QuotaMeter {
       throw await insufficient(this.#input.db, this.accountId, target, why, this.#reserved);
     }
     this.#phase = 'paid';
-    // The next upstream call need not wait for this statement (#13: a round trip to the database on
-    // the cold path's critical path); the request's end waits for it before recording its units.
-    // Should it fail, the probe's units stay counted as unpaid: the allowance errs on the safe side.
+    // The next upstream call need not wait for this statement (a round trip to the database on the
+    // cold path's critical path); the request's end waits for it before recording its units.
+    // Should it fail, the probe's units stay counted as unpaid (logged): the allowance errs on the safe side.
     // The probe leaves the gate once its units are back in the allowance, for the next to count on them.
     this.#returning = returnAllowance(this.#input.db, this.accountId, this.#day, this.#unpaidRecorded)
-      .catch(() => {})
+      .catch((error: unknown) =>
+        this.#input.settings.onSettleFailure?.({
+          requestId: this.requestId,
+          accountId: this.accountId,
+          error,
+          what: "returning a committed probe's units to the allowance failed; they stay counted as unpaid",
+        }),
+      )
       .finally(() => this.#leaveGate());
     this.#unpaidRecorded = 0;
   }
@@ -202,8 +211,8 @@ export class QuotaMeter {
 
   /**
    * The request succeeded: `record` writes its units not yet counted, as paid, to the account's quota
-   * day — in the statement that charges the request (#13: one statement fewer between the last
-   * upstream answer and the response, chargeAndRecord's `paidUnits`) or on their own (finishPaid).
+   * day — in the statement that charges the request (one statement fewer between the last upstream
+   * answer and the response, chargeAndRecord's `paidUnits`) or on their own (finishPaid).
    * Once it resolved they count as recorded; if it throws they do not (finishUnpaid counts them).
    */
   async settlePaid<T>(record: (units: PaidUnits) => Promise<T>): Promise<T> {
@@ -227,8 +236,8 @@ export class QuotaMeter {
    * The request failed: every unit it spent is unpaid (probe units were checked against the
    * allowance). `cause`: when it is the service's own failure (its stores, an unexpected error;
    * isOwnFailure) after the price was committed, those units are the service's loss, not the
-   * account's: they do not count against its allowance (found by review: a PostgreSQL restart or a
-   * full disk locked every busy account out of new channels until midnight).
+   * account's: they do not count against its allowance (else a PostgreSQL restart or a full disk
+   * would lock every busy account out of new channels until midnight).
    */
   async finishUnpaid(cause?: unknown): Promise<void> {
     try {

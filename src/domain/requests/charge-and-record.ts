@@ -38,7 +38,7 @@ export interface Settlement {
  * Settles one request; returns the balance after the charge, or throws INSUFFICIENT_CREDITS (nothing
  * written). `releasing`: the request holds a reservation, which ends in the same statement.
  * `paidUnits`: the upstream units the request spent, counted on the account's quota day by the same
- * statement (QuotaMeter.settlePaid; nothing is counted when the charge is refused).
+ * statement (MeteredWork.succeeded; nothing is counted when the charge is refused).
  */
 export async function chargeAndRecord(
   db: Queryable,

@@ -9,8 +9,10 @@ import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
-import { unwrapFailure, type FetchOutcome, type ShortsQuery, type ShortsService } from '../shorts/shorts-service.ts';
-import { QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
+import type { FetchOutcome, ShortsQuery, ShortsService } from '../shorts/shorts-query.ts';
+import { unwrapFailure } from '../shorts/shorts-flight.ts';
+import type { QuotaSettings } from '../quota/quota-meter.ts';
+import { MeteredWork, type Opening } from '../quota/metered-work.ts';
 import {
   failureBody,
   prerenderShorts,
@@ -46,14 +48,14 @@ export interface ShortsRequestDeps {
   now: () => number;
   /** Group-committed charge + record of synchronous requests served without upstream work. */
   settlements: SettlementBatcher;
-  /** Reads a queued request without its result, grouped with concurrent reads (#13); without it, findRequest. */
+  /** Reads a queued request without its result, grouped with concurrent reads; without it, findRequest. */
   findQueued?: (id: string) => Promise<RequestRow | undefined>;
-  /** Group commit of queued (webhook) settlements (#13); without it, each settles in its own transaction. */
+  /** Group commit of queued (webhook) settlements; without it, each settles in its own transaction. */
   queuedSettlements?: QueuedSettlementBatcher;
   onCharged?: (credits: number) => void;
   /**
    * A webhook request failed with a server-side status (5xx): logged with its request id and cause,
-   * as the HTTP error handler logs a synchronous one (found by review: the webhook path logged nothing).
+   * as the HTTP error handler logs a synchronous one: a webhook request's failure has no HTTP response to log it.
    */
   onServerFailure?: (requestId: string, error: AppError) => void;
   /** The service reads YouTube keyless only (YOUTUBE_SOURCE innertube): duration filters are refused up front. */
@@ -71,11 +73,11 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
       `limit must be an integer from 1 to ${deps.maxShorts} (MAX_SHORTS_PER_REQUEST); got ${request.limit}.`,
     );
   }
-  // Sort and duration filters (#14).
+  // Sort and duration filters.
   const { sort, minDurationSeconds, maxDurationSeconds } = request.options ?? {};
   const problem = durationBoundsProblem(minDurationSeconds, maxDurationSeconds);
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
-  // Before a webhook request or a batch is accepted, not in its job (found by review).
+  // Refused before a webhook request or a batch is accepted, not in its job: a job's failure costs a webhook.
   if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined))
     throw keylessDurations();
   return {
@@ -89,21 +91,30 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   };
 }
 
-/** The price follows what was read (#14: sort and duration filters read more than they return). */
+/** The price follows what was read: sort and duration filters read more than they return. */
 function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
   const items = outcome.itemsPriced ?? outcome.result.shorts.length;
-  return outcome.meter ? outcome.meter.price(items) : priceFor(items, deps.pricing);
+  return outcome.work ? outcome.work.price(items) : priceFor(items, deps.pricing);
 }
 
-function meterInput(deps: ShortsRequestDeps, request: NewRequest, holdMs: number) {
-  return {
-    db: deps.db,
-    accountId: request.accountId,
-    requestId: request.id,
-    settings: deps.quota,
-    now: deps.now,
-    reservationExpiresAt: new Date(deps.now() + holdMs),
-  };
+/**
+ * The metered work of a request, opened only if it goes upstream. A synchronous request's hold ends
+ * with it; a webhook request's outlives a failed attempt (the retry resumes it, the settlement
+ * releases it).
+ */
+function requestWork(deps: ShortsRequestDeps, request: NewRequest, webhook: boolean, opening: Opening): MeteredWork {
+  return new MeteredWork(
+    {
+      db: deps.db,
+      accountId: request.accountId,
+      requestId: request.id,
+      settings: deps.quota,
+      now: deps.now,
+      reservationExpiresAt: new Date(deps.now() + (webhook ? WEBHOOK_RESERVATION_MS : SYNC_RESERVATION_MS)),
+      releaseOnFailure: !webhook,
+    },
+    opening,
+  );
 }
 
 /** The service's own failure: the units are its loss, nothing is charged. */
@@ -117,39 +128,39 @@ function cutByShutdown(): AppError {
 /**
  * Synchronous request: returns the success body (and its JSON) or throws an AppError (already recorded).
  * `connectionsCut`: aborted when a stopping server cut its connections; a request whose work ends
- * after that is not charged (found by review: its client got a reset, and was charged).
+ * after that is not charged: its client got a reset, not an answer.
  */
 export async function runSyncRequest(
   deps: ShortsRequestDeps,
   request: NewRequest,
   options: { connectionsCut?: AbortSignal } = {},
 ): Promise<{ body: SuccessBody; json: RenderedJson }> {
-  let meter: QuotaMeter | undefined;
+  const work = requestWork(deps, request, false, { reserve: 'minimum' });
   try {
     const query = queryOf(deps, request);
     const outcome = await deps.shorts.fetch(query, {
-      openMeter: async () => (meter = await QuotaMeter.open(meterInput(deps, request, SYNC_RESERVATION_MS))),
+      openMeter: () => work.open(),
       onShorts: prerenderShorts,
     });
     if (options.connectionsCut?.aborted) throw cutByShutdown();
     const credits = priceOf(deps, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
-    // store: true (#14) keeps the whole body for GET …/items; otherwise only a summary is recorded.
+    // store: true keeps the whole body for GET …/items; otherwise only a summary is recorded.
     const settlement = {
       request,
       credits,
-      outcome: successOutcome(body, outcome.meter?.spent ?? 0, request.store === true),
+      outcome: successOutcome(body, outcome.work?.spent ?? 0, request.store === true),
     };
     // The body is rendered while the database writes the charge: a fresh result's JSON (~1 ms for 50
-    // shorts) came after the charge, on the cold path's critical path (#13). Refused, it is dropped.
+    // shorts) came after the charge, on the cold path's critical path. Refused, it is dropped.
     // Both are awaited before either's failure is handled, so the failure path below never runs while
     // the charge may still commit (it would count the units a second time).
     const [rendered, settled] = await Promise.allSettled([
       Promise.resolve().then(() => renderSuccessJson(body, outcome.result)),
-      meter
-        ? // This request held a reservation: it ends in the statement that charges (refused: it stays, and is
-          // released below), which also counts the units it spent.
-          meter.settlePaid((paidUnits) => chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits }))
+      work.opened
+        ? // This request held a reservation: it ends in the statement that charges (refused: the work
+          // settles as failed, which releases it), which also counts the units it spent.
+          work.succeeded((paidUnits) => chargeAndRecord(deps.db, settlement, { releasing: true, paidUnits }))
         : deps.settlements.settle(settlement),
     ]);
     if (settled.status === 'rejected') throw settled.reason;
@@ -159,14 +170,11 @@ export async function runSyncRequest(
     return { body, json };
   } catch (failure) {
     // Whatever failed after the cut (the stopping service closes its upstream clients, so the next
-    // call fails as the platform's error) failed because of it (found by review: 502, counted
-    // against the customer's allowance).
+    // call fails as the platform's error) failed because of it: the service's failure, not a 502
+    // counted against the customer's allowance.
     const error = options.connectionsCut?.aborted ? cutByShutdown() : unwrapFailure(failure).error;
-    if (meter) {
-      await releaseReservation(deps.db, request.id).catch(() => {});
-      await meter.finishUnpaid(error).catch(() => {});
-    }
-    if (isAppError(error)) await recordFailure(deps, request, error, meter?.spent ?? null);
+    await work.failed(error);
+    if (isAppError(error)) await recordFailure(deps, request, error, work.opened ? work.spent : null);
     throw error;
   }
 }
@@ -194,7 +202,7 @@ export function webhookReservationExpiry(deps: ShortsRequestDeps): Date {
   return new Date(deps.now() + WEBHOOK_RESERVATION_MS);
 }
 
-/** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one, #14). */
+/** submitWebhookRequest inside a caller's transaction (a batch accepts all its items in one). */
 export async function acceptWebhookRequest(
   deps: ShortsRequestDeps,
   tx: Transaction,
@@ -208,13 +216,12 @@ export async function acceptWebhookRequest(
   // of an account's concurrent acceptances queue on that lock (with PostgreSQL, 1,000 webhook
   // requests of one account were accepted at ~60/s while the lock was held across the job insert).
   // Refused, the transaction rolls back the request and its job with it.
-  const input = meterInput(deps, request, WEBHOOK_RESERVATION_MS);
   if (
     !(await reserveCredits(tx, {
       accountId: request.accountId,
       requestId: request.id,
       credits: minimum,
-      expiresAt: input.reservationExpiresAt,
+      expiresAt: webhookReservationExpiry(deps),
       now: new Date(deps.now()),
     }))
   ) {
@@ -305,7 +312,32 @@ export async function processQueuedRequest(
     : findRequest(deps.db, requestId, { withResult: false }));
   if (!row) return { state: 'missing' };
   if (row.status !== 'processing') return { state: 'already-settled' };
-  const request: NewRequest = {
+  const request = queuedRequest(row);
+  const work = queuedWork(deps, request);
+  // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
+  // is retried by the queue; the units it spent count now (a retry starts a new count), and its
+  // probe leaves the gate.
+  const abandon = async (error: unknown): Promise<never> => {
+    await work.failed(error);
+    throw error;
+  };
+  const fetched = await fetchQueued(deps, request, work, giveUp).catch(abandon);
+  const hook = request.batchId ? afterSettle : undefined;
+  const settlement = { request, credits: fetched.credits, outcome: fetched.outcome, afterSettle: hook };
+  const alone = () => settleQueuedAlone(deps.db, { ...settlement, quotaUnits: work.opened ? work.spent : null });
+  const settledAs = await (deps.queuedSettlements
+    ? deps.queuedSettlements.settle({ ...settlement, alone })
+    : alone()
+  ).catch(abandon);
+  const completed = settledAs.final.status === 'completed';
+  await (completed ? work.succeeded() : work.failed(fetched.failedWith));
+  if (!settledAs.changed) return { state: 'already-settled' };
+  if (completed) deps.onCharged?.(fetched.credits);
+  return { state: 'settled', settledRow: settledAs.settledRow };
+}
+
+function queuedRequest(row: RequestRow): NewRequest {
+  return {
     id: row.id,
     accountId: row.account_id,
     apiKeyId: row.api_key_id,
@@ -317,67 +349,54 @@ export async function processQueuedRequest(
     options: row.options,
     batchId: row.batch_id,
   };
-  let outcome: Outcome;
-  let credits = 0;
-  let meter: QuotaMeter | undefined;
-  let fetched: FetchOutcome | undefined;
-  // An attempt that ends without settling — infrastructure trouble reading upstream or settling —
-  // is retried by the queue; the units it spent count as unpaid work now (found by review: they were
-  // never counted), and its probe leaves the gate.
-  const abandon = async (error: unknown): Promise<never> => {
-    if (meter) await meter.finishUnpaid(error).catch(() => {});
-    throw error;
-  };
-  let failedWith: unknown;
+}
+
+/**
+ * A queued request's metered work: it starts from the credits reserved at acceptance (more, if a
+ * crashed attempt had grown them), and renews their hold as it opens: a job that runs late (a
+ * backlog, an outage) must not have the hold lapse and be released mid-work while the work counts
+ * it as held.
+ */
+function queuedWork(deps: ShortsRequestDeps, request: NewRequest): MeteredWork {
+  return requestWork(deps, request, true, {
+    held: async () => {
+      const [held] = await deps.db.query<{ credits: number }>(
+        'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
+        [request.id, webhookReservationExpiry(deps)],
+      );
+      return held?.credits ?? 0;
+    },
+  });
+}
+
+/**
+ * A queued request's fetch, as the outcome to settle: its result and price, or the catalog error it
+ * failed with (`giveUp`: its job used up its retries, QUEUES.shortsFetchGaveUp: failed with that
+ * error, unread). Anything else is thrown: infrastructure trouble, which the queue retries.
+ */
+async function fetchQueued(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  work: MeteredWork,
+  giveUp: AppError | undefined,
+): Promise<{ outcome: Outcome; credits: number; failedWith?: AppError }> {
   try {
-    // Its job used up its retries (QUEUES.shortsFetchGaveUp): settled as failed with this error, unread.
     if (giveUp) throw giveUp;
-    const query = queryOf(deps, request);
-    fetched = await deps.shorts.fetch(query, {
-      // The credits reserved at acceptance (more, if a crashed attempt had grown them) start the meter.
-      // The hold is renewed as the work starts: a job that runs late (a backlog, an outage) must not
-      // have it lapse and be released mid-work while the meter counts it as held (found by review).
-      openMeter: async () => {
-        const [held] = await deps.db.query<{ credits: number }>(
-          'UPDATE credit_reservations SET expires_at = greatest(expires_at, $2) WHERE request_id = $1 RETURNING credits',
-          [request.id, webhookReservationExpiry(deps)],
-        );
-        meter = new QuotaMeter({ ...meterInput(deps, request, WEBHOOK_RESERVATION_MS), reserved: held?.credits ?? 0 });
-        return meter;
-      },
-    });
-    credits = priceOf(deps, fetched);
-    outcome = successOutcome(
-      successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale),
-      fetched.meter?.spent ?? 0,
-      true,
-    );
+    const fetched = await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() });
+    const credits = priceOf(deps, fetched);
+    const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale);
+    return { outcome: successOutcome(body, fetched.work?.spent ?? 0, true), credits };
   } catch (failure) {
     const { error } = unwrapFailure(failure);
-    if (!isAppError(error)) return abandon(error);
-    failedWith = error;
+    if (!isAppError(error)) throw error;
     if (error.status >= 500) deps.onServerFailure?.(request.id, error);
-    outcome = failureOutcome(failureBody(request.id, error), error, meter?.spent ?? null);
+    const quotaUnits = work.opened ? work.spent : null;
+    return {
+      outcome: failureOutcome(failureBody(request.id, error), error, quotaUnits),
+      credits: 0,
+      failedWith: error,
+    };
   }
-  const fetchedOutcome = outcome;
-  const hook = request.batchId ? afterSettle : undefined;
-  const alone = () =>
-    settleQueuedAlone(deps.db, {
-      request,
-      credits,
-      outcome: fetchedOutcome,
-      afterSettle: hook,
-      quotaUnits: meter?.spent ?? null,
-    });
-  const settledAs = await (deps.queuedSettlements
-    ? deps.queuedSettlements.settle({ request, credits, outcome: fetchedOutcome, afterSettle: hook, alone })
-    : alone()
-  ).catch(abandon);
-  outcome = settledAs.final;
-  const settled = settledAs.changed;
-  if (meter) await (outcome.status === 'completed' ? meter.finishPaid() : meter.finishUnpaid(failedWith));
-  if (settled && outcome.status === 'completed') deps.onCharged?.(credits);
-  return settled ? { state: 'settled', settledRow: settledAs.settledRow } : { state: 'already-settled' };
 }
 
 /**
@@ -401,7 +420,7 @@ export function settleQueuedAlone(
   return db.transaction(async (tx) => {
     let final = settlement.outcome;
     // Locked first, so a settlement that ran meanwhile (a retried job, a group) is seen: this one
-    // then charges nothing (before review, it charged and then found the request settled).
+    // then charges nothing, rather than charging and then finding the request settled.
     const [current] = await tx.query<{ status: string }>(
       'SELECT status FROM shorts_requests WHERE id = $1 FOR NO KEY UPDATE',
       [request.id],

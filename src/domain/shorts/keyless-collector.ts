@@ -30,36 +30,79 @@ export async function collectKeyless(
   first: InnertubeShortsPage,
   options: KeylessCollectOptions,
 ): Promise<KeylessCollected> {
-  const details = new Map<string, InnertubeVideo>();
-  let dateLookups = 0;
-  const dateOf = async (item: InnertubeShortItem): Promise<number | undefined> => {
-    dateLookups++;
-    const video = await options.video(item.id);
-    if (video) details.set(item.id, video);
-    return parseTimestamp(video?.publishedAt);
-  };
-  const isOlder = async (item: InnertubeShortItem) => {
-    const at = await dateOf(item);
-    if (at === undefined)
-      throw new AppError(
-        'UPSTREAM_ERROR',
-        `The video platform gave no publish date for short ${item.id}, which oldestDate needs in keyless mode.`,
-      );
-    // The player gives dates to the second, the Data API some with a fraction: a short of the same
-    // second as oldestDate may be up to 999 ms later than it says, so it is kept (found by review:
-    // published at 06:00:00.129, it was left out of a window from 06:00:00.129).
-    return at + (at % 1000 === 0 ? 999 : 0) < options.oldestDate!;
-  };
+  const dates = publishDates(options);
+  const listed = await listTab(first, options, dates);
+  const { items } = listed;
+  let { truncated } = listed;
+  if (truncated && options.oldestDate !== undefined && listed.edgeFrom < 0)
+    truncated = !(await windowEndsAtCap(listed, dates));
+  if (listed.edgeFrom >= 0) items.length = await firstOlder(items, listed.edgeFrom, dates);
+  return { items, details: dates.details, truncated, pages: listed.pages, dateLookups: dates.lookups };
+}
 
-  const items: InnertubeShortItem[] = [];
-  const seen = new Set<string>();
-  let truncated = false;
-  let pages = 0;
-  let page: InnertubeShortsPage | undefined = first;
-  let edgeFrom = -1; // index of the first item of the page holding the window's edge
-  let beyond: InnertubeShortItem | undefined; // the first item the cap cut off
-  while (page) {
-    pages++;
+interface PublishDates {
+  /** The player's answers, by video id. */
+  details: Map<string, InnertubeVideo>;
+  lookups: number;
+  /** Whether the item was published before oldestDate (UPSTREAM_ERROR when the player gives no date). */
+  isOlder(item: InnertubeShortItem): Promise<boolean>;
+}
+
+function publishDates(options: KeylessCollectOptions): PublishDates {
+  const dates: PublishDates = {
+    details: new Map(),
+    lookups: 0,
+    async isOlder(item) {
+      dates.lookups++;
+      const video = await options.video(item.id);
+      if (video) dates.details.set(item.id, video);
+      const at = parseTimestamp(video?.publishedAt);
+      if (at === undefined)
+        throw new AppError(
+          'UPSTREAM_ERROR',
+          `The video platform gave no publish date for short ${item.id}, which oldestDate needs in keyless mode.`,
+        );
+      // The player gives dates to the second, the Data API some with a fraction: a short of the same
+      // second as oldestDate may be up to 999 ms later than it says, so it is kept (published at
+      // 06:00:00.129, it belongs to a window from 06:00:00.129).
+      return at + (at % 1000 === 0 ? 999 : 0) < options.oldestDate!;
+    },
+  };
+  return dates;
+}
+
+interface TabListing {
+  items: InnertubeShortItem[];
+  seen: Set<string>;
+  truncated: boolean;
+  pages: number;
+  /** Index of the first item of the page holding the window's edge (-1: none found). */
+  edgeFrom: number;
+  /** The first item the cap cut off. */
+  beyond: InnertubeShortItem | undefined;
+  /** The last page read. */
+  page: InnertubeShortsPage;
+}
+
+/** Lists the tab page by page until the cap, its end, or (with a window) a page whose last item is older. */
+async function listTab(
+  first: InnertubeShortsPage,
+  options: KeylessCollectOptions,
+  dates: PublishDates,
+): Promise<TabListing> {
+  const listing: TabListing = {
+    items: [],
+    seen: new Set(),
+    truncated: false,
+    pages: 0,
+    edgeFrom: -1,
+    beyond: undefined,
+    page: first,
+  };
+  const { items, seen } = listing;
+  for (let page = first; ; ) {
+    listing.page = page;
+    listing.pages++;
     const start = items.length;
     for (const item of page.items) {
       if (seen.has(item.id)) continue;
@@ -67,46 +110,50 @@ export async function collectKeyless(
       items.push(item);
     }
     if (items.length > options.cap) {
-      truncated = options.capIsServiceMax;
-      beyond = items[options.cap];
+      listing.truncated = options.capIsServiceMax;
+      listing.beyond = items[options.cap];
       items.length = options.cap;
     } else if (items.length === options.cap && page.hasMore && options.capIsServiceMax) {
-      truncated = true;
+      listing.truncated = true;
     }
-    if (options.oldestDate !== undefined && items.length > start && (await isOlder(items[items.length - 1]!))) {
-      edgeFrom = start;
-      truncated = false; // the window ends inside what was read
-      break;
+    if (options.oldestDate !== undefined && items.length > start && (await dates.isOlder(items[items.length - 1]!))) {
+      listing.edgeFrom = start;
+      listing.truncated = false; // the window ends inside what was read
+      return listing;
     }
-    if (items.length >= options.cap || !page.hasMore) break;
+    if (items.length >= options.cap || !page.hasMore) return listing;
     // As in tab-collector.ts: the page after the next one is asked for early only when it will be wanted.
     page = await page.next({
       readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length,
     });
   }
-  // A window holding exactly `cap` shorts: the first one cut off tells whether more of the window
-  // exist (found by review: it said truncated where the Data API path, reading one page more, did not).
-  if (truncated && options.oldestDate !== undefined && edgeFrom < 0) {
-    // A cap reached at a page's end: that id is the next page's first (found by review: caps that are
-    // a multiple of the page size kept saying truncated).
-    if (!beyond && page?.hasMore)
-      beyond = await page.next({ readAhead: false }).then(
-        (next) => next.items.find((i) => !seen.has(i.id)),
-        () => undefined,
-      );
-    // Only a refinement: should that date lookup fail (throttled, bot-checked, no date), the answer stays truncated.
-    if (beyond && (await isOlder(beyond).catch(() => false))) truncated = false;
+}
+
+/**
+ * A window holding exactly `cap` shorts: the first one cut off tells whether more of the window
+ * exist (else it would say truncated where the Data API path, reading one page more, does not).
+ */
+async function windowEndsAtCap(listing: TabListing, dates: PublishDates): Promise<boolean> {
+  let beyond = listing.beyond;
+  // A cap reached at a page's end: that id is the next page's first (else caps that are a multiple
+  // of the page size would keep saying truncated).
+  if (!beyond && listing.page.hasMore)
+    beyond = await listing.page.next({ readAhead: false }).then(
+      (next) => next.items.find((i) => !listing.seen.has(i.id)),
+      () => undefined,
+    );
+  // Only a refinement: should that date lookup fail (throttled, bot-checked, no date), the answer stays truncated.
+  return !!beyond && (await dates.isOlder(beyond).catch(() => false));
+}
+
+/** Binary search for the first older item in [edgeFrom, last]; the last is known to be older. */
+async function firstOlder(items: InnertubeShortItem[], edgeFrom: number, dates: PublishDates): Promise<number> {
+  let lo = edgeFrom;
+  let hi = items.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (await dates.isOlder(items[mid]!)) hi = mid;
+    else lo = mid + 1;
   }
-  if (edgeFrom >= 0) {
-    // Binary search for the first older item in [edgeFrom, last]; the last is known to be older.
-    let lo = edgeFrom;
-    let hi = items.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (await isOlder(items[mid]!)) hi = mid;
-      else lo = mid + 1;
-    }
-    items.length = lo;
-  }
-  return { items, details, truncated, pages, dateLookups };
+  return lo;
 }

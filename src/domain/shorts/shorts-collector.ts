@@ -48,101 +48,139 @@ export function shortsPlaylistId(channelId: string): string {
   return 'UUSH' + channelId.slice(2);
 }
 
+/** What a read of the playlist has found so far. */
+interface Reading {
+  pages: number;
+  /** Ids already read: a shifted list may list one again. */
+  seen: Set<string>;
+  /** Shorts whose details were asked for. */
+  wanted: number;
+  truncated: boolean;
+  budgetStopped: boolean;
+  /** Detail batches in flight, in listing order. */
+  batches: Promise<YtListResponse<YtVideo>>[];
+}
+
 export async function collectShorts(
   calls: YoutubeCalls,
   channelId: string,
   options: CollectOptions,
 ): Promise<Collected> {
   const playlistId = shortsPlaylistId(channelId);
-  const inWindow = (published: string | undefined) => {
-    if (options.oldestDate === undefined) return true;
-    const ms = parseTimestamp(published);
-    return ms === undefined || ms >= options.oldestDate; // unknown dates are decided by the video's own publishedAt
+  const reading: Reading = {
+    pages: 0,
+    seen: new Set(),
+    wanted: 0,
+    truncated: false,
+    budgetStopped: false,
+    batches: [],
   };
-  let pages = 0;
   let pending: Promise<YtListResponse<YtPlaylistItem>> | undefined =
     options.firstPage ?? calls.playlistItems(playlistId);
-  // Failed detail batches must not surface as unhandled rejections while we await later pages.
-  const batches: Promise<YtListResponse<YtVideo>>[] = [];
-  const seen = new Set<string>();
-  let wanted = 0;
-  let truncated = false;
-  let budgetStopped = false;
   while (pending) {
     let page: YtListResponse<YtPlaylistItem>;
     try {
       page = await pending;
     } catch (error) {
       // The Shorts playlist does not exist for a channel that has never posted a Short.
-      if (error instanceof PlaylistNotFound && pages === 0) {
+      if (error instanceof PlaylistNotFound && reading.pages === 0) {
         await options.budget.onFirstPage(0);
-        return { videos: [], truncated: false, budgetStopped: false, pages };
+        return { videos: [], truncated: false, budgetStopped: false, pages: 0 };
       }
       if (error instanceof BudgetExhausted) {
-        budgetStopped = true;
+        reading.budgetStopped = true;
         break;
       }
-      await Promise.allSettled(batches);
+      // Failed detail batches must not surface as unhandled rejections once this one is thrown.
+      await Promise.allSettled(reading.batches);
       throw error;
     }
-    if (pages === 0) await options.budget.onFirstPage(page.pageInfo?.totalResults ?? (page.items ?? []).length);
-    pages++;
-    pending = undefined;
-    // Page tokens are positions in the list: a short published (or removed) between two pages shifts
-    // the items, and one already read comes again — read once (found by review: it was returned and
-    // priced twice). One removed meanwhile can likewise shift an item past the next page; nothing
-    // short of reading the list again finds that one.
-    const items = (page.items ?? []).filter((item) => {
-      const id = item.contentDetails?.videoId;
-      if (!id || seen.has(id)) return false;
-      seen.add(id);
-      return true;
-    });
-    const matching = items.filter((item) => inWindow(item.contentDetails!.videoPublishedAt));
-    const allOlder = options.oldestDate !== undefined && items.length > 0 && matching.length === 0;
-    if (wanted >= options.cap) {
-      // We only read this page to learn whether anything was left out.
-      truncated = options.capIsServiceMax && matching.length > 0;
-      break;
-    }
-    const room = options.cap - wanted;
-    let ids = matching.slice(0, room).map((item) => item.contentDetails!.videoId!);
-    const full = matching.length >= room;
-    if (matching.length > room) truncated = options.capIsServiceMax;
-    if (ids.length > 0 && !(await options.budget.allowItems(wanted + ids.length))) {
-      ids = [];
-      budgetStopped = true;
-    }
-    wanted += ids.length;
-    // Without a window, whether more exist beyond the service's cap is known from the page token.
-    if (full && page.nextPageToken && options.oldestDate === undefined && options.capIsServiceMax) truncated = true;
-    const readOn =
-      page.nextPageToken &&
-      !allOlder &&
-      !truncated &&
-      !budgetStopped &&
-      !(full && (options.oldestDate === undefined || !options.capIsServiceMax));
-    if (readOn) {
-      pending = calls.playlistItems(playlistId, page.nextPageToken);
-      pending.catch(() => {});
-    }
-    if (ids.length > 0) {
-      const batch = calls.videos(ids);
-      batch.then(
-        (r) => options.onVideos?.(r.items ?? []),
-        () => {},
-      );
-      batches.push(batch);
-    }
+    if (reading.pages === 0) await options.budget.onFirstPage(page.pageInfo?.totalResults ?? (page.items ?? []).length);
+    reading.pages++;
+    pending = (await takePage(calls, playlistId, page, reading, options)).next;
   }
+  return collected(reading, options);
+}
+
+/** Unknown dates are decided by the video's own publishedAt, once its details are read. */
+function inWindow(options: CollectOptions, published: string | undefined): boolean {
+  if (options.oldestDate === undefined) return true;
+  const ms = parseTimestamp(published);
+  return ms === undefined || ms >= options.oldestDate;
+}
+
+/**
+ * Takes one listing page: asks for the details of its shorts that fit (the cap, the window, the
+ * balance) and returns the next page's request, already sent, when the read goes on (wrapped: an
+ * async function would await it). The next page is asked for before the details, so it travels
+ * while they are read.
+ */
+async function takePage(
+  calls: YoutubeCalls,
+  playlistId: string,
+  page: YtListResponse<YtPlaylistItem>,
+  reading: Reading,
+  options: CollectOptions,
+): Promise<{ next?: Promise<YtListResponse<YtPlaylistItem>> | undefined }> {
+  // Page tokens are positions in the list: a short published (or removed) between two pages shifts
+  // the items, and one already read comes again — it is read once, or it would be returned and
+  // priced twice. One removed meanwhile can likewise shift an item past the next page; nothing
+  // short of reading the list again finds that one.
+  const items = (page.items ?? []).filter((item) => {
+    const id = item.contentDetails?.videoId;
+    if (!id || reading.seen.has(id)) return false;
+    reading.seen.add(id);
+    return true;
+  });
+  const matching = items.filter((item) => inWindow(options, item.contentDetails!.videoPublishedAt));
+  const allOlder = options.oldestDate !== undefined && items.length > 0 && matching.length === 0;
+  if (reading.wanted >= options.cap) {
+    // This page was read only to learn whether anything was left out.
+    reading.truncated = options.capIsServiceMax && matching.length > 0;
+    return {};
+  }
+  const room = options.cap - reading.wanted;
+  let ids = matching.slice(0, room).map((item) => item.contentDetails!.videoId!);
+  const full = matching.length >= room;
+  if (matching.length > room) reading.truncated = options.capIsServiceMax;
+  if (ids.length > 0 && !(await options.budget.allowItems(reading.wanted + ids.length))) {
+    ids = [];
+    reading.budgetStopped = true;
+  }
+  reading.wanted += ids.length;
+  // Without a window, whether more exist beyond the service's cap is known from the page token.
+  if (full && page.nextPageToken && options.oldestDate === undefined && options.capIsServiceMax)
+    reading.truncated = true;
+  const readOn =
+    page.nextPageToken &&
+    !allOlder &&
+    !reading.truncated &&
+    !reading.budgetStopped &&
+    !(full && (options.oldestDate === undefined || !options.capIsServiceMax));
+  const next = readOn ? calls.playlistItems(playlistId, page.nextPageToken) : undefined;
+  next?.catch(() => {});
+  if (ids.length > 0) {
+    const batch = calls.videos(ids);
+    batch.then(
+      (r) => options.onVideos?.(r.items ?? []),
+      () => {},
+    );
+    reading.batches.push(batch);
+  }
+  return { next };
+}
+
+/** The details read, in the window; a batch the reservation could not pay for stops the read there. */
+async function collected(reading: Reading, options: CollectOptions): Promise<Collected> {
+  let { budgetStopped } = reading;
   let responses: YtListResponse<YtVideo>[];
   try {
-    responses = await Promise.all(batches);
+    responses = await Promise.all(reading.batches);
   } catch (error) {
     if (!(error instanceof BudgetExhausted)) throw error;
     // A details batch the reservation could not pay for: keep the batches that were paid.
     budgetStopped = true;
-    responses = (await Promise.allSettled(batches)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    responses = (await Promise.allSettled(reading.batches)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
   const videos = responses
     .flatMap((r) => r.items ?? [])
@@ -151,5 +189,5 @@ export async function collectShorts(
         options.oldestDate === undefined ||
         (parseTimestamp(video.snippet?.publishedAt) ?? Infinity) >= options.oldestDate,
     );
-  return { videos, truncated: truncated || budgetStopped, budgetStopped, pages };
+  return { videos, truncated: reading.truncated || budgetStopped, budgetStopped, pages: reading.pages };
 }

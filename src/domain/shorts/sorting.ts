@@ -1,4 +1,4 @@
-// Sort and duration filters (#14), applied to a window of shorts that has been read in full.
+// Sort and duration filters, applied to a window of shorts that has been read in full.
 //
 // The Shorts playlist lists newest first, so `newest` with a `limit` can stop reading early. The
 // other orders, and the duration filters (a short's duration is known only once its details are
@@ -12,10 +12,9 @@ import { noQuotaError } from '../quota/key-pool.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { ShortsResult } from './shorts-result.ts';
 import type { Short } from '../../contract/shorts.ts';
-import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService } from './shorts-service.ts';
+import type { FetchHooks, FetchOutcome, ShortsQuery, ShortsService, ShortsSort } from './shorts-query.ts';
 
-export const SORTS = ['newest', 'oldest', 'popular'] as const;
-export type ShortsSort = (typeof SORTS)[number];
+export { SORTS, type ShortsSort } from './shorts-query.ts';
 
 export interface Arrangement {
   sort?: ShortsSort;
@@ -30,8 +29,8 @@ const views = (s: Short) => (s.statistics.viewCount === undefined ? -1n : BigInt
 /**
  * Sorts a window of shorts. Shorts without a date (a keyless listing has none: docs/sources.md) come
  * after every dated one and keep the listing's order among themselves — newest first, as the
- * listing reads — reversed for `oldest`; dated shorts of the same instant keep it too. Before, ties
- * went by id, so `oldest` over a keyless listing returned shorts in no order at all (found by review).
+ * listing reads — reversed for `oldest`; dated shorts of the same instant keep it too. Ties
+ * broken by id would put `oldest` over a keyless listing in no order at all.
  */
 export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] {
   const position = new Map(shorts.map((s, i) => [s.id, i]));
@@ -110,7 +109,7 @@ export function withArrangement(service: ShortsService, options: { now: () => nu
     async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
       if (!needsWholeWindow(query)) return service.fetch(query, hooks);
       // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
-      // every short would be filtered out of a charged, empty answer (found by review). A keyless
+      // every short would be filtered out of a charged, empty answer. A keyless
       // service refuses the filters before any work (keylessDurations, in the request's checks).
       const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;

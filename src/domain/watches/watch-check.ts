@@ -1,4 +1,4 @@
-// One check of a watch (#15): read only the newest listing page of the channel's Shorts, fetch
+// One check of a watch: read only the newest listing page of the channel's Shorts, fetch
 // details only for ids this watch has not seen, report them as one shorts.created event (oldest
 // first), and charge for it — all recorded in one transaction.
 //
@@ -16,7 +16,8 @@ import type { Database, Queryable, Transaction } from '../../infra/db/database.t
 import { isAppError, type AppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
-import { BudgetExhausted, QuotaMeter, type QuotaSettings } from '../quota/quota-meter.ts';
+import { BudgetExhausted, type QuotaSettings } from '../quota/quota-meter.ts';
+import { MeteredWork } from '../quota/metered-work.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
 import { shortsPlaylistId } from '../shorts/shorts-collector.ts';
 import { PlaylistNotFound, type YoutubeCalls, type YoutubeClient } from '../shorts/youtube-client.ts';
@@ -27,7 +28,7 @@ import {
   type InnertubeClient,
   type InnertubeShortItem,
 } from '../shorts/innertube-source.ts';
-import type { SourceMode } from '../shorts/shorts-service.ts';
+import type { SourceMode } from '../shorts/shorts-query.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
 import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../../contract/watches.ts';
@@ -239,6 +240,21 @@ export type CheckResult =
   | { outcome: 'paused' }
   | { outcome: 'skipped'; why: string };
 
+/** One run of a check: which check, why, and when it counts as made. */
+interface CheckRun {
+  checkId: string;
+  trigger: CheckTrigger;
+  now: Date;
+}
+
+/** What a check read: the listing, the new shorts it reports, the older ones it only marks seen. */
+interface CheckRead {
+  listing: Listing;
+  reported: Short[];
+  backCatalogue: string[];
+  identity: ChannelNow;
+}
+
 /**
  * Runs check `checkId` of a watch. Idempotent: a retried job (the process died) whose check was
  * recorded does nothing; one that died before recording runs again, and the seen-set makes sure
@@ -250,7 +266,27 @@ export async function runWatchCheck(
   checkId: string,
   trigger: CheckTrigger,
 ): Promise<CheckResult> {
-  const { db } = deps;
+  const watch = await checkableWatch(deps.db, watchId, checkId);
+  if ('outcome' in watch) return watch;
+  const run: CheckRun = { checkId, trigger, now: new Date(deps.now()) };
+  const work = await openCheck(deps, watch, run);
+  if (!(work instanceof MeteredWork)) return work;
+  let read: CheckRead;
+  try {
+    read = await readNewShorts(deps, watch, work);
+  } catch (error) {
+    // YouTube answered that the channel is gone: a check like any other for what it cost (paid from
+    // the check's reservation, never the allowance: each such check counted as unpaid would take a
+    // watched account past its allowance), paused after GONE_CHECKS of them in a row.
+    if (isAppError(error) && error.code === 'CHANNEL_NOT_FOUND')
+      return settleGoneChannel(deps, watch, work, run, error);
+    return settleFailedCheck(deps, watch, work, run, error);
+  }
+  return settleCheck(deps, watch, work, run, read);
+}
+
+/** The watch, when check `checkId` of it is to run; else why it is skipped. */
+async function checkableWatch(db: Queryable, watchId: string, checkId: string): Promise<WatchRow | CheckResult> {
   if ((await db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length > 0)
     return { outcome: 'skipped', why: 'already recorded' };
   const watch = await findWatch(db, watchId);
@@ -262,7 +298,16 @@ export async function runWatchCheck(
     [watch.account_id],
   );
   if (!account || account.disabled) return { outcome: 'skipped', why: 'account disabled' };
-  const now = new Date(deps.now());
+  return watch;
+}
+
+/**
+ * Reserves what the check may cost and opens its metered work, already paid from that hold (the
+ * price is known before the first call); an account that cannot reserve gets its watch paused.
+ */
+async function openCheck(deps: WatchCheckDeps, watch: WatchRow, run: CheckRun): Promise<MeteredWork | CheckResult> {
+  const { db } = deps;
+  const { checkId, trigger, now } = run;
   const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing);
   const expiresAt = new Date(deps.now() + CHECK_RESERVATION_MS);
   // A run of this check that died (kill -9) after reserving left its hold under the same id: this
@@ -276,171 +321,102 @@ export async function runWatchCheck(
     deps.onCheck?.({ trigger, outcome: 'paused', units: 0, newShorts: 0 });
     return { outcome: 'paused' };
   }
-  const meter = new QuotaMeter({
+  const input = {
     db,
     accountId: watch.account_id,
     requestId: checkId,
     settings: deps.quota,
     now: deps.now,
     reservationExpiresAt: expiresAt,
-    reserved: reserve,
-  });
-  let reported: Short[];
-  let listing: Listing;
-  let backCatalogue: string[] = [];
+    releaseOnFailure: true,
+  };
+  return MeteredWork.open(input, { held: () => reserve, paidFrom: 'A watch check costs up to' });
+}
+
+/** Reads the newest listing page and the details of the shorts in it this watch has not seen. */
+async function readNewShorts(deps: WatchCheckDeps, watch: WatchRow, work: MeteredWork): Promise<CheckRead> {
+  const calls = deps.youtube.metered(work.take);
+  const listing = await listNewest(deps, calls, watch.channel_id);
+  const seen = await seenAmong(deps.db, watch.id, listing.ids);
+  const { fresh, older } = splitUnseen(listing.ids, seen);
+  const backCatalogue = older;
   let identity: ChannelNow = { title: watch.channel_title, customUrl: watch.channel_custom_url };
-  try {
-    // The price is known before the first call: the meter starts in its paid phase.
-    await meter.commit(reserve, 'A watch check costs up to');
-    const calls = deps.youtube.metered(meter.take);
-    listing = await listNewest(deps, calls, watch.channel_id);
-    const seen = await seenAmong(db, watch.id, listing.ids);
-    const { fresh, older } = splitUnseen(listing.ids, seen);
-    backCatalogue = older;
-    // New shorts are reported with the channel as it is now: a renamed handle or title (found by
-    // review: the event carried the handle the channel had when the watch was made).
-    reported = await detailsOf(
-      calls,
-      listing,
-      fresh,
-      watch,
-      async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)),
+  // New shorts are reported with the channel as it is now: a renamed handle or title, not the one
+  // the channel had when the watch was made.
+  let reported = await detailsOf(
+    calls,
+    listing,
+    fresh,
+    watch,
+    async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)),
+  );
+  // No seen id left in the page (they were all taken down, say): shorts published before the newest
+  // one the watch has seen are back-catalogue too, where their dates tell (else older shorts would
+  // be reported, and charged, as new).
+  const newestSeen = watch.last_seen_published_at?.getTime();
+  if (newestSeen !== undefined && fresh.length > 0 && older.length === 0 && !listing.ids.some((id) => seen.has(id))) {
+    const backdated = new Set(
+      reported.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) < newestSeen).map((s) => s.id),
     );
-    // No seen id left in the page (they were all taken down, say): shorts published before the newest
-    // one the watch has seen are back-catalogue too, where their dates tell (found by review: 20 older
-    // shorts were reported, and charged, as new).
-    const newestSeen = watch.last_seen_published_at?.getTime();
-    if (newestSeen !== undefined && fresh.length > 0 && older.length === 0 && !listing.ids.some((id) => seen.has(id))) {
-      const backdated = new Set(
-        reported.filter((s) => (parseTimestamp(s.snippet.publishedAt) ?? Infinity) < newestSeen).map((s) => s.id),
-      );
-      backCatalogue.push(...backdated);
-      reported = reported.filter((s) => !backdated.has(s.id));
-    }
-  } catch (error) {
-    // YouTube answered that the channel is gone: a check like any other for what it cost (paid from
-    // the check's reservation, never the allowance), paused after GONE_CHECKS of them in a row
-    // (found by review: each such check's unit was counted as unpaid, forever, and took the account
-    // past its allowance).
-    if (isAppError(error) && error.code === 'CHANNEL_NOT_FOUND')
-      return settleGoneChannel(deps, watch, meter, checkId, trigger, now, error);
-    await releaseReservation(db, checkId);
-    await meter.finishUnpaid(error);
-    const budget = error instanceof BudgetExhausted;
-    if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error; // infrastructure: the queue retries
-    const message = isAppError(error)
-      ? `${error.code}: ${error.message}`
-      : budget
-        ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
-        : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
-    await db.transaction(async (tx) => {
-      if (
-        !(await recordCheck(tx, watch, {
-          id: checkId,
-          trigger,
-          units: meter.spent,
-          outcome: 'failed',
-          error: message,
-          at: now,
-        }))
-      )
-        return;
-      await tx.query(
-        'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1',
-        [watch.id, now, meter.spent, message],
-      );
-    });
-    deps.onCheck?.({ trigger, outcome: 'failed', units: meter.spent, newShorts: 0 });
-    return { outcome: 'failed', error: message, units: meter.spent };
+    backCatalogue.push(...backdated);
+    reported = reported.filter((s) => !backdated.has(s.id));
   }
-  const units = meter.spent;
-  const outcome = await db.transaction(async (tx) => {
-    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'ok', at: now }))) return undefined;
-    // The row lock orders concurrent checks of one watch (a push and the schedule): what one
-    // reported, the other finds seen. Prepaid units are read under the lock too.
-    const [locked] = await tx.query<{ prepaid_units: number; status: string }>(
-      'SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE',
-      [watch.id],
-    );
-    if (!locked) {
-      // Deleted during the check: no check of it is recorded (found by review: an "ok" one was).
-      await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
-      return 'deleted' as const;
-    }
-    // The baseline (the check made when the watch is created) reports nothing: it records what exists.
-    const isNew = await markSeen(tx, watch.id, trigger === 'create' ? listing.ids : reported.map((s) => s.id), now);
-    // Older shorts the page shows for the first time (it shifted: a short above them was deleted,
-    // or the listing changed between tab and playlist) are back-catalogue: seen, never reported.
-    await markSeen(tx, watch.id, backCatalogue, now);
-    const shorts = trigger === 'create' ? [] : reported.filter((s) => isNew.has(s.id));
-    // Never more than the reservation: retried platform calls (5xx) can take a check past the
-    // units it reserved for; those units go unpaid, like every platform failure's (docs/quota.md).
-    const full = checkPrice(locked.prepaid_units, units, shorts.length, deps.quota, deps.pricing);
-    const credits = Math.min(full.credits, meter.reservedCredits);
-    const price = {
-      credits,
-      prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit),
-    };
-    await releaseReservation(tx, checkId);
-    await chargeCredits(tx, watch.account_id, price.credits, checkId);
-    if (shorts.length > 0) {
-      await deps.recordEvent(tx, {
-        accountId: watch.account_id,
-        type: 'shorts.created',
-        webhookUrl: watch.webhook_url,
-        subjectId: watch.id,
-        at: now,
-        data: {
-          watchId: watch.id,
-          checkId,
-          channel: { id: watch.channel_id, title: identity.title },
-          shorts,
-        } satisfies ShortsCreatedPayload['data'],
-      });
-    }
-    const newest = listing.ids[0];
-    const newestPublished = newest
-      ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt)
-      : undefined;
-    const newestReported = shorts.reduce<number | undefined>((max, s) => {
-      const t = parseTimestamp(s.snippet.publishedAt);
-      return t !== undefined && (max === undefined || t > max) ? t : max;
-    }, undefined);
+  return { listing, reported, backCatalogue, identity };
+}
+
+/**
+ * A check that failed: its work settles as failed (hold released, units unpaid) and the failure is
+ * recorded on the watch. Infrastructure trouble is thrown instead: the queue retries the job.
+ */
+async function settleFailedCheck(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  work: MeteredWork,
+  run: CheckRun,
+  error: unknown,
+): Promise<CheckResult> {
+  const { checkId, trigger, now } = run;
+  await work.failed(error);
+  const budget = error instanceof BudgetExhausted;
+  if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error;
+  const message = isAppError(error)
+    ? `${error.code}: ${error.message}`
+    : budget
+      ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
+      : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
+  const units = work.spent;
+  await deps.db.transaction(async (tx) => {
+    if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now })))
+      return;
     await tx.query(
-      'UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1',
-      [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)],
+      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1',
+      [watch.id, now, units, message],
     );
-    await tx.query(
-      `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
-         last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
-         channel_title = $8, channel_custom_url = $9
-       WHERE id = $1`,
-      [
-        watch.id,
-        now,
-        units,
-        price.prepaidAfter,
-        shorts.length,
-        newest ?? null,
-        newestPublished ? new Date(parseTimestamp(newestPublished)!) : null,
-        identity.title,
-        identity.customUrl,
-      ],
-    );
-    return {
-      shorts: shorts.length,
-      credits: price.credits,
-      lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported,
-    };
   });
+  deps.onCheck?.({ trigger, outcome: 'failed', units, newShorts: 0 });
+  return { outcome: 'failed', error: message, units };
+}
+
+/**
+ * A check that read: recorded, charged and its new shorts reported in one transaction, its work
+ * settled as paid. Recorded by another run meanwhile, or its watch deleted: its units were spent for
+ * nothing recorded, and settle as a failed check's.
+ */
+async function settleCheck(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  work: MeteredWork,
+  run: CheckRun,
+  read: CheckRead,
+): Promise<CheckResult> {
+  const { trigger } = run;
+  const units = work.spent;
+  const outcome = await deps.db.transaction((tx) => recordRead(deps, tx, watch, work, run, read));
   if (!outcome || outcome === 'deleted') {
-    await releaseReservation(db, checkId);
-    // Its units were spent for nothing recorded (the watch is gone, or another run of this check
-    // recorded it): counted as unpaid, as a failed check's.
-    await meter.finishUnpaid();
+    await work.failed();
     return { outcome: 'skipped', why: outcome === 'deleted' ? 'deleted' : 'already recorded' };
   }
-  await meter.finishPaid();
+  await work.succeeded();
   deps.onCheck?.({
     trigger,
     outcome: 'ok',
@@ -449,6 +425,136 @@ export async function runWatchCheck(
     ...(outcome.lagMs !== undefined ? { lagMs: outcome.lagMs } : {}),
   });
   return { outcome: 'ok', newShorts: outcome.shorts, units, credits: outcome.credits };
+}
+
+/** settleCheck's transaction: undefined when a run of this check was recorded already. */
+async function recordRead(
+  deps: WatchCheckDeps,
+  tx: Transaction,
+  watch: WatchRow,
+  work: MeteredWork,
+  run: CheckRun,
+  read: CheckRead,
+): Promise<{ shorts: number; credits: number; lagMs: number | undefined } | 'deleted' | undefined> {
+  const { checkId, trigger, now } = run;
+  const { listing, reported, identity } = read;
+  const units = work.spent;
+  if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'ok', at: now }))) return undefined;
+  // The row lock orders concurrent checks of one watch (a push and the schedule): what one
+  // reported, the other finds seen. Prepaid units are read under the lock too.
+  const [locked] = await tx.query<{ prepaid_units: number; status: string }>(
+    'SELECT prepaid_units, status FROM watches WHERE id = $1 FOR UPDATE',
+    [watch.id],
+  );
+  if (!locked) {
+    // Deleted during the check: no check of it is recorded.
+    await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
+    return 'deleted';
+  }
+  // The baseline (the check made when the watch is created) reports nothing: it records what exists.
+  const isNew = await markSeen(tx, watch.id, trigger === 'create' ? listing.ids : reported.map((s) => s.id), now);
+  // Older shorts the page shows for the first time (it shifted: a short above them was deleted,
+  // or the listing changed between tab and playlist) are back-catalogue: seen, never reported.
+  await markSeen(tx, watch.id, read.backCatalogue, now);
+  const shorts = trigger === 'create' ? [] : reported.filter((s) => isNew.has(s.id));
+  const price = cappedPrice(deps, locked.prepaid_units, units, shorts.length, work.reservedCredits);
+  await releaseReservation(tx, checkId);
+  await chargeCredits(tx, watch.account_id, price.credits, checkId);
+  if (shorts.length > 0) await reportShorts(deps, tx, watch, run, identity, shorts);
+  const newestReported = shorts.reduce<number | undefined>((max, s) => {
+    const t = parseTimestamp(s.snippet.publishedAt);
+    return t !== undefined && (max === undefined || t > max) ? t : max;
+  }, undefined);
+  await tx.query(
+    'UPDATE watch_checks SET new_shorts = $2, credits_charged = $3, newest_published_at = $4 WHERE id = $1',
+    [checkId, shorts.length, price.credits, newestReported === undefined ? null : new Date(newestReported)],
+  );
+  await updateWatchAfterCheck(tx, watch, run, read, {
+    units,
+    reported: shorts.length,
+    prepaidAfter: price.prepaidAfter,
+  });
+  return {
+    shorts: shorts.length,
+    credits: price.credits,
+    lagMs: newestReported === undefined ? undefined : now.getTime() - newestReported,
+  };
+}
+
+/** The new shorts a check found, as one shorts.created event to the watch's webhook. */
+async function reportShorts(
+  deps: WatchCheckDeps,
+  tx: Transaction,
+  watch: WatchRow,
+  run: CheckRun,
+  identity: ChannelNow,
+  shorts: Short[],
+): Promise<void> {
+  const { checkId, now } = run;
+  await deps.recordEvent(tx, {
+    accountId: watch.account_id,
+    type: 'shorts.created',
+    webhookUrl: watch.webhook_url,
+    subjectId: watch.id,
+    at: now,
+    data: {
+      watchId: watch.id,
+      checkId,
+      channel: { id: watch.channel_id, title: identity.title },
+      shorts,
+    } satisfies ShortsCreatedPayload['data'],
+  });
+}
+
+/**
+ * A check's price, never more than its reservation: retried platform calls (5xx) can take a check
+ * past the units it reserved for; those units go unpaid, like every platform failure's (docs/quota.md).
+ */
+function cappedPrice(
+  deps: Pick<WatchCheckDeps, 'quota' | 'pricing'>,
+  prepaidUnits: number,
+  units: number,
+  reported: number,
+  reserved: number,
+): { credits: number; prepaidAfter: number } {
+  const full = checkPrice(prepaidUnits, units, reported, deps.quota, deps.pricing);
+  const credits = Math.min(full.credits, reserved);
+  return {
+    credits,
+    prepaidAfter: Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit),
+  };
+}
+
+/** The watch after a successful check: counters, prepaid units, the newest short seen, the channel's identity now. */
+async function updateWatchAfterCheck(
+  tx: Transaction,
+  watch: WatchRow,
+  run: CheckRun,
+  read: CheckRead,
+  counts: { units: number; reported: number; prepaidAfter: number },
+): Promise<void> {
+  const { listing, reported, identity } = read;
+  const newest = listing.ids[0];
+  const newestPublished = newest
+    ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt)
+    : undefined;
+  await tx.query(
+    `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
+       last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
+       channel_title = $8, channel_custom_url = $9
+     WHERE id = $1`,
+    [
+      watch.id,
+      run.now,
+      counts.units,
+      counts.prepaidAfter,
+      counts.reported,
+      newest ?? null,
+      newestPublished ? new Date(parseTimestamp(newestPublished)!) : null,
+      identity.title,
+      identity.customUrl,
+    ],
+  );
 }
 
 /**
@@ -496,14 +602,13 @@ export const GONE_CHECKS = 3;
 async function settleGoneChannel(
   deps: WatchCheckDeps,
   watch: WatchRow,
-  meter: QuotaMeter,
-  checkId: string,
-  trigger: CheckTrigger,
-  now: Date,
+  work: MeteredWork,
+  run: CheckRun,
   error: AppError,
 ): Promise<CheckResult> {
+  const { checkId, trigger, now } = run;
   const message = `${error.code}: ${error.message}`;
-  const units = meter.spent;
+  const units = work.spent;
   const recorded = await deps.db.transaction(async (tx) => {
     if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now })))
       return false;
@@ -513,55 +618,57 @@ async function settleGoneChannel(
     );
     await releaseReservation(tx, checkId);
     if (!locked) {
-      // Deleted meanwhile: no check of it is recorded, as on the ok path (found by review).
+      // Deleted meanwhile: no check of it is recorded, as on the ok path.
       await tx.query('DELETE FROM watch_checks WHERE id = $1', [checkId]);
       return 'deleted' as const;
     }
-    const full = checkPrice(locked.prepaid_units, units, 0, deps.quota, deps.pricing);
-    const credits = Math.min(full.credits, meter.reservedCredits);
-    await chargeCredits(tx, watch.account_id, credits, checkId);
-    await tx.query('UPDATE watch_checks SET credits_charged = $2 WHERE id = $1', [checkId, credits]);
+    const price = cappedPrice(deps, locked.prepaid_units, units, 0, work.reservedCredits);
+    await chargeCredits(tx, watch.account_id, price.credits, checkId);
+    await tx.query('UPDATE watch_checks SET credits_charged = $2 WHERE id = $1', [checkId, price.credits]);
     await tx.query(
       'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, last_error = $5 WHERE id = $1',
-      [
-        watch.id,
-        now,
-        units,
-        Math.max(0, full.prepaidAfter - (full.credits - credits) * deps.quota.unitsPerCredit),
-        message,
-      ],
+      [watch.id, now, units, price.prepaidAfter, message],
     );
-    const recent = await tx.query<{ gone: boolean }>(
-      `SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`,
-      [watch.id, GONE_CHECKS],
-    );
-    if (locked.status === 'active' && recent.length === GONE_CHECKS && recent.every((r) => r.gone)) {
-      const why = `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks are paused. Resume the watch (PATCH status active) should the channel come back.`;
-      await tx.query("UPDATE watches SET status = 'paused', paused_reason = 'channel' WHERE id = $1", [watch.id]);
-      await deps.recordEvent(tx, {
-        accountId: watch.account_id,
-        type: 'watch.paused',
-        webhookUrl: watch.webhook_url,
-        subjectId: watch.id,
-        at: now,
-        data: {
-          watchId: watch.id,
-          channel: { id: watch.channel_id, title: watch.channel_title },
-          reason: 'channel',
-          message: why,
-        } satisfies WatchPausedPayload['data'],
-      });
-    }
+    if (locked.status === 'active') await pauseIfGone(deps, tx, watch, now, error);
     return true;
   });
   if (recorded !== true) {
-    await releaseReservation(deps.db, checkId);
-    await meter.finishUnpaid(error);
+    await work.failed(error);
     return { outcome: 'skipped', why: recorded === 'deleted' ? 'deleted' : 'already recorded' };
   }
-  await meter.finishPaid();
+  await work.succeeded();
   deps.onCheck?.({ trigger, outcome: 'failed', units, newShorts: 0 });
   return { outcome: 'failed', error: message, units };
+}
+
+/** The GONE_CHECKS-th check in a row that found the channel gone pauses the watch and tells its webhook. */
+async function pauseIfGone(
+  deps: WatchCheckDeps,
+  tx: Transaction,
+  watch: WatchRow,
+  now: Date,
+  error: AppError,
+): Promise<void> {
+  const recent = await tx.query<{ gone: boolean }>(
+    `SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [watch.id, GONE_CHECKS],
+  );
+  if (recent.length !== GONE_CHECKS || !recent.every((r) => r.gone)) return;
+  const why = `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks are paused. Resume the watch (PATCH status active) should the channel come back.`;
+  await tx.query("UPDATE watches SET status = 'paused', paused_reason = 'channel' WHERE id = $1", [watch.id]);
+  await deps.recordEvent(tx, {
+    accountId: watch.account_id,
+    type: 'watch.paused',
+    webhookUrl: watch.webhook_url,
+    subjectId: watch.id,
+    at: now,
+    data: {
+      watchId: watch.id,
+      channel: { id: watch.channel_id, title: watch.channel_title },
+      reason: 'channel',
+      message: why,
+    } satisfies WatchPausedPayload['data'],
+  });
 }
 
 /** The account cannot pay for the next check: pause the watch and tell its webhook (once). */

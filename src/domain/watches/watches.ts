@@ -1,15 +1,15 @@
-// The watch use cases behind /api/youtube/watches (#15): create (resolve the channel and take the
+// The watch use cases behind /api/youtube/watches: create (resolve the channel and take the
 // baseline: what exists now is never reported), change, pause/resume, delete.
 import type { Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { chargeCredits } from '../credits/ledger.ts';
 import { releaseReservation } from '../credits/reservations.ts';
-import { QuotaMeter } from '../quota/quota-meter.ts';
+import { MeteredWork } from '../quota/metered-work.ts';
 import { parseChannelUrl, type ChannelRef } from '../shorts/channel-url.ts';
 import { resolveChannel } from '../shorts/channel-resolver.ts';
 import { innertubeFailureKind } from '../shorts/innertube-source.ts';
 import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
-import { channelAddress } from '../shorts/shorts-service.ts';
+import { channelAddress } from '../shorts/sources/innertube-access.ts';
 import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
 import {
   countWatches,
@@ -96,14 +96,14 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   // Like a shorts request: reserve the minimum, resolve as a probe (unpaid until it succeeds), then
   // commit to the baseline's price. The hold is the creation's place: taken under the account's
   // lock after counting the watches and the creations in flight (their holds), so concurrent
-  // creations past the maximum are refused before any upstream work (found by review: they were
-  // refused only after reading the channel, and those paid reads were then counted as unpaid).
+  // creations past the maximum are refused before any upstream work (refused after reading the
+  // channel, their paid reads would count as unpaid).
   const holdId = `${CREATION_HOLD}${checkId.slice(4)}`;
-  const meter = await deps.db.transaction(async (tx) => {
+  const work = await deps.db.transaction(async (tx) => {
     await lockAccountWatches(tx, input.accountId);
     if ((await countWatchesAndCreations(tx, input.accountId, now)) >= deps.settings.maxPerAccount)
       throw tooMany(deps.settings);
-    return QuotaMeter.open(
+    return MeteredWork.open(
       {
         db: deps.db,
         accountId: input.accountId,
@@ -111,68 +111,15 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
         settings: deps.quota,
         now: deps.now,
         reservationExpiresAt: new Date(nowMs + 5 * 60_000),
+        releaseOnFailure: true,
       },
-      tx,
+      { reserve: 'minimum', reserveWith: tx },
     );
   });
+  let watch: WatchRow;
   try {
-    const calls = deps.youtube.metered(meter.take);
-    const channel = await resolve(deps, ref, calls, meter);
-    await meter.commit(
-      Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
-      'Creating a watch reads the channel and its newest shorts, which costs',
-    );
-    const listing = await listNewest(deps, calls, channel.id);
-    // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
-    // Shorts tab lists no dates, so hybrid reads it (1 unit; found by review: it stayed unknown).
-    let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
-    if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
-      newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
-    }
-    const units = meter.spent;
-    const watch = await deps.db.transaction(async (tx) => {
-      await lockAccountWatches(tx, input.accountId);
-      if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
-      const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
-      const newest = listing.ids[0];
-      const [row] = await tx.query<WatchRow>(
-        `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
-           last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
-        [
-          id,
-          input.accountId,
-          input.channelUrl,
-          channel.id,
-          channel.title,
-          channel.customUrl ?? null,
-          input.webhookUrl,
-          interval,
-          new Date(nowMs + interval * 1000),
-          now,
-          newest ?? null,
-          newestPublished ? new Date(newestPublished) : null,
-          price.prepaidAfter,
-          units,
-        ],
-      );
-      // The baseline: everything listed now counts as seen and is never reported.
-      await markSeen(tx, id, listing.ids, now);
-      await tx.query(
-        'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
-        [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
-      );
-      await releaseReservation(tx, holdId);
-      await chargeCredits(tx, input.accountId, price.credits, checkId);
-      return row!;
-    });
-    await meter.finishPaid();
-    deps.onCheck?.({ trigger: 'create', outcome: 'ok', units, newShorts: 0 });
-    deps.onChannelWatched?.(watch.channel_id);
-    return toWatch(watch);
+    watch = await work.run((opened) => takeBaseline(deps, input, opened, { ref, id, checkId, holdId, interval, now }));
   } catch (error) {
-    await releaseReservation(deps.db, holdId).catch(() => {});
-    await meter.finishUnpaid(error).catch(() => {});
     if (innertubeFailureKind(error))
       throw new AppError('UPSTREAM_RATE_LIMITED', "The video platform's web API is unavailable; try again shortly.", {
         headers: { 'retry-after': '60' },
@@ -180,13 +127,97 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
       });
     throw error;
   }
+  deps.onCheck?.({ trigger: 'create', outcome: 'ok', units: work.spent, newShorts: 0 });
+  deps.onChannelWatched?.(watch.channel_id);
+  return toWatch(watch);
+}
+
+/**
+ * A new watch's first read, paid like a shorts request: resolve as a probe (unpaid until it
+ * succeeds), commit to the baseline's price, list the newest shorts, and record the watch, its
+ * baseline and its charge in one transaction.
+ */
+async function takeBaseline(
+  deps: WatchDeps,
+  input: CreateWatchInput,
+  work: MeteredWork,
+  at: { ref: ChannelRef; id: string; checkId: string; holdId: string; interval: number; now: Date },
+): Promise<WatchRow> {
+  const { id, checkId, holdId, now } = at;
+  const calls = deps.youtube.metered(work.take);
+  const channel = await resolve(deps, at.ref, calls, work);
+  await work.commit(
+    Math.ceil(MAX_CHECK_UNITS / deps.quota.unitsPerCredit),
+    'Creating a watch reads the channel and its newest shorts, which costs',
+  );
+  const listing = await listNewest(deps, calls, channel.id);
+  // The baseline's newest date, which tells the back-catalogue apart later (watch-check.ts): the
+  // Shorts tab lists no dates, so hybrid reads it (1 unit), or it would stay unknown.
+  let newestPublished = listing.ids[0] ? listing.publishedAt.get(listing.ids[0]) : undefined;
+  if (listing.ids[0] && newestPublished === undefined && listing.source === 'hybrid') {
+    newestPublished = (await calls.videos([listing.ids[0]])).items?.[0]?.snippet?.publishedAt;
+  }
+  const units = work.spent;
+  const baseline = { channel, ids: listing.ids, newestPublished, units };
+  return deps.db.transaction(async (tx) => {
+    await lockAccountWatches(tx, input.accountId);
+    if ((await countWatches(tx, input.accountId)) >= deps.settings.maxPerAccount) throw tooMany(deps.settings);
+    const price = checkPrice(0, units, 0, deps.quota, deps.pricing);
+    const row = await insertWatch(tx, input, at, baseline, price.prepaidAfter);
+    // The baseline: everything listed now counts as seen and is never reported.
+    await markSeen(tx, id, listing.ids, now);
+    await tx.query(
+      'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
+      [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
+    );
+    await releaseReservation(tx, holdId);
+    await chargeCredits(tx, input.accountId, price.credits, checkId);
+    return row;
+  });
+}
+
+async function insertWatch(
+  tx: Transaction,
+  input: CreateWatchInput,
+  at: { id: string; interval: number; now: Date },
+  baseline: {
+    channel: { id: string; title: string; customUrl?: string };
+    ids: string[];
+    newestPublished: string | undefined;
+    units: number;
+  },
+  prepaidUnits: number,
+): Promise<WatchRow> {
+  const { channel, newestPublished } = baseline;
+  const [row] = await tx.query<WatchRow>(
+    `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
+       last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
+    [
+      at.id,
+      input.accountId,
+      input.channelUrl,
+      channel.id,
+      channel.title,
+      channel.customUrl ?? null,
+      input.webhookUrl,
+      at.interval,
+      new Date(at.now.getTime() + at.interval * 1000),
+      at.now,
+      baseline.ids[0] ?? null,
+      newestPublished ? new Date(newestPublished) : null,
+      prepaidUnits,
+      baseline.units,
+    ],
+  );
+  return row!;
 }
 
 async function resolve(
   deps: WatchDeps,
   ref: ChannelRef,
   calls: ReturnType<WatchDeps['youtube']['metered']>,
-  meter: QuotaMeter,
+  work: MeteredWork,
 ): Promise<{ id: string; title: string; customUrl?: string }> {
   if (deps.innertube && deps.source === 'innertube') {
     // Keyless: InnerTube resolves and describes the channel at 0 units.
@@ -199,7 +230,7 @@ async function resolve(
       ...(channel.handle ? { customUrl: channel.handle.toLowerCase() } : {}),
     };
   }
-  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: (units) => meter.canProbe(units) });
+  const channel = await resolveChannel(ref, { calls, canSpendUnpaid: work.canSpendUnpaid });
   return {
     id: channel.id,
     title: channel.snippet?.title ?? channel.id,

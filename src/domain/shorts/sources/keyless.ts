@@ -1,0 +1,56 @@
+// The keyless source (YOUTUBE_SOURCE=innertube, and the fallback when every Data API key is spent):
+// InnerTube alone, 0 units. The Shorts tab lists the shorts and describes the channel; publish
+// dates come from the player endpoint only where a window needs them (keyless-collector.ts). Its
+// values are approximate (KEYLESS_APPROXIMATE_FIELDS), and an InnerTube failure has nothing to
+// stand in for it: it is the answer.
+import { keylessChannel, keylessVideo, KEYLESS_APPROXIMATE_FIELDS } from '../innertube-source.ts';
+import { collectKeyless } from '../keyless-collector.ts';
+import { toShort } from '../mapping.ts';
+import { inFlight, listingFrame, noSuchChannel, type ShortsSource } from './source.ts';
+
+export const keylessSource: ShortsSource = {
+  async findChannel(ctx, read) {
+    const { query } = read;
+    let channelId = read.channelId;
+    if (!channelId) {
+      const id = await ctx.innertube.resolve(query.ref);
+      if (id === null) throw noSuchChannel(query.ref);
+      if (typeof id === 'object') throw ctx.innertube.unavailable(id.failed);
+      channelId = id;
+    }
+    const client = ctx.innertube.client!;
+    const tab = inFlight(client.shorts(channelId));
+    // The Shorts tab's first page describes the channel too; ask for the channel page only without it.
+    const page = (await tab.then((first) => first.channel).catch(() => undefined)) ?? (await client.channel(channelId));
+    if (!page) throw noSuchChannel(query.ref);
+    return { channel: keylessChannel(page), tab };
+  },
+
+  async readShorts(ctx, read, found) {
+    const frame = listingFrame(ctx, read.query, found.channel);
+    let collected;
+    try {
+      collected = await collectKeyless(await found.tab!, {
+        cap: frame.cap,
+        capIsServiceMax: frame.capIsServiceMax,
+        video: ctx.innertube.video,
+        ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
+      });
+      ctx.innertube.succeeded();
+    } catch (error) {
+      if (ctx.innertube.failed(error)) throw ctx.innertube.unavailable(error);
+      throw error;
+    }
+    return {
+      channel: frame.channel,
+      shorts: collected.items.map((item) =>
+        toShort(keylessVideo(item, found.channel, collected.details.get(item.id)), frame.identity),
+      ),
+      truncated: collected.truncated,
+      ...(collected.truncated ? { truncatedBy: 'max' as const } : {}),
+      fetchedAt: frame.fetchedAt,
+      source: 'innertube',
+      approximateFields: [...KEYLESS_APPROXIMATE_FIELDS],
+    };
+  },
+};
