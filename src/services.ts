@@ -2,19 +2,15 @@
 // its area (services/*.ts, the sweeper in jobs/), where its embedded or scale-out kind is chosen.
 import type { PgBoss } from 'pg-boss';
 import type { Config } from './config.ts';
-import { insertDeferredJobs, startQueue } from './infra/queue.ts';
-import { createCircuitBreaker } from './infra/circuit-breaker.ts';
-import { createShortsService } from './domain/shorts/shorts-service.ts';
+import { startQueue } from './infra/queue.ts';
 import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
-import { createSettlementBatcher } from './domain/requests/charge-and-record.ts';
-import { createQueuedRequestReader } from './domain/requests/request-store.ts';
-import { createQueuedSettlementBatcher } from './domain/requests/queued-settlements.ts';
 import { createAcceptanceBatcher, type AcceptanceBatcher } from './domain/requests/acceptances.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 import { openCore, type Core } from './services/core.ts';
 import type { Stores } from './services/stores.ts';
 import { buildAuth, type Access } from './services/auth.ts';
 import { buildUpstream, type Upstream } from './services/upstream.ts';
+import { buildShorts, buildShortsRequests } from './services/shorts.ts';
 import { buildDelivery } from './services/delivery.ts';
 import { buildWatches, type WatchParts } from './services/watches.ts';
 import { startWorker, type Worker } from './services/worker.ts';
@@ -54,67 +50,16 @@ export interface ServiceOptions {
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
   const { core, stores } = await openCore(config, options);
   const { db, metrics, clock: now } = core;
-  const { cache, staleCache } = stores;
   const access = await buildAuth(core, stores);
   const upstream = await buildUpstream(core);
   const { source, innertube, youtube } = upstream;
-  const pricing = {
-    creditsPerBlock: config.CREDITS_PER_BLOCK,
-    shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK,
-    minimumCredits: config.MIN_CREDITS_PER_REQUEST,
-  };
-  const shorts = createShortsService({
-    client: youtube,
-    cache,
-    staleCache,
-    cacheTtlMs: config.CACHE_TTL_SECONDS * 1000,
-    negativeTtlMs: config.NEGATIVE_CACHE_SECONDS * 1000,
-    staleTtlMs: config.STALE_RETENTION_SECONDS * 1000,
-    maxShorts: config.MAX_SHORTS_PER_REQUEST,
-    unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
-    pricing,
-    now,
-    onUpstream: (units) => options.log.info({ quotaUnits: units }, 'upstream fetch finished'),
-    source,
-    ...(innertube
-      ? { innertube, breaker: createCircuitBreaker({ threshold: 3, baseMs: 30_000, maxMs: 600_000, now }) }
-      : {}),
-    playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
-    onInnertubeFailure: (kind, error) => {
-      metrics.innertubeFailures.inc({ kind });
-      options.log.error({ err: error, kind }, 'InnerTube call failed');
-    },
-  });
+  const { pricing, shorts } = buildShorts(core, stores, upstream);
   const boss = await startQueue(db, {
     databaseUrl: config.DATABASE_URL,
     heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
     onError: (error) => options.log.error({ err: error }, 'queue error'),
   });
-  const shortsRequests: ShortsRequestDeps = {
-    db,
-    onServerFailure: (requestId, err) => options.log.error({ reqId: requestId, err }, 'webhook request failed'),
-    shorts,
-    maxShorts: config.MAX_SHORTS_PER_REQUEST,
-    now,
-    keylessOnly: source === 'innertube',
-    findQueued: createQueuedRequestReader(db),
-    settlements: createSettlementBatcher(db, {
-      onBatchError: (err, size) => options.log.error({ err, size }, 'settlement batch failed; settled one by one'),
-    }),
-    queuedSettlements: createQueuedSettlementBatcher(db, {
-      insertJobs: (tx, jobs) => insertDeferredJobs(boss, tx, jobs),
-      onGroupError: (err, size) =>
-        options.log.error({ err, size }, 'settling a group of webhook requests failed; settled one by one'),
-    }),
-    pricing,
-    quota: {
-      unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
-      allowanceUnits: config.QUOTA_ALLOWANCE_UNITS,
-      pricing,
-      onSettleFailure: ({ requestId, error, what }) => options.log.error({ reqId: requestId, err: error }, what),
-    },
-    onCharged: (credits) => metrics.creditsCharged.inc(credits),
-  };
+  const shortsRequests = buildShortsRequests(core, { boss, shorts, source, pricing });
   const delivery = buildDelivery(core, boss);
   const quota = shortsRequests.quota;
   const { watches, websub, subscriptions } = buildWatches(core, { boss, youtube, innertube, source, quota, pricing });
