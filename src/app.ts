@@ -33,6 +33,8 @@ import { signupRoutes } from './http/routes/signup.ts';
 import { pricingRoutes } from './http/routes/pricing.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { websubRoutes } from './http/routes/websub.ts';
+import { mcpRoutes } from './http/routes/mcp.ts';
+import { llmsRoutes } from './http/routes/llms.ts';
 
 const DASHBOARD_DIR = join(ROOT, 'web', 'dist');
 
@@ -78,6 +80,8 @@ export async function buildApp(
   await app.register(pricingRoutes);
   await app.register(watchRoutes);
   await app.register(websubRoutes);
+  await app.register(mcpRoutes);
+  await app.register(llmsRoutes);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (existsSync(DASHBOARD_DIR)) {
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });

@@ -11,6 +11,11 @@ export const StatementEntrySchema = Type.Object(
     ...LedgerEntrySchema.properties,
     channelUrl: Nullable(Type.String({ description: 'The channel the request asked for, as sent.' })),
     channelTitle: Nullable(Type.String({ description: "The channel's title, when the request resolved it." })),
+    via: Nullable(
+      Type.Union([Type.Literal('api'), Type.Literal('mcp')], {
+        description: "A shorts request's charge: the door the call came through (the REST API, or the MCP server).",
+      }),
+    ),
   },
   {
     $id: 'StatementEntry',
@@ -24,6 +29,7 @@ export const StatementEntrySchema = Type.Object(
         requestId: EXAMPLE_REQUEST_ID,
         channelUrl: 'https://www.youtube.com/@demo',
         channelTitle: 'Demo Channel',
+        via: 'api',
         note: null,
         createdAt: EXAMPLE_TIME,
       },
@@ -53,6 +59,7 @@ export const LedgerPageSchema = Type.Object(
             requestId: EXAMPLE_REQUEST_ID,
             channelUrl: 'https://www.youtube.com/@demo',
             channelTitle: 'Demo Channel',
+            via: 'api',
             note: null,
             createdAt: EXAMPLE_TIME,
           },

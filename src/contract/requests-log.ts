@@ -63,6 +63,7 @@ const EXAMPLE_LOG_ENTRY = {
   itemCount: 120,
   creditsCharged: 3,
   error: null,
+  via: 'api',
   apiKey: { id: EXAMPLE_KEY_ID, name: 'production backend', prefix: 'csk_lEaNrfoT' },
   delivery: {
     state: 'retrying',

@@ -301,6 +301,9 @@ export const RequestSummarySchema = Type.Object(
       ),
     ),
     batchId: opt(Type.String({ description: 'The batch this request belongs to.' })),
+    via: Type.Union([Type.Literal('api'), Type.Literal('mcp')], {
+      description: 'The door the call came through: the REST API, or a tool of the MCP server (/mcp).',
+    }),
   },
   {
     $id: 'RequestSummary',
@@ -319,6 +322,7 @@ export const RequestSummarySchema = Type.Object(
         itemCount: 120,
         creditsCharged: 3,
         error: null,
+        via: 'api',
       },
     ],
   },
@@ -401,6 +405,7 @@ export const RequestDetailSchema = Type.Object(
         itemCount: 120,
         creditsCharged: 3,
         error: null,
+        via: 'api',
         result: { itemCount: 120, creditsCharged: 3 },
         deliveries: [
           {

@@ -13,6 +13,7 @@ export const LOG_REDACT = {
   paths: [
     'req.headers.authorization',
     'req.headers.cookie',
+    'req.headers["x-channel-shorts-call-source"]',
     'res.headers["set-cookie"]',
     '*.password',
     '*.token',

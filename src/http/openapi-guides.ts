@@ -7,6 +7,7 @@ import { ROOT } from '../infra/paths.ts';
 import { ERROR_CATALOG } from '../errors.ts';
 import type { Pricing } from '../contract/pricing.ts';
 import type { RateLimits } from '../contract/common.ts';
+import { mcpTools } from './mcp/tools.ts';
 
 const GUIDES_DIR = join(ROOT, 'docs', 'guides');
 
@@ -17,6 +18,7 @@ export const GUIDES = [
   { file: 'credits.md', title: 'Credits and pricing' },
   { file: 'limits.md', title: 'Limits and headers' },
   { file: 'webhooks.md', title: 'Webhooks' },
+  { file: 'agents.md', title: 'Agents' },
 ] as const;
 
 const table = (head: string[], rows: Array<Array<string | number>>) =>
@@ -70,6 +72,10 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
     readLimit: pricing.limits.readsPerMinute > 0 ? String(pricing.limits.readsPerMinute) : 'unlimited',
     maxShorts: String(pricing.limits.maxShortsPerRequest),
     retentionDays: String(pricing.limits.resultRetentionDays),
+    mcpTools: table(
+      ['tool', 'what it does', 'cost', 'REST call'],
+      mcpTools(pricing).map((tool) => [`\`${tool.name}\``, tool.summary, tool.cost, `\`${tool.rest}\``]),
+    ),
     webhooks: table(
       ['setting', 'value'],
       [

@@ -37,6 +37,11 @@ declare module 'fastify' {
     scope?: KeyScope;
     /** Counted against the account's rate limits. */
     rateLimited?: boolean;
+    /**
+     * Counted by the calls it makes instead (the MCP server: each tool call is a REST call through
+     * the app, counted in that call's own window).
+     */
+    innerCallsCounted?: boolean;
     /** Errors use the failure body of docs/spec.md ({success:false, error, message, requestId}). */
     failureBody?: boolean;
   }

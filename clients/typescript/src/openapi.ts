@@ -7942,6 +7942,202 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server for AI agents (Streamable HTTP, JSON-RPC 2.0; see the Agents guide).
+         * @description One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: `list_channel_shorts`, `get_request`, `list_requests`, `get_account`, `create_watch`, `list_watches`, `delete_watch`. A tool call is the REST call it names: the same scopes, limits, credits and error codes.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/mcp' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/mcp', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/mcp",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The JSON-RPC response. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A notification or response from the client, accepted; no body. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not a valid JSON-RPC message (a JSON-RPC error object). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description No credential, or not a valid one. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Accept must list application/json and text/event-stream. */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description The body must be application/json. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API summarised for language models (llmstxt.org), as Markdown.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/llms.txt'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/llms.txt', {
+         *       method: 'GET',
+         *     });
+         *     const result = await response.text(); // errors are JSON: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/llms.txt",
+         *         timeout=120,
+         *     )
+         *     result = response.text  # errors are JSON: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Markdown. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "shorts.result": {
@@ -9388,6 +9584,7 @@ export type components = {
          *           "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
          *           "channelUrl": "https://www.youtube.com/@demo",
          *           "channelTitle": "Demo Channel",
+         *           "via": "api",
          *           "note": null,
          *           "createdAt": "2026-06-01T12:00:00.000Z"
          *         }
@@ -9591,6 +9788,7 @@ export type components = {
          *       "itemCount": 120,
          *       "creditsCharged": 3,
          *       "error": null,
+         *       "via": "api",
          *       "result": {
          *         "itemCount": 120,
          *         "creditsCharged": 3
@@ -9643,6 +9841,8 @@ export type components = {
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
+            /** @description The door the call came through: the REST API, or a tool of the MCP server (/mcp). */
+            via: "api" | "mcp";
             /** @description Webhook requests: the delivered body. Synchronous requests: a summary (results are not retained). */
             result: unknown;
             deliveries: components["schemas"]["DeliveryAttempt"][];
@@ -9662,6 +9862,7 @@ export type components = {
          *       "itemCount": 120,
          *       "creditsCharged": 3,
          *       "error": null,
+         *       "via": "api",
          *       "apiKey": {
          *         "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *         "name": "production backend",
@@ -9703,6 +9904,8 @@ export type components = {
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
+            /** @description The door the call came through: the REST API, or a tool of the MCP server (/mcp). */
+            via: "api" | "mcp";
             apiKey: {
                 id: string;
                 name: string;
@@ -9735,6 +9938,7 @@ export type components = {
          *           "itemCount": 120,
          *           "creditsCharged": 3,
          *           "error": null,
+         *           "via": "api",
          *           "apiKey": {
          *             "id": "b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8",
          *             "name": "production backend",
@@ -9772,7 +9976,8 @@ export type components = {
          *       "status": "completed",
          *       "itemCount": 120,
          *       "creditsCharged": 3,
-         *       "error": null
+         *       "error": null,
+         *       "via": "api"
          *     }
          */
         RequestSummary: {
@@ -9801,6 +10006,8 @@ export type components = {
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
+            /** @description The door the call came through: the REST API, or a tool of the MCP server (/mcp). */
+            via: "api" | "mcp";
         };
         Role: "customer" | "operator";
         /**
@@ -10213,6 +10420,7 @@ export type components = {
          *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
          *       "channelUrl": "https://www.youtube.com/@demo",
          *       "channelTitle": "Demo Channel",
+         *       "via": "api",
          *       "note": null,
          *       "createdAt": "2026-06-01T12:00:00.000Z"
          *     }
@@ -10230,6 +10438,7 @@ export type components = {
             createdAt: string;
             channelUrl: string | null;
             channelTitle: string | null;
+            via: ("api" | "mcp") | null;
         };
         /** @description The fields to change; an empty body changes nothing. */
         UpdateWatch: {

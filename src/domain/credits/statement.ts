@@ -19,6 +19,7 @@ interface StatementRow {
   channel_title: string | null;
   note: string | null;
   created_at: Date;
+  via: 'api' | 'mcp' | null;
 }
 
 // A stored result is either the whole success body (data.channel.snippet.title), its summary
@@ -27,7 +28,8 @@ interface StatementRow {
 // so that it outlives the watch (it named none).
 const SELECT_ENTRIES = `
   SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at, coalesce(r.channel_url, c.channel_url) AS channel_url,
-         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title', r.result->>'channelTitle', c.channel_title) AS channel_title
+         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title', r.result->>'channelTitle', c.channel_title) AS channel_title,
+         CASE WHEN r.id IS NULL THEN NULL ELSE coalesce(r.options->>'via', 'api') END AS via
   FROM credit_ledger l LEFT JOIN shorts_requests r ON r.id = l.request_id
     LEFT JOIN watch_checks c ON r.id IS NULL AND c.id = l.request_id
   WHERE l.account_id = $1 AND ($2::bigint IS NULL OR l.id < $2::bigint)
@@ -42,6 +44,7 @@ function toEntry(r: StatementRow): StatementEntry {
     requestId: r.request_id,
     channelUrl: r.channel_url,
     channelTitle: r.channel_title,
+    via: r.via,
     note: r.note,
     createdAt: r.created_at.toISOString(),
   };

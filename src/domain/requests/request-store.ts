@@ -31,7 +31,12 @@ export interface RequestOptions {
   sort?: ShortsSort;
   minDurationSeconds?: number;
   maxDurationSeconds?: number;
+  /** The door the call came through when it is not the REST API (absent: 'api'). */
+  via?: 'mcp';
 }
+
+/** The door a recorded request came through. */
+export const viaOf = (options: RequestOptions | null | undefined): 'api' | 'mcp' => options?.via ?? 'api';
 
 /** The options worth recording: null when the request asked for none. */
 export function recordedOptions(options: RequestOptions | null | undefined): RequestOptions | null {
@@ -205,6 +210,7 @@ export function summarise(row: RequestRow): RequestSummary {
     creditsCharged: row.credits_charged,
     error: row.error_code,
     ...(row.options ? { options: row.options } : {}),
+    via: viaOf(row.options),
     ...(row.batch_id ? { batchId: row.batch_id } : {}),
   };
 }

@@ -31,7 +31,7 @@ export const rateLimit = fp(
     // setting: the document is the same for every deployment).
     app.addHook('onRoute', (route: RouteOptions) => {
       const response = route.schema?.response as Record<string, { description?: string } | undefined> | undefined;
-      if (!route.config?.auth || route.config.rateLimited || !response) return;
+      if (!route.config?.auth || route.config.rateLimited || route.config.innerCallsCounted || !response) return;
       const why =
         'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
       const own = response[429];
@@ -43,7 +43,7 @@ export const rateLimit = fp(
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const account = request.account;
       // No account: the route needs no authentication (or it failed, and the request is answered).
-      if (!account) return;
+      if (!account || request.routeOptions.config?.innerCallsCounted) return;
       if (request.routeOptions.config?.rateLimited) {
         return enforceLimit(rateLimiter, reply, {
           bucket: accountBucket(account.id),

@@ -471,6 +471,7 @@ class _RequestDetailRequired(TypedDict):
     itemCount: Optional[int]
     creditsCharged: Optional[int]
     error: Optional[str]
+    via: Union[Literal["api"], Literal["mcp"]]
     result: Any
     deliveries: List[DeliveryAttempt]
 
@@ -507,6 +508,7 @@ class _RequestLogEntryRequired(TypedDict):
     itemCount: Optional[int]
     creditsCharged: Optional[int]
     error: Optional[str]
+    via: Union[Literal["api"], Literal["mcp"]]
     apiKey: Optional[RequestLogEntryApiKey]
     delivery: Optional[RequestLogEntryDelivery]
 
@@ -535,6 +537,7 @@ class _RequestSummaryRequired(TypedDict):
     itemCount: Optional[int]
     creditsCharged: Optional[int]
     error: Optional[str]
+    via: Union[Literal["api"], Literal["mcp"]]
 
 class RequestSummary(_RequestSummaryRequired, total=False):
     """One shorts request as recorded."""
@@ -677,6 +680,7 @@ class StatementEntry(TypedDict):
     createdAt: str
     channelUrl: Optional[str]
     channelTitle: Optional[str]
+    via: Optional[Union[Literal["api"], Literal["mcp"]]]
 
 class UpdateWatch(TypedDict, total=False):
     """The fields to change; an empty body changes nothing."""

@@ -8,6 +8,7 @@ import type { NewRequest } from '../../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../../domain/webhooks/webhook-url.ts';
 import { webhookIdFor } from '../../../domain/webhooks/delivery-log.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
+import { callSourceOf } from '../../mcp/call-source.ts';
 import { sendRendered } from '../../send-rendered.ts';
 import { failureResponse as failure, json } from '../../schemas/common.ts';
 import {
@@ -98,7 +99,12 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
     freshness: freshness ?? null,
     webhookUrl: webhookUrl ?? null,
     // Sort and duration filters read the whole window; store keeps a synchronous result for paged reading.
-    options: { sort, minDurationSeconds, maxDurationSeconds },
+    options: {
+      sort,
+      minDurationSeconds,
+      maxDurationSeconds,
+      ...(callSourceOf(request) === 'mcp' ? { via: 'mcp' } : {}),
+    },
     ...(store ? { store } : {}),
   };
 }
