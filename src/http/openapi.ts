@@ -10,6 +10,7 @@ import { EXAMPLE_WATCH_ID } from '../contract/watches.ts';
 import { defaultRateLimits } from '../domain/limits/windows.ts';
 import { ComponentCollector } from './openapi-components.ts';
 import { renderGuides } from './openapi-guides.ts';
+import { OPERATION_IDS } from './operation-ids.ts';
 import { codeSamples, samplesMarkdown, type Credential } from './openapi-snippets.ts';
 import { webhookDocs } from './openapi-webhooks.ts';
 import { configuredPricing } from './pricing.ts';
@@ -26,6 +27,7 @@ const PATH_EXAMPLES: Record<string, string> = {
 };
 
 type Operation = {
+  operationId?: string;
   responses?: Record<string, { content?: Record<string, unknown> }>;
   security?: unknown[];
   description?: string;
@@ -36,7 +38,7 @@ type Operation = {
 
 type OpenApiObject = {
   components?: { schemas?: Record<string, unknown> };
-  webhooks?: unknown;
+  webhooks?: Record<string, Record<string, Operation>>;
   paths: Record<string, Record<string, Operation>>;
 };
 
@@ -73,7 +75,11 @@ export function openApiDocument(config: Config): SwaggerOptions {
     openapi: {
       openapi: '3.1.0',
       info: info(config),
-      ...(config.PUBLIC_BASE_URL ? { servers: [{ url: config.PUBLIC_BASE_URL }] } : {}),
+      servers: [
+        config.PUBLIC_BASE_URL
+          ? { url: config.PUBLIC_BASE_URL }
+          : { url: '/', description: 'The service that serves this document' },
+      ],
       components: { securitySchemes: securitySchemes() },
       tags: tags(),
       webhooks: webhookDocs() as never,
@@ -112,9 +118,20 @@ function finishDocument(
     for (const [method, operation] of Object.entries(operations)) {
       optionalDefaults(operation);
       addCodeSamples(operation, sampleTarget(method, path));
+      const operationId = OPERATION_IDS[`${method.toUpperCase()} ${path}`];
+      if (operationId) operation.operationId = operationId;
+      // No credential needed says so explicitly: a generator must not inherit one.
+      operation.security ??= [];
     }
   }
-  doc.webhooks = collector.hoist(doc.webhooks);
+  for (const [event, operations] of Object.entries(doc.webhooks ?? {})) {
+    for (const operation of Object.values(operations)) {
+      operation.security ??= [];
+      // shorts.created → shortsCreatedEvent
+      operation.operationId ??= `${event.replace(/\.(\w)/g, (_m, c: string) => c.toUpperCase())}Event`;
+    }
+  }
+  doc.webhooks = collector.hoist(doc.webhooks) as OpenApiObject['webhooks'];
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sortedComponents(collector) } };
   return doc;
 }
@@ -124,6 +141,7 @@ function info(config: Config) {
   return {
     title: `${PRODUCT_NAME} API`,
     version: '1.0.0',
+    license: { name: 'MIT', identifier: 'MIT' },
     description:
       "Returns the Shorts of a YouTube channel with the channel's details, in the response or later by a signed webhook. " +
       'Start with an API key from the [dashboard](/dashboard/) and `POST /api/youtube/shorts`; "Try it out" there sends a request for the demo channel.\n\n' +

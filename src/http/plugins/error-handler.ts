@@ -132,8 +132,8 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
 export const MAX_PARAM_LENGTH = 800;
 
 export const errorHandler = fp(async (app: FastifyInstance) => {
-  // Errors Fastify raises before a handler runs, documented on every route they can reach (found by
-  // review: only POST /api/youtube/shorts listed 413 and 415, and no route 414).
+  // Errors raised before a handler runs, documented on every route they can reach: a client reading
+  // the document must find every status it can be answered with.
   app.addHook('onRoute', (route: RouteOptions) => {
     const response = route.schema?.response as Record<string, unknown> | undefined;
     if (!response) return;
@@ -145,6 +145,10 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
     }
     if (route.schema?.params)
       response[414] ??= respond(`A path parameter is over ${MAX_PARAM_LENGTH} characters.`, ['URI_TOO_LONG']);
+    // The input guard reads every route's query string (input-guard.ts).
+    response[400] ??= respond('The query string holds a NUL character or an unpaired surrogate.', [
+      'VALIDATION_FAILED',
+    ]);
   });
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = classify(error);
