@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { bearer, createUser, startTestApp, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { createPostgresDatabase } from '../support/databases.ts';
 
 const TOOLS = [
   'create_watch',
@@ -208,5 +209,71 @@ describe('MCP server', () => {
     assert.match(guide, /^## Agents$/m);
     for (const tool of TOOLS) assert.ok(guide.includes(`| \`${tool}\` |`), tool);
     assert.ok(!guide.includes('{{mcpTools}}'));
+  });
+
+  it("a key's scopes hold for tools: the REST call's 403 comes back as the tool's error", async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/keys',
+      headers: bearer(user.token),
+      payload: { name: 'agent, read only', scopes: ['account:read'] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const reader = await connect(t, created.json().key);
+    const refused = (await reader.callTool({
+      name: 'list_channel_shorts',
+      arguments: { channelUrl: 'https://www.youtube.com/@agents' },
+    })) as ToolResult;
+    assert.deepEqual(
+      [refused.isError, refused.structuredContent?.error, refused.structuredContent?.status],
+      [true, 'FORBIDDEN', 403],
+    );
+    const allowed = (await reader.callTool({ name: 'get_account', arguments: {} })) as ToolResult;
+    assert.equal(allowed.isError, undefined);
+    await reader.close();
+  });
+});
+
+describe('MCP server behind two instances', () => {
+  it('answers a tool call at an instance other than the one the client initialised with', async (ctx) => {
+    const fake = await startFakePlatform();
+    ctx.after(() => fake.close());
+    fake.addChannel({ handle: 'agents-two', shortsCount: 10 });
+    const database = await createPostgresDatabase();
+    ctx.after(() => database.drop());
+    const env = { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: database.url };
+    const first = await startTestApp('pglite', env);
+    ctx.after(() => first.close());
+    const second = await startTestApp('pglite', env);
+    ctx.after(() => second.close());
+    for (const app of [first, second]) await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const user = await createUser(first, 20);
+    const client = await connect(first, user.key);
+    ctx.after(() => client.close());
+    assert.ok((await client.listTools()).tools.length > 0);
+    const { port } = second.app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${user.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_channel_shorts', arguments: { channelUrl: 'https://www.youtube.com/@agents-two' } },
+      }),
+    });
+    assert.equal(res.status, 200);
+    const answer = (await res.json()) as { id: number; result: ToolResult };
+    assert.equal(answer.id, 7);
+    assert.equal((answer.result.structuredContent as { itemCount: number }).itemCount, 10);
+    // The charge is the account's, seen from either instance.
+    const balance = (await first.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
+      .credits.balance;
+    assert.ok(balance < 20);
   });
 });
