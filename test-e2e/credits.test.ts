@@ -1,4 +1,4 @@
-// End-to-end (issue #16.4, #16.5): the keys page (30-day usage per key, expiry, revoked keys hidden
+// End-to-end: the keys page (30-day usage per key, expiry, revoked keys hidden
 // by default) and the account's credits (balance chart, paged statement with channels, CSV export,
 // low-balance alert and banner) in headless Chromium against the real server and the fake platform.
 // Every screen is checked with axe (0 violations, light and dark) and photographed at desktop and

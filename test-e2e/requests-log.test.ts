@@ -1,4 +1,4 @@
-// End-to-end (#16 points 1–3): the Try it panel, the requests log and the webhook tooling in a real
+// End-to-end: the Try it panel, the requests log and the webhook tooling in a real
 // Chromium against the real server (a child process), the fake platform and real webhook receivers.
 // Every screen is checked with axe (0 violations) and photographed at desktop and phone width, in
 // light and dark mode (test-output/screenshots/).

@@ -1,4 +1,4 @@
-// End-to-end: the dashboard's Watches page (#15) in headless Chromium against the real server and
+// End-to-end: the dashboard's Watches page in headless Chromium against the real server and
 // the fake platform: create a watch, publish a short on the fake, check now, see the delivered
 // shorts.created event, pause and delete. Every screen is checked with axe (0 violations, light
 // and dark) and photographed at 1280×800 and 375×812 (test-output/screenshots/watches-*.png).

@@ -1,4 +1,4 @@
-// The authenticator's lookups (#13): an API key is read with its account in one statement, and both
+// The authenticator's lookups: an API key is read with its account in one statement, and both
 // are cached for CREDENTIAL_CACHE_MS; a session's account is read by id and cached as long. Counted
 // on a real database through a Queryable that counts the statements it is given.
 import { after, before, describe, it } from 'node:test';

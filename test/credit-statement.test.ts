@@ -1,4 +1,4 @@
-// Issue #16.4: the ledger with channel and request (cursor pages, CSV), the balance over time, and
+// The ledger with channel and request (cursor pages, CSV), the balance over time, and
 // the low-balance alert (credits.low once per crossing, exact under concurrent charges).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -179,7 +179,7 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it("names a watch check's channel, keeps a purged result's channel title, and counts watch checks in the usage figures (found by review)", async () => {
+    it("names a watch check's channel, keeps a purged result's channel title, and counts watch checks in the usage figures", async () => {
       const user = await createUser(t, 100);
       const db = t.services.db;
       // A watch and one of its checks, charged 2 credits under the check's id.

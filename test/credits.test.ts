@@ -113,7 +113,7 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it("one account's group is charged whole by one statement, or by the general one when its credits cover only a run of it (#13)", async () => {
+    it("one account's group is charged whole by one statement, or by the general one when its credits cover only a run of it", async () => {
       const user = await createUser(t, 10);
       const statements: string[] = [];
       // The batcher's database, counting what it is asked to run.
@@ -219,7 +219,7 @@ for (const mode of STORAGE_MODES) {
       assert.equal(await releaseAllExpiredReservations(db, new Date(now)), 0);
     });
 
-    it("a request extending its own lapsed hold keeps it: only other requests' lapsed holds are released to make room (found by review)", async () => {
+    it("a request extending its own lapsed hold keeps it: only other requests' lapsed holds are released to make room", async () => {
       const user = await createUser(t, 3);
       const db = t.services.db;
       const now = new Date();
@@ -367,7 +367,7 @@ for (const mode of STORAGE_MODES) {
       );
     });
 
-    it('an account cannot be deleted, so no ledger entry or request record can name a missing one (#13: they have no foreign key)', async () => {
+    it('an account cannot be deleted, so no ledger entry or request record can name a missing one (they have no foreign key)', async () => {
       const user = await createUser(t, 5);
       await t.services.db.transaction((tx) => chargeCredits(tx, user.id, 1, `req_undeletable_${user.id}`));
       await assert.rejects(

@@ -160,7 +160,7 @@ describe('doctor on PostgreSQL', () => {
         `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`,
         [user.id],
       );
-      // No foreign key stops this since #13 (migration 009); the doctor does see it.
+      // No foreign key stops this since migration 009; the doctor does see it.
       const ghost = '00000000-0000-4000-8000-00000000dead';
       await t.services.db.query(
         `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`,
@@ -183,7 +183,7 @@ describe('doctor on PostgreSQL', () => {
       assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
       assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
       assert.equal(report.findings.find((f) => f.check === 'migrations → files')?.severity, 'ok');
-      // A migration file edited after it was applied is noticed (found by review: nothing did).
+      // A migration file edited after it was applied is noticed (before: nothing did).
       const [{ checksum }] = (await t.services.db.query<{ checksum: string }>(
         "SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'",
       )) as [{ checksum: string }];

@@ -1,4 +1,4 @@
-// Issue #14: sort, durations, batches, paged results — on the real service, fake platform, both stores.
+// Sort, durations, batches, paged results — on the real service, fake platform, both stores.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
@@ -92,7 +92,7 @@ describe('sorting and duration filtering', () => {
       ['f', 'e', 'a', 'c', 'b', 'd'],
     );
   });
-  it("a keyless listing's undated shorts keep its order (newest first), reversed for oldest (found by review)", () => {
+  it("a keyless listing's undated shorts keep its order (newest first), reversed for oldest", () => {
     // As the Shorts tab lists them, newest first, none dated; ids in no particular order.
     const listing = ['q', 'z', 'a', 'm'].map((id) => short(id, undefined, '1'));
     assert.deepEqual(
@@ -311,7 +311,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
       ['?cursor=%%%', /cursor/],
       ['?pageSize=501', /pageSize must be <= 500/],
       ['?pageSize=0', /pageSize must be >= 1/],
-      // Only a whole number written in decimal (found by review: 1.5, true and 0x10 were taken as 1, 1 and 16).
+      // Only a whole number written in decimal (before: 1.5, true and 0x10 were taken as 1, 1 and 16).
       ['?pageSize=1.5', /pageSize must be integer/],
       ['?pageSize=true', /pageSize must be integer/],
       ['?pageSize=0x10', /pageSize must be integer/],
@@ -511,7 +511,7 @@ for (const mode of STORAGE_MODES) {
         404,
       );
 
-      // The summary can be sent again, same webhook-id, by its owner only (found by review: it could not be).
+      // The summary can be sent again, same webhook-id, by its owner only (before: it could not be).
       const stranger = await t.app.inject({
         method: 'POST',
         url: `${SHORTS}/batch/${accepted.batchId}/redeliver`,

@@ -1,4 +1,4 @@
-// Group statements must not deadlock on PostgreSQL (#13). A group statement (webhook acceptances,
+// Group statements must not deadlock on PostgreSQL. A group statement (webhook acceptances,
 // synchronous and queued settlements) locked its accounts in one CTE and updated them in another:
 // when a transaction changed the account between the statement's snapshot and its lock, and another
 // held a KEY SHARE lock on it (any insert whose foreign key names the account), two such statements
@@ -75,7 +75,7 @@ describe('group statements on PostgreSQL under a concurrent account update and a
     await Promise.all([keyShare.connect(), updater.connect()]);
     try {
       await keyShare.query('BEGIN');
-      // A reservation's foreign key names the account (the ledger's and the request records' do not since #13's 009 migration).
+      // A reservation's foreign key names the account (the ledger's and the request records' do not since migration 009).
       await keyShare.query(
         "INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 0, now() + interval '1 hour')",
         [`req_keyshare${process.pid}x${++serial}`, accountId],

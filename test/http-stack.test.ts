@@ -1,4 +1,4 @@
-// One HTTP client stack in the service's process (#13): the undici package. Node carries a second
+// One HTTP client stack in the service's process: the undici package. Node carries a second
 // copy of undici inside it, which it loads when a program touches the global fetch, Request,
 // Response, Headers or FormData, or imports node:http as an ES module (its namespace includes
 // WebSocket and MessageEvent): ~3 MiB for good (bench/reading.md). This runs the bundle as
@@ -23,7 +23,7 @@ const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
  */
 const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
 
-describe('the HTTP client stack of the service process (#13)', () => {
+describe('the HTTP client stack of the service process', () => {
   const fixture = childServiceFixture('stack', 'stack@example.com');
 
   it('is the undici package alone: Node never loads its own copy, in the default source mode', async () => {

@@ -1,4 +1,4 @@
-// Jobs one process queues wake the idle workers of the others (#13): on PostgreSQL an API process
+// Jobs one process queues wake the idle workers of the others: on PostgreSQL an API process
 // without workers announces the fetches it queued (NOTIFY), and worker processes listen.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

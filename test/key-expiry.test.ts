@@ -1,4 +1,4 @@
-// Issue #16.5: optional key expiry (enforced at its time even through the credential cache) and per-key usage.
+// Optional key expiry (enforced at its time even through the credential cache) and per-key usage.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';

@@ -1,4 +1,4 @@
-// The key pool counts units in the database a lease at a time (#13): calls spend in memory, the
+// The key pool counts units in the database a lease at a time: calls spend in memory, the
 // budget is never overspent however many processes share it, and what a process holds goes back
 // when it closes.
 import { after, before, describe, it } from 'node:test';
@@ -86,7 +86,7 @@ for (const mode of STORAGE_MODES) {
       await pool.close();
     });
 
-    it('a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next (found by review)', async () => {
+    it('a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next', async () => {
       const key = `midnight-key-${process.pid}-${++serial}`;
       const beforeMidnight = Date.parse('2026-11-25T07:59:59.700Z'); // 23:59:59.7 in Los Angeles (PST)
       let now = beforeMidnight;

@@ -14,7 +14,7 @@ import {
 import { setUserLimits } from '../src/domain/operators/users.ts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`limits besides the metered windows (${mode}, found by review)`, () => {
+  describe(`limits besides the metered windows (${mode})`, () => {
     let t: TestApp;
     let clock = Date.now();
     clock += toMidMinute(clock);
@@ -137,7 +137,7 @@ for (const mode of STORAGE_MODES) {
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`the active-key maximum (${mode}, found by review)`, () => {
+  describe(`the active-key maximum (${mode})`, () => {
     let t: TestApp;
     before(async () => {
       t = await startTestApp(mode);

@@ -150,7 +150,7 @@ describe('OpenAPI document and real responses', () => {
         headers: bearer(user.token),
       }),
     );
-    // #14: stored results, batches.
+    // Stored results, batches.
     const batchUser = await createUser(t, 100);
     const stored = await t.app.inject({
       method: 'POST',
@@ -223,7 +223,7 @@ type Document = {
   components: { schemas: Record<string, unknown> };
 };
 
-describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () => {
+describe('OpenAPI document: named shapes, examples, guides', () => {
   let fake: FakePlatform;
   let t: TestApp;
   let doc: Document;
@@ -277,7 +277,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(ref('/api/pricing', 'get', '200'), '#/components/schemas/Pricing');
   });
 
-  it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts (found by review)', async () => {
+  it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts', async () => {
     const params = operations().flatMap(({ label, op }) =>
       (
         (op as { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { default?: unknown } }> })
@@ -355,7 +355,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
       'watch.resumed',
       'webhook.test',
     ]);
-    // Errors Fastify raises before the handler are documented where they can happen (found by review).
+    // Errors Fastify raises before the handler are documented where they can happen.
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
         const label = `${method.toUpperCase()} ${path}`;

@@ -277,7 +277,7 @@ for (const mode of STORAGE_MODES) {
         404,
         'NOT_FOUND',
       );
-      // Past the most a balance holds (2^31 - 1): a clear 400, not a 500 (found by review).
+      // Past the most a balance holds (2^31 - 1): a clear 400, not a 500.
       await t.services.db.query('UPDATE accounts SET credit_balance = 2000000000 WHERE id = $1', [target.id]);
       const tooMuch = assertErrorBody(
         await t.app.inject({
@@ -380,7 +380,7 @@ for (const mode of STORAGE_MODES) {
         400,
         'VALIDATION_FAILED',
       );
-      // Beyond what the column holds: a 400, not a 500 (found by review).
+      // Beyond what the column holds: a 400, not a 500.
       assertErrorBody(
         await t.app.inject({
           method: 'PUT',
@@ -427,7 +427,7 @@ for (const mode of STORAGE_MODES) {
         `INSERT INTO webhook_deliveries (request_id, account_id, webhook_id, attempt, status_code, latency_ms, outcome) VALUES ($1, $2, $3, 1, 200, 12, 'delivered')`,
         [`req_op_${target.id.slice(0, 8)}`, target.id, `msg_req_op_${target.id.slice(0, 8)}`],
       );
-      // An account event's delivery (credits.low), which no request names (found by review: the operator's view left it out, the customer's showed no URL).
+      // An account event's delivery (credits.low), which no request names (before: the operator's view left it out, the customer's showed no URL).
       const eventId = `evt_op_${target.id.slice(0, 8)}`;
       await t.services.db.query(
         `INSERT INTO webhook_events (id, account_id, type, webhook_url, payload) VALUES ($1, $2, 'credits.low', 'https://example.com/events', '{}')`,
@@ -648,7 +648,7 @@ describe('sign-up modes', () => {
   });
 });
 
-describe('operator API and CLI edge cases (found by review)', () => {
+describe('operator API and CLI edge cases', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp('pglite', { OPERATOR_TOKEN });

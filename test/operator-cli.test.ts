@@ -171,7 +171,7 @@ describe('operator CLI on PostgreSQL alongside the service', () => {
 });
 
 describe('operator CLI: mistakes in its arguments', () => {
-  it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened (found by review)', async () => {
+  it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened', async () => {
     const env = { DATA_DIR: '/nonexistent-never-opened' };
     for (const args of [
       ['users', 'list', '--serach', 'x'],
@@ -187,7 +187,7 @@ describe('operator CLI: mistakes in its arguments', () => {
   });
 });
 
-describe('operator CLI: a DATA_DIR the service never ran on (found by review)', () => {
+describe('operator CLI: a DATA_DIR the service never ran on', () => {
   it('says that it created a new database there, and only then', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'cs-cli-fresh-'));
     try {

@@ -104,7 +104,7 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   });
 
-  it('answers 503 with Retry-After, not 500, while Redis answers but refuses writes (at maxmemory), and 200 once it takes them again (found by review)', async () => {
+  it('answers 503 with Retry-After, not 500, while Redis answers but refuses writes (at maxmemory), and 200 once it takes them again', async () => {
     const user = await createUser(t, 100);
     const call = () =>
       t.app.inject({
@@ -138,7 +138,7 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
 });
 
 describe('store errors that mean "unavailable"', () => {
-  it('Redis replies refusing writes and PostgreSQL codes of an overloaded or restarting server are 503, not 500 (found by review)', () => {
+  it('Redis replies refusing writes and PostgreSQL codes of an overloaded or restarting server are 503, not 500', () => {
     for (const reply of [
       "OOM command not allowed when used memory > 'maxmemory'.",
       'MISCONF Redis is configured to save RDB snapshots',

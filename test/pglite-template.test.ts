@@ -1,4 +1,4 @@
-// A new DATA_DIR is filled from the pre-built PGlite template (#13) and behaves like one made by
+// A new DATA_DIR is filled from the pre-built PGlite template and behaves like one made by
 // initdb: migrated, writable, reopened with its data; an existing directory never takes the template.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The embedded database on its own thread (#13): what callers relied on in-process still holds.
+// The embedded database on its own thread: what callers relied on in-process still holds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

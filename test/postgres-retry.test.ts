@@ -84,7 +84,7 @@ async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<voi
   throw new Error('no statement waited on a lock');
 }
 
-describe('PostgreSQL connections the server drops (found by review)', () => {
+describe('PostgreSQL connections the server drops', () => {
   it('a transaction whose connection is terminated fails on its own, the process stays up, and the pool serves on', async () => {
     const database = await createPostgresDatabase();
     const db = openPostgres(database.url, 2);

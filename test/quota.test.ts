@@ -71,7 +71,7 @@ for (const mode of STORAGE_MODES) {
           `statuses: ${[...new Set(statuses)].join(',')}`,
         );
         // A webhook request holds its minimum price from acceptance until it settles, so two are never
-        // held at once on a balance of 1. Workers start queued work at once (#13), so one can settle
+        // held at once on a balance of 1. Workers start queued work at once, so one can settle
         // (refused for its 20-credit price, hold released) before the next arrives and that one is
         // accepted too: acceptances over time may exceed 1; completions may not.
         const accepted = statuses.filter((s) => s === 202).length;
@@ -126,7 +126,7 @@ for (const mode of STORAGE_MODES) {
       assert.equal(quota.allowance.used, 0);
     });
 
-    it("a paying account's burst of cold requests is not refused for the allowance its own probes hold in flight (found by review)", async () => {
+    it("a paying account's burst of cold requests is not refused for the allowance its own probes hold in flight", async () => {
       // Before: 50 at once each took 1 unit of the 50-unit allowance for its first call, found none
       // for its second, and failed 429 — the allowance then spent for the day, the credits untouched.
       const payer = await createUser(t, 1000);
@@ -226,7 +226,7 @@ for (const mode of STORAGE_MODES) {
       assert.equal((await account(t, user)).credits.balance, 3 - body.creditsCharged);
     });
 
-    it('a sorted read the balance stopped says how many shorts it ranked (found by review: it named the number returned)', async () => {
+    it('a sorted read the balance stopped says how many shorts it ranked', async () => {
       const user = await createUser(t, 3);
       const res = await post(t, user, { channelUrl: channel('@fake-900'), oldestDate: 0, sort: 'oldest', limit: 3 });
       assert.equal(res.statusCode, 200, res.body);
@@ -340,7 +340,7 @@ describe('resolution: negative cache, cheaper strategies, closed channels', () =
     assert.equal((await account(t, user)).upstreamQuota.allowance.used, 1);
   });
 
-  it('a channel id differing only in case is another channel: its "not found" does not hide the real one (found by review)', async () => {
+  it('a channel id differing only in case is another channel: its "not found" does not hide the real one', async () => {
     const user = await createUser(t, 10);
     const real = (await post(t, user, { channelUrl: channel('@demo'), limit: 1 })).json().data.channel.id as string;
     const flipped = real.replace(/[a-z]/, (c) => c.toUpperCase());
@@ -514,7 +514,7 @@ describe('stale serving when no key has quota left', () => {
       assert.equal(stale.json().itemCount, 10);
       assert.equal(stale.json().fetchedAt, '2026-11-23T18:00:00.000Z');
       assert.match(stale.json().message, /quota is spent for today/);
-      // A copy serves only what it covers (found by review: the copy of a window answered a limit with
+      // A copy serves only what it covers (before: the copy of a window answered a limit with
       // every short of the window; a copy of 5 answered the whole channel with 5, truncated false).
       const fewer = await post(t, user, { channelUrl: channel('@fake-80'), limit: 3 });
       assert.deepEqual([fewer.statusCode, fewer.json().stale, fewer.json().itemCount], [200, true, 3]);
@@ -538,7 +538,7 @@ describe('stale serving when no key has quota left', () => {
   });
 });
 
-describe('a call the request cannot pay for costs the key nothing (found by review)', () => {
+describe('a call the request cannot pay for costs the key nothing', () => {
   it("an account refused for its spent allowance leaves the key's count at what the platform served", async () => {
     const fake = await startFakePlatform();
     const t = await startTestApp(
@@ -577,7 +577,7 @@ describe('a call the request cannot pay for costs the key nothing (found by revi
   });
 });
 
-describe("a key Google's front end refuses for its restrictions (found by review)", () => {
+describe("a key Google's front end refuses for its restrictions", () => {
   it('gives way to the next key: API_KEY_HTTP_REFERRER_BLOCKED in the ErrorInfo marks the key invalid', async () => {
     const fake = await startFakePlatform({ apiKeys: { 'browser-key': 100_000, 'server-key': 100_000 } });
     const t = await startTestApp(
@@ -611,7 +611,7 @@ describe("a key Google's front end refuses for its restrictions (found by review
   });
 });
 
-describe("a committed request that fails on the service's own side (found by review)", () => {
+describe("a committed request that fails on the service's own side", () => {
   it("counts its units as the service's loss, not against the account's allowance; a platform failure still counts as unpaid", async () => {
     const t = await startTestApp('pglite', { OPERATOR_TOKEN: 'o'.repeat(40) }, { now: clearOfQuotaDay() });
     try {
@@ -663,7 +663,7 @@ describe("a committed request that fails on the service's own side (found by rev
   });
 });
 
-describe('a synchronous request still running when a stopping server cuts its connections (found by review)', () => {
+describe('a synchronous request still running when a stopping server cuts its connections', () => {
   it("is not charged: it fails on the service's side, its units are the service's loss", async () => {
     const fake = await startFakePlatform({ latencyMs: 200 });
     const t = await startTestApp(
@@ -686,7 +686,7 @@ describe('a synchronous request still running when a stopping server cuts its co
       });
       // The cut comes while the platform is being read past the probe (each answer takes 200 ms),
       // and the stopping service closes its upstream client, as server.ts does: the next call fails
-      // on our side (found by review: that failure was the platform's 502, against the allowance).
+      // on our side (before: that failure was the platform's 502, against the allowance).
       await until(async () => fake.calls().length >= 4, 20_000, 5);
       t.services.connectionsCut.abort();
       await t.services.youtube.close();
@@ -715,7 +715,7 @@ describe('a synchronous request still running when a stopping server cuts its co
   });
 });
 
-describe('a stale copy of a window cut at the maximum (found by review)', () => {
+describe('a stale copy of a window cut at the maximum', () => {
   it('answers the very request it was read for', async () => {
     const fake = await startFakePlatform();
     let clock = Date.parse('2026-11-23T18:00:00Z');

@@ -193,7 +193,7 @@ describe('rate limiter (redis): the script runs by its hash', () => {
 });
 
 describe('rate limiter (redis): clocks of instances differ', () => {
-  it("a window's counter outlives the window by minutes, so an instance whose clock runs behind counts in it rather than starting it again (found by review)", async () => {
+  it("a window's counter outlives the window by minutes, so an instance whose clock runs behind counts in it rather than starting it again", async () => {
     const redis = new Redis(REDIS_TEST_URL);
     try {
       const limiter = createRedisRateLimiter(redis);

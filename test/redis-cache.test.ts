@@ -61,7 +61,7 @@ describe('Redis cache (two instances)', () => {
     for (const result of results) assert.deepEqual(result, { fetched: true });
   });
 
-  it('a flight that fails gives the other instances its answer instead of each repeating the work in turn (found by review)', async () => {
+  it('a flight that fails gives the other instances its answer instead of each repeating the work in turn', async () => {
     const a = createRedisCache(redis, prefix);
     const b = createRedisCache(redis, prefix);
     let runs = 0;
@@ -133,7 +133,7 @@ describe('Redis cache (two instances)', () => {
 });
 
 describe('Redis cache: a stall', () => {
-  it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers (found by review)', async () => {
+  it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers', async () => {
     const port = await freePort();
     const server = await startRedis(port);
     const redis = await connectRedis(`redis://127.0.0.1:${port}`, 'stall:', 300);

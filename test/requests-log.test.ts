@@ -1,4 +1,4 @@
-// #16 points 2 and 3: the requests log (filters, keyset pages, key and delivery state, refused calls
+// The requests log (filters, keyset pages, key and delivery state, refused calls
 // counted per day) and the webhook tooling (attempt detail, account-wide delivery log, test event),
 // on PGlite and PostgreSQL.
 import { after, before, describe, it } from 'node:test';
@@ -30,7 +30,7 @@ for (const mode of STORAGE_MODES) {
     // The per-minute limits are counted in windows aligned to the service's clock. A test that makes
     // a few calls against a limit first moves that clock forward to 30 s into a minute (alignClock),
     // so its calls cannot straddle a minute boundary: with the real clock, a CI run of the shorts
-    // suite failed that way (#13). Forward only, by less than a minute each time.
+    // suite failed that way. Forward only, by less than a minute each time.
     let skew = 0;
     const alignClock = () => {
       skew += toMidMinute(Date.now() + skew);
@@ -388,7 +388,7 @@ for (const mode of STORAGE_MODES) {
       await receiver.close();
     });
 
-    it('limits redeliveries per account, outside the metered windows (found by review: they were unlimited)', async () => {
+    it('limits redeliveries per account, outside the metered windows', async () => {
       alignClock();
       const user = await createUser(t);
       const ids = await seed(user, 11, () => ({

@@ -151,7 +151,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     );
     assert.equal(row!.n, 100);
     await receiver.close();
-    // The worker did the fetching and delivering: its own /metrics shows it (found by review: never scraped).
+    // The worker did the fetching and delivering: its own /metrics shows it (before: never scraped).
     assert.equal((await fetch(`${workerMetrics}/metrics`)).status, 401, 'METRICS_TOKEN holds there too');
     const scraped = await (
       await fetch(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer worker-metrics-token-0123' } })

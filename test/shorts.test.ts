@@ -43,7 +43,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
       .balance as number;
 
-  it('takes a non-ASCII handle as sent or percent-encoded (found by review: format uri refused it as sent)', async () => {
+  it('takes a non-ASCII handle as sent or percent-encoded', async () => {
     const added = fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });
     const user = await createUser(t, 10);
     for (const channelUrl of [
@@ -265,7 +265,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     assert.equal(await balance(user), 40);
   });
 
-  it('every /api/youtube/shorts… failure is the failure body, with success: false (found by review)', async () => {
+  it('every /api/youtube/shorts… failure is the failure body, with success: false', async () => {
     const user = await createUser(t, 1);
     const failures = [
       ['GET', '/api/youtube/shorts?limit=0', 400],
@@ -286,7 +286,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     }
   });
 
-  it('refuses a body that is not JSON with 415, plain text included (found by review: it was a 400)', async () => {
+  it('refuses a body that is not JSON with 415, plain text included', async () => {
     const user = await createUser(t, 1);
     for (const [type, payload] of [
       ['text/plain', '{"channelUrl":"https://www.youtube.com/@demo"}'],
@@ -469,7 +469,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
   });
 
-  it('a request for an address arriving while another reads it joins that read (found by review: it started a second read by id)', async () => {
+  it('a request for an address arriving while another reads it joins that read', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => createUser(t)));
     fake.resetStats();
     fake.setLatency(30);
@@ -486,7 +486,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'five requests, one read');
   });
 
-  it('instances sharing Redis read a new address once between them (found by review: each instance read it)', async () => {
+  it('instances sharing Redis read a new address once between them', async () => {
     const { REDIS_TEST_URL } = await import('../support/databases.ts');
     const env = {
       YOUTUBE_API_BASE_URL: fake.baseUrl,
@@ -572,7 +572,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
 });
 
 describe('shared fetches that fail for their leader', () => {
-  it("never answer a request with another account's error (found by review)", async () => {
+  it("never answer a request with another account's error", async () => {
     const cache = createMemoryCache();
     let flights = 0;
     // Every fetch this request joins is led by another account whose balance stops it.
@@ -614,7 +614,7 @@ describe('shared fetches that fail for their leader', () => {
 });
 
 describe('reading the Shorts playlist page by page', () => {
-  it('a short already read that comes again on the next page (the list shifted meanwhile) is read once (found by review)', async () => {
+  it('a short already read that comes again on the next page (the list shifted meanwhile) is read once', async () => {
     const item = (id: string) => ({ contentDetails: { videoId: id, videoPublishedAt: '2026-01-01T00:00:00Z' } });
     // Page tokens are positions: a short published between the two reads pushes 'c' onto page 2 as well.
     const pages: Record<string, YtListResponse<YtPlaylistItem>> = {

@@ -138,7 +138,7 @@ describe('source modes against the same fake channels', () => {
       assert.ok(Math.abs(views - realViews) <= Math.max(1, realViews * 0.1), `views ${views} vs ${realViews}`);
     });
     assert.ok(!res.body.includes('null'));
-    // The documented field paths, and each image under the Data API size nearest its width (found by review).
+    // The documented field paths, and each image under the Data API size nearest its width.
     assert.deepEqual(body.approximateFields, [
       'channel.statistics.subscriberCount',
       'channel.statistics.videoCount',
@@ -150,7 +150,7 @@ describe('source modes against the same fake channels', () => {
     assert.equal(thumbnails.maxres!.width, 1080);
   });
 
-  it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations (found by review)', async () => {
+  it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations', async () => {
     fake.resetStats();
     const res = await apps.innertube!.app.inject({
       method: 'POST',
@@ -184,7 +184,7 @@ describe('source modes against the same fake channels', () => {
     assert.equal(fake.innertubeCalls().filter((c) => c.endpoint === 'player').length, 0);
   });
 
-  it('innertube: a window starting within the second of a short the Data API dates with a fraction keeps that short (found by review)', async () => {
+  it('innertube: a window starting within the second of a short the Data API dates with a fraction keeps that short', async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-140') })).json().data
       .shorts as Short[];
     const edge = exact.findIndex((s) => /\.\d{3}Z$/.test(s.snippet.publishedAt ?? ''));
@@ -200,7 +200,7 @@ describe('source modes against the same fake channels', () => {
     );
   });
 
-  it('innertube: a cached full listing (no dates) does not answer a window; the window is read (found by review)', async () => {
+  it('innertube: a cached full listing (no dates) does not answer a window; the window is read', async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-120') })).json().data
       .shorts as Short[];
     const t = await startTestApp('pglite', {
@@ -234,7 +234,7 @@ describe('source modes against the same fake channels', () => {
     }
   });
 
-  it('hybrid: a window the cap cut after its end is not truncated; one with more beyond the cap is (found by review)', async () => {
+  it('hybrid: a window the cap cut after its end is not truncated; one with more beyond the cap is', async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data
       .shorts as Short[];
     for (const source of ['hybrid', 'innertube'] as const) {
@@ -262,7 +262,7 @@ describe('source modes against the same fake channels', () => {
           (within.data.shorts as Short[]).map((s) => s.id),
           exact.slice(0, 97).map((s) => s.id),
         );
-        // Exactly the cap: nothing of the window is missing (found by review: it said truncated).
+        // Exactly the cap: nothing of the window is missing (before: it said truncated).
         const exactly = await window(99);
         assert.deepEqual([exactly.itemCount, exactly.truncated], [100, false], source);
         assert.deepEqual(
@@ -277,7 +277,7 @@ describe('source modes against the same fake channels', () => {
     }
   });
 
-  it("a window of exactly the cap at a tab page's end is not truncated; a failed extra date lookup leaves it truncated (found by review)", async () => {
+  it("a window of exactly the cap at a tab page's end is not truncated; a failed extra date lookup leaves it truncated", async () => {
     const exact = (await post(apps['data-api']!, users['data-api']!, { channelUrl: channel('@fake-300') })).json().data
       .shorts as Short[];
     for (const source of ['hybrid', 'innertube'] as const) {
@@ -327,7 +327,7 @@ describe('source modes against the same fake channels', () => {
     }
   });
 
-  it('a keyless service refuses duration filters before accepting a webhook request too (found by review)', async () => {
+  it('a keyless service refuses duration filters before accepting a webhook request too', async () => {
     const res = await apps.innertube!.app.inject({
       method: 'POST',
       url: '/api/youtube/shorts',
@@ -361,7 +361,7 @@ describe('source modes against the same fake channels', () => {
         const payload =
           endpoint === 'player' ? { channelUrl: channel('@demo'), oldestDate: 0 } : { channelUrl: channel('@demo') };
         const res = await post(t, user, payload);
-        // A platform that does not answer is a timeout, as on the Data API path (found by review: it was 503 "rate limited").
+        // A platform that does not answer is a timeout, as on the Data API path (before: it was 503 "rate limited").
         const expected =
           kind === 'hang'
             ? [504, 'UPSTREAM_TIMEOUT']
@@ -410,7 +410,7 @@ describe('when every Data API key is spent (hybrid)', () => {
       assert.equal(exact.statusCode, 503);
       assert.equal(exact.json().error, 'UPSTREAM_QUOTA_EXHAUSTED');
       assert.equal((await post(t, user, { channelUrl: channel('@fake-21'), freshness: 'sometimes' })).statusCode, 400);
-      // Keyless data has no durations: a duration filter is refused, not answered empty and charged (found by review).
+      // Keyless data has no durations: a duration filter is refused, not answered empty and charged.
       const before = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
         .balance;
       const filtered = await post(t, user, { channelUrl: channel('@fake-22'), maxDurationSeconds: 180 });

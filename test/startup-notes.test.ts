@@ -25,7 +25,7 @@ describe('start-up notes for the operator', () => {
             /No users yet: create the first one with: npm run cli -- users create/.test(n.message),
         ),
       );
-      // Embedded and without OPERATOR_TOKEN, the CLI cannot reach this service: the note says what works (found by review).
+      // Embedded and without OPERATOR_TOKEN, the CLI cannot reach this service: the note says what works.
       assert.ok(
         notes.some((n) =>
           /started without OPERATOR_TOKEN, so the CLI cannot reach it: restart it with OPERATOR_TOKEN set .* or stop it and run the command/.test(
@@ -119,12 +119,12 @@ describe('start-up notes for the operator', () => {
           'scripts/demo.ts',
           `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`,
         ],
-        // Again on the directory the failed start left: still the demo's own, not refused as foreign (found by review).
+        // Again on the directory the failed start left: still the demo's own, not refused as foreign.
         [
           'scripts/demo.ts',
           `Cannot listen on 127.0.0.1:${port}: the port is already in use (another demo, or npm start?). Stop it, or run PORT=3001 npm run demo.`,
         ],
-        // The worker's metrics port (found by review: a stack trace, its jobs left running).
+        // The worker's metrics port (before: a stack trace, its jobs left running).
         [
           'src/worker.ts',
           `Cannot listen on 127.0.0.1:${port} (WORKER_METRICS_PORT): the port is already in use. Pick another port, or leave WORKER_METRICS_PORT unset.`,
@@ -157,7 +157,7 @@ describe('start-up notes for the operator', () => {
     }
   });
 
-  it("npm run demo never wipes a database it did not make (found by review: a service's DATA_DIR in the shell was wiped)", async () => {
+  it('npm run demo never wipes a database it did not make', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cs-demo-foreign-'));
     try {
       const run = (script: string, args: string[]) => {

@@ -1,4 +1,4 @@
-// Watches survive kill -9 (#15): the real service (embedded mode) is killed while a check is in
+// Watches survive kill -9: the real service (embedded mode) is killed while a check is in
 // flight; after a restart the schedule goes on from the database, the interrupted check's job is
 // retried, and every short published before, during and after the outage is reported exactly once.
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Watches (#15): creation and validation, the baseline, checks (units, seen-set, shorts.created
+// Watches: creation and validation, the baseline, checks (units, seen-set, shorts.created
 // oldest first, never twice), price and pausing/resuming for credits, the sweep's exactly-once
 // claim across two instances on one PostgreSQL.
 import { after, before, describe, it } from 'node:test';
@@ -259,7 +259,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('a channel gone from YouTube: its checks are paid, not taken from the allowance, and the third in a row pauses the watch (found by review)', async () => {
+  it('a channel gone from YouTube: its checks are paid, not taken from the allowance, and the third in a row pauses the watch', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     const channel = fake.addChannel({ handle: 'to-suspend', shortsCount: 5 });
@@ -300,7 +300,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('concurrent creations past the maximum are refused before any upstream work (found by review)', async () => {
+  it('concurrent creations past the maximum are refused before any upstream work', async () => {
     const user = await createUser(t, 10);
     assert.equal(
       (await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' }))
@@ -470,7 +470,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('does not report the back-catalogue when every seen short has left the page (found by review)', async () => {
+  it('does not report the back-catalogue when every seen short has left the page', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-mass', shortsCount: 70 });
@@ -499,7 +499,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('a watch deleted during its check leaves no check behind, and the units spent are counted (found by review)', async () => {
+  it('a watch deleted during its check leaves no check behind, and the units spent are counted', async () => {
     const user = await createUser(t, 10);
     fake.addChannel({ handle: 'watched-gone-mid', shortsCount: 3 });
     const watch = (
@@ -542,7 +542,7 @@ describe('watches', () => {
     assert.equal(after.credits.reserved, 0);
   });
 
-  it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted (found by review)', async () => {
+  it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted', async () => {
     const user = await createUser(t, 10);
     const channel = fake.addChannel({ handle: 'gone-and-deleted', shortsCount: 3 });
     const watch = (
@@ -608,7 +608,7 @@ describe('watches', () => {
     assert.equal(after.credits.reserved, 0);
   });
 
-  it('reports new shorts with the channel as it is now: a renamed handle and title (found by review)', async () => {
+  it('reports new shorts with the channel as it is now: a renamed handle and title', async () => {
     const receiver = await startReceiver();
     const user = await createUser(t, 10);
     const channel = fake.addChannel({ handle: 'rename-before', shortsCount: 5 });
@@ -706,7 +706,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it("a disabled account's watches are not claimed, checked, pushed or resumed; enabled again, they are due at once (found by review)", async () => {
+  it("a disabled account's watches are not claimed, checked, pushed or resumed; enabled again, they are due at once", async () => {
     const receiver = await startReceiver();
     try {
       const user = await createUser(t, 20);
@@ -752,7 +752,7 @@ describe('watches', () => {
     }
   });
 
-  it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units (found by review)', async () => {
+  it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units', async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-prepaid', shortsCount: 3 });
     const ids = await Promise.all(
@@ -780,7 +780,7 @@ describe('watches', () => {
     assert.ok(!resumed.includes(none));
   });
 
-  it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance (found by review)", async () => {
+  it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance", async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-three', shortsCount: 3 });
     const ids: string[] = [];
@@ -808,7 +808,7 @@ describe('watches', () => {
     );
   });
 
-  it('a retried check replaces the hold its dead run left instead of adding to it (found by review)', async () => {
+  it('a retried check replaces the hold its dead run left instead of adding to it', async () => {
     const user = await createUser(t, 20);
     fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });
     const res = await create(user, {
@@ -841,7 +841,7 @@ describe('watches', () => {
       [user.id],
     );
     assert.equal(account!.credits_reserved, 0, 'no hold left behind');
-    // Every check names its channel itself, so the statement outlives the watch (found by review).
+    // Every check names its channel itself, so the statement outlives the watch.
     const checks = await db.query<{ trigger: string; channel_url: string; channel_title: string }>(
       'SELECT trigger, channel_url, channel_title FROM watch_checks WHERE watch_id = $1 ORDER BY trigger',
       [watchId],
@@ -919,7 +919,7 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
   });
 });
 
-describe('resuming paused watches across two instances on one PostgreSQL (found by review)', () => {
+describe('resuming paused watches across two instances on one PostgreSQL', () => {
   it("resumes a watch once however many sweeps race, and never undoes its owner's pause made meanwhile", async () => {
     const database = await createPostgresDatabase();
     const fake = await startFakePlatform();

@@ -161,7 +161,7 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
   }
 
-  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
+  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told', async () => {
     await failingFetch(async ({ user, requestId, receiver, job }) => {
       // As after an hour of failures: the next one is its last.
       await t.services.db.query(
@@ -192,7 +192,7 @@ describe('asynchronous delivery by signed webhook', () => {
     });
   });
 
-  it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work (found by review)", async () => {
+  it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work", async () => {
     const user = await createUser(t, 10);
     const res = await submit(user, {
       channelUrl: 'https://www.youtube.com/@demo',
@@ -236,7 +236,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   // An attempt that fails on our side — the fetch itself, or the settling of a failed fetch — counts
-  // the units it spent as unpaid before the queue retries it (found by review: they were never counted).
+  // the units it spent as unpaid before the queue retries it (before: they were never counted).
   const failedAttempts: Array<[string, Error, Partial<typeof t.services.shortsRequests>]> = [
     ['its fetch failed on our side', new Error('Connection is closed.'), {}],
     [
@@ -252,7 +252,7 @@ describe('asynchronous delivery by signed webhook', () => {
     ],
   ];
   for (const [when, failure, overrides] of failedAttempts) {
-    it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it (found by review)`, async () => {
+    it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it`, async () => {
       const user = await createUser(t, 10);
       const db = t.services.db;
       const requestId = `req_units${user.id.slice(0, 8)}`;
@@ -437,7 +437,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 });
 
-describe('the first attempt, made by the fetch job (#13)', () => {
+describe('the first attempt, made by the fetch job', () => {
   let fake: FakePlatform;
   let t: TestApp;
   before(async () => {
@@ -536,7 +536,7 @@ describe('webhook SSRF guard', () => {
       timeoutMs: 2000,
     });
     assert.equal(result.outcome, 'failed');
-    // Customers see a generic reason (#12); the resolved address stays in the detail for the logs.
+    // Customers see a generic reason; the resolved address stays in the detail for the logs.
     assert.equal(result.error, 'Destination not allowed.');
     assert.match(result.detail!, /forbidden address/);
     const literal = await deliverOnce({
@@ -556,7 +556,7 @@ describe('webhook SSRF guard', () => {
   });
 });
 
-describe('a webhook retry due after the result was dropped (found by review)', () => {
+describe('a webhook retry due after the result was dropped', () => {
   it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async () => {
     const { purgeExpiredResults } = await import('../src/domain/requests/stored-results.ts');
     const fake = await startFakePlatform();
@@ -600,7 +600,7 @@ describe('a webhook retry due after the result was dropped (found by review)', (
   });
 });
 
-describe('a webhook request that fails on a server-side status (found by review)', () => {
+describe('a webhook request that fails on a server-side status', () => {
   it('is reported with its request id and cause, as a synchronous one is logged', async () => {
     const fake = await startFakePlatform();
     const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });

@@ -1,4 +1,4 @@
-// WebSub push for watches (#15) against the fake hub: subscription with verification of intent,
+// WebSub push for watches against the fake hub: subscription with verification of intent,
 // signed Atom notifications that trigger a check at once, HMAC failures ignored, lease renewal.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,7 +119,7 @@ describe('WebSub push for watches', () => {
     assert.equal(wrong.json().error, 'NOT_FOUND');
   });
 
-  it('believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription (found by review)', async () => {
+  it('believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription', async () => {
     const row = (await subscription(watch.channel.id))!;
     const topic = encodeURIComponent(feedTopic(fake.innertubeBaseUrl, watch.channel.id));
     const base = `/websub/youtube/${watch.channel.id}`;
@@ -212,7 +212,7 @@ describe('WebSub push for watches', () => {
     });
     assert.equal(res.statusCode, 202);
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
-    // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched (found by review).
+    // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched.
     for (const url of [
       `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa`,
       `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${'A'.repeat(32)}`,
@@ -271,7 +271,7 @@ describe('WebSub push for watches', () => {
   });
 });
 
-describe('WebSub: a hub that never answers (found by review)', () => {
+describe('WebSub: a hub that never answers', () => {
   it('holds up no sweep: due watches are still checked while subscription requests wait', async () => {
     const { createServer } = await import('node:net');
     // Accepts connections and never answers.

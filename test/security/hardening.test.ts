@@ -1,4 +1,4 @@
-// Regression tests for the #12 probe findings that are not covered by the generated route suite:
+// Regression tests for the security probe findings that are not covered by the generated route suite:
 // 6 (parser-level errors on a real socket), 7 (webhook secret rotation), 8 (redelivery),
 // 9 (security headers, CORS), 10 (query strings in logs), 11 (generic delivery errors),
 // 12 (SSRF address forms), 13 (/readyz and /metrics), 15 (slow clients).
@@ -261,7 +261,7 @@ describe('logs (10)', () => {
       const secret = 'csk_thisIsASecretPassedInTheQueryString123';
       await app.inject({ method: 'GET', url: `/accounts?api_key=${secret}` });
       await app.inject({ method: 'GET', url: `/nowhere?token=${secret}` });
-      // The WebSub callback's token is a secret too (found by review).
+      // The WebSub callback's token is a secret too.
       const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
       await app.inject({ method: 'GET', url: `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${token}?hub.mode=subscribe` });
       const text = lines.join('');

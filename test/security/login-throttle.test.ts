@@ -1,4 +1,4 @@
-// #12 points 1, 2 and 17: login throttling is atomic (parallel requests cannot outrun it), keyed by
+// Login throttling is atomic (parallel requests cannot outrun it), keyed by
 // (email, address) with growing delays, a per-email ceiling that only slows guessing, and the
 // client address comes from X-Forwarded-For only when the peer is a trusted proxy. Password checks
 // are bounded by a gate.
@@ -210,7 +210,7 @@ for (const { mode, redis } of LOGIN_MODES) {
   });
 }
 
-describe('per-address limits count an IPv6 client by its /64 (found by review)', () => {
+describe('per-address limits count an IPv6 client by its /64', () => {
   let t: TestApp;
   before(async () => {
     // Sign-ups count per clock hour: the service's clock keeps a minute clear of the hour's end

@@ -1,4 +1,4 @@
-// The shared security suite (#12 point 16), generated from the app's own route table (collected by
+// The shared security suite, generated from the app's own route table (collected by
 // an onRoute hook in buildApp), so a new route is covered the moment it is registered:
 //   every protected route: no credential, malformed / junk / unknown / revoked / expired credentials
 //   and a session token whose subject is not an account id → 401; an API key on a session-only route
@@ -140,7 +140,7 @@ describe('security suite: generated from the route table', () => {
       .setIssuedAt(1_600_000_000)
       .setExpirationTime(1_600_000_100)
       .sign(secret);
-    // Correctly signed, but its subject is no account id (#12 point 14: was a 500).
+    // Correctly signed, but its subject is no account id (before: a 500).
     foreignSubjectToken = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('admin')
@@ -182,7 +182,7 @@ describe('security suite: generated from the route table', () => {
       if (res.statusCode !== 202) throw new Error(`batch fixture: ${res.body}`);
       return res.json().batchId as string;
     };
-    // A watch each (#15), written directly: creating one through the API reads the platform.
+    // A watch each, written directly: creating one through the API reads the platform.
     const watchOf = async (user: TestUser) => {
       const id = newWatchId();
       await t.services.db.query(
@@ -411,7 +411,7 @@ describe('security suite: generated from the route table', () => {
           const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: bad }, true) });
           assert.equal(res.statusCode, 400, `${route.method} ${route.url} :${param}=${bad}: ${res.body}`);
           // Bytes that are not UTF-8 are refused while the router decodes the URL, before it knows
-          // the route: the body still has the route's shape (found by review: success was missing).
+          // the route: the body still has the route's shape (before: success was missing).
           if (bad.includes('%ED'))
             assert.equal(res.json().error, 'INVALID_URL', `${route.method} ${route.url}: ${res.body}`);
           assertErrorBody(res, route, `${route.method} ${route.url}`);

@@ -1,4 +1,4 @@
-// #12 point 4: a store that accepts connections but never answers (a SIGSTOPped Redis, a frozen
+// A store that accepts connections but never answers (a SIGSTOPped Redis, a frozen
 // network path to PostgreSQL) must turn into 503 within a bounded time, and the service must
 // recover by itself when the store answers again. Uses its own redis-server (never the shared one).
 import { after, before, describe, it } from 'node:test';
