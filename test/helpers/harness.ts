@@ -67,6 +67,8 @@ export interface Harness extends TestApp {
   receiver(...script: Parameters<typeof startReceiver>): ReturnType<typeof startReceiver>;
   /** Another instance of the service on the same database and fake (PostgreSQL only), closed first. */
   peer(options?: Omit<HarnessOptions, 'mode' | 'fake'>): Promise<Harness>;
+  /** Another service with its own database and settings on the same fake, closed first. */
+  sibling(options?: Omit<HarnessOptions, 'fake'>): Promise<Harness>;
   /** Runs `fn` at teardown, before what the harness started itself (last registered, first run). */
   defer(fn: () => unknown): void;
 }
@@ -213,6 +215,7 @@ async function start(stack: Array<() => unknown>, options: HarnessOptions): Prom
         env: { DATABASE_URL: app.config.DATABASE_URL, ...options.env, ...peerOptions.env },
       });
     },
+    sibling: (siblingOptions = {}) => start(stack, { ...siblingOptions, fake: fake ?? false }),
     defer: (fn) => {
       stack.push(fn);
     },
