@@ -1,9 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
+import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
+import { until, type Delivery, type startReceiver } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
 import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
@@ -17,24 +17,9 @@ const verify = (secret: string, d: Delivery) =>
   new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
 
 describe('asynchronous delivery by signed webhook', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3',
-        WEBHOOK_TIMEOUT_MS: '1500',
-        CACHE_TTL_SECONDS: '0',
-      },
-      { runWorker: true },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  const t = useHarness({
+    env: { WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '1500', CACHE_TTL_SECONDS: '0' },
+    runWorker: true,
   });
   const secretsOf = async (user: TestUser) =>
     (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
@@ -45,7 +30,7 @@ describe('asynchronous delivery by signed webhook', () => {
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
 
   it('accepts with 202 and delivers a signed shorts.completed with the synchronous body', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
     assert.equal(res.statusCode, 202, res.body);
@@ -79,7 +64,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('delivers shorts.failed with the failure body and charges nothing', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const res = await submit(user, {
       channelUrl: 'https://www.youtube.com/@no-such-channel-zz',
@@ -114,7 +99,7 @@ describe('asynchronous delivery by signed webhook', () => {
       job: string;
     }) => Promise<void>,
   ): Promise<void> {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const { shorts } = t.services.shortsRequests;
     const real = shorts.fetch;
@@ -296,7 +281,7 @@ describe('asynchronous delivery by signed webhook', () => {
   }
 
   it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {
-    const receiver = await startReceiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
+    const receiver = await t.receiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
     const user = await createUser(t);
     const { requestId } = (
       await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })
@@ -326,8 +311,8 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('stops on 410 Gone, does not follow redirects, and gives up when the schedule is spent', async () => {
-    const gone = await startReceiver(() => ({ status: 410 }));
-    const redirect = await startReceiver((d) => ({
+    const gone = await t.receiver(() => ({ status: 410 }));
+    const redirect = await t.receiver((d) => ({
       status: d.path === '/hook' ? 302 : 200,
       headers: { location: '/elsewhere' },
     }));
@@ -358,10 +343,10 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('honours Retry-After and times out a receiver that does not answer', async () => {
-    const slow = await startReceiver((_d, i) =>
+    const slow = await t.receiver((_d, i) =>
       i === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 },
     );
-    const hanging = await startReceiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
+    const hanging = await t.receiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
     const user = await createUser(t);
     await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: slow.url() });
     const hangId = (
@@ -382,7 +367,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('signs with old and new secrets during a rotation, and redelivers on request with the same id', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t);
     const [old] = await secretsOf(user);
     const rotated = await t.app.inject({
@@ -438,68 +423,47 @@ describe('asynchronous delivery by signed webhook', () => {
 });
 
 describe('the first attempt, made by the fetch job', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    // No worker: the test runs the fetch job itself, as pg-boss would.
-    t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' },
-      { runWorker: false },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
-  });
+  // No worker: the test runs the fetch job itself, as pg-boss would.
+  const t = useHarness({ env: { CACHE_TTL_SECONDS: '0' }, runWorker: false });
 
   it('a fetch job retried after its process died past the settlement makes the first attempt, once; redelivery waits for it', async () => {
-    const receiver = await startReceiver();
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: SHORTS,
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
-      assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
-      const redeliver = () =>
-        t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
-      const early = await redeliver();
-      assert.equal(early.statusCode, 409, early.body);
-      assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
-      const doctor = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
-      const pending = doctor.findings.find((f) => f.check === 'settled webhook request → delivery');
-      assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
-      // pg-boss retries the job: it finds the request settled and makes the attempt.
-      const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
-      assert.deepEqual(await runShortsFetchJob(deps, requestId), { settled: 'already-settled', summaryQueued: false });
-      assert.equal(receiver.deliveries.length, 1);
-      assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
-      // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.
-      await runShortsFetchJob(deps, requestId);
-      assert.equal(receiver.deliveries.length, 1);
-      // The attempt is recorded: redelivery goes ahead although the fetch job was never completed here.
-      const again = await redeliver();
-      assert.equal(again.statusCode, 202, again.body);
-      assert.equal(again.json().attempt, 2);
-    } finally {
-      await receiver.close();
-    }
+    const receiver = await t.receiver();
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: SHORTS,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
+    assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
+    const redeliver = () =>
+      t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+    const early = await redeliver();
+    assert.equal(early.statusCode, 409, early.body);
+    assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
+    const doctor = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    const pending = doctor.findings.find((f) => f.check === 'settled webhook request → delivery');
+    assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
+    // pg-boss retries the job: it finds the request settled and makes the attempt.
+    const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
+    assert.deepEqual(await runShortsFetchJob(deps, requestId), { settled: 'already-settled', summaryQueued: false });
+    assert.equal(receiver.deliveries.length, 1);
+    assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
+    // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.
+    await runShortsFetchJob(deps, requestId);
+    assert.equal(receiver.deliveries.length, 1);
+    // The attempt is recorded: redelivery goes ahead although the fetch job was never completed here.
+    const again = await redeliver();
+    assert.equal(again.statusCode, 202, again.body);
+    assert.equal(again.json().attempt, 2);
   });
 });
 
 describe('webhook SSRF guard', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
-  });
-  after(() => t.close());
+  const t = useHarness({ fake: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 
   it('refuses private, loopback, metadata and mapped addresses at request time', async () => {
     const user = await createUser(t);
@@ -524,7 +488,7 @@ describe('webhook SSRF guard', () => {
   });
 
   it('checks the address actually connected to: a name resolving to loopback is refused', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
     const result = await deliverOnce({
       url: `http://localhost:${receiver.port}/hook`,
@@ -557,74 +521,58 @@ describe('webhook SSRF guard', () => {
 });
 
 describe('a webhook retry due after the result was dropped', () => {
-  it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async () => {
+  it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async (ctx) => {
     const { purgeExpiredResults } = await import('../src/domain/requests/stored-results.ts');
-    const fake = await startFakePlatform();
-    const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
-    const t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' },
-      { runWorker: true },
-    );
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: SHORTS,
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      await receiver.waitFor(1);
-      assert.ok(JSON.parse(receiver.deliveries[0]!.body).data.data, 'the first attempt carries the result');
-      // The hourly purge, run as it would once the retention has passed, before the retry is due
-      // (4 s later: room for a loaded machine, where a 1 s retry could come first).
-      assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
-      const detail = async () =>
-        (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
-      const state = await until(async () => {
-        const d = await detail();
-        return d.deliveries.length === 2 && d;
-      });
-      assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
-      const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
-      assert.equal(last.outcome, 'failed');
-      assert.match(last.error, /result was kept for RESULT_RETENTION_DAYS and has been dropped/);
-      assert.equal(last.nextAttemptAt ?? null, null, 'no further retry');
-    } finally {
-      await t.close();
-      await receiver.close();
-      await fake.close();
-    }
+    const t = await harness(ctx, { env: { RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' }, runWorker: true });
+    const receiver = await t.receiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: SHORTS,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    await receiver.waitFor(1);
+    assert.ok(JSON.parse(receiver.deliveries[0]!.body).data.data, 'the first attempt carries the result');
+    // The hourly purge, run as it would once the retention has passed, before the retry is due
+    // (4 s later: room for a loaded machine, where a 1 s retry could come first).
+    assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
+    const detail = async () =>
+      (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
+    const state = await until(async () => {
+      const d = await detail();
+      return d.deliveries.length === 2 && d;
+    });
+    assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
+    const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
+    assert.equal(last.outcome, 'failed');
+    assert.match(last.error, /result was kept for RESULT_RETENTION_DAYS and has been dropped/);
+    assert.equal(last.nextAttemptAt ?? null, null, 'no further retry');
   });
 });
 
 describe('a webhook request that fails on a server-side status', () => {
-  it('is reported with its request id and cause, as a synchronous one is logged', async () => {
-    const fake = await startFakePlatform();
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/youtube/shorts',
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      fake.injectFault({ kind: 'backendError', times: Infinity });
-      const reported: Array<[string, string]> = [];
-      const deps = {
-        ...t.services.shortsRequests,
-        onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]),
-      };
-      assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
-      assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
-    } finally {
-      await t.close();
-      await fake.close();
-    }
+  it('is reported with its request id and cause, as a synchronous one is logged', async (ctx) => {
+    const t = await harness(ctx, { env: { CACHE_TTL_SECONDS: '0' } });
+    const { fake } = t;
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    fake.injectFault({ kind: 'backendError', times: Infinity });
+    const reported: Array<[string, string]> = [];
+    const deps = {
+      ...t.services.shortsRequests,
+      onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]),
+    };
+    assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
+    assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
   });
 });
