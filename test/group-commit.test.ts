@@ -1,8 +1,9 @@
 // Group commit of webhook acceptances and of queued settlements: a group decides exactly
 // what the one-by-one path would have; and the keyed form the PostgreSQL rate limiter uses.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
@@ -82,11 +83,7 @@ describe('keyed group commit', () => {
 
 for (const mode of STORAGE_MODES) {
   describe(`group commit (${mode})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+    const t = useHarness({ mode, fake: false });
 
     it('accepts in groups exactly what the available credits cover, across accounts and two racing instances', async () => {
       const a = await createUser(t, 13);

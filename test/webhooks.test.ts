@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
+import type { RequestDetail } from '../src/contract/shorts.ts';
 import { harness, useHarness } from './helpers/harness.ts';
 import { until, type Delivery, type startReceiver } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
@@ -24,8 +25,7 @@ describe('asynchronous delivery by signed webhook', () => {
   const secretsOf = async (user: TestUser) =>
     (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
       .secrets as Array<{ secret: string }>;
-  const detail = async (user: TestUser, id: string) =>
-    (await t.app.inject({ method: 'GET', url: `${SHORTS}/${id}`, headers: bearer(user.key) })).json();
+  const detail = async (user: TestUser, id: string) => (await t.as(user).get<RequestDetail>(`${SHORTS}/${id}`)).body;
   const submit = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
 
@@ -54,8 +54,8 @@ describe('asynchronous delivery by signed webhook', () => {
       return d.deliveries.length > 0 && d;
     });
     assert.equal(state.status, 'completed');
-    assert.equal(state.deliveries[0].outcome, 'delivered');
-    assert.equal(state.deliveries[0].statusCode, 200);
+    assert.equal(state.deliveries[0]!.outcome, 'delivered');
+    assert.equal(state.deliveries[0]!.statusCode, 200);
     assert.equal(
       (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
       7,
@@ -295,18 +295,18 @@ describe('asynchronous delivery by signed webhook', () => {
       return d.deliveries.length === 3 && d;
     });
     assert.deepEqual(
-      state.deliveries.map((d: { outcome: string; statusCode: number; attempt: number }) => [
-        d.attempt,
-        d.outcome,
-        d.statusCode,
-      ]),
+      state.deliveries.map((d) => [d.attempt, d.outcome, d.statusCode]),
       [
         [1, 'failed', 500],
         [2, 'failed', 500],
         [3, 'delivered', 204],
       ],
     );
-    assert.ok(state.deliveries.every((d: { latencyMs: number }) => d.latencyMs >= 0));
+    for (const { attempt, latencyMs } of state.deliveries) {
+      // A number (null is what an attempt without a measured latency would show), and not negative.
+      assert.equal(typeof latencyMs, 'number', `attempt ${attempt} has its latency`);
+      assert.ok(latencyMs! >= 0, `attempt ${attempt}: ${latencyMs} ms`);
+    }
     await receiver.close();
   });
 
@@ -331,9 +331,9 @@ describe('asynchronous delivery by signed webhook', () => {
     });
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await detail(user, a)).deliveries.length, 1, 'no retry after 410');
-    assert.equal(goneState.deliveries[0].outcome, 'gone');
+    assert.equal(goneState.deliveries[0]!.outcome, 'gone');
     assert.equal((await detail(user, b)).deliveries.length, 4, '1 attempt + 3 scheduled retries, then stop');
-    assert.match(redirectState.deliveries[0].error, /Redirect \(302\) not followed/);
+    assert.match(redirectState.deliveries[0]!.error ?? '', /Redirect \(302\) not followed/);
     assert.ok(
       redirect.deliveries.every((d) => d.path === '/hook'),
       'the redirect target was never called',
@@ -360,8 +360,8 @@ describe('asynchronous delivery by signed webhook', () => {
       const d = await detail(user, hangId);
       return d.deliveries.length >= 2 && d;
     });
-    assert.match(state.deliveries[0].error, /No answer within 1500 ms/);
-    assert.equal(state.deliveries[1].outcome, 'delivered');
+    assert.match(state.deliveries[0]!.error ?? '', /No answer within 1500 ms/);
+    assert.equal(state.deliveries[1]!.outcome, 'delivered');
     await slow.close();
     await hanging.close();
   });

@@ -91,11 +91,11 @@ export async function harness(t: TestContext | Cleanups, options: HarnessOptions
  * A harness for a describe block: started in its before hook, torn down in its after hook. The
  * value returned stands for it from the first test on (using it before then throws).
  */
-export function useHarness(options: HarnessOptions | (() => HarnessOptions) = {}): Harness {
+export function useHarness(options: HarnessOptions | (() => HarnessOptions | Promise<HarnessOptions>) = {}): Harness {
   const stack: Array<() => unknown> = [];
   let started: Harness | undefined;
   before(async () => {
-    started = await start(stack, typeof options === 'function' ? options() : options);
+    started = await start(stack, typeof options === 'function' ? await options() : options);
   });
   after(async () => {
     await unwind(stack);

@@ -6,12 +6,13 @@
 //   body or path parameter → 413 / 414;
 //   every route: NUL in the query string → 400; every answer in {error, message, requestId} with the
 //   same id in X-Request-Id, never a 5xx.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from '../helpers/test-app.ts';
+import { createUser, bearer, type TestUser } from '../helpers/test-app.ts';
+import { useHarness } from '../helpers/harness.ts';
 import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
 import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
@@ -108,7 +109,7 @@ function assertErrorBody(res: LightMyRequestResponse, route: Route, label: strin
 }
 
 describe('security suite: generated from the route table', () => {
-  let t: TestApp;
+  const t = useHarness({ fake: false, env: { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite', CREDENTIAL_CACHE_MS: '0' } });
   let alice: TestUser;
   let bob: TestUser;
   let revokedKey: string;
@@ -119,7 +120,6 @@ describe('security suite: generated from the route table', () => {
 
   before(async () => {
     // No credential cache, so a change to an account (disabling it) applies to the next request.
-    t = await startTestApp('pglite', { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite', CREDENTIAL_CACHE_MS: '0' });
     alice = await createUser(t);
     bob = await createUser(t);
     const second = await t.app.inject({
@@ -210,7 +210,6 @@ describe('security suite: generated from the route table', () => {
     };
     routes = routesOf(t.app.routeTable);
   });
-  after(() => t.close());
 
   const urlOf = (route: Route, values: Record<string, string>, raw = false) =>
     route.url
