@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
+import { fakeEnv } from './helpers/harness.ts';
 
 /** Node's bundled undici, as process.moduleLoadList names it once loaded. */
 const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
@@ -37,8 +38,7 @@ describe('the HTTP client stack of the service process', () => {
         DATA_DIR: dataDir,
         YOUTUBE_API_KEY: 'fake-api-key',
         YOUTUBE_SOURCE: 'auto',
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        ...fakeEnv(fake),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         LOADED_MODULES_FILE: report,
       },

@@ -121,8 +121,11 @@ async function unwind(stack: Array<() => unknown>): Promise<void> {
   if (errors.length > 1) throw new AggregateError(errors, 'harness teardown failed');
 }
 
-/** The upstream settings that point the service at the fake (a test's own env wins). */
-function wiring(fake: FakePlatform): Record<string, string> {
+/**
+ * The upstream settings that point a service at the fake: the harness applies them itself (a
+ * test's own env wins); tests that spawn the service as a process pass them to its environment.
+ */
+export function fakeEnv(fake: FakePlatform): Record<string, string> {
   return {
     YOUTUBE_API_BASE_URL: fake.baseUrl,
     YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
@@ -145,7 +148,7 @@ async function start(stack: Array<() => unknown>, options: HarnessOptions): Prom
   }
   const port = options.public ? await freePort() : undefined;
   const env = {
-    ...(fake ? wiring(fake) : {}),
+    ...(fake ? fakeEnv(fake) : {}),
     ...(port ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
