@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   ensureDashboardBuilt,
@@ -91,8 +92,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
         users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         },
       });

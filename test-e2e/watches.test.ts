@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   type DashboardService,
@@ -42,7 +43,7 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
           YOUTUBE_SOURCE: 'data-api',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
           WATCH_MIN_INTERVAL_SECONDS: '60',
         },

@@ -48,7 +48,7 @@ function jsonOf(response: string): { status: number; body: Record<string, unknow
   return { status: Number(head!.split(' ')[1]), body: JSON.parse(body!), headers: head! };
 }
 
-describe('parser-level errors and slow clients on a real socket (6, 15)', () => {
+describe('parser-level errors and slow clients on a real socket', () => {
   const t = useHarness({ fake: false, env: { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
   let port: number;
   before(async () => {
@@ -104,7 +104,7 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
   });
 });
 
-describe('webhook secrets, redelivery (7, 8)', () => {
+describe('webhook secrets, redelivery', () => {
   const t = useHarness(() => {
     // Rotations are counted per clock hour: the service's clock keeps a minute clear of the hour's end.
     const skew = clearOfWindowEnd(Date.now(), 3600, 60_000);
@@ -185,7 +185,7 @@ describe('webhook secrets, redelivery (7, 8)', () => {
   });
 });
 
-describe('security headers and CORS (9)', () => {
+describe('security headers and CORS', () => {
   const t = useHarness({ fake: false });
   const withCors = useHarness({ fake: false, env: { CORS_ORIGINS: 'https://app.example.com' } });
 
@@ -235,7 +235,7 @@ describe('security headers and CORS (9)', () => {
   });
 });
 
-describe('logs (10)', () => {
+describe('logs', () => {
   it('query strings are not logged', async (ctx) => {
     const t = await harness(ctx, { fake: false });
     const lines: string[] = [];
@@ -261,7 +261,7 @@ describe('logs (10)', () => {
   });
 });
 
-describe('webhook destinations (11, 12)', () => {
+describe('webhook destinations', () => {
   it('refuses IPv4-compatible, SIIT and mapped forms of private addresses; allows public ones', () => {
     for (const host of [
       '[::127.0.0.1]',
@@ -328,7 +328,7 @@ describe('webhook destinations (11, 12)', () => {
   });
 });
 
-describe('/readyz and /metrics (13)', () => {
+describe('/readyz and /metrics', () => {
   const t = useHarness(async () => ({
     fake: false,
     env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, METRICS_TOKEN: 'metrics-token-0123456789' },
