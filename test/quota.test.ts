@@ -11,7 +11,8 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers/test-app.ts';
-import { harness, useHarness } from './helpers/harness.ts';
+import { harness, useHarness, type Harness } from './helpers/harness.ts';
+import type { Account } from '../src/contract/accounts.ts';
 import { until } from '../support/webhook-receiver.ts';
 import { quotaDay, nextQuotaDayStart } from '../src/domain/quota/quota-day.ts';
 import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
@@ -33,8 +34,7 @@ const ALLOWANCE = 50;
 
 const post = (t: TestApp, user: TestUser, payload: object) =>
   t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-const account = async (t: TestApp, user: TestUser) =>
-  (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
+const account = async (t: Harness, user: TestUser) => (await t.as(user).get<Account>('/accounts')).body;
 
 for (const mode of STORAGE_MODES) {
   describe(`quota invariant under concurrency (${mode})`, () => {
