@@ -102,6 +102,8 @@ export function useHarness(options: HarnessOptions | (() => HarnessOptions | Pro
   });
   return new Proxy({} as Harness, {
     get(_, key) {
+      // Not a thenable: awaiting the handle (or returning it from an async function) is harmless.
+      if (key === 'then') return undefined;
       if (!started) throw new Error(`harness used before its suite started (reading ${String(key)})`);
       return Reflect.get(started, key);
     },
