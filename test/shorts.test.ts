@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { until } from '../support/webhook-receiver.ts';
 import type { FakePlatform } from '../src/fake-platform/server.ts';
 import { harness, useHarness } from './helpers/harness.ts';
+import type { Account } from '../src/contract/accounts.ts';
 import { createUser, bearer, toMidMinute, type TestUser } from './helpers/test-app.ts';
 import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
@@ -32,9 +33,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   const call = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
-      .balance as number;
+  const balance = async (user: TestUser) => (await t.as(user).get<Account>('/accounts')).body.credits.balance;
 
   it('takes a non-ASCII handle as sent or percent-encoded', async () => {
     const added = t.fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });

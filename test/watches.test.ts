@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
 import { harness, useHarness, type Harness } from './helpers/harness.ts';
+import type { Account } from '../src/contract/accounts.ts';
 import { until, type Delivery } from '../support/webhook-receiver.ts';
 import { checkReservation, MAX_CHECK_UNITS, runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
@@ -99,9 +100,7 @@ describe('watches', () => {
   });
   const create = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
-      .balance as number;
+  const balance = async (user: TestUser) => (await t.as(user).get<Account>('/accounts')).body.credits.balance;
   const secretOf = async (user: TestUser) =>
     (
       (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
