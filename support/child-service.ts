@@ -35,7 +35,7 @@ export interface ChildService {
  * helper threads 42 against 13-23 µs per request); then 16 / 32 / 64: 5,183 / 6,003 / 5,500 req/s. The
  * price is memory under load only: 319 against 270 MiB at the hot path's peak, 265-271 against
  * 245-250 through serving 3,000 shorts to 20 clients; idle is the same (195-196 MiB), since the
- * idle collection shrinks the young generation (#13, fifteenth round, bench/reading.md). 8 was
+ * idle collection shrinks the young generation (bench/reading.md). 8 was
  * chosen before there was an idle collection, when the young generation stayed at its peak size.
  * --heap-growing-percent=50: each thread's old generation may grow by half of what survived the
  * last full collection before the next one, instead of V8's own factor (up to 4×, chosen from how
@@ -43,7 +43,7 @@ export interface ChildService {
  * heap (and RSS, which V8 does not give back) climb: 2.5 minutes of the hot path took the
  * embedded service to 450 MiB; with the flag 310, at 4,726 against 4,578 req/s and 232 against
  * 245 µs per request (bench/cpu-probe.ts, 7 alternating rounds). 20 was too tight: the GC
- * helpers used 70 instead of 13 µs per request and throughput fell by 14 % (#13, bench/reading.md).
+ * helpers used 70 instead of 13 µs per request and throughput fell by 14 % (bench/reading.md).
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32', '--heap-growing-percent=50'];
 
@@ -62,7 +62,7 @@ let bundleChecked: Promise<unknown> | undefined;
  * that allocates (main, PGlite's thread, V8's and libuv's helpers) and hands little of it back;
  * two arenas took the embedded service's idle RSS from 311-312 to 296 MiB and its fresh start from
  * 261 to 246-247 (bench/memory-probe.ts, two runs each; 1 arena: 293 idle), with no measurable
- * cost on the hot path (CPU per request 169 and 156 µs against 167 and 163, interleaved) — #13.
+ * cost on the hot path (CPU per request 169 and 156 µs against 167 and 163, interleaved).
  * MALLOC_MMAP_THRESHOLD_ (1 MiB) and MALLOC_TRIM_THRESHOLD_ (128 KiB, glibc's starting value): glibc
  * raises its mmap threshold to the size of each large block freed (up to 32 MiB), so after the first
  * multi-megabyte response body, blocks of that size come from the arenas, whose free space goes
@@ -72,7 +72,7 @@ let bundleChecked: Promise<unknown> | undefined;
  * cold 3,000-short path ~3 % slower (3,626-3,673 against 3,495-3,596 ms in interleaved bench runs:
  * each block above it is an mmap and fresh page faults); 1 MiB measured 3,572-3,606. With 128 KiB the
  * hot path's CPU per request was lower in four interleaved pairs at 1,200 req/s (bench/cpu-probe.ts;
- * not measured again with 1 MiB) — #13.
+ * not measured again with 1 MiB).
  */
 export const SERVICE_ENV = {
   MALLOC_ARENA_MAX: '2',

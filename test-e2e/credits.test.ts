@@ -1,4 +1,4 @@
-// End-to-end (issue #16.4, #16.5): the keys page (30-day usage per key, expiry, revoked keys hidden
+// End-to-end: the keys page (30-day usage per key, expiry, revoked keys hidden
 // by default) and the account's credits (balance chart, paged statement with channels, CSV export,
 // low-balance alert and banner) in headless Chromium against the real server and the fake platform.
 // Every screen is checked with axe (0 violations, light and dark) and photographed at desktop and
@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   type DashboardService,
@@ -52,8 +53,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
         users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         },
       });

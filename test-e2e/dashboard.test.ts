@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   ensureDashboardBuilt,
@@ -91,8 +92,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
         users: [{ email: EMAIL, password: PASSWORD, credits: 100 }],
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         },
       });
@@ -100,7 +100,7 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
 
       ({ browser, context, page, pageErrors } = await openBrowser());
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-      // The dashboard runs under the Content-Security-Policy (#12): every violation is reported here.
+      // The dashboard runs under the Content-Security-Policy: every violation is reported here.
       await context.exposeBinding('reportCspViolation', (_source, text: string) => cspViolations.push(text));
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (e) =>
@@ -200,9 +200,9 @@ describe('dashboard (browser end-to-end)', { skip }, () => {
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('status').filter({ hasText: 'was revoked' }).waitFor();
-    // Revoked keys are hidden unless asked for (#16).
+    // Revoked keys are hidden unless asked for.
     await row.waitFor({ state: 'detached' });
-    // The button that opened the dialog went with its row: focus is on the main region, not lost to the body (found by review).
+    // The button that opened the dialog went with its row: focus is on the main region, not lost to the body.
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
     await page.getByRole('checkbox', { name: /Show revoked keys/ }).check();
     await row.getByText('Revoked', { exact: true }).waitFor();

@@ -15,9 +15,9 @@ import {
   SCREENSHOTS,
   skipWithoutBrowser,
 } from '../support/browser.ts';
-import { createUser, PASSWORD, startTestApp, type TestApp } from '../test/helpers/test-app.ts';
+import { createUser, PASSWORD } from '../test/helpers/test-app.ts';
+import { useHarness } from '../test/helpers/harness.ts';
 import { GUIDES } from '../src/http/openapi-guides.ts';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 
 const skip = skipWithoutBrowser();
 // axe checks what we own on /docs: our header, and the information container (title, version,
@@ -29,8 +29,17 @@ const skip = skipWithoutBrowser();
 const DOCS_AXE_SCOPE = { include: ['header.cs-header', '.swagger-ui .information-container'] };
 
 describe('API reference at /docs (browser)', { skip }, () => {
-  let t: TestApp;
-  let fake: FakePlatform;
+  // Not the defaults: the dashboard must show what this server is configured with.
+  const t = useHarness({
+    env: {
+      YOUTUBE_API_KEY: 'fake-api-key',
+      CREDITS_PER_BLOCK: '3',
+      SHORTS_PER_CREDIT_BLOCK: '25',
+      WEBHOOK_TIMEOUT_MS: '9000',
+      WEBHOOK_RETRY_SCHEDULE: '5,60,3600',
+    },
+    listen: true,
+  });
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -38,17 +47,7 @@ describe('API reference at /docs (browser)', { skip }, () => {
 
   before(async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
-    // Not the defaults: the dashboard must show what this server is configured with.
-    fake = await startFakePlatform();
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_KEY: 'fake-api-key',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      CREDITS_PER_BLOCK: '3',
-      SHORTS_PER_CREDIT_BLOCK: '25',
-      WEBHOOK_TIMEOUT_MS: '9000',
-      WEBHOOK_RETRY_SCHEDULE: '5,60,3600',
-    });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = t.url;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', colorScheme: 'light' });
     page = await context.newPage();
@@ -60,8 +59,6 @@ describe('API reference at /docs (browser)', { skip }, () => {
   });
   after(async () => {
     await browser?.close();
-    await t?.close();
-    await fake?.close();
   });
 
   it('shows the product name, a link to the dashboard and every guide', async () => {

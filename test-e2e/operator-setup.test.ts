@@ -1,4 +1,4 @@
-// End-to-end (issue #16.7): an operator sees what the configuration needs as a banner (here: the
+// End-to-end: an operator sees what the configuration needs as a banner (here: the
 // Data API source without a key); a customer does not. Each screen is checked with axe (0 violations, light and dark) and
 // photographed at desktop and phone width (test-output/screenshots/).
 import { after, before, describe, it } from 'node:test';

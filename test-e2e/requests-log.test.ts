@@ -1,4 +1,4 @@
-// End-to-end (#16 points 1–3): the Try it panel, the requests log and the webhook tooling in a real
+// End-to-end: the Try it panel, the requests log and the webhook tooling in a real
 // Chromium against the real server (a child process), the fake platform and real webhook receivers.
 // Every screen is checked with axe (0 violations) and photographed at desktop and phone width, in
 // light and dark mode (test-output/screenshots/).
@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   ensureDashboardBuilt,
@@ -88,8 +89,7 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
         users: [{ email: EMAIL, password: PASSWORD, credits: 500 }],
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
           // One quick retry, then the schedule is spent: "retrying" becomes "failed" within seconds.
           WEBHOOK_RETRY_SCHEDULE: '1',

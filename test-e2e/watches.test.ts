@@ -1,4 +1,4 @@
-// End-to-end: the dashboard's Watches page (#15) in headless Chromium against the real server and
+// End-to-end: the dashboard's Watches page in headless Chromium against the real server and
 // the fake platform: create a watch, publish a short on the fake, check now, see the delivered
 // shorts.created event, pause and delete. Every screen is checked with axe (0 violations, light
 // and dark) and photographed at 1280×800 and 375×812 (test-output/screenshots/watches-*.png).
@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startFakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from '../test/helpers/harness.ts';
 import { checkScreen, skipWithoutBrowser } from '../support/browser.ts';
 import {
   type DashboardService,
@@ -42,7 +43,7 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
         env: {
           YOUTUBE_API_KEY: 'fake-api-key',
           YOUTUBE_SOURCE: 'data-api',
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
+          ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
           WATCH_MIN_INTERVAL_SECONDS: '60',
         },

@@ -1,9 +1,10 @@
-// The authenticator's lookups (#13): an API key is read with its account in one statement, and both
+// The authenticator's lookups: an API key is read with its account in one statement, and both
 // are cached for CREDENTIAL_CACHE_MS; a session's account is read by id and cached as long. Counted
 // on a real database through a Queryable that counts the statements it is given.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, type TestUser } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createAuthenticator, localRevocationBus, type Authenticator } from '../src/domain/auth/authenticator.ts';
 import { createJwtService } from '../src/domain/auth/jwt.ts';
 import { generateApiKey, hashApiKey } from '../src/domain/keys/api-key-format.ts';
@@ -13,7 +14,7 @@ const CACHE_MS = 1000;
 
 for (const mode of STORAGE_MODES) {
   describe(`authenticator lookups (${mode})`, () => {
-    let t: TestApp;
+    const t = useHarness({ mode, fake: false });
     let user: TestUser;
     let clock = Date.parse('2031-05-01T12:00:00Z');
     let statements: string[] = [];
@@ -26,7 +27,6 @@ for (const mode of STORAGE_MODES) {
     });
 
     before(async () => {
-      t = await startTestApp(mode);
       user = await createUser(t);
       const counting: Queryable = {
         query: (sql, params) => {
@@ -39,7 +39,6 @@ for (const mode of STORAGE_MODES) {
       await auth.identify(`Bearer ${user.key}`);
       await new Promise((resolve) => setImmediate(resolve));
     });
-    after(() => t.close());
 
     it('reads an API key and its account in one statement once the cached lookup lapsed, and none while it holds', async () => {
       clock += CACHE_MS + 1;

@@ -1,4 +1,4 @@
-// The bundle `npm start` and `npm run worker` run (scripts/build-bundle.ts, #13): what it still loads
+// The bundle `npm start` and `npm run worker` run (scripts/build-bundle.ts): what it still loads
 // from node_modules at run time, what it loads on demand, that it carries no TypeScript and is ASCII only. The processes themselves are
 // tested running from it in crash-recovery.test.ts (embedded) and scale-out.test.ts (PostgreSQL).
 import { describe, it } from 'node:test';

@@ -14,7 +14,7 @@ describe('channel URL parsing', () => {
       { type: 'handle', value: '日本語ちゃん' },
     ],
     ['https://www.youtube.com/@café.tv', { type: 'handle', value: 'café.tv' }],
-    // The Latin middle dot is allowed in handles (found by review).
+    // The Latin middle dot is allowed in handles.
     ['https://www.youtube.com/@col·legi', { type: 'handle', value: 'col·legi' }],
     ['https://www.youtube.com/@col%C2%B7legi/shorts', { type: 'handle', value: 'col·legi' }],
     ['https://www.youtube.com/channel/UCX6OQ3DkcsbYNE6H8uQQuVA', { type: 'id', value: 'UCX6OQ3DkcsbYNE6H8uQQuVA' }],

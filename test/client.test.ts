@@ -1,17 +1,9 @@
 // The typed TypeScript client (clients/typescript), driving the real service over HTTP with the fake platform.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import {
-  startTestApp,
-  createUser,
-  bearer,
-  clearOfWindowEnd,
-  clearOfQuotaDayEnd,
-  type TestApp,
-} from './helpers/test-app.ts';
+import { createUser, bearer, clearOfWindowEnd, clearOfQuotaDayEnd } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { CLIENT_TYPES_PATH, renderClientTypes, serviceOpenApiDocument } from '../scripts/generate-client-types.ts';
 import {
@@ -50,32 +42,22 @@ describe('typed client: generated types', () => {
 });
 
 describe('typed client against the real service', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  let baseUrl: string;
-  before(async () => {
-    fake = await startFakePlatform();
+  const t = useHarness(() => {
     // Three calls a day per account: the fourth meets a 429 whose Retry-After runs to midnight UTC.
     // The per-day limit counts in the UTC day, and a spent platform quota is retried after the quota
     // day (midnight in Los Angeles): the service's clock keeps two minutes clear of both ends.
     // (UTC midnight and Los Angeles midnight are hours apart: at most one of the two moves it.)
     const skew = clearOfWindowEnd(Date.now(), 86_400, 120_000) + clearOfQuotaDayEnd(Date.now(), 120_000);
-    t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        RATE_LIMIT_PER_DAY: '3',
-        WEBHOOK_RETRY_SCHEDULE: '0.3',
-        CACHE_TTL_SECONDS: '0',
-      },
-      { runWorker: true, now: () => Date.now() + skew },
-    );
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    return {
+      env: { RATE_LIMIT_PER_DAY: '3', WEBHOOK_RETRY_SCHEDULE: '0.3', CACHE_TTL_SECONDS: '0' },
+      runWorker: true,
+      now: () => Date.now() + skew,
+      listen: true,
+    };
   });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  let baseUrl: string;
+  before(() => {
+    baseUrl = t.url;
   });
 
   it('lists shorts with typed results and turns failures into ChannelShortsError', async () => {
@@ -228,23 +210,20 @@ describe('typed client against the real service', () => {
     );
   });
 
-  it('does not retry a 503 whose Retry-After is beyond the bound (platform quota spent until the next quota day)', async () => {
+  it('does not retry a 503 whose Retry-After is beyond the bound (platform quota spent until the next quota day)', async (ctx) => {
     const user = await createUser(t, 10);
-    fake.injectFault({ kind: 'quotaExceeded', times: Infinity });
-    try {
-      const slept: number[] = [];
-      const client = new ChannelShortsClient({ baseUrl, apiKey: user.key, sleep: async (ms) => void slept.push(ms) });
-      const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@fake-77' }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      assert.ok(error instanceof ChannelShortsError);
-      assert.equal(error.status, 503);
-      assert.equal(error.code, 'UPSTREAM_QUOTA_EXHAUSTED');
-      assert.ok((error.retryAfterSeconds ?? 0) > 60);
-      assert.deepEqual(slept, []);
-    } finally {
-      fake.clearFaults();
-    }
+    t.fake.injectFault({ kind: 'quotaExceeded', times: Infinity });
+    ctx.after(() => t.fake.clearFaults());
+    const slept: number[] = [];
+    const client = new ChannelShortsClient({ baseUrl, apiKey: user.key, sleep: async (ms) => void slept.push(ms) });
+    const error = await client.listShorts({ channelUrl: 'https://www.youtube.com/@fake-77' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ChannelShortsError);
+    assert.equal(error.status, 503);
+    assert.equal(error.code, 'UPSTREAM_QUOTA_EXHAUSTED');
+    assert.ok((error.retryAfterSeconds ?? 0) > 60);
+    assert.deepEqual(slept, []);
   });
 });

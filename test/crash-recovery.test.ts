@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startChild, freePort, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
+import { fakeEnv } from './helpers/harness.ts';
 
 describe('crash safety (embedded mode, real child process)', () => {
   const fixture = childServiceFixture('crash', 'crash@example.com', { latencyMs: 20 });
@@ -20,8 +21,7 @@ describe('crash safety (embedded mode, real child process)', () => {
     const env = {
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      ...fakeEnv(fake),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_TIMEOUT_MS: '5000',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',

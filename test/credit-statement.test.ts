@@ -1,8 +1,9 @@
-// Issue #16.4: the ledger with channel and request (cursor pages, CSV), the balance over time, and
+// The ledger with channel and request (cursor pages, CSV), the balance over time, and
 // the low-balance alert (credits.low once per crossing, exact under concurrent charges).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { chargeAndRecord, createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
 import { adjustCredits } from '../src/domain/operators/users.ts';
@@ -92,12 +93,8 @@ describe('CSV cells', () => {
 
 for (const mode of STORAGE_MODES) {
   describe(`credit statement and alerts (${mode})`, () => {
-    let t: TestApp;
+    const t = useHarness({ mode, fake: false, now: () => clock });
     let clock = Date.now();
-    before(async () => {
-      t = await startTestApp(mode, {}, { now: () => clock });
-    });
-    after(() => t.close());
     const balanceOf = async (id: string) =>
       (
         await t.services.db.query<{ credit_balance: number }>('SELECT credit_balance FROM accounts WHERE id = $1', [id])
@@ -179,7 +176,7 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it("names a watch check's channel, keeps a purged result's channel title, and counts watch checks in the usage figures (found by review)", async () => {
+    it("names a watch check's channel, keeps a purged result's channel title, and counts watch checks in the usage figures", async () => {
       const user = await createUser(t, 100);
       const db = t.services.db;
       // A watch and one of its checks, charged 2 credits under the check's id.
@@ -277,7 +274,7 @@ for (const mode of STORAGE_MODES) {
       );
     });
 
-    it('gives the balance at the end of every day from the ledger, carried over quiet days', async () => {
+    it('gives the balance at the end of every day from the ledger, carried over quiet days', async (ctx) => {
       const user = await createUser(t, 40);
       const { db } = t.services;
       const ids = await db.query<{ id: string }>('SELECT id FROM credit_ledger WHERE account_id = $1', [user.id]);
@@ -300,37 +297,36 @@ for (const mode of STORAGE_MODES) {
         'top-up',
       ]);
       clock = day(6).getTime();
-      try {
-        const res = await t.app.inject({
-          method: 'GET',
-          url: '/accounts/balance-history?days=7',
-          headers: bearer(user.key),
-        });
-        assert.equal(res.statusCode, 200, res.body);
-        assert.deepEqual(res.json().days, [
-          { date: '2026-01-10', balance: 40, added: 0, spent: 0 },
-          { date: '2026-01-11', balance: 40, added: 0, spent: 0 },
-          { date: '2026-01-12', balance: 32, added: 0, spent: 8 },
-          { date: '2026-01-13', balance: 32, added: 0, spent: 0 },
-          { date: '2026-01-14', balance: 32, added: 0, spent: 0 },
-          { date: '2026-01-15', balance: 122, added: 100, spent: 10 },
-          { date: '2026-01-16', balance: 122, added: 0, spent: 0 },
-        ]);
-        const empty = await createUser(t, 0);
-        assert.deepEqual(
-          (await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=2', headers: bearer(empty.key) }))
-            .json()
-            .days.map((d: { balance: number }) => d.balance),
-          [0, 0],
-        );
-        assert.equal(
-          (await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=0', headers: bearer(user.key) }))
-            .statusCode,
-          400,
-        );
-      } finally {
+      ctx.after(async () => {
         clock = Date.now();
-      }
+      });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/accounts/balance-history?days=7',
+        headers: bearer(user.key),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().days, [
+        { date: '2026-01-10', balance: 40, added: 0, spent: 0 },
+        { date: '2026-01-11', balance: 40, added: 0, spent: 0 },
+        { date: '2026-01-12', balance: 32, added: 0, spent: 8 },
+        { date: '2026-01-13', balance: 32, added: 0, spent: 0 },
+        { date: '2026-01-14', balance: 32, added: 0, spent: 0 },
+        { date: '2026-01-15', balance: 122, added: 100, spent: 10 },
+        { date: '2026-01-16', balance: 122, added: 0, spent: 0 },
+      ]);
+      const empty = await createUser(t, 0);
+      assert.deepEqual(
+        (await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=2', headers: bearer(empty.key) }))
+          .json()
+          .days.map((d: { balance: number }) => d.balance),
+        [0, 0],
+      );
+      assert.equal(
+        (await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=0', headers: bearer(user.key) }))
+          .statusCode,
+        400,
+      );
     });
 
     it('sets the threshold and the events URL (session only), shows them in GET /accounts, refuses bad values', async () => {
@@ -396,22 +392,18 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it('refuses private events URLs unless private targets are allowed', async () => {
-      const strict = await startTestApp(mode, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
-      try {
-        const user = await createUser(strict, 1);
-        const res = await strict.app.inject({
-          method: 'PUT',
-          url: '/accounts/alerts',
-          headers: bearer(user.token),
-          payload: { eventsWebhookUrl: 'http://127.0.0.1:8080/hook' },
-        });
-        assert.equal(res.statusCode, 400);
-        assert.equal(res.json().error, 'UNSAFE_WEBHOOK_URL');
-        assert.match(res.json().message, /^eventsWebhookUrl points to a private or reserved address/);
-      } finally {
-        await strict.close();
-      }
+    it('refuses private events URLs unless private targets are allowed', async (ctx) => {
+      const strict = await harness(ctx, { mode, fake: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
+      const user = await createUser(strict, 1);
+      const res = await strict.app.inject({
+        method: 'PUT',
+        url: '/accounts/alerts',
+        headers: bearer(user.token),
+        payload: { eventsWebhookUrl: 'http://127.0.0.1:8080/hook' },
+      });
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().error, 'UNSAFE_WEBHOOK_URL');
+      assert.match(res.json().message, /^eventsWebhookUrl points to a private or reserved address/);
     });
 
     it('records credits.low once per crossing, re-armed when a grant lifts the balance back up', async () => {
@@ -513,19 +505,17 @@ for (const mode of STORAGE_MODES) {
 }
 
 describe('credits.low delivery (outbox)', () => {
-  let t: TestApp;
+  const t = useHarness({
+    fake: false,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_SWEEP_SECONDS: '0.1' },
+    runWorker: true,
+  });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
     receiver = await startReceiver();
     // A worker process: its sweep queues the delivery of events the charges wrote to the outbox.
-    t = await startTestApp(
-      'pglite',
-      { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WATCH_SWEEP_SECONDS: '0.1' },
-      { runWorker: true },
-    );
   });
   after(async () => {
-    await t.close();
     await receiver.close();
   });
 
@@ -579,38 +569,34 @@ describe('credits.low delivery (outbox)', () => {
     assert.equal(receiver.deliveries.length, 1);
   });
 
-  it('queues each pending event exactly once when sweeps race', async () => {
+  it('queues each pending event exactly once when sweeps race', async (ctx) => {
     // No worker here: nothing but the three racing dispatchers queues the event.
-    const quiet = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    try {
-      const user = await createUser(quiet, 15);
-      await quiet.app.inject({
-        method: 'PUT',
-        url: '/accounts/alerts',
-        headers: bearer(user.token),
-        payload: { lowBalanceThreshold: 10, eventsWebhookUrl: receiver.url('/race') },
-      });
-      await quiet.services.db.transaction((tx) => chargeCredits(tx, user.id, 6, `req_race_${user.id}`)); // 9: crossed
-      const queued: string[] = [];
-      const enqueue = async (_tx: unknown, id: string) => {
-        queued.push(id);
-      };
-      const counts = await Promise.all([1, 2, 3].map(() => dispatchPendingEvents(quiet.services.db, enqueue)));
-      const ids = (
-        await quiet.services.db.query<{ id: string }>(
-          'SELECT id FROM webhook_events WHERE account_id = $1 AND dispatched_at IS NOT NULL',
-          [user.id],
-        )
-      ).map((r) => r.id);
-      assert.equal(ids.length, 1);
-      assert.deepEqual(queued, ids);
-      assert.equal(
-        counts.reduce((a, b) => a + b, 0),
-        1,
-      );
-      assert.equal(await dispatchPendingEvents(quiet.services.db, enqueue), 0, 'nothing left to queue');
-    } finally {
-      await quiet.close();
-    }
+    const quiet = await harness(ctx, { fake: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const user = await createUser(quiet, 15);
+    await quiet.app.inject({
+      method: 'PUT',
+      url: '/accounts/alerts',
+      headers: bearer(user.token),
+      payload: { lowBalanceThreshold: 10, eventsWebhookUrl: receiver.url('/race') },
+    });
+    await quiet.services.db.transaction((tx) => chargeCredits(tx, user.id, 6, `req_race_${user.id}`)); // 9: crossed
+    const queued: string[] = [];
+    const enqueue = async (_tx: unknown, id: string) => {
+      queued.push(id);
+    };
+    const counts = await Promise.all([1, 2, 3].map(() => dispatchPendingEvents(quiet.services.db, enqueue)));
+    const ids = (
+      await quiet.services.db.query<{ id: string }>(
+        'SELECT id FROM webhook_events WHERE account_id = $1 AND dispatched_at IS NOT NULL',
+        [user.id],
+      )
+    ).map((r) => r.id);
+    assert.equal(ids.length, 1);
+    assert.deepEqual(queued, ids);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      1,
+    );
+    assert.equal(await dispatchPendingEvents(quiet.services.db, enqueue), 0, 'nothing left to queue');
   });
 });

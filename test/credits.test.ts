@@ -1,8 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
-import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
 import { releaseAllExpiredReservations, reserveCredits } from '../src/domain/credits/reservations.ts';
@@ -35,11 +36,7 @@ function settlement(accountId: string, credits: number): Settlement {
 
 for (const mode of STORAGE_MODES) {
   describe(`credits ledger (${mode})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+    const t = useHarness({ mode, fake: false });
 
     it('never overdraws under many concurrent charges, and the ledger explains the balance', async () => {
       const user = await createUser(t, 10);
@@ -113,7 +110,7 @@ for (const mode of STORAGE_MODES) {
       }
     });
 
-    it("one account's group is charged whole by one statement, or by the general one when its credits cover only a run of it (#13)", async () => {
+    it("one account's group is charged whole by one statement, or by the general one when its credits cover only a run of it", async () => {
       const user = await createUser(t, 10);
       const statements: string[] = [];
       // The batcher's database, counting what it is asked to run.
@@ -219,7 +216,7 @@ for (const mode of STORAGE_MODES) {
       assert.equal(await releaseAllExpiredReservations(db, new Date(now)), 0);
     });
 
-    it("a request extending its own lapsed hold keeps it: only other requests' lapsed holds are released to make room (found by review)", async () => {
+    it("a request extending its own lapsed hold keeps it: only other requests' lapsed holds are released to make room", async () => {
       const user = await createUser(t, 3);
       const db = t.services.db;
       const now = new Date();
@@ -286,38 +283,37 @@ for (const mode of STORAGE_MODES) {
       await t.services.db.query('UPDATE accounts SET credits_reserved = 0 WHERE id = $1', [user.id]);
     });
 
-    it('migrates a database where an account already breaks that rule: the check holds for every later change, and doctor names the account', async () => {
+    it('migrates a database where an account already breaks that rule: the check holds for every later change, and doctor names the account', async (ctx) => {
       const db = t.services.db;
       const user = await createUser(t, 5);
-      try {
-        // As if 010 had not run yet, on data that breaks it.
-        await db.query('ALTER TABLE accounts DROP CONSTRAINT accounts_reserved_within_balance');
-        await db.query('UPDATE accounts SET credits_reserved = 7 WHERE id = $1', [user.id]);
-        await db.query(`DELETE FROM schema_migrations WHERE name = '010_reserved_within_balance.sql'`);
-        assert.deepEqual(
-          await migrate(db),
-          ['010_reserved_within_balance.sql'],
-          'the migration does not stop the service',
-        );
-        const [constraint] = await db.query<{ convalidated: boolean }>(
-          `SELECT convalidated FROM pg_constraint WHERE conname = 'accounts_reserved_within_balance'`,
-        );
-        assert.deepEqual(constraint, { convalidated: false });
-        await assert.rejects(
-          db.query('UPDATE accounts SET credit_balance = 6 WHERE id = $1', [user.id]),
-          (e: Error & { code?: string }) => e.code === '23514',
-        );
-        const report = await runDoctor(db, { lock: ownLockStatus(db) });
-        const finding = report.findings.find((f) => f.check === 'reserved credits = reservations')!;
-        assert.equal(finding.severity, 'breach');
-        assert.ok(
-          finding.details.includes(`${user.email}: reserved 7, reservations hold 0, balance 5`),
-          JSON.stringify(finding),
-        );
-      } finally {
+      ctx.after(async () => {
         await db.query('UPDATE accounts SET credits_reserved = 0 WHERE id = $1', [user.id]);
         await db.query('ALTER TABLE accounts VALIDATE CONSTRAINT accounts_reserved_within_balance');
-      }
+      });
+      // As if 010 had not run yet, on data that breaks it.
+      await db.query('ALTER TABLE accounts DROP CONSTRAINT accounts_reserved_within_balance');
+      await db.query('UPDATE accounts SET credits_reserved = 7 WHERE id = $1', [user.id]);
+      await db.query(`DELETE FROM schema_migrations WHERE name = '010_reserved_within_balance.sql'`);
+      assert.deepEqual(
+        await migrate(db),
+        ['010_reserved_within_balance.sql'],
+        'the migration does not stop the service',
+      );
+      const [constraint] = await db.query<{ convalidated: boolean }>(
+        `SELECT convalidated FROM pg_constraint WHERE conname = 'accounts_reserved_within_balance'`,
+      );
+      assert.deepEqual(constraint, { convalidated: false });
+      await assert.rejects(
+        db.query('UPDATE accounts SET credit_balance = 6 WHERE id = $1', [user.id]),
+        (e: Error & { code?: string }) => e.code === '23514',
+      );
+      const report = await runDoctor(db, { lock: ownLockStatus(db) });
+      const finding = report.findings.find((f) => f.check === 'reserved credits = reservations')!;
+      assert.equal(finding.severity, 'breach');
+      assert.ok(
+        finding.details.includes(`${user.email}: reserved 7, reservations hold 0, balance 5`),
+        JSON.stringify(finding),
+      );
     });
 
     it('charges a request at most once (retried worker) and rejects non-positive grants', async () => {
@@ -367,7 +363,7 @@ for (const mode of STORAGE_MODES) {
       );
     });
 
-    it('an account cannot be deleted, so no ledger entry or request record can name a missing one (#13: they have no foreign key)', async () => {
+    it('an account cannot be deleted, so no ledger entry or request record can name a missing one (they have no foreign key)', async () => {
       const user = await createUser(t, 5);
       await t.services.db.transaction((tx) => chargeCredits(tx, user.id, 1, `req_undeletable_${user.id}`));
       await assert.rejects(

@@ -131,192 +131,187 @@ describe('DATA_DIR lock', () => {
     assert.equal(existsSync(join(dataDir, LOCK_FILE_NAME)), false);
   });
 
-  it('of many processes racing for a stale lock exactly one wins', async () => {
+  it('of many processes racing for a stale lock exactly one wins', async (ctx) => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-race-'));
-    try {
-      // A lock of a process that is gone (a pid far above pid_max).
-      writeFileSync(
-        join(dir, LOCK_FILE_NAME),
-        JSON.stringify({
-          pid: 99_999_999,
-          hostname: hostname(),
-          acquiredAt: new Date().toISOString(),
-          processStart: '1',
-          role: 'server',
-          url: null,
-        }),
-      );
-      // The winner holds the lock until killed, after every loser has answered: a racer starting
-      // late on a loaded machine can never find it free (a 3 s hold could end before one started).
-      const racers = Array.from({ length: 6 }, () => {
-        const child = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '120000'], {
-          cwd: ROOT,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let output = '';
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        const answered = new Promise<void>((resolve) => {
-          const check = () => {
-            if (/^(won|lost)/.test(output) || child.exitCode !== null) resolve();
-          };
-          child.stdout.on('data', check);
-          child.once('exit', () => resolve());
-        });
-        return { child, answered, output: () => output };
+    ctx.after(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+    // A lock of a process that is gone (a pid far above pid_max).
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({
+        pid: 99_999_999,
+        hostname: hostname(),
+        acquiredAt: new Date().toISOString(),
+        processStart: '1',
+        role: 'server',
+        url: null,
+      }),
+    );
+    // The winner holds the lock until killed, after every loser has answered: a racer starting
+    // late on a loaded machine can never find it free (a 3 s hold could end before one started).
+    const racers = Array.from({ length: 6 }, () => {
+      const child = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '120000'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      try {
-        await Promise.all(racers.map((r) => r.answered));
-        const won = racers.filter((r) => r.output().startsWith('won'));
-        assert.equal(won.length, 1, racers.map((r) => r.output()).join('\n'));
-        for (const r of racers.filter((x) => !x.output().startsWith('won'))) {
-          if (r.child.exitCode === null) await new Promise((resolve) => r.child.once('exit', resolve));
-          assert.equal(r.child.exitCode, 3);
-          assert.match(r.output(), /in use by test-holder pid \d+/);
-        }
-      } finally {
-        for (const r of racers) r.child.kill('SIGKILL');
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const answered = new Promise<void>((resolve) => {
+        const check = () => {
+          if (/^(won|lost)/.test(output) || child.exitCode !== null) resolve();
+        };
+        child.stdout.on('data', check);
+        child.once('exit', () => resolve());
+      });
+      return { child, answered, output: () => output };
+    });
+    try {
+      await Promise.all(racers.map((r) => r.answered));
+      const won = racers.filter((r) => r.output().startsWith('won'));
+      assert.equal(won.length, 1, racers.map((r) => r.output()).join('\n'));
+      for (const r of racers.filter((x) => !x.output().startsWith('won'))) {
+        if (r.child.exitCode === null) await new Promise((resolve) => r.child.once('exit', resolve));
+        assert.equal(r.child.exitCode, 3);
+        assert.match(r.output(), /in use by test-holder pid \d+/);
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      for (const r of racers) r.child.kill('SIGKILL');
     }
   });
 
-  it('the CLI refuses, naming the holder, when DATA_DIR is held by a process without an operator API', async () => {
+  it('the CLI refuses, naming the holder, when DATA_DIR is held by a process without an operator API', async (ctx) => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-cli-'));
     const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    try {
-      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const result = await run(['src/cli.ts', 'users', 'list'], {
-        DATA_DIR: dir,
-        DATABASE_URL: '',
-        OPERATOR_TOKEN: '',
-      });
-      assert.equal(result.code, 1);
-      assert.match(
-        result.output,
-        new RegExp(`is held by test-holder pid ${holder.pid} on ${hostname()} since .*which serves no operator API`),
-      );
-      assert.equal(readLockHolder(dir)?.pid, holder.pid);
-    } finally {
+    ctx.after(async () => {
       holder.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
-    }
+    });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const result = await run(['src/cli.ts', 'users', 'list'], {
+      DATA_DIR: dir,
+      DATABASE_URL: '',
+      OPERATOR_TOKEN: '',
+    });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.output,
+      new RegExp(`is held by test-holder pid ${holder.pid} on ${hostname()} since .*which serves no operator API`),
+    );
+    assert.equal(readLockHolder(dir)?.pid, holder.pid);
   });
 
-  it('the CLI waits for a service that holds DATA_DIR but is still starting, then goes through its address', async () => {
+  it('the CLI waits for a service that holds DATA_DIR but is still starting, then goes through its address', async (ctx) => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-start-'));
     const holder = spawn(
       process.execPath,
       ['test/helpers/hold-lock.ts', dir, '60000', 'server', 'http://127.0.0.1:9'],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    try {
-      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const cliProcess = spawn(process.execPath, ['src/cli.ts', 'users', 'list'], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      cliProcess.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      cliProcess.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const exited = new Promise<number | null>((resolve) => cliProcess.once('exit', resolve));
-      const deadline = Date.now() + 30_000;
-      while (!output.includes(`waiting for the service (pid ${holder.pid}) to finish starting`)) {
-        assert.ok(
-          Date.now() < deadline && cliProcess.exitCode === null,
-          `the CLI waits for the starting service:\n${output}`,
-        );
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      holder.kill('SIGUSR2'); // the service listens now: its address appears in the lock
-      assert.equal(await exited, 1);
-      assert.match(
-        output,
-        /cannot reach the service at http:\/\/127\.0\.0\.1:9/,
-        'it used the address the service announced',
-      );
-    } finally {
+    ctx.after(async () => {
       holder.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
+    });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const cliProcess = spawn(process.execPath, ['src/cli.ts', 'users', 'list'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', OPERATOR_TOKEN: 'x'.repeat(40) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    cliProcess.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    cliProcess.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => cliProcess.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes(`waiting for the service (pid ${holder.pid}) to finish starting`)) {
+      assert.ok(
+        Date.now() < deadline && cliProcess.exitCode === null,
+        `the CLI waits for the starting service:\n${output}`,
+      );
+      await new Promise((r) => setTimeout(r, 50));
     }
+    holder.kill('SIGUSR2'); // the service listens now: its address appears in the lock
+    assert.equal(await exited, 1);
+    assert.match(
+      output,
+      /cannot reach the service at http:\/\/127\.0\.0\.1:9/,
+      'it used the address the service announced',
+    );
   });
 
-  it('a process waiting for the lock stops at once on SIGTERM, leaving the holder alone', async () => {
+  it('a process waiting for the lock stops at once on SIGTERM, leaving the holder alone', async (ctx) => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-wait-'));
     const holder = spawn(process.execPath, ['test/helpers/hold-lock.ts', dir, '60000'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    try {
-      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-      const waiting = spawn(process.execPath, ['src/server.ts'], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATA_DIR: dir,
-          LOCK_WAIT_SECONDS: '300',
-          PORT: String(await freePort()),
-          LOG_LEVEL: 'info',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      waiting.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      waiting.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const exited = new Promise<number | null>((resolve) => waiting.once('exit', resolve));
-      const deadline = Date.now() + 30_000;
-      while (!output.includes('waiting up to 300 s')) {
-        assert.ok(Date.now() < deadline, `it waits:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const signalled = Date.now();
-      waiting.kill('SIGTERM');
-      assert.equal(await exited, 1);
-      assert.ok(Date.now() - signalled < 5000, `stopped promptly (${Date.now() - signalled} ms)`);
-      assert.match(output, new RegExp(`in use by test-holder pid ${holder.pid}.*\\(waited \\d+ s\\)`));
-      assert.equal(readLockHolder(dir)?.pid, holder.pid);
-    } finally {
+    ctx.after(async () => {
       holder.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
+    });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const waiting = spawn(process.execPath, ['src/server.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        LOCK_WAIT_SECONDS: '300',
+        PORT: String(await freePort()),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    waiting.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    waiting.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => waiting.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('waiting up to 300 s')) {
+      assert.ok(Date.now() < deadline, `it waits:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
     }
+    const signalled = Date.now();
+    waiting.kill('SIGTERM');
+    assert.equal(await exited, 1);
+    assert.ok(Date.now() - signalled < 5000, `stopped promptly (${Date.now() - signalled} ms)`);
+    assert.match(output, new RegExp(`in use by test-holder pid ${holder.pid}.*\\(waited \\d+ s\\)`));
+    assert.equal(readLockHolder(dir)?.pid, holder.pid);
   });
 
-  it('PID reuse: a live pid with another start time is a stale lock; the same start time or another host is a holder', async () => {
+  it('PID reuse: a live pid with another start time is a stale lock; the same start time or another host is a holder', async (ctx) => {
     const dir = await mkdtemp(join(tmpdir(), 'cs-lock-pid-'));
     const sleeper = spawn('sleep', ['30']);
-    try {
-      const path = join(dir, LOCK_FILE_NAME);
-      const base = {
-        pid: sleeper.pid!,
-        hostname: hostname(),
-        acquiredAt: new Date().toISOString(),
-        role: 'server',
-        url: null,
-      };
-      writeFileSync(path, JSON.stringify({ ...base, processStart: processStartTime(sleeper.pid!) }));
-      await assert.rejects(
-        acquireDataDirLock(dir, { role: 'test' }),
-        (error: unknown) => error instanceof DataDirLockedError && error.holder.pid === sleeper.pid,
-      );
-      writeFileSync(path, JSON.stringify({ ...base, hostname: 'another-host' }));
-      await assert.rejects(acquireDataDirLock(dir, { role: 'test' }), /on another-host/);
-      writeFileSync(path, JSON.stringify({ ...base, processStart: '1' })); // the pid now belongs to a younger process
-      let stale: unknown;
-      const lock = await acquireDataDirLock(dir, { role: 'test', onTakeover: (previous) => (stale = previous) });
-      assert.equal((stale as { pid: number }).pid, sleeper.pid);
-      assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, process.pid);
-      lock.setUrl('http://127.0.0.1:1234');
-      assert.equal(readLockHolder(dir)?.url, 'http://127.0.0.1:1234');
-      lock.release();
-      assert.equal(existsSync(path), false);
-    } finally {
+    ctx.after(async () => {
       sleeper.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
-    }
+    });
+    const path = join(dir, LOCK_FILE_NAME);
+    const base = {
+      pid: sleeper.pid!,
+      hostname: hostname(),
+      acquiredAt: new Date().toISOString(),
+      role: 'server',
+      url: null,
+    };
+    writeFileSync(path, JSON.stringify({ ...base, processStart: processStartTime(sleeper.pid!) }));
+    await assert.rejects(
+      acquireDataDirLock(dir, { role: 'test' }),
+      (error: unknown) => error instanceof DataDirLockedError && error.holder.pid === sleeper.pid,
+    );
+    writeFileSync(path, JSON.stringify({ ...base, hostname: 'another-host' }));
+    await assert.rejects(acquireDataDirLock(dir, { role: 'test' }), /on another-host/);
+    writeFileSync(path, JSON.stringify({ ...base, processStart: '1' })); // the pid now belongs to a younger process
+    let stale: unknown;
+    const lock = await acquireDataDirLock(dir, { role: 'test', onTakeover: (previous) => (stale = previous) });
+    assert.equal((stale as { pid: number }).pid, sleeper.pid);
+    assert.equal(JSON.parse(readFileSync(path, 'utf8')).pid, process.pid);
+    lock.setUrl('http://127.0.0.1:1234');
+    assert.equal(readLockHolder(dir)?.url, 'http://127.0.0.1:1234');
+    lock.release();
+    assert.equal(existsSync(path), false);
   });
 });

@@ -13,7 +13,8 @@ import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { chargeCredits } from '../src/domain/credits/ledger.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
-import { PASSWORD, startTestApp, createUser } from './helpers/test-app.ts';
+import { PASSWORD, createUser } from './helpers/test-app.ts';
+import { harness } from './helpers/harness.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -148,59 +149,53 @@ describe('doctor', () => {
 });
 
 describe('doctor on PostgreSQL', () => {
-  it('reads one consistent snapshot and reports a broken balance, a stuck request and a ledger entry naming no account', async () => {
-    const t = await startTestApp('postgres');
-    try {
-      const user = await createUser(t, 30);
-      const healthy = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
-      assert.equal(healthy.ok, true, JSON.stringify(healthy.findings));
-      assert.match(healthy.findings.at(-1)!.summary, /not applicable: PostgreSQL/);
-      await t.services.db.query('UPDATE accounts SET credit_balance = 0 WHERE id = $1', [user.id]);
-      await t.services.db.query(
-        `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`,
-        [user.id],
-      );
-      // No foreign key stops this since #13 (migration 009); the doctor does see it.
-      const ghost = '00000000-0000-4000-8000-00000000dead';
-      await t.services.db.query(
-        `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`,
-        [ghost],
-      );
-      const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
-      assert.equal(report.ok, false);
-      const bad = Object.fromEntries(
-        report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]),
-      );
-      assert.deepEqual(Object.keys(bad).sort(), [
-        'balance = ledger sum',
-        'ledger and requests → account',
-        'processing request → job',
-      ]);
-      assert.match(
-        bad['ledger and requests → account']![0]!,
-        new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`),
-      );
-      assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
-      assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
-      assert.equal(report.findings.find((f) => f.check === 'migrations → files')?.severity, 'ok');
-      // A migration file edited after it was applied is noticed (found by review: nothing did).
-      const [{ checksum }] = (await t.services.db.query<{ checksum: string }>(
-        "SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'",
-      )) as [{ checksum: string }];
-      assert.match(checksum, /^[0-9a-f]{64}$/);
-      await t.services.db.query(
-        "UPDATE schema_migrations SET checksum = 'as-applied-earlier' WHERE name = '001_initial.sql'",
-      );
-      const edited = (await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) })).findings.find(
-        (f) => f.check === 'migrations → files',
-      )!;
-      assert.equal(edited.severity, 'warn');
-      assert.match(edited.details[0]!, /^001_initial\.sql: applied, but the file this release ships differs/);
-      await t.services.db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_initial.sql'", [
-        checksum,
-      ]);
-    } finally {
-      await t.close();
-    }
+  it('reads one consistent snapshot and reports a broken balance, a stuck request and a ledger entry naming no account', async (ctx) => {
+    const t = await harness(ctx, { mode: 'postgres', fake: false });
+    const user = await createUser(t, 30);
+    const healthy = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    assert.equal(healthy.ok, true, JSON.stringify(healthy.findings));
+    assert.match(healthy.findings.at(-1)!.summary, /not applicable: PostgreSQL/);
+    await t.services.db.query('UPDATE accounts SET credit_balance = 0 WHERE id = $1', [user.id]);
+    await t.services.db.query(
+      `INSERT INTO shorts_requests (id, account_id, channel_url, webhook_url, mode, status) VALUES ('req_pg_stuck', $1, 'https://www.youtube.com/@c', 'https://example.com/h', 'webhook', 'processing')`,
+      [user.id],
+    );
+    // No foreign key stops this since migration 009; the doctor does see it.
+    const ghost = '00000000-0000-4000-8000-00000000dead';
+    await t.services.db.query(
+      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'grant', 0, 0, 'written by hand')`,
+      [ghost],
+    );
+    const report = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    assert.equal(report.ok, false);
+    const bad = Object.fromEntries(
+      report.findings.filter((f) => f.severity === 'breach').map((f) => [f.check, f.details]),
+    );
+    assert.deepEqual(Object.keys(bad).sort(), [
+      'balance = ledger sum',
+      'ledger and requests → account',
+      'processing request → job',
+    ]);
+    assert.match(
+      bad['ledger and requests → account']![0]!,
+      new RegExp(`^ledger #\\d+ names account ${ghost}, which does not exist$`),
+    );
+    assert.deepEqual(bad['balance = ledger sum'], [`${user.email}: balance 0, ledger sum 30`]);
+    assert.match(bad['processing request → job']![0]!, /^req_pg_stuck: processing since/);
+    assert.equal(report.findings.find((f) => f.check === 'migrations → files')?.severity, 'ok');
+    // A migration file edited after it was applied is noticed (before: nothing did).
+    const [{ checksum }] = (await t.services.db.query<{ checksum: string }>(
+      "SELECT checksum FROM schema_migrations WHERE name = '001_initial.sql'",
+    )) as [{ checksum: string }];
+    assert.match(checksum, /^[0-9a-f]{64}$/);
+    await t.services.db.query(
+      "UPDATE schema_migrations SET checksum = 'as-applied-earlier' WHERE name = '001_initial.sql'",
+    );
+    const edited = (await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) })).findings.find(
+      (f) => f.check === 'migrations → files',
+    )!;
+    assert.equal(edited.severity, 'warn');
+    assert.match(edited.details[0]!, /^001_initial\.sql: applied, but the file this release ships differs/);
+    await t.services.db.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '001_initial.sql'", [checksum]);
   });
 });

@@ -1,8 +1,8 @@
-// Issue #14: sort, durations, batches, paged results — on the real service, fake platform, both stores.
-import { after, before, describe, it } from 'node:test';
+// Sort, durations, batches, paged results — on the real service, fake platform, both stores.
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, STORAGE_MODES, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
+import { createUser, bearer, STORAGE_MODES, type TestUser } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { parseIsoDuration } from '../src/domain/shorts/duration.ts';
 import { sortShorts, filterByDuration } from '../src/domain/shorts/sorting.ts';
@@ -92,7 +92,7 @@ describe('sorting and duration filtering', () => {
       ['f', 'e', 'a', 'c', 'b', 'd'],
     );
   });
-  it("a keyless listing's undated shorts keep its order (newest first), reversed for oldest (found by review)", () => {
+  it("a keyless listing's undated shorts keep its order (newest first), reversed for oldest", () => {
     // As the Shorts tab lists them, newest first, none dated; ids in no particular order.
     const listing = ['q', 'z', 'a', 'm'].map((id) => short(id, undefined, '1'));
     assert.deepEqual(
@@ -123,20 +123,10 @@ describe('sorting and duration filtering', () => {
 });
 
 describe('sort, durations and stored results (synchronous requests)', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
   let shift = 0;
-  before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '1000', RESULT_RETENTION_DAYS: '7' },
-      { now: () => Date.now() + shift },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  const t = useHarness({
+    env: { RATE_LIMIT_PER_MINUTE: '1000', RESULT_RETENTION_DAYS: '7' },
+    now: () => Date.now() + shift,
   });
   const call = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
@@ -169,7 +159,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
 
   it('sort=popular with limit reads (and charges for) the whole channel, then returns the most viewed', async () => {
     const user = await createUser(t, 100);
-    fake.resetStats();
+    t.fake.resetStats();
     const res = await call(user, { channelUrl: channel('@fake-140'), sort: 'popular', limit: 10 });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
@@ -180,7 +170,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
       [...views].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)),
     );
     // 1 channel + 3 playlist pages + 3 details batches: the whole channel was read.
-    assert.equal(fake.quotaUsed(), 7);
+    assert.equal(t.fake.quotaUsed(), 7);
     assert.equal(body.itemCount, 10);
     assert.equal(body.creditsCharged, 3, 'priced by the 140 shorts read, not the 10 returned');
     assert.equal((await balance(user)).balance, 97);
@@ -200,10 +190,10 @@ describe('sort, durations and stored results (synchronous requests)', () => {
       (body.data.shorts as S[]).map((s) => s.id),
       ranked.slice(0, 10).map((s) => s.id),
     );
-    fake.resetStats();
+    t.fake.resetStats();
     const oldest = await call(user, { channelUrl: channel('@fake-140'), sort: 'oldest', limit: 5 });
     assert.equal(oldest.statusCode, 200);
-    assert.equal(fake.quotaUsed(), 0);
+    assert.equal(t.fake.quotaUsed(), 0);
     assert.deepEqual(
       (oldest.json().data.shorts as S[]).map((s) => s.id),
       all
@@ -218,7 +208,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
       all.slice(0, 5).map((s) => s.id),
     );
     assert.equal(newest.json().creditsCharged, 1, 'newest with a limit is priced by what it returns');
-    assert.equal(fake.quotaUsed(), 0);
+    assert.equal(t.fake.quotaUsed(), 0);
   });
 
   it('reserves for the whole read: a balance that covers the limit but not the channel gets 402 quoting the price', async () => {
@@ -274,7 +264,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
     assert.equal((await balance(user)).balance, 100);
   });
 
-  it('store: true keeps a synchronous result, readable page by page until retention ends (then 410)', async () => {
+  it('store: true keeps a synchronous result, readable page by page until retention ends (then 410)', async (ctx) => {
     const user = await createUser(t, 100);
     const res = await call(user, { channelUrl: channel('@demo'), store: true });
     assert.equal(res.statusCode, 200);
@@ -311,7 +301,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
       ['?cursor=%%%', /cursor/],
       ['?pageSize=501', /pageSize must be <= 500/],
       ['?pageSize=0', /pageSize must be >= 1/],
-      // Only a whole number written in decimal (found by review: 1.5, true and 0x10 were taken as 1, 1 and 16).
+      // Only a whole number written in decimal (before: 1.5, true and 0x10 were taken as 1, 1 and 16).
       ['?pageSize=1.5', /pageSize must be integer/],
       ['?pageSize=true', /pageSize must be integer/],
       ['?pageSize=0x10', /pageSize must be integer/],
@@ -352,53 +342,42 @@ describe('sort, durations and stored results (synchronous requests)', () => {
 
     // Eight days later (injected clock): 410, and the hourly purge drops the data.
     shift = 8 * DAY;
-    try {
-      const redeliver = await t.app.inject({
-        method: 'POST',
-        url: `${SHORTS}/${hook}/redeliver`,
-        headers: bearer(user.key),
-      });
-      assert.equal(redeliver.statusCode, 410);
-      assert.match(redeliver.json().message, /can no longer be redelivered/);
-      const gone = await page('');
-      assert.equal(gone.statusCode, 410);
-      assert.equal(gone.json().error, 'RESULT_EXPIRED');
-      assert.match(gone.json().message, /kept for 7 days \(RESULT_RETENTION_DAYS\)/);
-      assert.ok((await purgeExpiredResults(t.services.db, 7, Date.now() + shift)) >= 2);
-      const [row] = await t.services.db.query<{ result: Record<string, unknown> }>(
-        'SELECT result FROM shorts_requests WHERE id = $1',
-        [requestId],
-      );
-      assert.equal(row!.result.data, undefined);
-      assert.equal(row!.result.channelId, data.channel.id);
-      assert.equal((await page('')).statusCode, 410);
-    } finally {
+    ctx.after(() => {
       shift = 0;
-    }
+    });
+    const redeliver = await t.app.inject({
+      method: 'POST',
+      url: `${SHORTS}/${hook}/redeliver`,
+      headers: bearer(user.key),
+    });
+    assert.equal(redeliver.statusCode, 410);
+    assert.match(redeliver.json().message, /can no longer be redelivered/);
+    const gone = await page('');
+    assert.equal(gone.statusCode, 410);
+    assert.equal(gone.json().error, 'RESULT_EXPIRED');
+    assert.match(gone.json().message, /kept for 7 days \(RESULT_RETENTION_DAYS\)/);
+    assert.ok((await purgeExpiredResults(t.services.db, 7, Date.now() + shift)) >= 2);
+    const [row] = await t.services.db.query<{ result: Record<string, unknown> }>(
+      'SELECT result FROM shorts_requests WHERE id = $1',
+      [requestId],
+    );
+    assert.equal(row!.result.data, undefined);
+    assert.equal(row!.result.channelId, data.channel.id);
+    assert.equal((await page('')).statusCode, 410);
   });
 });
 
 for (const mode of STORAGE_MODES) {
   describe(`batches and stored webhook results (${mode})`, () => {
-    let fake: FakePlatform;
-    let t: TestApp;
-    before(async () => {
-      fake = await startFakePlatform();
-      t = await startTestApp(
-        mode,
-        {
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
-          WEBHOOK_TIMEOUT_MS: '2000',
-          CACHE_TTL_SECONDS: '0',
-          RATE_LIMIT_PER_MINUTE: '1000',
-        },
-        { runWorker: true },
-      );
-    });
-    after(async () => {
-      await t.close();
-      await fake.close();
+    const t = useHarness({
+      mode,
+      env: {
+        WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        CACHE_TTL_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '1000',
+      },
+      runWorker: true,
     });
     const batch = (user: TestUser, payload: object) =>
       t.app.inject({ method: 'POST', url: `${SHORTS}/batch`, headers: bearer(user.key), payload });
@@ -511,7 +490,7 @@ for (const mode of STORAGE_MODES) {
         404,
       );
 
-      // The summary can be sent again, same webhook-id, by its owner only (found by review: it could not be).
+      // The summary can be sent again, same webhook-id, by its owner only (before: it could not be).
       const stranger = await t.app.inject({
         method: 'POST',
         url: `${SHORTS}/batch/${accepted.batchId}/redeliver`,
@@ -615,24 +594,18 @@ for (const mode of STORAGE_MODES) {
 }
 
 describe('a sorted result cut at MAX_SHORTS_PER_REQUEST', () => {
-  it('says the ranking covers the newest shorts read, not that it returned the newest', async () => {
-    const fake = await startFakePlatform();
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, MAX_SHORTS_PER_REQUEST: '50' });
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/youtube/shorts',
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@demo', sort: 'popular', limit: 5 },
-      });
-      assert.equal(res.statusCode, 200, res.body);
-      assert.equal(res.json().itemCount, 5);
-      assert.equal(res.json().truncated, true);
-      assert.match(res.json().message, /sort and duration filters were applied to the newest 50/);
-    } finally {
-      await t.close();
-      await fake.close();
-    }
+  it('says the ranking covers the newest shorts read, not that it returned the newest', async (ctx) => {
+    const t = await harness(ctx, { env: { MAX_SHORTS_PER_REQUEST: '50' } });
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@demo', sort: 'popular', limit: 5 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().itemCount, 5);
+    assert.equal(res.json().truncated, true);
+    assert.match(res.json().message, /sort and duration filters were applied to the newest 50/);
   });
 });

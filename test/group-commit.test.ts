@@ -1,8 +1,9 @@
-// Group commit of webhook acceptances and of queued settlements (#13): a group decides exactly
+// Group commit of webhook acceptances and of queued settlements: a group decides exactly
 // what the one-by-one path would have; and the keyed form the PostgreSQL rate limiter uses.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
@@ -82,11 +83,7 @@ describe('keyed group commit', () => {
 
 for (const mode of STORAGE_MODES) {
   describe(`group commit (${mode})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+    const t = useHarness({ mode, fake: false });
 
     it('accepts in groups exactly what the available credits cover, across accounts and two racing instances', async () => {
       const a = await createUser(t, 13);
@@ -816,7 +813,7 @@ for (const mode of STORAGE_MODES) {
       });
 
       it("settles a blocked account's members alone in the group's order: the uncharged first (PostgreSQL, concurrent)", async () => {
-        // Found by review. 8 credits; a (5 credits), b (failed), c (3 credits), 1 reserved each. An
+        // 8 credits; a (5 credits), b (failed), c (3 credits), 1 reserved each. An
         // operator deducts 2 while the group runs: its snapshot covers a and c, its UPDATE finds 3
         // free, below the 5 they need, so the account is blocked and its members go alone. In the
         // group's order b's reservation ends first: a (3 free + b's 1 + its own 1) is charged and c

@@ -1,4 +1,4 @@
-// Group statements must not deadlock on PostgreSQL (#13). A group statement (webhook acceptances,
+// Group statements must not deadlock on PostgreSQL. A group statement (webhook acceptances,
 // synchronous and queued settlements) locked its accounts in one CTE and updated them in another:
 // when a transaction changed the account between the statement's snapshot and its lock, and another
 // held a KEY SHARE lock on it (any insert whose foreign key names the account), two such statements
@@ -12,10 +12,11 @@
 // every form, twice out of twice. Now each account row is touched once per statement, by its
 // UPDATE, and a group of several accounts locks them in id order first (credits/ledger.ts
 // CHARGE_GROUP_SQL, withAccountsLocked), and none can.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { startTestApp, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { createUser, untilLockWaiters } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import { createSettlementBatcher } from '../src/domain/requests/charge-and-record.ts';
 import { createQueuedSettlementBatcher } from '../src/domain/requests/queued-settlements.ts';
@@ -52,11 +53,7 @@ type Form =
 const RUNS = 20;
 
 describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('postgres');
-  });
-  after(() => t.close());
+  const t = useHarness({ mode: 'postgres', fake: false });
 
   const retries = async () => (await t.services.metrics.dbRetries.get()).values.reduce((sum, v) => sum + v.value, 0);
 
@@ -75,7 +72,7 @@ describe('group statements on PostgreSQL under a concurrent account update and a
     await Promise.all([keyShare.connect(), updater.connect()]);
     try {
       await keyShare.query('BEGIN');
-      // A reservation's foreign key names the account (the ledger's and the request records' do not since #13's 009 migration).
+      // A reservation's foreign key names the account (the ledger's and the request records' do not since migration 009).
       await keyShare.query(
         "INSERT INTO credit_reservations (request_id, account_id, credits, expires_at) VALUES ($1, $2, 0, now() + interval '1 hour')",
         [`req_keyshare${process.pid}x${++serial}`, accountId],

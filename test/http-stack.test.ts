@@ -1,4 +1,4 @@
-// One HTTP client stack in the service's process (#13): the undici package. Node carries a second
+// One HTTP client stack in the service's process: the undici package. Node carries a second
 // copy of undici inside it, which it loads when a program touches the global fetch, Request,
 // Response, Headers or FormData, or imports node:http as an ES module (its namespace includes
 // WebSocket and MessageEvent): ~3 MiB for good (bench/reading.md). This runs the bundle as
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS, startChild } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
+import { fakeEnv } from './helpers/harness.ts';
 
 /** Node's bundled undici, as process.moduleLoadList names it once loaded. */
 const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
@@ -23,7 +24,7 @@ const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
  */
 const REPORT_AT_EXIT = `data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => writeFileSync(process.env.LOADED_MODULES_FILE, JSON.stringify(process.moduleLoadList)));")}`;
 
-describe('the HTTP client stack of the service process (#13)', () => {
+describe('the HTTP client stack of the service process', () => {
   const fixture = childServiceFixture('stack', 'stack@example.com');
 
   it('is the undici package alone: Node never loads its own copy, in the default source mode', async () => {
@@ -37,8 +38,7 @@ describe('the HTTP client stack of the service process (#13)', () => {
         DATA_DIR: dataDir,
         YOUTUBE_API_KEY: 'fake-api-key',
         YOUTUBE_SOURCE: 'auto',
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+        ...fakeEnv(fake),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         LOADED_MODULES_FILE: report,
       },

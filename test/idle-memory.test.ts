@@ -185,13 +185,10 @@ describe('idle memory', () => {
     }
   });
 
-  it("PGlite's thread collects its own heap on request and goes on answering", async () => {
+  it("PGlite's thread collects its own heap on request and goes on answering", async (ctx) => {
     const db = await openPgliteThread(null);
-    try {
-      await db.reduceMemory!();
-      assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }]);
-    } finally {
-      await db.close();
-    }
+    ctx.after(() => db.close());
+    await db.reduceMemory!();
+    assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }]);
   });
 });

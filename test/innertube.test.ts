@@ -132,7 +132,9 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
       reports.map((r) => [r.endpoint, r.status]),
       [['config', 200]],
     );
-    assert.ok(reports[0]!.durationMs >= 0);
+    const { durationMs } = reports[0]!;
+    assert.equal(typeof durationMs, 'number', 'the call reports its duration');
+    assert.ok(Number.isFinite(durationMs) && durationMs >= 0, `${durationMs} ms`);
   });
 
   it('resolves every address form to the id the Data API gives', async () => {

@@ -1,35 +1,23 @@
-// Jobs one process queues wake the idle workers of the others (#13): on PostgreSQL an API process
+// Jobs one process queues wake the idle workers of the others: on PostgreSQL an API process
 // without workers announces the fetches it queued (NOTIFY), and worker processes listen.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { QUEUES } from '../src/infra/queue.ts';
-import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
-import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { createUser, bearer } from './helpers/test-app.ts';
+import { useHarness, type Harness } from './helpers/harness.ts';
+import { until } from '../support/webhook-receiver.ts';
 
 describe('job wake-ups across processes (PostgreSQL)', () => {
-  let fake: FakePlatform;
-  let api: TestApp;
-  let worker: TestApp;
+  const api = useHarness({ mode: 'postgres', runWorker: false });
+  let worker: Harness;
   // Job batches the worker process ran: its activity, for its idle memory release (worker.ts).
   let batches = 0;
   before(async () => {
-    fake = await startFakePlatform();
-    api = await startTestApp('postgres', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { runWorker: false });
     // A second process on the same PostgreSQL database that runs the workers (it does not drop the database).
-    worker = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: api.config.DATABASE_URL!, DATABASE_POOL_SIZE: '5' },
-      { runWorker: true, onJobs: () => batches++ },
-    );
-  });
-  after(async () => {
-    await worker.close();
-    await api.close();
-    await fake.close();
+    worker = await api.peer({ env: { DATABASE_POOL_SIZE: '5' }, runWorker: true, onJobs: () => batches++ });
   });
 
-  it('delivers what committed transactions announced, in commit order, and nothing of a rolled-back one', async () => {
+  it('delivers what committed transactions announced, in commit order, and nothing of a rolled-back one', async (ctx) => {
     const db = api.services.db;
     assert.ok(db.listen, 'PostgreSQL can listen');
     const heard: string[] = [];
@@ -53,38 +41,31 @@ describe('job wake-ups across processes (PostgreSQL)', () => {
     // Stopped: a notification sent now reaches nobody (the one after it proves the channel works).
     const later: string[] = [];
     const again = await db.listen('test_channel', (payload) => later.push(payload));
-    try {
-      await db.query("SELECT pg_notify('test_channel', 'third')");
-      await until(async () => later.length >= 1);
-      assert.deepEqual(heard, ['first', 'second']);
-      assert.deepEqual(later, ['third']);
-    } finally {
-      await again();
-    }
+    ctx.after(() => again());
+    await db.query("SELECT pg_notify('test_channel', 'third')");
+    await until(async () => later.length >= 1);
+    assert.deepEqual(heard, ['first', 'second']);
+    assert.deepEqual(later, ['third']);
   });
 
   it('a webhook request accepted by the API process wakes the fetch worker of the worker process, which delivers it', async () => {
-    const receiver = await startReceiver();
-    try {
-      const wakeups = async () =>
-        (await worker.services.metrics.jobWakeups.get()).values.find((v) => v.labels.queue === QUEUES.shortsFetch)
-          ?.value ?? 0;
-      assert.equal(await wakeups(), 0);
-      const user = await createUser(api, 10);
-      const res = await api.app.inject({
-        method: 'POST',
-        url: '/api/youtube/shorts',
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      await until(async () => (await wakeups()) >= 1);
-      await receiver.waitFor(1);
-      const payload = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { requestId: string } };
-      assert.deepEqual([payload.type, payload.data.requestId], ['shorts.completed', res.json().requestId]);
-      assert.ok(batches >= 1, "the fetch job counted as the worker process's activity");
-    } finally {
-      await receiver.close();
-    }
+    const receiver = await api.receiver();
+    const wakeups = async () =>
+      (await worker.services.metrics.jobWakeups.get()).values.find((v) => v.labels.queue === QUEUES.shortsFetch)
+        ?.value ?? 0;
+    assert.equal(await wakeups(), 0);
+    const user = await createUser(api, 10);
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    await until(async () => (await wakeups()) >= 1);
+    await receiver.waitFor(1);
+    const payload = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { requestId: string } };
+    assert.deepEqual([payload.type, payload.data.requestId], ['shorts.completed', res.json().requestId]);
+    assert.ok(batches >= 1, "the fetch job counted as the worker process's activity");
   });
 });

@@ -1,20 +1,19 @@
-// Issue #16.5: optional key expiry (enforced at its time even through the credential cache) and per-key usage.
-import { after, before, describe, it } from 'node:test';
+// Optional key expiry (enforced at its time even through the credential cache) and per-key usage.
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
 
 let serial = 0;
 
 for (const mode of STORAGE_MODES) {
   describe(`API key expiry and usage (${mode})`, () => {
-    let t: TestApp;
+    const t = useHarness({ mode, fake: false, env: { CREDENTIAL_CACHE_MS: '60000' }, now: () => clock });
     let clock = Date.parse('2030-03-01T12:00:00Z');
     before(async () => {
       // A long credential cache: the expiry must still bite at its time, not when the cached lookup lapses.
-      t = await startTestApp(mode, { CREDENTIAL_CACHE_MS: '60000' }, { now: () => clock });
     });
-    after(() => t.close());
 
     it('a key with an expiry works until then and is refused from that instant, although its lookup is cached', async () => {
       const user = await createUser(t);

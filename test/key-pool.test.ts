@@ -1,9 +1,10 @@
-// The key pool counts units in the database a lease at a time (#13): calls spend in memory, the
+// The key pool counts units in the database a lease at a time: calls spend in memory, the
 // budget is never overspent however many processes share it, and what a process holds goes back
 // when it closes.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, startTestApp, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createKeyPool, keyIdOf, type KeyPool } from '../src/domain/quota/key-pool.ts';
 import { quotaDay } from '../src/domain/quota/quota-day.ts';
 import type { Queryable } from '../src/infra/db/database.ts';
@@ -24,11 +25,7 @@ function counting(db: Queryable): Queryable & { statements: number } {
 
 for (const mode of STORAGE_MODES) {
   describe(`key pool leases (${mode})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+    const t = useHarness({ mode, fake: false });
 
     const clock = () => Date.parse('2026-11-24T12:00:00Z');
     const counted = async (keyId: string) => {
@@ -86,7 +83,7 @@ for (const mode of STORAGE_MODES) {
       await pool.close();
     });
 
-    it('a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next (found by review)', async () => {
+    it('a call made before midnight (Los Angeles) whose quotaExceeded comes after it rests the key for that day, not the next', async () => {
       const key = `midnight-key-${process.pid}-${++serial}`;
       const beforeMidnight = Date.parse('2026-11-25T07:59:59.700Z'); // 23:59:59.7 in Los Angeles (PST)
       let now = beforeMidnight;

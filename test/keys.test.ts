@@ -1,17 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { STORAGE_MODES, startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { useHarness, type Harness } from './helpers/harness.ts';
 import { Redis } from 'ioredis';
 import { isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 
 for (const mode of STORAGE_MODES) {
   describe(`API keys (${mode})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+    const t = useHarness({ mode, fake: false });
 
     it('creates a key whose secret is shown once, stored only as SHA-256, and works as a bearer credential', async () => {
       const user = await createUser(t);
@@ -143,19 +140,10 @@ describe('API key revocation across instances (PostgreSQL + Redis)', () => {
     REDIS_KEY_PREFIX: `revoke-${process.pid}-${Date.now()}:`,
     CREDENTIAL_CACHE_MS: '60000',
   };
-  let first: TestApp;
-  let second: TestApp;
+  const first = useHarness({ mode: 'postgres', fake: false, env: redis });
+  let second: Harness;
   before(async () => {
-    first = await startTestApp('postgres', redis);
-    second = await startTestApp('pglite', {
-      ...redis,
-      DATABASE_URL: first.config.DATABASE_URL!,
-      DATABASE_POOL_SIZE: '4',
-    });
-  });
-  after(async () => {
-    await second.close();
-    await first.close();
+    second = await first.peer({ env: { DATABASE_POOL_SIZE: '4' } });
   });
 
   it('a key revoked on one instance is refused by the other at once, not a cache lifetime later', async () => {

@@ -1,31 +1,21 @@
 // Limits other than the metered windows (those are in shorts.test.ts): the read window every other
 // call of an account counts in, the RateLimit headers on every 429, and the active-key maximum.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  startTestApp,
-  createUser,
-  bearer,
-  toMidMinute,
-  STORAGE_MODES,
-  PASSWORD,
-  type TestApp,
-} from './helpers/test-app.ts';
+import { createUser, bearer, toMidMinute, STORAGE_MODES, PASSWORD } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { setUserLimits } from '../src/domain/operators/users.ts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`limits besides the metered windows (${mode}, found by review)`, () => {
-    let t: TestApp;
+  describe(`limits besides the metered windows (${mode})`, () => {
+    const t = useHarness({
+      mode,
+      fake: false,
+      env: { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '1', READ_RATE_LIMIT_PER_MINUTE: '12' },
+      now: () => clock,
+    });
     let clock = Date.now();
     clock += toMidMinute(clock);
-    before(async () => {
-      t = await startTestApp(
-        mode,
-        { CREDENTIAL_CACHE_MS: '0', RATE_LIMIT_PER_MINUTE: '1', READ_RATE_LIMIT_PER_MINUTE: '12' },
-        { now: () => clock },
-      );
-    });
-    after(() => t.close());
     /** The next test starts in the middle of a fresh minute. */
     const nextMinute = () => {
       clock += 60_000;
@@ -137,12 +127,8 @@ for (const mode of STORAGE_MODES) {
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`the active-key maximum (${mode}, found by review)`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode);
-    });
-    after(() => t.close());
+  describe(`the active-key maximum (${mode})`, () => {
+    const t = useHarness({ mode, fake: false });
 
     it('concurrent key creations cannot take an account past 100 active keys; expired keys are not active', async () => {
       const user = await createUser(t); // holds 1 key

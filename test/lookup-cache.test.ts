@@ -8,7 +8,7 @@ function manualLookup<V>() {
   return { calls, load: () => new Promise<V>((resolve) => calls.push(resolve)) };
 }
 
-describe('lookup cache (#13)', () => {
+describe('lookup cache', () => {
   it('concurrent misses share one lookup, and its value is kept for the TTL on the injected clock', async () => {
     let clock = 1_000;
     const cache = createLookupCache<string>({ ttlMs: 1_000, now: () => clock });

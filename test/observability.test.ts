@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from './helpers/harness.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices, type Services } from '../src/services.ts';
 import { buildApp } from '../src/app.ts';
@@ -21,7 +22,7 @@ describe('health, metrics and logs', () => {
     const config = loadConfig({
       DATA_DIR: ':memory:',
       YOUTUBE_API_KEY: 'fake-api-key',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      ...fakeEnv(fake),
       YOUTUBE_SOURCE: 'data-api',
       LOG_LEVEL: 'trace',
     });

@@ -1,8 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, PASSWORD, toMidMinute, type TestApp } from './helpers/test-app.ts';
+import { createUser, bearer, PASSWORD, toMidMinute } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { assertMatchesOpenApi, compileDocumentSchema } from './helpers/openapi-check.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,25 +18,14 @@ describe('OpenAPI document and real responses', () => {
   // The fourth shorts call must meet the per-minute limit: the test moves the service's clock to 30 s
   // into a minute first, so the calls cannot straddle a boundary (with the real clock, a CI run saw a 200).
   let skew = 0;
-  let fake: FakePlatform;
-  let t: TestApp;
   let doc: Parameters<typeof assertMatchesOpenApi>[0] & {
     openapi: string;
     components: { securitySchemes: Record<string, unknown> };
     webhooks: Record<string, unknown>;
   };
+  const t = useHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, now: () => Date.now() + skew });
   before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_MINUTE: '3' },
-      { now: () => Date.now() + skew },
-    );
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
   });
 
   it('is a valid OpenAPI 3.1 document with security schemes, webhooks and error responses', async () => {
@@ -150,7 +139,7 @@ describe('OpenAPI document and real responses', () => {
         headers: bearer(user.token),
       }),
     );
-    // #14: stored results, batches.
+    // Stored results, batches.
     const batchUser = await createUser(t, 100);
     const stored = await t.app.inject({
       method: 'POST',
@@ -223,22 +212,11 @@ type Document = {
   components: { schemas: Record<string, unknown> };
 };
 
-describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
+describe('OpenAPI document: named shapes, examples, guides', () => {
+  const t = useHarness({ env: { CREDITS_PER_BLOCK: '2', WEBHOOK_RETRY_SCHEDULE: '5,60,600' } });
   let doc: Document;
   before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      CREDITS_PER_BLOCK: '2',
-      WEBHOOK_RETRY_SCHEDULE: '5,60,600',
-    });
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
   });
 
   const operations = () =>
@@ -277,7 +255,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
     assert.equal(ref('/api/pricing', 'get', '200'), '#/components/schemas/Pricing');
   });
 
-  it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts (found by review)', async () => {
+  it('query parameters with a default are optional; code samples fill in example ids and bodies the API accepts', async () => {
     const params = operations().flatMap(({ label, op }) =>
       (
         (op as { parameters?: Array<{ in: string; name: string; required?: boolean; schema?: { default?: unknown } }> })
@@ -355,7 +333,7 @@ describe('OpenAPI document: named shapes, examples, guides (#16.6, #17.3)', () =
       'watch.resumed',
       'webhook.test',
     ]);
-    // Errors Fastify raises before the handler are documented where they can happen (found by review).
+    // Errors Fastify raises before the handler are documented where they can happen.
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
         const label = `${method.toUpperCase()} ${path}`;

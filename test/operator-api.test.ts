@@ -1,17 +1,9 @@
 // The operator API on both storage modes: who may use it, every action with its audit entry, and
 // failed actions that change nothing. Also invitations and open sign-up.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  startTestApp,
-  createUser,
-  bearer,
-  uniqueEmail,
-  PASSWORD,
-  STORAGE_MODES,
-  type TestApp,
-  type TestUser,
-} from './helpers/test-app.ts';
+import { createUser, bearer, uniqueEmail, PASSWORD, STORAGE_MODES, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { acceptInvitation, createInvitation } from '../src/domain/operators/invitations.ts';
 import { setUserLimits } from '../src/domain/operators/users.ts';
@@ -37,16 +29,14 @@ function assertErrorBody(
 
 for (const mode of STORAGE_MODES) {
   describe(`operator API (${mode})`, () => {
-    let t: TestApp;
+    const t = useHarness({ mode, fake: false, env: { OPERATOR_TOKEN, SIGNUP: 'invite' } });
     let operator: TestUser;
     let customer: TestUser;
     before(async () => {
-      t = await startTestApp(mode, { OPERATOR_TOKEN, SIGNUP: 'invite' });
       operator = await createUser(t, 0);
       await t.services.db.query("UPDATE accounts SET role = 'operator' WHERE id = $1", [operator.id]);
       customer = await createUser(t, 10);
     });
-    after(() => t.close());
 
     const counts = async (accountId: string) => {
       const [row] = await t.services.db.query<{ balance: number; ledger: number; audit: number }>(
@@ -277,7 +267,7 @@ for (const mode of STORAGE_MODES) {
         404,
         'NOT_FOUND',
       );
-      // Past the most a balance holds (2^31 - 1): a clear 400, not a 500 (found by review).
+      // Past the most a balance holds (2^31 - 1): a clear 400, not a 500.
       await t.services.db.query('UPDATE accounts SET credit_balance = 2000000000 WHERE id = $1', [target.id]);
       const tooMuch = assertErrorBody(
         await t.app.inject({
@@ -380,7 +370,7 @@ for (const mode of STORAGE_MODES) {
         400,
         'VALIDATION_FAILED',
       );
-      // Beyond what the column holds: a 400, not a 500 (found by review).
+      // Beyond what the column holds: a 400, not a 500.
       assertErrorBody(
         await t.app.inject({
           method: 'PUT',
@@ -427,7 +417,7 @@ for (const mode of STORAGE_MODES) {
         `INSERT INTO webhook_deliveries (request_id, account_id, webhook_id, attempt, status_code, latency_ms, outcome) VALUES ($1, $2, $3, 1, 200, 12, 'delivered')`,
         [`req_op_${target.id.slice(0, 8)}`, target.id, `msg_req_op_${target.id.slice(0, 8)}`],
       );
-      // An account event's delivery (credits.low), which no request names (found by review: the operator's view left it out, the customer's showed no URL).
+      // An account event's delivery (credits.low), which no request names (before: the operator's view left it out, the customer's showed no URL).
       const eventId = `evt_op_${target.id.slice(0, 8)}`;
       await t.services.db.query(
         `INSERT INTO webhook_events (id, account_id, type, webhook_url, payload) VALUES ($1, $2, 'credits.low', 'https://example.com/events', '{}')`,
@@ -589,71 +579,57 @@ for (const mode of STORAGE_MODES) {
 }
 
 describe('sign-up modes', () => {
-  it('SIGNUP=open: a sign-up gets a session and the configured starting credits', async () => {
-    const t = await startTestApp('pglite', { SIGNUP: 'open', SIGNUP_CREDITS: '25' });
-    try {
-      assert.deepEqual((await t.app.inject({ method: 'GET', url: '/signup' })).json(), {
-        mode: 'open',
-        startingCredits: 25,
-      });
-      const email = uniqueEmail('signup');
-      const res = await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } });
-      assert.equal(res.statusCode, 201, res.body);
-      const account = (
-        await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(res.json().token) })
-      ).json();
-      assert.equal(account.credits.balance, 25);
-      assertErrorBody(
-        await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } }),
-        409,
-        'CONFLICT',
-      );
-      assertErrorBody(
-        await t.app.inject({
-          method: 'POST',
-          url: '/signup',
-          payload: { email: uniqueEmail(), password: PASSWORD, role: 'operator' },
-        }),
-        400,
-        'VALIDATION_FAILED',
-      );
-    } finally {
-      await t.close();
-    }
+  it('SIGNUP=open: a sign-up gets a session and the configured starting credits', async (ctx) => {
+    const t = await harness(ctx, { fake: false, env: { SIGNUP: 'open', SIGNUP_CREDITS: '25' } });
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: '/signup' })).json(), {
+      mode: 'open',
+      startingCredits: 25,
+    });
+    const email = uniqueEmail('signup');
+    const res = await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } });
+    assert.equal(res.statusCode, 201, res.body);
+    const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(res.json().token) })).json();
+    assert.equal(account.credits.balance, 25);
+    assertErrorBody(
+      await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } }),
+      409,
+      'CONFLICT',
+    );
+    assertErrorBody(
+      await t.app.inject({
+        method: 'POST',
+        url: '/signup',
+        payload: { email: uniqueEmail(), password: PASSWORD, role: 'operator' },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
-  it('SIGNUP=off (the default): no sign-up and no invitations', async () => {
-    const t = await startTestApp('pglite', { OPERATOR_TOKEN });
-    try {
-      assert.equal((await t.app.inject({ method: 'GET', url: '/signup' })).json().mode, 'off');
-      assertErrorBody(
-        await t.app.inject({ method: 'POST', url: '/signup', payload: { email: uniqueEmail(), password: PASSWORD } }),
-        403,
-        'FORBIDDEN',
-      );
-      assertErrorBody(
-        await t.app.inject({
-          method: 'POST',
-          url: '/operator/invitations',
-          headers: bearer(OPERATOR_TOKEN),
-          payload: { email: uniqueEmail() },
-        }),
-        403,
-        'FORBIDDEN',
-      );
-      await createAccount(t.services.db, { email: uniqueEmail(), password: PASSWORD });
-    } finally {
-      await t.close();
-    }
+  it('SIGNUP=off (the default): no sign-up and no invitations', async (ctx) => {
+    const t = await harness(ctx, { fake: false, env: { OPERATOR_TOKEN } });
+    assert.equal((await t.app.inject({ method: 'GET', url: '/signup' })).json().mode, 'off');
+    assertErrorBody(
+      await t.app.inject({ method: 'POST', url: '/signup', payload: { email: uniqueEmail(), password: PASSWORD } }),
+      403,
+      'FORBIDDEN',
+    );
+    assertErrorBody(
+      await t.app.inject({
+        method: 'POST',
+        url: '/operator/invitations',
+        headers: bearer(OPERATOR_TOKEN),
+        payload: { email: uniqueEmail() },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    await createAccount(t.services.db, { email: uniqueEmail(), password: PASSWORD });
   });
 });
 
-describe('operator API and CLI edge cases (found by review)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', { OPERATOR_TOKEN });
-  });
-  after(() => t.close());
+describe('operator API and CLI edge cases', () => {
+  const t = useHarness({ fake: false, env: { OPERATOR_TOKEN } });
 
   it('paging parameters past what the database holds are 400, not 500', async () => {
     for (const url of ['/operator/audit?before=9223372036854775807', '/operator/users?offset=9223372036854775807']) {
@@ -691,7 +667,7 @@ describe('operator API and CLI edge cases (found by review)', () => {
     assert.ok(loadConfig({ DATA_DIR: ':memory:', OPERATOR_TOKEN }).OPERATOR_TOKEN);
   });
 
-  it('the CLI on DATA_DIR: an invitation past the maximum balance is a clear 400-style error; its link uses the configured port without PUBLIC_BASE_URL', async () => {
+  it('the CLI on DATA_DIR: an invitation past the maximum balance is a clear 400-style error; its link uses the configured port without PUBLIC_BASE_URL', async (ctx) => {
     const config = loadConfig({ DATA_DIR: ':memory:', SIGNUP: 'invite', PORT: '8080', HOST: '0.0.0.0' });
     const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), {
       defaults: defaultRateLimits(config),
@@ -700,16 +676,13 @@ describe('operator API and CLI edge cases (found by review)', () => {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       listenUrl: listenUrl(config),
     });
-    try {
-      await assert.rejects(
-        client.invite({ email: 'big@example.com', credits: 2_147_483_648 }),
-        (error: Error & { code?: string }) =>
-          error.code === 'VALIDATION_FAILED' && /at most 2,147,483,647/.test(error.message),
-      );
-      const invitation = await client.invite({ email: 'port@example.com' });
-      assert.match(invitation.link, /^http:\/\/127\.0\.0\.1:8080\/dashboard\/#\/invite\/csinv_/);
-    } finally {
-      await client.close();
-    }
+    ctx.after(() => client.close());
+    await assert.rejects(
+      client.invite({ email: 'big@example.com', credits: 2_147_483_648 }),
+      (error: Error & { code?: string }) =>
+        error.code === 'VALIDATION_FAILED' && /at most 2,147,483,647/.test(error.message),
+    );
+    const invitation = await client.invite({ email: 'port@example.com' });
+    assert.match(invitation.link, /^http:\/\/127\.0\.0\.1:8080\/dashboard\/#\/invite\/csinv_/);
   });
 });

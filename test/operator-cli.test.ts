@@ -171,7 +171,7 @@ describe('operator CLI on PostgreSQL alongside the service', () => {
 });
 
 describe('operator CLI: mistakes in its arguments', () => {
-  it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened (found by review)', async () => {
+  it('a mistyped, missing or extra option, or a --limit out of range, is one line and the usage, exit 1, before anything is opened', async () => {
     const env = { DATA_DIR: '/nonexistent-never-opened' };
     for (const args of [
       ['users', 'list', '--serach', 'x'],
@@ -187,22 +187,21 @@ describe('operator CLI: mistakes in its arguments', () => {
   });
 });
 
-describe('operator CLI: a DATA_DIR the service never ran on (found by review)', () => {
-  it('says that it created a new database there, and only then', async () => {
+describe('operator CLI: a DATA_DIR the service never ran on', () => {
+  it('says that it created a new database there, and only then', async (ctx) => {
     const parent = await mkdtemp(join(tmpdir(), 'cs-cli-fresh-'));
-    try {
-      const env = { DATA_DIR: join(parent, 'data') };
-      const first = await cli(['users', 'list'], env);
-      assert.equal(first.code, 0, first.stderr);
-      assert.match(
-        first.stderr,
-        /^note: .*data held no database; a new one was created there\. If the service runs with another DATA_DIR/m,
-      );
-      const second = await cli(['users', 'list'], env);
-      assert.equal(second.code, 0, second.stderr);
-      assert.doesNotMatch(second.stderr, /note:/);
-    } finally {
+    ctx.after(async () => {
       await rm(parent, { recursive: true, force: true });
-    }
+    });
+    const env = { DATA_DIR: join(parent, 'data') };
+    const first = await cli(['users', 'list'], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stderr,
+      /^note: .*data held no database; a new one was created there\. If the service runs with another DATA_DIR/m,
+    );
+    const second = await cli(['users', 'list'], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /note:/);
   });
 });

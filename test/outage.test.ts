@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp } from './helpers/test-app.ts';
+import { createUser, bearer } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
 import { createPostgresDatabase, startRedis } from '../support/databases.ts';
 import { freePort } from '../support/child-service.ts';
 import { until } from '../support/webhook-receiver.ts';
@@ -55,24 +55,18 @@ async function startCuttableProxy(
 }
 
 describe('Redis outage: fail closed with 503, recover without restart', () => {
-  let fake: FakePlatform;
   let redis: ChildProcess;
   let port: number;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
+  // Its own Redis, started first: the test stops and starts it.
+  const t = useHarness(async () => {
     port = await freePort();
     redis = await startRedis(port);
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      REDIS_KEY_PREFIX: `outage-${randomBytes(3).toString('hex')}:`,
-    });
+    return {
+      env: { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `outage-${randomBytes(3).toString('hex')}:` },
+    };
   });
-  after(async () => {
-    await t.close();
+  after(() => {
     redis.kill('SIGKILL');
-    await fake.close();
   });
 
   it('answers 503 while Redis is down and 200 again once it is back', async () => {
@@ -104,7 +98,7 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   });
 
-  it('answers 503 with Retry-After, not 500, while Redis answers but refuses writes (at maxmemory), and 200 once it takes them again (found by review)', async () => {
+  it('answers 503 with Retry-After, not 500, while Redis answers but refuses writes (at maxmemory), and 200 once it takes them again', async (ctx) => {
     const user = await createUser(t, 100);
     const call = () =>
       t.app.inject({
@@ -114,31 +108,30 @@ describe('Redis outage: fail closed with 503, recover without restart', () => {
         payload: { channelUrl: 'https://www.youtube.com/@sparse' },
       });
     const admin = new Redis(`redis://127.0.0.1:${port}`);
-    try {
-      await admin.config('SET', 'maxmemory', '1');
-      await admin.config('SET', 'maxmemory-policy', 'noeviction');
-      const refused = await call();
-      assert.equal(refused.statusCode, 503, refused.body);
-      assert.equal(refused.json().error, 'SERVICE_UNAVAILABLE');
-      assert.ok(Number(refused.headers['retry-after']) > 0);
-      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
-      assert.deepEqual(
-        [ready.statusCode, ready.json().checks.redis.status],
-        [503, 'down'],
-        'not ready while writes are refused',
-      );
-      await admin.config('SET', 'maxmemory', '0');
-      assert.equal((await call()).statusCode, 200);
-      assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
-    } finally {
+    ctx.after(async () => {
       await admin.config('SET', 'maxmemory', '0').catch(() => null);
       admin.disconnect();
-    }
+    });
+    await admin.config('SET', 'maxmemory', '1');
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    const refused = await call();
+    assert.equal(refused.statusCode, 503, refused.body);
+    assert.equal(refused.json().error, 'SERVICE_UNAVAILABLE');
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    assert.deepEqual(
+      [ready.statusCode, ready.json().checks.redis.status],
+      [503, 'down'],
+      'not ready while writes are refused',
+    );
+    await admin.config('SET', 'maxmemory', '0');
+    assert.equal((await call()).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
   });
 });
 
 describe('store errors that mean "unavailable"', () => {
-  it('Redis replies refusing writes and PostgreSQL codes of an overloaded or restarting server are 503, not 500 (found by review)', () => {
+  it('Redis replies refusing writes and PostgreSQL codes of an overloaded or restarting server are 503, not 500', () => {
     for (const reply of [
       "OOM command not allowed when used memory > 'maxmemory'.",
       'MISCONF Redis is configured to save RDB snapshots',
@@ -159,29 +152,24 @@ describe('store errors that mean "unavailable"', () => {
 });
 
 describe('PostgreSQL outage: 503, then recovery without restart', () => {
-  let fake: FakePlatform;
   let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
+  // The service reaches its own PostgreSQL database through a proxy the test can cut.
+  const t = useHarness(async () => {
     proxy = await startCuttableProxy(5432);
     database = await createPostgresDatabase();
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
     // No credential cache: the request after the cut must reach the database.
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      DATABASE_URL: viaProxy.toString(),
-      CREDENTIAL_CACHE_MS: '0',
-    });
+    return { env: { DATABASE_URL: viaProxy.toString(), CREDENTIAL_CACHE_MS: '0' } };
+  });
+  before(() => {
+    // The connection is whole again before the service closes.
+    t.defer(() => proxy.restore());
   });
   after(async () => {
-    proxy.restore();
-    await t.close();
     await proxy.close();
     await database.drop();
-    await fake.close();
   });
 
   it('answers 503 while the database is unreachable and recovers', async () => {

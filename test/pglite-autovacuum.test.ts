@@ -1,4 +1,4 @@
-// The embedded database's stand-in for autovacuum (#13): PGlite never vacuums by itself, so dead
+// The embedded database's stand-in for autovacuum: PGlite never vacuums by itself, so dead
 // rows piled up and tables only grew. Real PGlite, the service's migrations.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

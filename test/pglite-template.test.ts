@@ -1,4 +1,4 @@
-// A new DATA_DIR is filled from the pre-built PGlite template (#13) and behaves like one made by
+// A new DATA_DIR is filled from the pre-built PGlite template and behaves like one made by
 // initdb: migrated, writable, reopened with its data; an existing directory never takes the template.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,7 +47,7 @@ describe('PGlite data directory template', () => {
     await reopened.close();
   });
 
-  it('the migrated template is preferred and current: a new directory needs no migration', async () => {
+  it('the migrated template is preferred and current: a new directory needs no migration', async (ctx) => {
     await buildTemplate(PGLITE_OPTIONS, async (pglite) => {
       const db = pgliteDatabase(pglite, null);
       await migrate(db);
@@ -62,14 +62,11 @@ describe('PGlite data directory template', () => {
       templatePath(PGLITE_OPTIONS.initDbStartParams, 'migrated'),
     );
     const db = await openPglite(dir);
-    try {
-      assert.deepEqual(await migrate(db), [], 'every migration is already applied');
-      const [boss] = await db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'",
-      );
-      assert.ok(boss!.n > 0, "pg-boss's schema is there");
-    } finally {
-      await db.close();
-    }
+    ctx.after(() => db.close());
+    assert.deepEqual(await migrate(db), [], 'every migration is already applied');
+    const [boss] = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'",
+    );
+    assert.ok(boss!.n > 0, "pg-boss's schema is there");
   });
 });

@@ -39,36 +39,33 @@ describe('PostgreSQL statements aborted as deadlock victims', () => {
       return context.skip('TEST_POSTGRES_URL names a role that is not a superuser: deadlock_timeout cannot be set');
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
-    try {
-      await other.query("SET deadlock_timeout = '60s'");
-      await other.query('BEGIN');
-      await other.query('UPDATE rows SET n = n + 100 WHERE id = 1');
-      // Locks row 2, then waits for row 1 (locking in descending order): its deadlock check (3 s
-      // after it began to wait) runs first, once the cycle is closed, and it is the victim.
-      const statement = db.query(
-        'UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id',
-      );
-      await waitForLockWait(db);
-      // Closes the cycle: row 2 is held by the statement.
-      const closing = other.query('UPDATE rows SET n = n + 100 WHERE id = 2');
-      const outcome = statement.catch((error: unknown) => error);
-      // The victim gave row 2 up; its retry waits for row 1 until the other transaction ends.
-      await closing;
-      await other.query('COMMIT');
-      const updated = await outcome;
-      assert.ok(Array.isArray(updated), `the statement failed: ${String(updated)}`);
-      const final = await db.query<{ id: number; n: number }>('SELECT id, n FROM rows ORDER BY id');
-      assert.deepEqual(
-        final,
-        [
-          { id: 1, n: 101 },
-          { id: 2, n: 101 },
-        ],
-        'the retried statement took effect exactly once',
-      );
-    } finally {
-      await other.end();
-    }
+    context.after(() => other.end());
+    await other.query("SET deadlock_timeout = '60s'");
+    await other.query('BEGIN');
+    await other.query('UPDATE rows SET n = n + 100 WHERE id = 1');
+    // Locks row 2, then waits for row 1 (locking in descending order): its deadlock check (3 s
+    // after it began to wait) runs first, once the cycle is closed, and it is the victim.
+    const statement = db.query(
+      'UPDATE rows SET n = n + 1 FROM (SELECT id FROM rows ORDER BY id DESC FOR UPDATE) x WHERE rows.id = x.id RETURNING rows.id',
+    );
+    await waitForLockWait(db);
+    // Closes the cycle: row 2 is held by the statement.
+    const closing = other.query('UPDATE rows SET n = n + 100 WHERE id = 2');
+    const outcome = statement.catch((error: unknown) => error);
+    // The victim gave row 2 up; its retry waits for row 1 until the other transaction ends.
+    await closing;
+    await other.query('COMMIT');
+    const updated = await outcome;
+    assert.ok(Array.isArray(updated), `the statement failed: ${String(updated)}`);
+    const final = await db.query<{ id: number; n: number }>('SELECT id, n FROM rows ORDER BY id');
+    assert.deepEqual(
+      final,
+      [
+        { id: 1, n: 101 },
+        { id: 2, n: 101 },
+      ],
+      'the retried statement took effect exactly once',
+    );
   });
 });
 
@@ -84,40 +81,39 @@ async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<voi
   throw new Error('no statement waited on a lock');
 }
 
-describe('PostgreSQL connections the server drops (found by review)', () => {
-  it('a transaction whose connection is terminated fails on its own, the process stays up, and the pool serves on', async () => {
+describe('PostgreSQL connections the server drops', () => {
+  it('a transaction whose connection is terminated fails on its own, the process stays up, and the pool serves on', async (ctx) => {
     const database = await createPostgresDatabase();
     const db = openPostgres(database.url, 2);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    try {
-      const uncaught: unknown[] = [];
-      const onUncaught = (error: unknown) => uncaught.push(error);
-      process.on('uncaughtException', onUncaught);
-      try {
-        const outcome = await db
-          .transaction(async (tx) => {
-            const [{ pid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
-            await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-            // The server's goodbye arrives while the transaction holds the connection, between statements.
-            await new Promise((resolve) => setTimeout(resolve, 200));
-            return tx.query('SELECT 1');
-          })
-          .then(
-            () => 'committed',
-            (error: unknown) => (error as Error).message,
-          );
-        assert.notEqual(outcome, 'committed');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.deepEqual(uncaught, [], 'no unhandled error event');
-      } finally {
-        process.off('uncaughtException', onUncaught);
-      }
-      assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'a fresh connection serves the next statement');
-    } finally {
+    ctx.after(async () => {
       await admin.end();
       await db.close();
       await database.drop();
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const outcome = await db
+        .transaction(async (tx) => {
+          const [{ pid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+          // The server's goodbye arrives while the transaction holds the connection, between statements.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return tx.query('SELECT 1');
+        })
+        .then(
+          () => 'committed',
+          (error: unknown) => (error as Error).message,
+        );
+      assert.notEqual(outcome, 'committed');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(uncaught, [], 'no unhandled error event');
+    } finally {
+      process.off('uncaughtException', onUncaught);
     }
+    assert.deepEqual(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'a fresh connection serves the next statement');
   });
 });

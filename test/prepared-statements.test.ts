@@ -1,4 +1,4 @@
-// Prepared statements (#13): a statement run again is prepared (src/infra/db/statement-names.ts),
+// Prepared statements: a statement run again is prepared (src/infra/db/statement-names.ts),
 // on embedded PGlite (pglite-prepared.ts: it answers exactly as PGlite's query() does) and on each
 // connection of the PostgreSQL pool (postgres.ts).
 import { after, before, describe, it } from 'node:test';

@@ -65,7 +65,7 @@ describe('probe gate', () => {
 });
 
 describe('quota meter at the probe gate', () => {
-  it('a probe whose first calls start together takes one place, and gives it back once (found by review)', async () => {
+  it('a probe whose first calls start together takes one place, and gives it back once', async () => {
     let enters = 0;
     let leaves = 0;
     const probes: ProbeGate = {

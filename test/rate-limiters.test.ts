@@ -174,87 +174,79 @@ for (const store of stores) {
 }
 
 describe('rate limiter (redis): the script runs by its hash', () => {
-  it('goes on counting after Redis forgot the script (SCRIPT FLUSH, a restart): it is loaded again', async () => {
+  it('goes on counting after Redis forgot the script (SCRIPT FLUSH, a restart): it is loaded again', async (ctx) => {
     const redis = new Redis(REDIS_TEST_URL);
-    try {
-      const limiter = createRedisRateLimiter(redis);
-      const b = `test:${randomBytes(6).toString('hex')}`;
-      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
-      assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, true);
-      await redis.script('FLUSH');
-      const second = await limiter.consume(b, windows(2, 10), now);
-      assert.equal(second.allowed, true);
-      assert.equal(second.windows[0]!.remaining, 0);
-      assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, false);
-    } finally {
-      redis.disconnect();
-    }
+    ctx.after(() => redis.disconnect());
+    const limiter = createRedisRateLimiter(redis);
+    const b = `test:${randomBytes(6).toString('hex')}`;
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+    assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, true);
+    await redis.script('FLUSH');
+    const second = await limiter.consume(b, windows(2, 10), now);
+    assert.equal(second.allowed, true);
+    assert.equal(second.windows[0]!.remaining, 0);
+    assert.equal((await limiter.consume(b, windows(2, 10), now)).allowed, false);
   });
 });
 
 describe('rate limiter (redis): clocks of instances differ', () => {
-  it("a window's counter outlives the window by minutes, so an instance whose clock runs behind counts in it rather than starting it again (found by review)", async () => {
+  it("a window's counter outlives the window by minutes, so an instance whose clock runs behind counts in it rather than starting it again", async (ctx) => {
     const redis = new Redis(REDIS_TEST_URL);
-    try {
-      const limiter = createRedisRateLimiter(redis);
-      const b = `test:${randomBytes(6).toString('hex')}`;
-      const windowMs = 3_000;
-      const start = Math.floor(Date.now() / windowMs) * windowMs;
-      await limiter.consume(b, [{ name: 'short', limit: 3, seconds: windowMs / 1000 }], start + 100);
-      const keys = await redis.keys(`rl:{${b}}:*`);
-      assert.equal(keys.length, 1);
-      const ttl = await redis.pttl(keys[0]!);
-      // Before: the window's rest plus 1 s, after which a clock 2 s behind made the key again at 0.
-      assert.ok(ttl > 5 * 60_000 && ttl <= windowMs + 5 * 60_000, `ttl ${ttl} ms`);
-    } finally {
-      redis.disconnect();
-    }
+    ctx.after(() => redis.disconnect());
+    const limiter = createRedisRateLimiter(redis);
+    const b = `test:${randomBytes(6).toString('hex')}`;
+    const windowMs = 3_000;
+    const start = Math.floor(Date.now() / windowMs) * windowMs;
+    await limiter.consume(b, [{ name: 'short', limit: 3, seconds: windowMs / 1000 }], start + 100);
+    const keys = await redis.keys(`rl:{${b}}:*`);
+    assert.equal(keys.length, 1);
+    const ttl = await redis.pttl(keys[0]!);
+    // Before: the window's rest plus 1 s, after which a clock 2 s behind made the key again at 0.
+    assert.ok(ttl > 5 * 60_000 && ttl <= windowMs + 5 * 60_000, `ttl ${ttl} ms`);
   });
 });
 
 describe('rate limiter (redis): concurrent calls', () => {
-  it('decide concurrent calls of several accounts, peeks and consumes as the same calls one by one would', async () => {
+  it('decide concurrent calls of several accounts, peeks and consumes as the same calls one by one would', async (ctx) => {
     const grouped = new Redis(REDIS_TEST_URL);
     const single = new Redis(REDIS_TEST_URL);
-    try {
-      const limiter = createRedisRateLimiter(grouped);
-      const reference = createRedisRateLimiter(single);
-      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
-      const tag = randomBytes(6).toString('hex');
-      // 60 calls over 3 accounts with different limits, a peek now and then, all submitted in one turn.
-      const calls = Array.from({ length: 60 }, (_, i) => ({
-        account: i % 3,
-        peek: i % 7 === 3,
-        limits: windows(4 + (i % 3) * 3, 20),
-      }));
-      const together = await Promise.all(
-        calls.map((c) => (c.peek ? limiter.peek : limiter.consume)(`g:${tag}:${c.account}`, c.limits, now)),
-      );
-      const oneByOne = [];
-      for (const c of calls)
-        oneByOne.push(await (c.peek ? reference.peek : reference.consume)(`s:${tag}:${c.account}`, c.limits, now));
-      assert.deepEqual(together, oneByOne);
-      assert.deepEqual(together.filter((d, i) => d.allowed && !calls[i]!.peek).length, 4 + 7 + 10);
-    } finally {
+    ctx.after(async () => {
       grouped.disconnect();
       single.disconnect();
-    }
+    });
+    const limiter = createRedisRateLimiter(grouped);
+    const reference = createRedisRateLimiter(single);
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+    const tag = randomBytes(6).toString('hex');
+    // 60 calls over 3 accounts with different limits, a peek now and then, all submitted in one turn.
+    const calls = Array.from({ length: 60 }, (_, i) => ({
+      account: i % 3,
+      peek: i % 7 === 3,
+      limits: windows(4 + (i % 3) * 3, 20),
+    }));
+    const together = await Promise.all(
+      calls.map((c) => (c.peek ? limiter.peek : limiter.consume)(`g:${tag}:${c.account}`, c.limits, now)),
+    );
+    const oneByOne = [];
+    for (const c of calls)
+      oneByOne.push(await (c.peek ? reference.peek : reference.consume)(`s:${tag}:${c.account}`, c.limits, now));
+    assert.deepEqual(together, oneByOne);
+    assert.deepEqual(together.filter((d, i) => d.allowed && !calls[i]!.peek).length, 4 + 7 + 10);
   });
 
-  it('stays exact when two processes race for one account', async () => {
+  it('stays exact when two processes race for one account', async (ctx) => {
     const connections = [new Redis(REDIS_TEST_URL), new Redis(REDIS_TEST_URL)];
-    try {
-      const [a, b] = connections.map((c) => createRedisRateLimiter(c));
-      const bucket = `race:${randomBytes(6).toString('hex')}`;
-      const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
-      const results = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => (i % 2 ? a! : b!).consume(bucket, windows(137, 1000), now)),
-      );
-      assert.equal(results.filter((r) => r.allowed).length, 137);
-      const state = await a!.peek(bucket, windows(137, 1000), now);
-      assert.equal(state.windows[1]!.remaining, 1000 - 137, 'rejected requests counted in no window');
-    } finally {
+    ctx.after(async () => {
       for (const c of connections) c.disconnect();
-    }
+    });
+    const [a, b] = connections.map((c) => createRedisRateLimiter(c));
+    const bucket = `race:${randomBytes(6).toString('hex')}`;
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10_000;
+    const results = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => (i % 2 ? a! : b!).consume(bucket, windows(137, 1000), now)),
+    );
+    assert.equal(results.filter((r) => r.allowed).length, 137);
+    const state = await a!.peek(bucket, windows(137, 1000), now);
+    assert.equal(state.windows[1]!.remaining, 1000 - 137, 'rejected requests counted in no window');
   });
 });

@@ -61,7 +61,7 @@ describe('Redis cache (two instances)', () => {
     for (const result of results) assert.deepEqual(result, { fetched: true });
   });
 
-  it('a flight that fails gives the other instances its answer instead of each repeating the work in turn (found by review)', async () => {
+  it('a flight that fails gives the other instances its answer instead of each repeating the work in turn', async () => {
     const a = createRedisCache(redis, prefix);
     const b = createRedisCache(redis, prefix);
     let runs = 0;
@@ -133,27 +133,26 @@ describe('Redis cache (two instances)', () => {
 });
 
 describe('Redis cache: a stall', () => {
-  it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers (found by review)', async () => {
+  it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers', async (ctx) => {
     const port = await freePort();
     const server = await startRedis(port);
     const redis = await connectRedis(`redis://127.0.0.1:${port}`, 'stall:', 300);
-    try {
-      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-      const cache = createRedisCache(redis);
-      process.kill(server.pid!, 'SIGSTOP'); // answers nothing, the connection stays up
-      await assert.rejects(
-        cache.singleFlight('channel-x', 60_000, async () => 'fresh'),
-        /timed out/,
-      );
-      process.kill(server.pid!, 'SIGCONT'); // the SET runs now, then the release sent after it
-      await until(async () => (await redis.ping().catch(() => null)) === 'PONG', 5_000, 20);
-      assert.equal(await redis.exists('cache:lock:channel-x'), 0, 'no lock left behind');
-      const started = Date.now();
-      assert.equal(await cache.singleFlight('channel-x', 60_000, async () => 'fresh'), 'fresh');
-      assert.ok(Date.now() - started < 5_000, 'the next caller did not wait out the lock');
-    } finally {
+    ctx.after(async () => {
       redis.disconnect();
       server.kill('SIGKILL');
-    }
+    });
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    const cache = createRedisCache(redis);
+    process.kill(server.pid!, 'SIGSTOP'); // answers nothing, the connection stays up
+    await assert.rejects(
+      cache.singleFlight('channel-x', 60_000, async () => 'fresh'),
+      /timed out/,
+    );
+    process.kill(server.pid!, 'SIGCONT'); // the SET runs now, then the release sent after it
+    await until(async () => (await redis.ping().catch(() => null)) === 'PONG', 5_000, 20);
+    assert.equal(await redis.exists('cache:lock:channel-x'), 0, 'no lock left behind');
+    const started = Date.now();
+    assert.equal(await cache.singleFlight('channel-x', 60_000, async () => 'fresh'), 'fresh');
+    assert.ok(Date.now() - started < 5_000, 'the next caller did not wait out the lock');
   });
 });

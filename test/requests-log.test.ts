@@ -1,22 +1,14 @@
-// #16 points 2 and 3: the requests log (filters, keyset pages, key and delivery state, refused calls
+// The requests log (filters, keyset pages, key and delivery state, refused calls
 // counted per day) and the webhook tooling (attempt detail, account-wide delivery log, test event),
 // on PGlite and PostgreSQL.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import {
-  STORAGE_MODES,
-  startTestApp,
-  createUser,
-  bearer,
-  toMidMinute,
-  type TestApp,
-  type TestUser,
-} from './helpers/test-app.ts';
-import { startReceiver, until } from '../support/webhook-receiver.ts';
+import { STORAGE_MODES, createUser, bearer, toMidMinute, type TestUser } from './helpers/test-app.ts';
+import { useHarness } from './helpers/harness.ts';
+import { until } from '../support/webhook-receiver.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
 import { newRequestId } from '../src/http/request-id.ts';
 import { retriesEndBy } from '../src/domain/requests/request-log.ts';
@@ -25,32 +17,19 @@ const SHORTS = '/api/youtube/shorts';
 
 for (const mode of STORAGE_MODES) {
   describe(`requests log and webhook tooling (${mode})`, () => {
-    let fake: FakePlatform;
-    let t: TestApp;
     // The per-minute limits are counted in windows aligned to the service's clock. A test that makes
     // a few calls against a limit first moves that clock forward to 30 s into a minute (alignClock),
     // so its calls cannot straddle a minute boundary: with the real clock, a CI run of the shorts
-    // suite failed that way (#13). Forward only, by less than a minute each time.
+    // suite failed that way. Forward only, by less than a minute each time.
     let skew = 0;
     const alignClock = () => {
       skew += toMidMinute(Date.now() + skew);
     };
-    before(async () => {
-      fake = await startFakePlatform();
-      t = await startTestApp(
-        mode,
-        {
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
-          WEBHOOK_TIMEOUT_MS: '2000',
-          RATE_LIMIT_PER_MINUTE: '8',
-        },
-        { runWorker: true, now: () => Date.now() + skew },
-      );
-    });
-    after(async () => {
-      await t.close();
-      await fake.close();
+    const t = useHarness({
+      mode,
+      env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', WEBHOOK_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '8' },
+      runWorker: true,
+      now: () => Date.now() + skew,
     });
     const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(user.token) });
 
@@ -199,9 +178,9 @@ for (const mode of STORAGE_MODES) {
 
     it("shows each webhook request's delivery state: delivered, retrying with the next time, failed after the last attempt, gone", async () => {
       const user = await createUser(t, 50);
-      const ok = await startReceiver(() => ({ status: 200 }));
-      const failing = await startReceiver(() => ({ status: 500 }));
-      const gone = await startReceiver(() => ({ status: 410 }));
+      const ok = await t.receiver(() => ({ status: 200 }));
+      const failing = await t.receiver(() => ({ status: 500 }));
+      const gone = await t.receiver(() => ({ status: 410 }));
       const submit = async (url: string) => {
         const res = await t.app.inject({
           method: 'POST',
@@ -349,7 +328,7 @@ for (const mode of STORAGE_MODES) {
     it('sends a signed test event now and shows what the receiver did, limited per minute', async () => {
       alignClock();
       const user = await createUser(t);
-      const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 204 : 503 }));
+      const receiver = await t.receiver((_d, i) => ({ status: i === 0 ? 204 : 503 }));
       const send = (url: string) =>
         t.app.inject({ method: 'POST', url: '/webhooks/test', headers: bearer(user.key), payload: { url } });
       const first = await send(receiver.url('/t'));
@@ -388,7 +367,7 @@ for (const mode of STORAGE_MODES) {
       await receiver.close();
     });
 
-    it('limits redeliveries per account, outside the metered windows (found by review: they were unlimited)', async () => {
+    it('limits redeliveries per account, outside the metered windows', async () => {
       alignClock();
       const user = await createUser(t);
       const ids = await seed(user, 11, () => ({

@@ -1,5 +1,5 @@
 // The success body's JSON (src/domain/requests/response-bodies.ts): put together from shorts rendered
-// ahead while the rest of the channel was read (#13), it must be byte for byte what rendering the
+// ahead while the rest of the channel was read, it must be byte for byte what rendering the
 // whole result at once gives, whichever shorts were rendered ahead.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

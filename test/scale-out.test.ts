@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from './helpers/harness.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
@@ -30,8 +31,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
       REDIS_URL: REDIS_TEST_URL,
       REDIS_KEY_PREFIX: `cs-test-${randomBytes(4).toString('hex')}:`,
       YOUTUBE_API_KEY: 'fake-api-key',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
+      ...fakeEnv(fake),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.5,0.5,0.5',
       JOB_HEARTBEAT_SECONDS: '10',
@@ -151,7 +151,7 @@ describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => 
     );
     assert.equal(row!.n, 100);
     await receiver.close();
-    // The worker did the fetching and delivering: its own /metrics shows it (found by review: never scraped).
+    // The worker did the fetching and delivering: its own /metrics shows it (before: never scraped).
     assert.equal((await fetch(`${workerMetrics}/metrics`)).status, 401, 'METRICS_TOKEN holds there too');
     const scraped = await (
       await fetch(`${workerMetrics}/metrics`, { headers: { authorization: 'Bearer worker-metrics-token-0123' } })

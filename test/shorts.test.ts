@@ -1,8 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
 import { until } from '../support/webhook-receiver.ts';
-import { startTestApp, createUser, bearer, toMidMinute, type TestApp, type TestUser } from './helpers/test-app.ts';
+import type { FakePlatform } from '../src/fake-platform/server.ts';
+import { harness, useHarness } from './helpers/harness.ts';
+import type { Account } from '../src/contract/accounts.ts';
+import { createUser, bearer, toMidMinute, type TestUser } from './helpers/test-app.ts';
 import { assertSpecShape, CHANNEL_FIELDS, SHORT_FIELDS } from './helpers/spec-shape.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
 import { createShortsService, type FlightFailure } from '../src/domain/shorts/shorts-service.ts';
@@ -18,33 +20,23 @@ const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
 
 describe('POST /api/youtube/shorts (synchronous)', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    // An allowance large enough for the 101-unit search strategy (the default, 50, is not).
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
+  // An allowance large enough for the 101-unit search strategy (the default, 50, is not).
+  const t = useHarness({
+    env: {
       CACHE_TTL_SECONDS: '0',
       YOUTUBE_TIMEOUT_MS: '2000',
       RATE_LIMIT_PER_MINUTE: '1000',
       QUOTA_ALLOWANCE_UNITS: '1000',
       NEGATIVE_CACHE_SECONDS: '0',
-    });
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+    },
   });
 
   const call = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
-      .balance as number;
+  const balance = async (user: TestUser) => (await t.as(user).get<Account>('/accounts')).body.credits.balance;
 
-  it('takes a non-ASCII handle as sent or percent-encoded (found by review: format uri refused it as sent)', async () => {
-    const added = fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });
+  it('takes a non-ASCII handle as sent or percent-encoded', async () => {
+    const added = t.fake.addChannel({ handle: 'ひらがなチャンネル', shortsCount: 3 });
     const user = await createUser(t, 10);
     for (const channelUrl of [
       'https://www.youtube.com/@ひらがなチャンネル',
@@ -60,7 +52,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   it("returns the channel and all its shorts with the spec's fields, charging 1 credit per started 50", async () => {
     const user = await createUser(t, 100);
-    fake.resetStats();
+    t.fake.resetStats();
     const res = await call(user, { channelUrl: channel('@demo') });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
@@ -133,7 +125,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     );
     assert.equal(new Set(body.data.shorts.map((s: { id: string }) => s.id)).size, 120, 'no duplicates across pages');
     // 1 channels.list (forHandle returns the full channel) + 3 playlist pages + 3 videos batches.
-    assert.equal(fake.quotaUsed(), 7);
+    assert.equal(t.fake.quotaUsed(), 7);
     const ledger = (await t.app.inject({ method: 'GET', url: '/accounts/ledger', headers: bearer(user.key) })).json()
       .entries;
     assert.equal(ledger[0].amount, -3);
@@ -179,17 +171,17 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 
   it('resolves a /c/ name that is not a handle through search, matching customUrl', async () => {
     const user = await createUser(t);
-    const added = fake.addChannel({
+    const added = t.fake.addChannel({
       handle: 'renamedhandle',
       customUrl: 'oldvanityname',
       title: 'Old Vanity',
       shortsCount: 3,
     });
-    fake.resetStats();
+    t.fake.resetStats();
     const res = await call(user, { channelUrl: channel('c/oldvanityname') });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().data.channel.id, added.id);
-    assert.ok(fake.calls().some((c) => c.endpoint === 'search'));
+    assert.ok(t.fake.calls().some((c) => c.endpoint === 'search'));
   });
 
   it('answers 404 for an unknown channel and 400 for unusable addresses, charging nothing', async () => {
@@ -230,7 +222,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     }>;
     const at = (i: number) => parseTimestamp(all[i]!.snippet.publishedAt)!;
     // Equal to the 10th short's time: shorts 0..9 are kept.
-    fake.resetStats();
+    t.fake.resetStats();
     const equal = (await call(user, { channelUrl: channel('@demo'), oldestDate: at(9) })).json();
     assert.equal(equal.itemCount, 10);
     assert.deepEqual(
@@ -238,34 +230,34 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
       all.slice(0, 10).map((s) => s.id),
     );
     // The first page holds the window; the second (all older) is the safety margin; no third page.
-    assert.equal(fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 2);
+    assert.equal(t.fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 2);
     // One millisecond later excludes the 10th.
     assert.equal((await call(user, { channelUrl: channel('@demo'), oldestDate: at(9) + 1 })).json().itemCount, 9);
     // Before all: everything.
     assert.equal((await call(user, { channelUrl: channel('@demo'), oldestDate: 0 })).json().itemCount, 120);
     // After all: nothing, after reading one page only.
-    fake.resetStats();
+    t.fake.resetStats();
     const none = (await call(user, { channelUrl: channel('@demo'), oldestDate: at(0) + 1 })).json();
     assert.equal(none.itemCount, 0);
     assert.equal(none.creditsCharged, 1);
-    assert.equal(fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 1);
-    assert.equal(fake.calls().filter((c) => c.endpoint === 'videos').length, 0);
+    assert.equal(t.fake.calls().filter((c) => c.endpoint === 'playlistItems').length, 1);
+    assert.equal(t.fake.calls().filter((c) => c.endpoint === 'videos').length, 0);
   });
 
   it('serves a 3,000-short channel completely with the minimum quota', async () => {
     const user = await createUser(t, 100);
-    fake.resetStats();
+    t.fake.resetStats();
     const res = await call(user, { channelUrl: channel('@fake-3000') });
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.equal(body.itemCount, 3000);
     assert.equal(new Set(body.data.shorts.map((s: { id: string }) => s.id)).size, 3000);
     assert.equal(body.creditsCharged, 60);
-    assert.equal(fake.quotaUsed(), 1 + 60 + 60);
+    assert.equal(t.fake.quotaUsed(), 1 + 60 + 60);
     assert.equal(await balance(user), 40);
   });
 
-  it('every /api/youtube/shorts… failure is the failure body, with success: false (found by review)', async () => {
+  it('every /api/youtube/shorts… failure is the failure body, with success: false', async () => {
     const user = await createUser(t, 1);
     const failures = [
       ['GET', '/api/youtube/shorts?limit=0', 400],
@@ -286,7 +278,7 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     }
   });
 
-  it('refuses a body that is not JSON with 415, plain text included (found by review: it was a 400)', async () => {
+  it('refuses a body that is not JSON with 415, plain text included', async () => {
     const user = await createUser(t, 1);
     for (const [type, payload] of [
       ['text/plain', '{"channelUrl":"https://www.youtube.com/@demo"}'],
@@ -325,51 +317,45 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
     [{ kind: 'hang', endpoint: 'playlistItems', times: Infinity }, 504, 'UPSTREAM_TIMEOUT'],
   ];
   for (const [fault, status, code] of faults) {
-    it(`maps upstream ${fault.kind} on ${fault.endpoint} to ${status} ${code}, charging nothing`, async () => {
+    it(`maps upstream ${fault.kind} on ${fault.endpoint} to ${status} ${code}, charging nothing`, async (ctx) => {
       // Key trouble takes the key out of the pool: such a fault gets an app of its own.
       const own =
         fault.kind === 'quotaExceeded' || fault.kind === 'keyInvalid'
-          ? await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' })
+          ? await harness(ctx, { fake: t.fake, env: { CACHE_TTL_SECONDS: '0' } })
           : undefined;
       const app = own ?? t;
       const user = await createUser(app, 10);
-      fake.injectFault(fault);
-      try {
-        const res = await app.app.inject({
-          method: 'POST',
-          url: SHORTS,
-          headers: bearer(user.key),
-          payload: { channelUrl: channel('@demo') },
-        });
-        assert.equal(res.statusCode, status, res.body);
-        assert.equal(res.json().success, false);
-        assert.equal(res.json().error, code);
-        assert.equal(res.json().requestId, res.headers['x-request-id']);
-        if (code === 'UPSTREAM_QUOTA_EXHAUSTED')
-          assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After: the next quota day');
-      } finally {
-        fake.clearFaults();
-      }
-      try {
-        assert.equal(
-          (await app.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
-          10,
-        );
-        const recorded = (await app.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json()
-          .requests[0];
-        assert.equal(recorded.status, 'failed');
-        assert.equal(recorded.error, code);
-      } finally {
-        await own?.close();
-      }
+      t.fake.injectFault(fault);
+      ctx.after(() => t.fake.clearFaults());
+      const res = await app.app.inject({
+        method: 'POST',
+        url: SHORTS,
+        headers: bearer(user.key),
+        payload: { channelUrl: channel('@demo') },
+      });
+      assert.equal(res.statusCode, status, res.body);
+      assert.equal(res.json().success, false);
+      assert.equal(res.json().error, code);
+      assert.equal(res.json().requestId, res.headers['x-request-id']);
+      if (code === 'UPSTREAM_QUOTA_EXHAUSTED')
+        assert.ok(Number(res.headers['retry-after']) > 0, 'Retry-After: the next quota day');
+      t.fake.clearFaults();
+      assert.equal(
+        (await app.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
+        10,
+      );
+      const recorded = (await app.app.inject({ method: 'GET', url: SHORTS, headers: bearer(user.key) })).json()
+        .requests[0];
+      assert.equal(recorded.status, 'failed');
+      assert.equal(recorded.error, code);
     });
   }
 
   it('retries a single transient 5xx and succeeds', async () => {
     const user = await createUser(t, 10);
-    fake.injectFault({ kind: 'backendError', endpoint: 'videos', times: 1 });
+    t.fake.injectFault({ kind: 'backendError', endpoint: 'videos', times: 1 });
     const res = await call(user, { channelUrl: channel('@sparse') });
-    fake.clearFaults();
+    t.fake.clearFaults();
     assert.equal(res.statusCode, 200, res.body);
   });
 
@@ -402,20 +388,8 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
 });
 
 describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate limits', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      MAX_SHORTS_PER_REQUEST: '100',
-      CACHE_TTL_SECONDS: '300',
-      RATE_LIMIT_PER_MINUTE: '5',
-    });
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  const t = useHarness({
+    env: { MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' },
   });
   const call = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
@@ -433,13 +407,13 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
 
   it('serves repeats from the cache without upstream quota, still charging and counting', async () => {
     const user = await createUser(t, 50);
-    fake.resetStats();
+    t.fake.resetStats();
     const first = (await call(user, { channelUrl: channel('@fake-60') })).json();
-    const used = fake.quotaUsed();
+    const used = t.fake.quotaUsed();
     assert.equal(used, 1 + 2 + 2);
     const second = await call(user, { channelUrl: channel('@fake-60') });
     assert.equal(second.statusCode, 200);
-    assert.equal(fake.quotaUsed(), used, 'no upstream call for the cached result');
+    assert.equal(t.fake.quotaUsed(), used, 'no upstream call for the cached result');
     assert.deepEqual(second.json().data, first.data);
     assert.equal(second.json().creditsCharged, 2);
     const filtered = await call(user, {
@@ -447,7 +421,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
       oldestDate: parseTimestamp(first.data.shorts[4].snippet.publishedAt),
     });
     assert.equal(filtered.json().itemCount, 5, 'a cached full result answers an oldestDate');
-    assert.equal(fake.quotaUsed(), used);
+    assert.equal(t.fake.quotaUsed(), used);
     assert.equal(
       (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
       50 - 2 - 2 - 1,
@@ -456,76 +430,67 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
 
   it('shares one upstream fetch among concurrent identical requests', async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
-    fake.resetStats();
-    fake.setLatency(30);
+    t.fake.resetStats();
+    t.fake.setLatency(30);
     const results = await Promise.all(
       users.flatMap((u) => [
         call(u, { channelUrl: channel('@fake-77') }),
         call(u, { channelUrl: channel('@fake-77') }),
       ]),
     );
-    fake.setLatency(0);
+    t.fake.setLatency(0);
     assert.ok(results.every((r) => r.statusCode === 200 && r.json().itemCount === 77));
-    assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
+    assert.equal(t.fake.quotaUsed(), 1 + 2 + 2, 'eight requests, one fetch');
   });
 
-  it('a request for an address arriving while another reads it joins that read (found by review: it started a second read by id)', async () => {
+  it('a request for an address arriving while another reads it joins that read', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => createUser(t)));
-    fake.resetStats();
-    fake.setLatency(30);
+    t.fake.resetStats();
+    t.fake.setLatency(30);
     try {
       const first = call(users[0]!, { channelUrl: channel('@fake-140') });
       // The address is resolved and its listing is being read.
-      await until(async () => fake.calls().some((c) => c.endpoint === 'playlistItems'));
+      await until(async () => t.fake.calls().some((c) => c.endpoint === 'playlistItems'));
       const later = await Promise.all(users.slice(1).map((u) => call(u, { channelUrl: channel('@fake-140') })));
       assert.ok([await first, ...later].every((r) => r.statusCode === 200 && r.json().itemCount === 100));
     } finally {
-      fake.setLatency(0);
+      t.fake.setLatency(0);
     }
-    assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
-    assert.equal(fake.quotaUsed(), 1 + 2 + 2, 'five requests, one read');
+    assert.equal(t.fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
+    assert.equal(t.fake.quotaUsed(), 1 + 2 + 2, 'five requests, one read');
   });
 
-  it('instances sharing Redis read a new address once between them (found by review: each instance read it)', async () => {
+  it('instances sharing Redis read a new address once between them', async (ctx) => {
     const { REDIS_TEST_URL } = await import('../support/databases.ts');
     const env = {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
       MAX_SHORTS_PER_REQUEST: '100',
       CACHE_TTL_SECONDS: '300',
       REDIS_URL: REDIS_TEST_URL,
       REDIS_KEY_PREFIX: `sf-${process.pid}-${Date.now()}:`,
     };
-    const instances = await Promise.all([
-      startTestApp('pglite', env),
-      startTestApp('pglite', env),
-      startTestApp('pglite', env),
-    ]);
-    try {
-      const users = await Promise.all(instances.map((i) => createUser(i)));
-      fake.resetStats();
-      fake.setLatency(30);
-      const answers = await Promise.all(
-        instances.map((i, n) =>
-          i.app.inject({
-            method: 'POST',
-            url: SHORTS,
-            headers: bearer(users[n]!.key),
-            payload: { channelUrl: channel('@fake-90') },
-          }),
-        ),
-      );
-      fake.setLatency(0);
-      assert.ok(
-        answers.every((r) => r.statusCode === 200 && r.json().itemCount === 90),
-        answers.map((r) => r.body.slice(0, 200)).join('\n'),
-      );
-      assert.equal(new Set(answers.map((r) => r.json().fetchedAt)).size, 1, 'one read, shared');
-      assert.equal(fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
-      assert.equal(fake.quotaUsed(), 1 + 2 + 2);
-    } finally {
-      fake.setLatency(0);
-      await Promise.all(instances.map((i) => i.close()));
-    }
+    const instances = await Promise.all([1, 2, 3].map(() => harness(ctx, { fake: t.fake, env })));
+    ctx.after(() => t.fake.setLatency(0));
+    const users = await Promise.all(instances.map((i) => createUser(i)));
+    t.fake.resetStats();
+    t.fake.setLatency(30);
+    const answers = await Promise.all(
+      instances.map((i, n) =>
+        i.app.inject({
+          method: 'POST',
+          url: SHORTS,
+          headers: bearer(users[n]!.key),
+          payload: { channelUrl: channel('@fake-90') },
+        }),
+      ),
+    );
+    t.fake.setLatency(0);
+    assert.ok(
+      answers.every((r) => r.statusCode === 200 && r.json().itemCount === 90),
+      answers.map((r) => r.body.slice(0, 200)).join('\n'),
+    );
+    assert.equal(new Set(answers.map((r) => r.json().fetchedAt)).size, 1, 'one read, shared');
+    assert.equal(t.fake.calls().filter((c) => c.endpoint === 'channels').length, 1);
+    assert.equal(t.fake.quotaUsed(), 1 + 2 + 2);
   });
 
   it('limits per account with 429, Retry-After and RateLimit headers; other accounts are unaffected', async (context) => {
@@ -533,17 +498,11 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     // moves to 30 s into a minute, which keeps the seven calls in one minute window (with the real
     // clock, a run that crossed a minute saw seven 200s).
     let skew = 0;
-    const own = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        MAX_SHORTS_PER_REQUEST: '100',
-        CACHE_TTL_SECONDS: '300',
-        RATE_LIMIT_PER_MINUTE: '5',
-      },
-      { now: () => Date.now() + skew },
-    );
-    context.after(() => own.close());
+    const own = await harness(context, {
+      fake: t.fake,
+      env: { MAX_SHORTS_PER_REQUEST: '100', CACHE_TTL_SECONDS: '300', RATE_LIMIT_PER_MINUTE: '5' },
+      now: () => Date.now() + skew,
+    });
     const call = (user: TestUser, payload: object) =>
       own.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
     const user = await createUser(own, 100);
@@ -572,7 +531,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
 });
 
 describe('shared fetches that fail for their leader', () => {
-  it("never answer a request with another account's error (found by review)", async () => {
+  it("never answer a request with another account's error", async () => {
     const cache = createMemoryCache();
     let flights = 0;
     // Every fetch this request joins is led by another account whose balance stops it.
@@ -614,7 +573,7 @@ describe('shared fetches that fail for their leader', () => {
 });
 
 describe('reading the Shorts playlist page by page', () => {
-  it('a short already read that comes again on the next page (the list shifted meanwhile) is read once (found by review)', async () => {
+  it('a short already read that comes again on the next page (the list shifted meanwhile) is read once', async () => {
     const item = (id: string) => ({ contentDetails: { videoId: id, videoPublishedAt: '2026-01-01T00:00:00Z' } });
     // Page tokens are positions: a short published between the two reads pushes 'c' onto page 2 as well.
     const pages: Record<string, YtListResponse<YtPlaylistItem>> = {

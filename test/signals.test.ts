@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
+import { fakeEnv } from './helpers/harness.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
@@ -77,7 +78,7 @@ describe('npm scripts and SIGTERM', () => {
     const run = npm('start', {
       PORT: String(port),
       YOUTUBE_API_KEY: 'fake-api-key',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      ...fakeEnv(fake),
       CACHE_TTL_SECONDS: '0',
     });
     const holder = await waitFor(() => {

@@ -153,12 +153,12 @@ describe('config', () => {
   it('names every bad variable', () => {
     assert.throws(() => loadConfig({ PORT: 'eighty', JWT_SECRET: 'short' }), /PORT.*JWT_SECRET|JWT_SECRET.*PORT/);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,x' }), /WEBHOOK_RETRY_SCHEDULE/);
-    // Less than one probe's units made every uncached request fail (found by review).
+    // Less than one probe's units made every uncached request fail.
     assert.throws(() => loadConfig({ QUOTA_ALLOWANCE_UNITS: '0' }), /QUOTA_ALLOWANCE_UNITS/);
     assert.equal(loadConfig({ QUOTA_ALLOWANCE_UNITS: '3' }).QUOTA_ALLOWANCE_UNITS, 3);
-    // A retention beyond dates JavaScript can hold made every stored result's page a 500 (found by review).
+    // A retention beyond dates JavaScript can hold made every stored result's page a 500.
     assert.throws(() => loadConfig({ RESULT_RETENTION_DAYS: '200000000' }), /RESULT_RETENTION_DAYS/);
-    // A choice among words names them, once (found by review: "must be equal to constant" seven times).
+    // A choice among words names them, once (before: "must be equal to constant" seven times).
     assert.throws(
       () => loadConfig({ LOG_LEVEL: 'verbose' }),
       (error: Error) =>
@@ -182,7 +182,7 @@ describe('request ids', () => {
   });
 });
 
-describe('job workers (#13)', () => {
+describe('job workers', () => {
   it('fetch jobs in batches, never running more than WORKER_CONCURRENCY at once', () => {
     for (const perFetch of Object.values(JOBS_PER_FETCH)) {
       for (let concurrency = 1; concurrency <= 60; concurrency++) {
@@ -222,7 +222,7 @@ describe('job workers (#13)', () => {
   });
 });
 
-describe("the service process's node flags (#13)", () => {
+describe("the service process's node flags", () => {
   it('npm start and npm run worker pass the flags and environment tests and benchmarks start the service with', () => {
     const scripts = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts as Record<
       string,

@@ -1,4 +1,4 @@
-// Watches survive kill -9 (#15): the real service (embedded mode) is killed while a check is in
+// Watches survive kill -9: the real service (embedded mode) is killed while a check is in
 // flight; after a restart the schedule goes on from the database, the interrupted check's job is
 // retried, and every short published before, during and after the outage is reported exactly once.
 import { describe, it } from 'node:test';
@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startChild, freePort } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { childServiceFixture, sessionHeaders } from './helpers/child-fixture.ts';
+import { fakeEnv } from './helpers/harness.ts';
 
 describe('watches across kill -9 and restart (embedded mode, real child process)', () => {
   const fixture = childServiceFixture('watch-crash', 'watch-crash@example.com');
@@ -19,7 +20,7 @@ describe('watches across kill -9 and restart (embedded mode, real child process)
       DATA_DIR: dataDir,
       YOUTUBE_API_KEY: 'fake-api-key',
       YOUTUBE_SOURCE: 'data-api',
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
+      ...fakeEnv(fake),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1',
       JOB_HEARTBEAT_SECONDS: '10',

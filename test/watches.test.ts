@@ -1,19 +1,19 @@
-// Watches (#15): creation and validation, the baseline, checks (units, seen-set, shorts.created
+// Watches: creation and validation, the baseline, checks (units, seen-set, shorts.created
 // oldest first, never twice), price and pausing/resuming for credits, the sweep's exactly-once
 // claim across two instances on one PostgreSQL.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
+import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness, type Harness } from './helpers/harness.ts';
+import type { Account } from '../src/contract/accounts.ts';
+import { until, type Delivery } from '../support/webhook-receiver.ts';
 import { checkReservation, MAX_CHECK_UNITS, runWatchCheck, splitUnseen } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { checkChannelNow, resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
 import { reserveCredits } from '../src/domain/credits/reservations.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
 import pg from 'pg';
-import { createPostgresDatabase } from '../support/databases.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const WATCHES = '/api/youtube/watches';
@@ -39,87 +39,68 @@ function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
  * A short the watch has reported is taken down upstream, then restored: the check while it is down
  * reports nothing, and the check after it is back reports only the short published meanwhile, once.
  */
-async function takenDownAndRestored(t: TestApp, fake: FakePlatform, user: TestUser, handle: string): Promise<void> {
-  const receiver = await startReceiver();
-  try {
-    fake.addChannel({ handle, shortsCount: 8 });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: WATCHES,
-      headers: bearer(user.key),
-      payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: receiver.url() },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    const watchId = res.json().id as string;
-    const check = async () => {
-      const result = await runWatchCheck(t.services.watches, watchId, newCheckId(), 'manual');
-      if (result.outcome !== 'ok') assert.fail(`check failed: ${JSON.stringify(result)}`);
-      return result;
-    };
-    const reported = async (n: number) => {
-      await receiver.waitFor(n);
-      return receiver.deliveries.map((d) =>
-        (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
-      );
-    };
-
-    // The watch sees a short: it is reported.
-    const { videoId: comeback } = await fake.publishShort(handle);
-    assert.equal((await check()).newShorts, 1);
-    assert.deepEqual(await reported(1), [[comeback]]);
-
-    // Taken down upstream: gone from the listing; the check reports nothing.
-    await fake.takeDownShort(handle, comeback);
-    assert.equal((await check()).newShorts, 0);
-
-    // Restored, and a new short published meanwhile: only the new one is reported, once.
-    await fake.restoreShort(handle, comeback);
-    const { videoId: fresh } = await fake.publishShort(handle);
-    assert.equal((await check()).newShorts, 1);
-    assert.deepEqual(await reported(2), [[comeback], [fresh]]);
-    assert.equal((await check()).newShorts, 0, 'nothing new the next time either');
-
-    const detail = (
-      await t.app.inject({ method: 'GET', url: `${WATCHES}/${watchId}`, headers: bearer(user.key) })
-    ).json();
-    assert.equal(detail.watch.stats.shortsReported, 2);
-    assert.equal(detail.events.length, 2);
-    assert.deepEqual(
-      detail.checks.map((c: { newShorts: number }) => c.newShorts),
-      [0, 1, 0, 1, 0],
+async function takenDownAndRestored(t: Harness, user: TestUser, handle: string): Promise<void> {
+  const { fake } = t;
+  const receiver = await t.receiver();
+  fake.addChannel({ handle, shortsCount: 8 });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: WATCHES,
+    headers: bearer(user.key),
+    payload: { channelUrl: `https://www.youtube.com/@${handle}`, webhookUrl: receiver.url() },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  const watchId = res.json().id as string;
+  const check = async () => {
+    const result = await runWatchCheck(t.services.watches, watchId, newCheckId(), 'manual');
+    if (result.outcome !== 'ok') assert.fail(`check failed: ${JSON.stringify(result)}`);
+    return result;
+  };
+  const reported = async (n: number) => {
+    await receiver.waitFor(n);
+    return receiver.deliveries.map((d) =>
+      (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
     );
-    assert.equal(receiver.deliveries.length, 2);
-  } finally {
-    await receiver.close();
-  }
+  };
+
+  // The watch sees a short: it is reported.
+  const { videoId: comeback } = await fake.publishShort(handle);
+  assert.equal((await check()).newShorts, 1);
+  assert.deepEqual(await reported(1), [[comeback]]);
+
+  // Taken down upstream: gone from the listing; the check reports nothing.
+  await fake.takeDownShort(handle, comeback);
+  assert.equal((await check()).newShorts, 0);
+
+  // Restored, and a new short published meanwhile: only the new one is reported, once.
+  await fake.restoreShort(handle, comeback);
+  const { videoId: fresh } = await fake.publishShort(handle);
+  assert.equal((await check()).newShorts, 1);
+  assert.deepEqual(await reported(2), [[comeback], [fresh]]);
+  assert.equal((await check()).newShorts, 0, 'nothing new the next time either');
+
+  const detail = (
+    await t.app.inject({ method: 'GET', url: `${WATCHES}/${watchId}`, headers: bearer(user.key) })
+  ).json();
+  assert.equal(detail.watch.stats.shortsReported, 2);
+  assert.equal(detail.events.length, 2);
+  assert.deepEqual(
+    detail.checks.map((c: { newShorts: number }) => c.newShorts),
+    [0, 1, 0, 1, 0],
+  );
+  assert.equal(receiver.deliveries.length, 2);
 }
 
 describe('watches', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
   const clock = manualClock();
-  before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        WATCH_SWEEP_SECONDS: '3600',
-        WATCHES_PER_ACCOUNT: '2',
-        WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
-      },
-      { runWorker: true, now: clock.now },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  const t = useHarness({
+    env: { WATCH_SWEEP_SECONDS: '3600', WATCHES_PER_ACCOUNT: '2', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' },
+    runWorker: true,
+    now: clock.now,
   });
   const create = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: WATCHES, headers: bearer(user.key), payload });
-  const balance = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits
-      .balance as number;
+  const balance = async (user: TestUser) => (await t.as(user).get<Account>('/accounts')).body.credits.balance;
   const secretOf = async (user: TestUser) =>
     (
       (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
@@ -129,7 +110,7 @@ describe('watches', () => {
 
   it('refuses bad input with the failure body, before any upstream work', async () => {
     const user = await createUser(t, 10);
-    fake.resetStats();
+    t.fake.resetStats();
     const cases: Array<[object, number, string]> = [
       [
         { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'https://example.com/h', intervalSeconds: 60 },
@@ -158,17 +139,17 @@ describe('watches', () => {
       assert.ok(body.message.length > 10);
       assert.equal(body.requestId, res.headers['x-request-id']);
     }
-    assert.equal(fake.calls().length, 0);
+    assert.equal(t.fake.calls().length, 0);
     const unknown = await t.app.inject({ method: 'GET', url: `${WATCHES}/wch_nope`, headers: bearer(user.key) });
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.json().error, 'NOT_FOUND');
   });
 
   it('creates a watch with a baseline (nothing reported), then reports each new short once, oldest first', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
-    fake.addChannel({ handle: 'watched-a', shortsCount: 30 });
-    fake.resetStats();
+    t.fake.addChannel({ handle: 'watched-a', shortsCount: 30 });
+    t.fake.resetStats();
     const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-a', webhookUrl: receiver.url() });
     assert.equal(res.statusCode, 201, res.body);
     const watch = res.json();
@@ -180,28 +161,28 @@ describe('watches', () => {
     assert.equal(watch.nextCheckAt, new Date(clock.now() + 900_000).toISOString());
     assert.ok(watch.lastSeenShort?.id);
     // channels.list (resolution) + the newest playlist page: 2 units, paid with 1 credit (4 units).
-    assert.equal(fake.quotaUsed(), 2);
+    assert.equal(t.fake.quotaUsed(), 2);
     assert.deepEqual(
-      fake.calls().map((c) => c.endpoint),
+      t.fake.calls().map((c) => c.endpoint),
       ['channels', 'playlistItems'],
     );
     assert.equal(await balance(user), 9);
     assert.equal(watch.stats.prepaidUnits, 2);
 
     // Nothing new: one unit (the newest page), no event, no credit (prepaid).
-    fake.resetStats();
+    t.fake.resetStats();
     assert.deepEqual(await check(watch.id), { outcome: 'ok', newShorts: 0, units: 1, credits: 0 });
-    assert.equal(fake.quotaUsed(), 1);
+    assert.equal(t.fake.quotaUsed(), 1);
 
     // Two new shorts: page + details of only the new ids = 2 units; one shorts.created, oldest first.
-    const first = await fake.publishShort('watched-a');
+    const first = await t.fake.publishShort('watched-a');
     clock.advance(1000);
-    const second = await fake.publishShort('watched-a');
-    fake.resetStats();
+    const second = await t.fake.publishShort('watched-a');
+    t.fake.resetStats();
     const result = await check(watch.id);
     assert.equal(result.outcome, 'ok');
-    assert.equal(fake.quotaUsed(), 2);
-    const videosCall = fake.calls().find((c) => c.endpoint === 'videos');
+    assert.equal(t.fake.quotaUsed(), 2);
+    const videosCall = t.fake.calls().find((c) => c.endpoint === 'videos');
     assert.deepEqual(videosCall?.params.id?.split(',').sort(), [first.videoId, second.videoId].sort());
     await receiver.waitFor(1);
     const payload = verify(await secretOf(user), receiver.deliveries[0]!);
@@ -259,18 +240,18 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('a channel gone from YouTube: its checks are paid, not taken from the allowance, and the third in a row pauses the watch (found by review)', async () => {
-    const receiver = await startReceiver();
+  it('a channel gone from YouTube: its checks are paid, not taken from the allowance, and the third in a row pauses the watch', async () => {
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
-    const channel = fake.addChannel({ handle: 'to-suspend', shortsCount: 5 });
+    const channel = t.fake.addChannel({ handle: 'to-suspend', shortsCount: 5 });
     const made = await create(user, { channelUrl: 'https://www.youtube.com/@to-suspend', webhookUrl: receiver.url() });
     assert.equal(made.statusCode, 201, made.body);
     const id = made.json().id as string;
-    fake.addChannel({ handle: 'to-suspend', id: channel.id, shortsCount: 5, status: 'suspended' });
+    t.fake.addChannel({ handle: 'to-suspend', id: channel.id, shortsCount: 5, status: 'suspended' });
     const account = async () =>
       (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
     const before = await account();
-    fake.resetStats();
+    t.fake.resetStats();
     const results = [];
     for (let i = 0; i < 5; i++) results.push(await check(id));
     assert.deepEqual(
@@ -284,7 +265,7 @@ describe('watches', () => {
       before.upstreamQuota.allowance.used,
       'nothing taken from the allowance',
     );
-    assert.equal(fake.quotaUsed(), 3, 'three checks of 1 unit, then none');
+    assert.equal(t.fake.quotaUsed(), 3, 'three checks of 1 unit, then none');
     assert.equal(after.upstreamQuota.unitsToday - before.upstreamQuota.unitsToday, 3);
     // 3 units: within what the creation prepaid (1 credit bought 4, 2 spent) and 1 more credit.
     assert.equal(before.credits.balance - after.credits.balance, 1);
@@ -300,7 +281,7 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('concurrent creations past the maximum are refused before any upstream work (found by review)', async () => {
+  it('concurrent creations past the maximum are refused before any upstream work', async () => {
     const user = await createUser(t, 10);
     assert.equal(
       (await create(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' }))
@@ -309,7 +290,7 @@ describe('watches', () => {
     );
     const unpaidBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
       .upstreamQuota.allowance.used as number;
-    fake.resetStats();
+    t.fake.resetStats();
     const answers = await Promise.all(
       ['@fake-3', '@fake-4', '@fake-5', '@fake-6', '@fake-7'].map((handle) =>
         create(user, { channelUrl: `https://www.youtube.com/${handle}`, webhookUrl: 'http://127.0.0.1:9/h' }),
@@ -321,7 +302,7 @@ describe('watches', () => {
       answers.map((a) => a.body).join('\n'),
     );
     const made = answers.find((a) => a.statusCode === 201)!.json();
-    const spent = fake.calls().reduce((sum, c) => sum + c.units, 0);
+    const spent = t.fake.calls().reduce((sum, c) => sum + c.units, 0);
     const [check] = await t.services.db.query<{ units: number }>('SELECT units FROM watch_checks WHERE watch_id = $1', [
       made.id,
     ]);
@@ -420,9 +401,9 @@ describe('watches', () => {
   });
 
   it('does not report older shorts that move into the page (a short above them deleted upstream)', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
-    fake.addChannel({ handle: 'watched-d', shortsCount: 70 });
+    t.fake.addChannel({ handle: 'watched-d', shortsCount: 70 });
     const watch = (
       await create(user, { channelUrl: 'https://www.youtube.com/@watched-d', webhookUrl: receiver.url() })
     ).json();
@@ -430,7 +411,7 @@ describe('watches', () => {
     // of the page shows up unseen below seen ones (it is the 49th now, the 50th then).
     const page = (await (
       await fetch(
-        `${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
+        `${t.fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
       )
     ).json()) as { items: Array<{ contentDetails: { videoId: string } }> };
     const oldest = { video_id: page.items.at(-2)!.contentDetails.videoId };
@@ -438,12 +419,12 @@ describe('watches', () => {
       watch.id,
       oldest.video_id,
     ]);
-    const { videoId } = await fake.publishShort('watched-d');
-    fake.resetStats();
+    const { videoId } = await t.fake.publishShort('watched-d');
+    t.fake.resetStats();
     const result = await check(watch.id);
     assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1]);
     // Details only for the new short.
-    assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+    assert.equal(t.fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
     await receiver.waitFor(1);
     assert.deepEqual(
       (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map(
@@ -470,23 +451,23 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('does not report the back-catalogue when every seen short has left the page (found by review)', async () => {
-    const receiver = await startReceiver();
+  it('does not report the back-catalogue when every seen short has left the page', async () => {
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
-    fake.addChannel({ handle: 'watched-mass', shortsCount: 70 });
+    t.fake.addChannel({ handle: 'watched-mass', shortsCount: 70 });
     const watch = (
       await create(user, { channelUrl: 'https://www.youtube.com/@watched-mass', webhookUrl: receiver.url() })
     ).json();
     const page = (await (
       await fetch(
-        `${fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
+        `${t.fake.baseUrl}/playlistItems?part=contentDetails&maxResults=50&key=fake-api-key&playlistId=UUSH${watch.channel.id.slice(2)}`,
       )
     ).json()) as { items: Array<{ contentDetails: { videoId: string } }> };
-    for (const item of page.items) await fake.takeDownShort('watched-mass', item.contentDetails.videoId);
+    for (const item of page.items) await t.fake.takeDownShort('watched-mass', item.contentDetails.videoId);
     const quiet = await check(watch.id);
     assert.deepEqual([quiet.outcome, quiet.outcome === 'ok' && quiet.newShorts], ['ok', 0], JSON.stringify(quiet));
     // A short published now is still reported, alone.
-    const { videoId } = await fake.publishShort('watched-mass');
+    const { videoId } = await t.fake.publishShort('watched-mass');
     const next = await check(watch.id);
     assert.deepEqual([next.outcome, next.outcome === 'ok' && next.newShorts], ['ok', 1], JSON.stringify(next));
     await receiver.waitFor(1);
@@ -499,9 +480,9 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it('a watch deleted during its check leaves no check behind, and the units spent are counted (found by review)', async () => {
+  it('a watch deleted during its check leaves no check behind, and the units spent are counted', async () => {
     const user = await createUser(t, 10);
-    fake.addChannel({ handle: 'watched-gone-mid', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-gone-mid', shortsCount: 3 });
     const watch = (
       await create(user, {
         channelUrl: 'https://www.youtube.com/@watched-gone-mid',
@@ -528,30 +509,30 @@ describe('watches', () => {
     };
     const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
       .upstreamQuota.unitsToday as number;
-    const servedBefore = fake.quotaUsed();
+    const servedBefore = t.fake.quotaUsed();
     const checkId = newCheckId();
     assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
     assert.equal((await t.services.db.query('SELECT 1 FROM watch_checks WHERE id = $1', [checkId])).length, 0);
     const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
-    assert.ok(fake.quotaUsed() > servedBefore);
+    assert.ok(t.fake.quotaUsed() > servedBefore);
     assert.equal(
       after.upstreamQuota.unitsToday - unitsBefore,
-      fake.quotaUsed() - servedBefore,
+      t.fake.quotaUsed() - servedBefore,
       'the units the check spent are counted',
     );
     assert.equal(after.credits.reserved, 0);
   });
 
-  it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted (found by review)', async () => {
+  it('a watch deleted during a check that finds its channel gone leaves no check behind, and the units spent are counted', async () => {
     const user = await createUser(t, 10);
-    const channel = fake.addChannel({ handle: 'gone-and-deleted', shortsCount: 3 });
+    const channel = t.fake.addChannel({ handle: 'gone-and-deleted', shortsCount: 3 });
     const watch = (
       await create(user, {
         channelUrl: 'https://www.youtube.com/@gone-and-deleted',
         webhookUrl: 'http://127.0.0.1:9/h',
       })
     ).json();
-    fake.addChannel({ handle: 'gone-and-deleted', id: channel.id, shortsCount: 3, status: 'suspended' });
+    t.fake.addChannel({ handle: 'gone-and-deleted', id: channel.id, shortsCount: 3, status: 'suspended' });
     const real = t.services.watches.youtube;
     let deleted = false;
     const deleteOnce = async () => {
@@ -589,7 +570,7 @@ describe('watches', () => {
     };
     const unitsBefore = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json()
       .upstreamQuota.unitsToday as number;
-    const servedBefore = fake.quotaUsed();
+    const servedBefore = t.fake.quotaUsed();
     const checkId = newCheckId();
     assert.deepEqual(await runWatchCheck(deps, watch.id, checkId, 'manual'), { outcome: 'skipped', why: 'deleted' });
     assert.ok(deleted, 'the check read the platform');
@@ -599,24 +580,24 @@ describe('watches', () => {
       'no check left behind',
     );
     const after = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
-    assert.ok(fake.quotaUsed() > servedBefore);
+    assert.ok(t.fake.quotaUsed() > servedBefore);
     assert.equal(
       after.upstreamQuota.unitsToday - unitsBefore,
-      fake.quotaUsed() - servedBefore,
+      t.fake.quotaUsed() - servedBefore,
       'the units the check spent are counted',
     );
     assert.equal(after.credits.reserved, 0);
   });
 
-  it('reports new shorts with the channel as it is now: a renamed handle and title (found by review)', async () => {
-    const receiver = await startReceiver();
+  it('reports new shorts with the channel as it is now: a renamed handle and title', async () => {
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
-    const channel = fake.addChannel({ handle: 'rename-before', shortsCount: 5 });
+    const channel = t.fake.addChannel({ handle: 'rename-before', shortsCount: 5 });
     const watch = (
       await create(user, { channelUrl: 'https://www.youtube.com/@rename-before', webhookUrl: receiver.url() })
     ).json();
-    fake.addChannel({ handle: 'rename-after', id: channel.id, shortsCount: 5 });
-    const { videoId } = await fake.publishShort('rename-after');
+    t.fake.addChannel({ handle: 'rename-after', id: channel.id, shortsCount: 5 });
+    const { videoId } = await t.fake.publishShort('rename-after');
     const result = await check(watch.id);
     assert.deepEqual([result.outcome, result.outcome === 'ok' && result.newShorts], ['ok', 1], JSON.stringify(result));
     await receiver.waitFor(1);
@@ -638,18 +619,18 @@ describe('watches', () => {
   });
 
   it('does not report a short again when it reappears after being taken down upstream', async () => {
-    await takenDownAndRestored(t, fake, await createUser(t, 10), 'watched-reappear');
+    await takenDownAndRestored(t, await createUser(t, 10), 'watched-reappear');
   });
 
   it('records a failed check (platform error) without charging it; the next check catches up', async () => {
     const user = await createUser(t, 10);
-    fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-f', shortsCount: 3 });
     const watch = (
       await create(user, { channelUrl: 'https://www.youtube.com/@watched-f', webhookUrl: 'http://127.0.0.1:9/h' })
     ).json();
     const before = await balance(user);
-    const { videoId } = await fake.publishShort('watched-f');
-    fake.injectFault({ endpoint: 'playlistItems', kind: 'backendError', times: 2 });
+    const { videoId } = await t.fake.publishShort('watched-f');
+    t.fake.injectFault({ endpoint: 'playlistItems', kind: 'backendError', times: 2 });
     const failed = await check(watch.id);
     assert.equal(failed.outcome, 'failed');
     assert.equal(await balance(user), before);
@@ -669,18 +650,18 @@ describe('watches', () => {
   });
 
   it('pauses a watch whose account cannot pay (watch.paused), and resumes it when credits return (watch.resumed)', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 1);
-    fake.addChannel({ handle: 'watched-b', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-b', shortsCount: 3 });
     const res = await create(user, { channelUrl: 'https://www.youtube.com/@watched-b', webhookUrl: receiver.url() });
     assert.equal(res.statusCode, 201, res.body);
     const watch = res.json();
     assert.equal(await balance(user), 0);
-    await fake.publishShort('watched-b');
-    fake.resetStats();
+    await t.fake.publishShort('watched-b');
+    t.fake.resetStats();
     // A check may need a credit for the new shorts it finds: none is available, so nothing is spent.
     assert.deepEqual(await check(watch.id), { outcome: 'paused' });
-    assert.equal(fake.quotaUsed(), 0);
+    assert.equal(t.fake.quotaUsed(), 0);
     await receiver.waitFor(1);
     const paused = verify(await secretOf(user), receiver.deliveries[0]!);
     assert.equal(paused.type, 'watch.paused');
@@ -706,55 +687,51 @@ describe('watches', () => {
     await receiver.close();
   });
 
-  it("a disabled account's watches are not claimed, checked, pushed or resumed; enabled again, they are due at once (found by review)", async () => {
-    const receiver = await startReceiver();
-    try {
-      const user = await createUser(t, 20);
-      fake.addChannel({ handle: 'watched-disabled', shortsCount: 3 });
-      const [a, b] = (await Promise.all(
-        [1, 2].map(async () => {
-          const res = await create(user, {
-            channelUrl: 'https://www.youtube.com/@watched-disabled',
-            webhookUrl: receiver.url(),
-          });
-          assert.equal(res.statusCode, 201, res.body);
-          return res.json() as { id: string; channel: { id: string } };
-        }),
-      )) as [{ id: string; channel: { id: string } }, { id: string; channel: { id: string } }];
-      const db = t.services.db;
-      await db.query(`UPDATE watches SET next_check_at = '2000-01-01' WHERE id = $1`, [a.id]);
-      await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1`, [b.id]);
-      await db.query('UPDATE accounts SET disabled_at = now() WHERE id = $1', [user.id]);
-      const { videoId } = await fake.publishShort('watched-disabled');
-      fake.resetStats();
-      assert.ok(!(await sweepDueWatches(t.services.watches)).some((j) => j.watchId === a.id), 'not claimed');
-      assert.deepEqual(
-        await check(a.id),
-        { outcome: 'skipped', why: 'account disabled' },
-        'a check queued before is not run',
-      );
-      assert.deepEqual(
-        await checkChannelNow(t.services.watches, a.channel.id, [videoId]),
-        [],
-        'a push checks none of its watches',
-      );
-      assert.ok(
-        !(await resumePaidWatches(t.services.watches)).includes(b.id),
-        'not resumed, though the account could pay',
-      );
-      assert.equal(fake.quotaUsed(), 0);
-      await db.query('UPDATE accounts SET disabled_at = NULL WHERE id = $1', [user.id]);
-      assert.ok((await resumePaidWatches(t.services.watches)).includes(b.id));
-      const due = (await sweepDueWatches(t.services.watches)).map((j) => j.watchId);
-      assert.ok(due.includes(a.id) && due.includes(b.id), JSON.stringify(due));
-    } finally {
-      await receiver.close();
-    }
+  it("a disabled account's watches are not claimed, checked, pushed or resumed; enabled again, they are due at once", async () => {
+    const receiver = await t.receiver();
+    const user = await createUser(t, 20);
+    t.fake.addChannel({ handle: 'watched-disabled', shortsCount: 3 });
+    const [a, b] = (await Promise.all(
+      [1, 2].map(async () => {
+        const res = await create(user, {
+          channelUrl: 'https://www.youtube.com/@watched-disabled',
+          webhookUrl: receiver.url(),
+        });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json() as { id: string; channel: { id: string } };
+      }),
+    )) as [{ id: string; channel: { id: string } }, { id: string; channel: { id: string } }];
+    const db = t.services.db;
+    await db.query(`UPDATE watches SET next_check_at = '2000-01-01' WHERE id = $1`, [a.id]);
+    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1`, [b.id]);
+    await db.query('UPDATE accounts SET disabled_at = now() WHERE id = $1', [user.id]);
+    const { videoId } = await t.fake.publishShort('watched-disabled');
+    t.fake.resetStats();
+    assert.ok(!(await sweepDueWatches(t.services.watches)).some((j) => j.watchId === a.id), 'not claimed');
+    assert.deepEqual(
+      await check(a.id),
+      { outcome: 'skipped', why: 'account disabled' },
+      'a check queued before is not run',
+    );
+    assert.deepEqual(
+      await checkChannelNow(t.services.watches, a.channel.id, [videoId]),
+      [],
+      'a push checks none of its watches',
+    );
+    assert.ok(
+      !(await resumePaidWatches(t.services.watches)).includes(b.id),
+      'not resumed, though the account could pay',
+    );
+    assert.equal(t.fake.quotaUsed(), 0);
+    await db.query('UPDATE accounts SET disabled_at = NULL WHERE id = $1', [user.id]);
+    assert.ok((await resumePaidWatches(t.services.watches)).includes(b.id));
+    const due = (await sweepDueWatches(t.services.watches)).map((j) => j.watchId);
+    assert.ok(due.includes(a.id) && due.includes(b.id), JSON.stringify(due));
   });
 
-  it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units (found by review)', async () => {
+  it('a paused watch resumes when what its own check reserves is available: less for one holding prepaid units', async () => {
     const user = await createUser(t, 20);
-    fake.addChannel({ handle: 'watched-prepaid', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-prepaid', shortsCount: 3 });
     const ids = await Promise.all(
       [1, 2].map(async () => {
         const res = await create(user, {
@@ -780,9 +757,9 @@ describe('watches', () => {
     assert.ok(!resumed.includes(none));
   });
 
-  it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance (found by review)", async () => {
+  it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance", async () => {
     const user = await createUser(t, 20);
-    fake.addChannel({ handle: 'watched-three', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-three', shortsCount: 3 });
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const res = await create(user, {
@@ -808,9 +785,9 @@ describe('watches', () => {
     );
   });
 
-  it('a retried check replaces the hold its dead run left instead of adding to it (found by review)', async () => {
+  it('a retried check replaces the hold its dead run left instead of adding to it', async () => {
     const user = await createUser(t, 20);
-    fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });
+    t.fake.addChannel({ handle: 'watched-retried', shortsCount: 3 });
     const res = await create(user, {
       channelUrl: 'https://www.youtube.com/@watched-retried',
       webhookUrl: 'https://example.com/hook',
@@ -841,7 +818,7 @@ describe('watches', () => {
       [user.id],
     );
     assert.equal(account!.credits_reserved, 0, 'no hold left behind');
-    // Every check names its channel itself, so the statement outlives the watch (found by review).
+    // Every check names its channel itself, so the statement outlives the watch.
     const checks = await db.query<{ trigger: string; channel_url: string; channel_title: string }>(
       'SELECT trigger, channel_url, channel_title FROM watch_checks WHERE watch_id = $1 ORDER BY trigger',
       [watchId],
@@ -857,286 +834,228 @@ describe('watches', () => {
 });
 
 describe('watch scheduling across two instances on one PostgreSQL', () => {
-  it('claims every due watch exactly once however many sweeps race', async () => {
-    const database = await createPostgresDatabase();
+  it('claims every due watch exactly once however many sweeps race', async (ctx) => {
     const clock = manualClock();
-    const fake = await startFakePlatform();
-    const env = {
-      DATABASE_URL: database.url,
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      WATCH_SWEEP_SECONDS: '3600',
-      WATCH_MIN_INTERVAL_SECONDS: '60',
-    };
     // Two instances, sharing only the database (no workers: the jobs stay queued to be counted).
-    const one = await startTestApp('pglite', env, { now: clock.now });
-    const two = await startTestApp('pglite', env, { now: clock.now });
-    try {
-      const user = await createUser(one, 100);
-      const ids: string[] = [];
-      for (const handle of ['demo', 'sparse', 'democustom', 'empty']) {
-        const res = await one.app.inject({
-          method: 'POST',
-          url: WATCHES,
-          headers: bearer(user.key),
-          payload: {
-            channelUrl: `https://www.youtube.com/@${handle}`,
-            webhookUrl: 'http://127.0.0.1:9/h',
-            intervalSeconds: 60,
-          },
-        });
-        assert.equal(res.statusCode, 201, res.body);
-        ids.push(res.json().id);
-      }
-      // Nothing is due yet.
-      assert.deepEqual(await sweepDueWatches(two.services.watches), []);
-      clock.advance(60_000);
-      const sweeps = await Promise.all(
-        [one, two, one, two, one, two].map((app) => sweepDueWatches(app.services.watches)),
-      );
-      const claimed = sweeps
-        .flat()
-        .map((j) => j.watchId)
-        .sort();
-      assert.deepEqual(claimed, [...ids].sort());
-      const queued = await one.services.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'watch-check'",
-      );
-      assert.equal(queued[0]!.n, 4);
-      // Each came due again one interval later, not before.
-      assert.deepEqual(await sweepDueWatches(one.services.watches), []);
-      clock.advance(60_000);
-      assert.equal(
-        (await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat()
-          .length,
-        4,
-      );
-    } finally {
-      await one.close();
-      await two.close();
-      await fake.close();
-      await database.drop();
-    }
-  });
-});
-
-describe('resuming paused watches across two instances on one PostgreSQL (found by review)', () => {
-  it("resumes a watch once however many sweeps race, and never undoes its owner's pause made meanwhile", async () => {
-    const database = await createPostgresDatabase();
-    const fake = await startFakePlatform();
-    const env = { DATABASE_URL: database.url, YOUTUBE_API_BASE_URL: fake.baseUrl, WATCH_SWEEP_SECONDS: '3600' };
-    const one = await startTestApp('pglite', env);
-    const two = await startTestApp('pglite', env);
-    const owner = new pg.Client({ connectionString: database.url });
-    await owner.connect();
-    try {
-      const user = await createUser(one, 100);
-      const res = await one.app.inject({
-        method: 'POST',
-        url: WATCHES,
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' },
-      });
-      assert.equal(res.statusCode, 201, res.body);
-      const watchId = res.json().id as string;
-      const pause = () =>
-        one.services.db.query("UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1", [
-          watchId,
-        ]);
-      const resumedEvents = async () =>
-        (
-          await one.services.db.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM webhook_events WHERE type = 'watch.resumed' AND subject_id = $1",
-            [watchId],
-          )
-        )[0]!.n;
-
-      // Racing sweeps: one resumes it, one watch.resumed.
-      await pause();
-      const sweeps = await Promise.all([one, two, one, two].map((app) => resumePaidWatches(app.services.watches)));
-      assert.deepEqual(sweeps.flat(), [watchId]);
-      assert.equal(await resumedEvents(), 1);
-
-      // Its owner pauses it while a sweep waits for the row: the sweep must not resume it.
-      await pause();
-      await owner.query('BEGIN');
-      await owner.query("UPDATE watches SET paused_reason = 'user' WHERE id = $1", [watchId]);
-      const sweep = resumePaidWatches(two.services.watches);
-      await until(
-        async () =>
-          (
-            await one.services.db.query<{ n: number }>(
-              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-            )
-          )[0]!.n > 0,
-        10_000,
-        10,
-      );
-      await owner.query('COMMIT');
-      assert.deepEqual(await sweep, []);
-      const row = (
-        await one.services.db.query<{ status: string; paused_reason: string }>(
-          'SELECT status, paused_reason FROM watches WHERE id = $1',
-          [watchId],
-        )
-      )[0]!;
-      assert.deepEqual({ ...row }, { status: 'paused', paused_reason: 'user' });
-      assert.equal(await resumedEvents(), 1, 'no second watch.resumed');
-    } finally {
-      await owner.end().catch(() => {});
-      await one.close();
-      await two.close();
-      await fake.close();
-      await database.drop();
-    }
-  });
-});
-
-describe('watch checks on the InnerTube Shorts tab', () => {
-  for (const source of ['hybrid', 'innertube'] as const) {
-    it(`${source}: lists the tab's first page (0 units) and details only the new ids`, async () => {
-      const fake = await startFakePlatform();
-      const clock = manualClock();
-      const t = await startTestApp(
-        'pglite',
-        {
-          YOUTUBE_SOURCE: source,
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
-          WATCH_SWEEP_SECONDS: '3600',
-        },
-        { runWorker: true, now: clock.now },
-      );
-      const receiver = await startReceiver();
-      try {
-        const user = await createUser(t, 10);
-        fake.addChannel({ handle: `tab-${source}`, shortsCount: 60 });
-        fake.resetStats();
-        const res = await t.app.inject({
-          method: 'POST',
-          url: WATCHES,
-          headers: bearer(user.key),
-          payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() },
-        });
-        assert.equal(res.statusCode, 201, res.body);
-        const watch = res.json();
-        // hybrid resolves with channels.list (1 unit), lists the tab and dates its newest short (1 unit); keyless spends nothing.
-        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 2 : 0);
-        if (source === 'hybrid')
-          assert.ok(
-            (
-              await t.services.db.query<{ at: Date | null }>(
-                'SELECT last_seen_published_at AS at FROM watches WHERE id = $1',
-                [watch.id],
-              )
-            )[0]!.at,
-            'the baseline has a date',
-          );
-        assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
-        fake.resetStats();
-        assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), {
-          outcome: 'ok',
-          newShorts: 0,
-          units: 0,
-          credits: 0,
-        });
-        const { videoId } = await fake.publishShort(`tab-${source}`);
-        const result = await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual');
-        assert.equal(result.outcome, 'ok');
-        assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
-        if (source === 'hybrid') assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
-        await receiver.waitFor(1);
-        const body = JSON.parse(receiver.deliveries[0]!.body) as {
-          data: { shorts: Array<{ id: string; shortUrl: string }> };
-        };
-        assert.deepEqual(
-          body.data.shorts.map((s) => s.id),
-          [videoId],
-        );
-      } finally {
-        await receiver.close();
-        await t.close();
-        await fake.close();
-      }
+    const one = await harness(ctx, {
+      mode: 'postgres',
+      env: { WATCH_SWEEP_SECONDS: '3600', WATCH_MIN_INTERVAL_SECONDS: '60' },
+      now: clock.now,
     });
-
-    it(`${source}: does not report a short again when it reappears after being taken down`, async () => {
-      const fake = await startFakePlatform();
-      const t = await startTestApp(
-        'pglite',
-        {
-          YOUTUBE_SOURCE: source,
-          YOUTUBE_API_BASE_URL: fake.baseUrl,
-          YOUTUBE_INNERTUBE_BASE_URL: fake.innertubeBaseUrl,
-          WATCH_SWEEP_SECONDS: '3600',
-        },
-        { runWorker: true, now: manualClock().now },
-      );
-      try {
-        await takenDownAndRestored(t, fake, await createUser(t, 10), `reappear-${source}`);
-      } finally {
-        await t.close();
-        await fake.close();
-      }
-    });
-  }
-});
-
-describe('two instances running watches on one PostgreSQL', () => {
-  it('report every new short exactly once while both sweep and check', async () => {
-    const database = await createPostgresDatabase();
-    const fake = await startFakePlatform();
-    fake.addChannel({ handle: 'two-instances', shortsCount: 5 });
-    const receiver = await startReceiver();
-    const env = {
-      DATABASE_URL: database.url,
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      WATCH_SWEEP_SECONDS: '0.2',
-      WATCH_MIN_INTERVAL_SECONDS: '1',
-    };
-    const one = await startTestApp('pglite', env, { runWorker: true });
-    const two = await startTestApp('pglite', env, { runWorker: true });
-    try {
-      const user = await createUser(one, 100);
+    const two = await one.peer({ now: clock.now });
+    const user = await createUser(one, 100);
+    const ids: string[] = [];
+    for (const handle of ['demo', 'sparse', 'democustom', 'empty']) {
       const res = await one.app.inject({
         method: 'POST',
         url: WATCHES,
         headers: bearer(user.key),
         payload: {
-          channelUrl: 'https://www.youtube.com/@two-instances',
-          webhookUrl: receiver.url(),
-          intervalSeconds: 1,
+          channelUrl: `https://www.youtube.com/@${handle}`,
+          webhookUrl: 'http://127.0.0.1:9/h',
+          intervalSeconds: 60,
         },
       });
       assert.equal(res.statusCode, 201, res.body);
-      const published: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        published.push((await fake.publishShort('two-instances')).videoId);
-        await until(async () => receiver.deliveries.some((d) => d.body.includes(published.at(-1)!)), 30_000, 50);
-      }
-      const watchId = res.json().id as string;
-      const checks = async () =>
+      ids.push(res.json().id);
+    }
+    // Nothing is due yet.
+    assert.deepEqual(await sweepDueWatches(two.services.watches), []);
+    clock.advance(60_000);
+    const sweeps = await Promise.all(
+      [one, two, one, two, one, two].map((app) => sweepDueWatches(app.services.watches)),
+    );
+    const claimed = sweeps
+      .flat()
+      .map((j) => j.watchId)
+      .sort();
+    assert.deepEqual(claimed, [...ids].sort());
+    const queued = await one.services.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'watch-check'",
+    );
+    assert.equal(queued[0]!.n, 4);
+    // Each came due again one interval later, not before.
+    assert.deepEqual(await sweepDueWatches(one.services.watches), []);
+    clock.advance(60_000);
+    assert.equal(
+      (await Promise.all([sweepDueWatches(one.services.watches), sweepDueWatches(two.services.watches)])).flat().length,
+      4,
+    );
+  });
+});
+
+describe('resuming paused watches across two instances on one PostgreSQL', () => {
+  it("resumes a watch once however many sweeps race, and never undoes its owner's pause made meanwhile", async (ctx) => {
+    const one = await harness(ctx, { mode: 'postgres', env: { WATCH_SWEEP_SECONDS: '3600' } });
+    const two = await one.peer();
+    const owner = new pg.Client({ connectionString: one.config.DATABASE_URL });
+    await owner.connect();
+    one.defer(() => owner.end().catch(() => {}));
+    const user = await createUser(one, 100);
+    const res = await one.app.inject({
+      method: 'POST',
+      url: WATCHES,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/h' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const watchId = res.json().id as string;
+    const pause = () =>
+      one.services.db.query("UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1", [watchId]);
+    const resumedEvents = async () =>
+      (
+        await one.services.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM webhook_events WHERE type = 'watch.resumed' AND subject_id = $1",
+          [watchId],
+        )
+      )[0]!.n;
+
+    // Racing sweeps: one resumes it, one watch.resumed.
+    await pause();
+    const sweeps = await Promise.all([one, two, one, two].map((app) => resumePaidWatches(app.services.watches)));
+    assert.deepEqual(sweeps.flat(), [watchId]);
+    assert.equal(await resumedEvents(), 1);
+
+    // Its owner pauses it while a sweep waits for the row: the sweep must not resume it.
+    await pause();
+    await owner.query('BEGIN');
+    await owner.query("UPDATE watches SET paused_reason = 'user' WHERE id = $1", [watchId]);
+    const sweep = resumePaidWatches(two.services.watches);
+    await until(
+      async () =>
         (
           await one.services.db.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1',
-            [watchId],
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
           )
-        )[0]!.n;
-      const seen = await checks();
-      await until(async () => (await checks()) >= seen + 3, 30_000, 100);
-      const events = new Map<string, string[]>();
-      for (const d of receiver.deliveries)
-        events.set(
-          String(d.headers['webhook-id']),
-          (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
+        )[0]!.n > 0,
+      10_000,
+      10,
+    );
+    await owner.query('COMMIT');
+    assert.deepEqual(await sweep, []);
+    const row = (
+      await one.services.db.query<{ status: string; paused_reason: string }>(
+        'SELECT status, paused_reason FROM watches WHERE id = $1',
+        [watchId],
+      )
+    )[0]!;
+    assert.deepEqual({ ...row }, { status: 'paused', paused_reason: 'user' });
+    assert.equal(await resumedEvents(), 1, 'no second watch.resumed');
+  });
+});
+
+describe('watch checks on the InnerTube Shorts tab', () => {
+  for (const source of ['hybrid', 'innertube'] as const) {
+    it(`${source}: lists the tab's first page (0 units) and details only the new ids`, async (ctx) => {
+      const clock = manualClock();
+      const t = await harness(ctx, {
+        env: { YOUTUBE_SOURCE: source, WATCH_SWEEP_SECONDS: '3600' },
+        runWorker: true,
+        now: clock.now,
+      });
+      const { fake } = t;
+      const receiver = await t.receiver();
+      const user = await createUser(t, 10);
+      fake.addChannel({ handle: `tab-${source}`, shortsCount: 60 });
+      fake.resetStats();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: WATCHES,
+        headers: bearer(user.key),
+        payload: { channelUrl: `https://www.youtube.com/@tab-${source}`, webhookUrl: receiver.url() },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const watch = res.json();
+      // hybrid resolves with channels.list (1 unit), lists the tab and dates its newest short (1 unit); keyless spends nothing.
+      assert.equal(fake.quotaUsed(), source === 'hybrid' ? 2 : 0);
+      if (source === 'hybrid')
+        assert.ok(
+          (
+            await t.services.db.query<{ at: Date | null }>(
+              'SELECT last_seen_published_at AS at FROM watches WHERE id = $1',
+              [watch.id],
+            )
+          )[0]!.at,
+          'the baseline has a date',
         );
-      const reported = [...events.values()].flat();
-      assert.deepEqual([...reported].sort(), [...published].sort());
-    } finally {
-      await one.close();
-      await two.close();
-      await receiver.close();
-      await fake.close();
-      await database.drop();
+      assert.ok(fake.innertubeCalls().some((c) => c.endpoint === 'browse'));
+      fake.resetStats();
+      assert.deepEqual(await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual'), {
+        outcome: 'ok',
+        newShorts: 0,
+        units: 0,
+        credits: 0,
+      });
+      const { videoId } = await fake.publishShort(`tab-${source}`);
+      const result = await runWatchCheck(t.services.watches, watch.id, newCheckId(), 'manual');
+      assert.equal(result.outcome, 'ok');
+      assert.equal(fake.quotaUsed(), source === 'hybrid' ? 1 : 0);
+      if (source === 'hybrid') assert.equal(fake.calls().find((c) => c.endpoint === 'videos')?.params.id, videoId);
+      await receiver.waitFor(1);
+      const body = JSON.parse(receiver.deliveries[0]!.body) as {
+        data: { shorts: Array<{ id: string; shortUrl: string }> };
+      };
+      assert.deepEqual(
+        body.data.shorts.map((s) => s.id),
+        [videoId],
+      );
+    });
+
+    it(`${source}: does not report a short again when it reappears after being taken down`, async (ctx) => {
+      const t = await harness(ctx, {
+        env: { YOUTUBE_SOURCE: source, WATCH_SWEEP_SECONDS: '3600' },
+        runWorker: true,
+        now: manualClock().now,
+      });
+      await takenDownAndRestored(t, await createUser(t, 10), `reappear-${source}`);
+    });
+  }
+});
+
+describe('two instances running watches on one PostgreSQL', () => {
+  it('report every new short exactly once while both sweep and check', async (ctx) => {
+    const one = await harness(ctx, {
+      mode: 'postgres',
+      env: { WATCH_SWEEP_SECONDS: '0.2', WATCH_MIN_INTERVAL_SECONDS: '1' },
+      runWorker: true,
+    });
+    await one.peer({ runWorker: true });
+    const { fake } = one;
+    fake.addChannel({ handle: 'two-instances', shortsCount: 5 });
+    const receiver = await one.receiver();
+    const user = await createUser(one, 100);
+    const res = await one.app.inject({
+      method: 'POST',
+      url: WATCHES,
+      headers: bearer(user.key),
+      payload: {
+        channelUrl: 'https://www.youtube.com/@two-instances',
+        webhookUrl: receiver.url(),
+        intervalSeconds: 1,
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const published: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      published.push((await fake.publishShort('two-instances')).videoId);
+      await until(async () => receiver.deliveries.some((d) => d.body.includes(published.at(-1)!)), 30_000, 50);
     }
+    const watchId = res.json().id as string;
+    const checks = async () =>
+      (
+        await one.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM watch_checks WHERE watch_id = $1', [
+          watchId,
+        ])
+      )[0]!.n;
+    const seen = await checks();
+    await until(async () => (await checks()) >= seen + 3, 30_000, 100);
+    const events = new Map<string, string[]>();
+    for (const d of receiver.deliveries)
+      events.set(
+        String(d.headers['webhook-id']),
+        (JSON.parse(d.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts.map((s) => s.id),
+      );
+    const reported = [...events.values()].flat();
+    assert.deepEqual([...reported].sort(), [...published].sort());
   });
 });

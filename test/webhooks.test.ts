@@ -1,9 +1,10 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until, type Delivery } from '../support/webhook-receiver.ts';
+import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
+import type { RequestDetail } from '../src/contract/shorts.ts';
+import { harness, useHarness } from './helpers/harness.ts';
+import { until, type Delivery, type startReceiver } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
 import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
@@ -17,35 +18,19 @@ const verify = (secret: string, d: Delivery) =>
   new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>);
 
 describe('asynchronous delivery by signed webhook', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3',
-        WEBHOOK_TIMEOUT_MS: '1500',
-        CACHE_TTL_SECONDS: '0',
-      },
-      { runWorker: true },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
+  const t = useHarness({
+    env: { WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '1500', CACHE_TTL_SECONDS: '0' },
+    runWorker: true,
   });
   const secretsOf = async (user: TestUser) =>
     (await t.app.inject({ method: 'GET', url: '/accounts/webhook-secret', headers: bearer(user.token) })).json()
       .secrets as Array<{ secret: string }>;
-  const detail = async (user: TestUser, id: string) =>
-    (await t.app.inject({ method: 'GET', url: `${SHORTS}/${id}`, headers: bearer(user.key) })).json();
+  const detail = async (user: TestUser, id: string) => (await t.as(user).get<RequestDetail>(`${SHORTS}/${id}`)).body;
   const submit = (user: TestUser, payload: object) =>
     t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(user.key), payload });
 
   it('accepts with 202 and delivers a signed shorts.completed with the synchronous body', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const res = await submit(user, { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: receiver.url() });
     assert.equal(res.statusCode, 202, res.body);
@@ -69,8 +54,8 @@ describe('asynchronous delivery by signed webhook', () => {
       return d.deliveries.length > 0 && d;
     });
     assert.equal(state.status, 'completed');
-    assert.equal(state.deliveries[0].outcome, 'delivered');
-    assert.equal(state.deliveries[0].statusCode, 200);
+    assert.equal(state.deliveries[0]!.outcome, 'delivered');
+    assert.equal(state.deliveries[0]!.statusCode, 200);
     assert.equal(
       (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().credits.balance,
       7,
@@ -79,7 +64,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('delivers shorts.failed with the failure body and charges nothing', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const res = await submit(user, {
       channelUrl: 'https://www.youtube.com/@no-such-channel-zz',
@@ -114,7 +99,7 @@ describe('asynchronous delivery by signed webhook', () => {
       job: string;
     }) => Promise<void>,
   ): Promise<void> {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t, 10);
     const { shorts } = t.services.shortsRequests;
     const real = shorts.fetch;
@@ -161,7 +146,7 @@ describe('asynchronous delivery by signed webhook', () => {
     assert.deepEqual({ ...account }, { credit_balance: 10, credits_reserved: 0 }, 'nothing charged, nothing held');
   }
 
-  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told (found by review)', async () => {
+  it('a request whose fetch job used up its retries is settled as failed, its hold released and its webhook told', async () => {
     await failingFetch(async ({ user, requestId, receiver, job }) => {
       // As after an hour of failures: the next one is its last.
       await t.services.db.query(
@@ -192,7 +177,7 @@ describe('asynchronous delivery by signed webhook', () => {
     });
   });
 
-  it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work (found by review)", async () => {
+  it("a fetch job renews its request's hold as its work starts, so a job that runs late cannot have it lapse mid-work", async () => {
     const user = await createUser(t, 10);
     const res = await submit(user, {
       channelUrl: 'https://www.youtube.com/@demo',
@@ -236,7 +221,7 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   // An attempt that fails on our side — the fetch itself, or the settling of a failed fetch — counts
-  // the units it spent as unpaid before the queue retries it (found by review: they were never counted).
+  // the units it spent as unpaid before the queue retries it (before: they were never counted).
   const failedAttempts: Array<[string, Error, Partial<typeof t.services.shortsRequests>]> = [
     ['its fetch failed on our side', new Error('Connection is closed.'), {}],
     [
@@ -252,7 +237,7 @@ describe('asynchronous delivery by signed webhook', () => {
     ],
   ];
   for (const [when, failure, overrides] of failedAttempts) {
-    it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it (found by review)`, async () => {
+    it(`a fetch job attempt that failed (${when}) counts the units it spent, as the service's loss, before the queue retries it`, async () => {
       const user = await createUser(t, 10);
       const db = t.services.db;
       const requestId = `req_units${user.id.slice(0, 8)}`;
@@ -296,7 +281,7 @@ describe('asynchronous delivery by signed webhook', () => {
   }
 
   it('retries failures with the same webhook-id until a 2xx, logging every attempt', async () => {
-    const receiver = await startReceiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
+    const receiver = await t.receiver((_d, i) => ({ status: i < 2 ? 500 : 204 }));
     const user = await createUser(t);
     const { requestId } = (
       await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() })
@@ -310,24 +295,24 @@ describe('asynchronous delivery by signed webhook', () => {
       return d.deliveries.length === 3 && d;
     });
     assert.deepEqual(
-      state.deliveries.map((d: { outcome: string; statusCode: number; attempt: number }) => [
-        d.attempt,
-        d.outcome,
-        d.statusCode,
-      ]),
+      state.deliveries.map((d) => [d.attempt, d.outcome, d.statusCode]),
       [
         [1, 'failed', 500],
         [2, 'failed', 500],
         [3, 'delivered', 204],
       ],
     );
-    assert.ok(state.deliveries.every((d: { latencyMs: number }) => d.latencyMs >= 0));
+    for (const { attempt, latencyMs } of state.deliveries) {
+      // A number (null is what an attempt without a measured latency would show), and not negative.
+      assert.equal(typeof latencyMs, 'number', `attempt ${attempt} has its latency`);
+      assert.ok(latencyMs! >= 0, `attempt ${attempt}: ${latencyMs} ms`);
+    }
     await receiver.close();
   });
 
   it('stops on 410 Gone, does not follow redirects, and gives up when the schedule is spent', async () => {
-    const gone = await startReceiver(() => ({ status: 410 }));
-    const redirect = await startReceiver((d) => ({
+    const gone = await t.receiver(() => ({ status: 410 }));
+    const redirect = await t.receiver((d) => ({
       status: d.path === '/hook' ? 302 : 200,
       headers: { location: '/elsewhere' },
     }));
@@ -346,9 +331,9 @@ describe('asynchronous delivery by signed webhook', () => {
     });
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await detail(user, a)).deliveries.length, 1, 'no retry after 410');
-    assert.equal(goneState.deliveries[0].outcome, 'gone');
+    assert.equal(goneState.deliveries[0]!.outcome, 'gone');
     assert.equal((await detail(user, b)).deliveries.length, 4, '1 attempt + 3 scheduled retries, then stop');
-    assert.match(redirectState.deliveries[0].error, /Redirect \(302\) not followed/);
+    assert.match(redirectState.deliveries[0]!.error ?? '', /Redirect \(302\) not followed/);
     assert.ok(
       redirect.deliveries.every((d) => d.path === '/hook'),
       'the redirect target was never called',
@@ -358,10 +343,10 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 
   it('honours Retry-After and times out a receiver that does not answer', async () => {
-    const slow = await startReceiver((_d, i) =>
+    const slow = await t.receiver((_d, i) =>
       i === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 },
     );
-    const hanging = await startReceiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
+    const hanging = await t.receiver((_d, i) => (i === 0 ? { status: 0, hang: true } : { status: 200 }));
     const user = await createUser(t);
     await submit(user, { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: slow.url() });
     const hangId = (
@@ -375,14 +360,14 @@ describe('asynchronous delivery by signed webhook', () => {
       const d = await detail(user, hangId);
       return d.deliveries.length >= 2 && d;
     });
-    assert.match(state.deliveries[0].error, /No answer within 1500 ms/);
-    assert.equal(state.deliveries[1].outcome, 'delivered');
+    assert.match(state.deliveries[0]!.error ?? '', /No answer within 1500 ms/);
+    assert.equal(state.deliveries[1]!.outcome, 'delivered');
     await slow.close();
     await hanging.close();
   });
 
   it('signs with old and new secrets during a rotation, and redelivers on request with the same id', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const user = await createUser(t);
     const [old] = await secretsOf(user);
     const rotated = await t.app.inject({
@@ -437,69 +422,48 @@ describe('asynchronous delivery by signed webhook', () => {
   });
 });
 
-describe('the first attempt, made by the fetch job (#13)', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
-    // No worker: the test runs the fetch job itself, as pg-boss would.
-    t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' },
-      { runWorker: false },
-    );
-  });
-  after(async () => {
-    await t.close();
-    await fake.close();
-  });
+describe('the first attempt, made by the fetch job', () => {
+  // No worker: the test runs the fetch job itself, as pg-boss would.
+  const t = useHarness({ env: { CACHE_TTL_SECONDS: '0' }, runWorker: false });
 
   it('a fetch job retried after its process died past the settlement makes the first attempt, once; redelivery waits for it', async () => {
-    const receiver = await startReceiver();
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: SHORTS,
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
-      assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
-      const redeliver = () =>
-        t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
-      const early = await redeliver();
-      assert.equal(early.statusCode, 409, early.body);
-      assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
-      const doctor = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
-      const pending = doctor.findings.find((f) => f.check === 'settled webhook request → delivery');
-      assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
-      // pg-boss retries the job: it finds the request settled and makes the attempt.
-      const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
-      assert.deepEqual(await runShortsFetchJob(deps, requestId), { settled: 'already-settled', summaryQueued: false });
-      assert.equal(receiver.deliveries.length, 1);
-      assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
-      // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.
-      await runShortsFetchJob(deps, requestId);
-      assert.equal(receiver.deliveries.length, 1);
-      // The attempt is recorded: redelivery goes ahead although the fetch job was never completed here.
-      const again = await redeliver();
-      assert.equal(again.statusCode, 202, again.body);
-      assert.equal(again.json().attempt, 2);
-    } finally {
-      await receiver.close();
-    }
+    const receiver = await t.receiver();
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: SHORTS,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    // The first run settles and dies before its attempt: settled, nothing sent, the fetch job still live.
+    assert.equal((await processQueuedRequest(t.services.shortsRequests, requestId, async () => {})).state, 'settled');
+    const redeliver = () =>
+      t.app.inject({ method: 'POST', url: `${SHORTS}/${requestId}/redeliver`, headers: bearer(user.key) });
+    const early = await redeliver();
+    assert.equal(early.statusCode, 409, early.body);
+    assert.equal(early.json().error, 'DELIVERY_IN_PROGRESS');
+    const doctor = await runDoctor(t.services.db, { lock: ownLockStatus(t.services.db) });
+    const pending = doctor.findings.find((f) => f.check === 'settled webhook request → delivery');
+    assert.equal(pending?.severity, 'ok', 'a live fetch job stands for the first attempt');
+    // pg-boss retries the job: it finds the request settled and makes the attempt.
+    const deps = { boss: t.services.boss, shortsRequests: t.services.shortsRequests, delivery: t.services.delivery };
+    assert.deepEqual(await runShortsFetchJob(deps, requestId), { settled: 'already-settled', summaryQueued: false });
+    assert.equal(receiver.deliveries.length, 1);
+    assert.equal(JSON.parse(receiver.deliveries[0]!.body).type, 'shorts.completed');
+    // Run once more (a retry of a job whose attempt was recorded): nothing is sent again.
+    await runShortsFetchJob(deps, requestId);
+    assert.equal(receiver.deliveries.length, 1);
+    // The attempt is recorded: redelivery goes ahead although the fetch job was never completed here.
+    const again = await redeliver();
+    assert.equal(again.statusCode, 202, again.body);
+    assert.equal(again.json().attempt, 2);
   });
 });
 
 describe('webhook SSRF guard', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
-  });
-  after(() => t.close());
+  const t = useHarness({ fake: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 
   it('refuses private, loopback, metadata and mapped addresses at request time', async () => {
     const user = await createUser(t);
@@ -524,7 +488,7 @@ describe('webhook SSRF guard', () => {
   });
 
   it('checks the address actually connected to: a name resolving to loopback is refused', async () => {
-    const receiver = await startReceiver();
+    const receiver = await t.receiver();
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
     const result = await deliverOnce({
       url: `http://localhost:${receiver.port}/hook`,
@@ -536,7 +500,7 @@ describe('webhook SSRF guard', () => {
       timeoutMs: 2000,
     });
     assert.equal(result.outcome, 'failed');
-    // Customers see a generic reason (#12); the resolved address stays in the detail for the logs.
+    // Customers see a generic reason; the resolved address stays in the detail for the logs.
     assert.equal(result.error, 'Destination not allowed.');
     assert.match(result.detail!, /forbidden address/);
     const literal = await deliverOnce({
@@ -556,75 +520,59 @@ describe('webhook SSRF guard', () => {
   });
 });
 
-describe('a webhook retry due after the result was dropped (found by review)', () => {
-  it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async () => {
+describe('a webhook retry due after the result was dropped', () => {
+  it('is not sent: the summary left behind is never delivered as the result; the attempt says why', async (ctx) => {
     const { purgeExpiredResults } = await import('../src/domain/requests/stored-results.ts');
-    const fake = await startFakePlatform();
-    const receiver = await startReceiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
-    const t = await startTestApp(
-      'pglite',
-      { YOUTUBE_API_BASE_URL: fake.baseUrl, RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' },
-      { runWorker: true },
-    );
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: SHORTS,
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      await receiver.waitFor(1);
-      assert.ok(JSON.parse(receiver.deliveries[0]!.body).data.data, 'the first attempt carries the result');
-      // The hourly purge, run as it would once the retention has passed, before the retry is due
-      // (4 s later: room for a loaded machine, where a 1 s retry could come first).
-      assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
-      const detail = async () =>
-        (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
-      const state = await until(async () => {
-        const d = await detail();
-        return d.deliveries.length === 2 && d;
-      });
-      assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
-      const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
-      assert.equal(last.outcome, 'failed');
-      assert.match(last.error, /result was kept for RESULT_RETENTION_DAYS and has been dropped/);
-      assert.equal(last.nextAttemptAt ?? null, null, 'no further retry');
-    } finally {
-      await t.close();
-      await receiver.close();
-      await fake.close();
-    }
+    const t = await harness(ctx, { env: { RESULT_RETENTION_DAYS: '1', WEBHOOK_RETRY_SCHEDULE: '4' }, runWorker: true });
+    const receiver = await t.receiver((_d, i) => ({ status: i === 0 ? 500 : 200 }));
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: SHORTS,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: receiver.url() },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    await receiver.waitFor(1);
+    assert.ok(JSON.parse(receiver.deliveries[0]!.body).data.data, 'the first attempt carries the result');
+    // The hourly purge, run as it would once the retention has passed, before the retry is due
+    // (4 s later: room for a loaded machine, where a 1 s retry could come first).
+    assert.equal(await purgeExpiredResults(t.services.db, 1, Date.now() + 86_400_000 + 1000), 1);
+    const detail = async () =>
+      (await t.app.inject({ method: 'GET', url: `${SHORTS}/${requestId}`, headers: bearer(user.key) })).json();
+    const state = await until(async () => {
+      const d = await detail();
+      return d.deliveries.length === 2 && d;
+    });
+    assert.equal(receiver.deliveries.length, 1, 'nothing sent after the drop');
+    const last = state.deliveries.find((d: { attempt: number }) => d.attempt === 2);
+    assert.equal(last.outcome, 'failed');
+    assert.match(last.error, /result was kept for RESULT_RETENTION_DAYS and has been dropped/);
+    assert.equal(last.nextAttemptAt ?? null, null, 'no further retry');
   });
 });
 
-describe('a webhook request that fails on a server-side status (found by review)', () => {
-  it('is reported with its request id and cause, as a synchronous one is logged', async () => {
-    const fake = await startFakePlatform();
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, CACHE_TTL_SECONDS: '0' });
-    try {
-      const user = await createUser(t, 10);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/youtube/shorts',
-        headers: bearer(user.key),
-        payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' },
-      });
-      assert.equal(res.statusCode, 202, res.body);
-      const { requestId } = res.json();
-      fake.injectFault({ kind: 'backendError', times: Infinity });
-      const reported: Array<[string, string]> = [];
-      const deps = {
-        ...t.services.shortsRequests,
-        onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]),
-      };
-      assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
-      assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
-    } finally {
-      await t.close();
-      await fake.close();
-    }
+describe('a webhook request that fails on a server-side status', () => {
+  it('is reported with its request id and cause, as a synchronous one is logged', async (ctx) => {
+    const t = await harness(ctx, { env: { CACHE_TTL_SECONDS: '0' } });
+    const { fake } = t;
+    const user = await createUser(t, 10);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@sparse', webhookUrl: 'http://127.0.0.1:9/h' },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const { requestId } = res.json();
+    fake.injectFault({ kind: 'backendError', times: Infinity });
+    const reported: Array<[string, string]> = [];
+    const deps = {
+      ...t.services.shortsRequests,
+      onServerFailure: (id: string, error: AppError) => reported.push([id, error.code]),
+    };
+    assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
+    assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
   });
 });

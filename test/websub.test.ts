@@ -1,13 +1,14 @@
-// WebSub push for watches (#15) against the fake hub: subscription with verification of intent,
+// WebSub push for watches against the fake hub: subscription with verification of intent,
 // signed Atom notifications that trigger a check at once, HMAC failures ignored, lease renewal.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { startReceiver, until } from '../support/webhook-receiver.ts';
-import { freePort } from '../support/child-service.ts';
+import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
+import { until } from '../support/webhook-receiver.ts';
+import type { Watch } from '../src/contract/watches.ts';
+import type { CreateWatchBody } from '../src/http/schemas/watches.ts';
 import {
   callbackToken,
   MAX_LEASE_SECONDS,
@@ -21,14 +22,19 @@ import { feedTopic } from '../src/fake-platform/websub-hub.ts';
 const WATCHES = '/api/youtube/watches';
 
 describe('WebSub push for watches', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
   let user: TestUser;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof t.receiver>>;
   let watch: { id: string; channel: { id: string } };
   let now = Date.parse('2026-07-01T12:00:00Z');
   const clock = () => now;
   const LEASE = 3600;
+  // Listening at PUBLIC_BASE_URL, subscribed at the fake's hub (the harness wires both).
+  const t = useHarness({
+    public: true,
+    env: { WEBSUB_LEASE_SECONDS: String(LEASE), WATCH_SWEEP_SECONDS: '3600' },
+    runWorker: true,
+    now: clock,
+  });
   const subscription = async (channelId: string) =>
     (
       await t.services.db.query<{
@@ -49,29 +55,9 @@ describe('WebSub push for watches', () => {
     ).map((r) => r.trigger);
 
   before(async () => {
-    fake = await startFakePlatform();
-    fake.addChannel({ handle: 'pushed', shortsCount: 4 });
-    const port = await freePort();
-    t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        WEBSUB_HUB_URL: `${fake.innertubeBaseUrl}/subscribe`,
-        WEBSUB_TOPIC_BASE_URL: fake.innertubeBaseUrl,
-        WEBSUB_LEASE_SECONDS: String(LEASE),
-        WATCH_SWEEP_SECONDS: '3600',
-      },
-      { runWorker: true, now: clock },
-    );
-    await t.app.listen({ port, host: '127.0.0.1' });
+    t.fake.addChannel({ handle: 'pushed', shortsCount: 4 });
     user = await createUser(t, 50);
-    receiver = await startReceiver();
-  });
-  after(async () => {
-    await receiver.close();
-    await t.close();
-    await fake.close();
+    receiver = await t.receiver();
   });
 
   it("subscribes a new watch's channel feed and answers the hub's verification of intent", async () => {
@@ -83,9 +69,9 @@ describe('WebSub push for watches', () => {
     });
     assert.equal(res.statusCode, 201, res.body);
     watch = res.json();
-    const topic = feedTopic(fake.innertubeBaseUrl, watch.channel.id);
+    const topic = feedTopic(t.fake.innertubeBaseUrl, watch.channel.id);
     assert.equal(topicFor(t.services.websub!.settings, watch.channel.id), topic);
-    const sub = await until(async () => fake.hub.subscriptions().find((s) => s.topic === topic));
+    const sub = await until(async () => t.fake.hub.subscriptions().find((s) => s.topic === topic));
     assert.equal(sub.leaseSeconds, LEASE);
     const row = await until(async () => {
       const r = await subscription(watch.channel.id);
@@ -100,15 +86,15 @@ describe('WebSub push for watches', () => {
   });
 
   it('refuses to verify a subscription it did not ask for', async () => {
-    const stranger = fake.addChannel({ handle: 'not-watched', shortsCount: 1 });
+    const stranger = t.fake.addChannel({ handle: 'not-watched', shortsCount: 1 });
     const form = new URLSearchParams({
       'hub.mode': 'subscribe',
-      'hub.topic': feedTopic(fake.innertubeBaseUrl, stranger.id),
+      'hub.topic': feedTopic(t.fake.innertubeBaseUrl, stranger.id),
       'hub.callback': `${t.config.PUBLIC_BASE_URL}/websub/youtube/${stranger.id}`,
     });
-    assert.equal((await fetch(`${fake.innertubeBaseUrl}/subscribe`, { method: 'POST', body: form })).status, 202);
-    await fake.hub.settled();
-    const attempt = fake.hub.verifications().find((v) => v.topic.endsWith(stranger.id));
+    assert.equal((await fetch(`${t.fake.innertubeBaseUrl}/subscribe`, { method: 'POST', body: form })).status, 202);
+    await t.fake.hub.settled();
+    const attempt = t.fake.hub.verifications().find((v) => v.topic.endsWith(stranger.id));
     assert.deepEqual([attempt?.status, attempt?.confirmed], [404, false]);
     // A topic that is not the channel's feed is refused too.
     const wrong = await t.app.inject({
@@ -119,9 +105,9 @@ describe('WebSub push for watches', () => {
     assert.equal(wrong.json().error, 'NOT_FOUND');
   });
 
-  it('believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription (found by review)', async () => {
+  it('believes a verification only at the callback it gave the hub: nobody else can verify, deny or stretch a subscription', async () => {
     const row = (await subscription(watch.channel.id))!;
-    const topic = encodeURIComponent(feedTopic(fake.innertubeBaseUrl, watch.channel.id));
+    const topic = encodeURIComponent(feedTopic(t.fake.innertubeBaseUrl, watch.channel.id));
     const base = `/websub/youtube/${watch.channel.id}`;
     const forged = [
       `${base}?hub.mode=subscribe&hub.topic=${topic}&hub.challenge=x&hub.lease_seconds=3000000000`,
@@ -163,7 +149,7 @@ describe('WebSub push for watches', () => {
   });
 
   it('checks at once on a signed notification and reports the new short', async () => {
-    const published = await fake.publishShort('pushed');
+    const published = await t.fake.publishShort('pushed');
     await receiver.waitFor(1);
     const body = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
     assert.equal(body.type, 'shorts.created');
@@ -172,12 +158,27 @@ describe('WebSub push for watches', () => {
       [published.videoId],
     );
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
-    const notified = fake.hub.notifications().find((n) => n.videoId === published.videoId);
+    const notified = t.fake.hub.notifications().find((n) => n.videoId === published.videoId);
     assert.equal(notified?.status, 202);
   });
 
   it('ignores a notification whose HMAC does not match (and one about a video already seen)', async () => {
-    const row = (await subscription(watch.channel.id))!;
+    // Its own watch, and a short a push has reported to it: a video that watch has seen.
+    t.fake.addChannel({ handle: 'pushed-forged', shortsCount: 2 });
+    const hooks = await t.receiver();
+    const created = await t.as(user).post<CreateWatchBody, Watch>(WATCHES, {
+      channelUrl: 'https://www.youtube.com/@pushed-forged',
+      webhookUrl: hooks.url(),
+    });
+    assert.equal(created.status, 201, created.text);
+    const watch = created.body;
+    const row = await until(async () => {
+      const r = await subscription(watch.channel.id);
+      return r?.state === 'verified' && r;
+    });
+    const { videoId: seenId } = await t.fake.publishShort('pushed-forged');
+    await hooks.waitFor(1);
+    assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
     const atom = `<?xml version='1.0' encoding='UTF-8'?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom"><entry><id>yt:video:AAAAAAAAAAA</id><yt:videoId>AAAAAAAAAAA</yt:videoId><yt:channelId>${watch.channel.id}</yt:channelId></entry></feed>`;
     assert.deepEqual(parseNotification(atom), [{ videoId: 'AAAAAAAAAAA', channelId: watch.channel.id }]);
     const post = (signature: string) =>
@@ -196,10 +197,6 @@ describe('WebSub push for watches', () => {
     const metrics = await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total');
     assert.match(metrics, /outcome="bad-signature"} 4/);
     // Correctly signed, about a video every watch has already seen: no check either.
-    const seenId =
-      receiver.deliveries.length > 0
-        ? (JSON.parse(receiver.deliveries[0]!.body) as { data: { shorts: Array<{ id: string }> } }).data.shorts[0]!.id
-        : '';
     const again = atom.replaceAll('AAAAAAAAAAA', seenId);
     const res = await t.app.inject({
       method: 'POST',
@@ -212,7 +209,7 @@ describe('WebSub push for watches', () => {
     });
     assert.equal(res.statusCode, 202);
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
-    // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched (found by review).
+    // A channel nobody here watches answers the same as a watched one: the callback tells no one what is watched.
     for (const url of [
       `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa`,
       `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${'A'.repeat(32)}`,
@@ -230,6 +227,8 @@ describe('WebSub push for watches', () => {
       await t.services.metrics.registry.getSingleMetricAsString('websub_notifications_total'),
       /outcome="unknown-topic"} 3/,
     );
+    // Its watch goes, so the suite's own watch is again the only one whose lease the tests follow.
+    assert.equal((await t.as(user).delete(`${WATCHES}/${watch.id}`)).status, 200);
   });
 
   it('refuses a notification body past 16 KiB with 413, the same for a watched and an unwatched channel', async () => {
@@ -258,7 +257,7 @@ describe('WebSub push for watches', () => {
     assert.deepEqual(await subscriptionsDue(websub), []);
     now += LEASE * 1000 * 0.1; // 5 % left
     assert.deepEqual(await subscriptionsDue(websub), [watch.channel.id]);
-    const verificationsBefore = fake.hub.verifications().length;
+    const verificationsBefore = t.fake.hub.verifications().length;
     await subscribe(websub, watch.channel.id);
     const renewed = await until(async () => {
       const r = await subscription(watch.channel.id);
@@ -266,74 +265,67 @@ describe('WebSub push for watches', () => {
     });
     assert.equal(renewed.lease_expires_at!.getTime(), now + LEASE * 1000);
     assert.equal(renewed.state, 'verified');
-    assert.equal(fake.hub.verifications().length, verificationsBefore + 1);
+    assert.equal(t.fake.hub.verifications().length, verificationsBefore + 1);
     assert.deepEqual(await subscriptionsDue(websub), []);
   });
 });
 
-describe('WebSub: a hub that never answers (found by review)', () => {
-  it('holds up no sweep: due watches are still checked while subscription requests wait', async () => {
+describe('WebSub: a hub that never answers', () => {
+  it('holds up no sweep: due watches are still checked while subscription requests wait', async (ctx) => {
     const { createServer } = await import('node:net');
     // Accepts connections and never answers.
     const sockets: Array<import('node:net').Socket> = [];
     const silent = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const fake = await startFakePlatform();
-    for (let i = 0; i < 6; i++) fake.addChannel({ handle: `silent-hub-${i}`, shortsCount: 2 });
+    ctx.after(() => {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    });
     let now = Date.parse('2026-07-01T12:00:00Z');
-    const t = await startTestApp(
-      'pglite',
-      {
-        YOUTUBE_API_BASE_URL: fake.baseUrl,
+    const t = await harness(ctx, {
+      env: {
         PUBLIC_BASE_URL: 'http://127.0.0.1:9',
         WEBSUB_HUB_URL: `http://127.0.0.1:${(silent.address() as { port: number }).port}/subscribe`,
         WATCH_SWEEP_SECONDS: '3600',
         WATCH_MIN_INTERVAL_SECONDS: '60',
         YOUTUBE_TIMEOUT_MS: '600000',
       },
-      { runWorker: true, now: () => now },
-    );
-    try {
-      const user = await createUser(t, 50);
-      const ids: string[] = [];
-      for (let i = 0; i < 6; i++) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: WATCHES,
-          headers: bearer(user.key),
-          payload: {
-            channelUrl: `https://www.youtube.com/@silent-hub-${i}`,
-            webhookUrl: 'https://example.com/h',
-            intervalSeconds: 60,
-          },
-        });
-        assert.equal(res.statusCode, 201, res.body);
-        ids.push(res.json().id);
-      }
-      // Every subscription is due again (asked for long ago, never verified), and every watch is due.
-      await t.services.db.query("UPDATE websub_subscriptions SET requested_at = now() - interval '1 day'");
-      now += 120_000;
-      // The sweep is done while the hub still has every request hanging (they wait up to 10 minutes).
-      await t.services.sweepOnce();
-      const [{ due }] = (await t.services.db.query<{ due: number }>(
-        'SELECT count(*)::int AS due FROM watches WHERE next_check_at <= $1',
-        [new Date(now)],
-      )) as [{ due: number }];
-      assert.equal(due, 0, 'every due watch was claimed by the sweep');
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      silent.close();
-      await t.close();
-      await fake.close();
+      runWorker: true,
+      now: () => now,
+    });
+    for (let i = 0; i < 6; i++) t.fake.addChannel({ handle: `silent-hub-${i}`, shortsCount: 2 });
+    const user = await createUser(t, 50);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: WATCHES,
+        headers: bearer(user.key),
+        payload: {
+          channelUrl: `https://www.youtube.com/@silent-hub-${i}`,
+          webhookUrl: 'https://example.com/h',
+          intervalSeconds: 60,
+        },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      ids.push(res.json().id);
     }
+    // Every subscription is due again (asked for long ago, never verified), and every watch is due.
+    await t.services.db.query("UPDATE websub_subscriptions SET requested_at = now() - interval '1 day'");
+    now += 120_000;
+    // The sweep is done while the hub still has every request hanging (they wait up to 10 minutes).
+    await t.services.sweepOnce();
+    const [{ due }] = (await t.services.db.query<{ due: number }>(
+      'SELECT count(*)::int AS due FROM watches WHERE next_check_at <= $1',
+      [new Date(now)],
+    )) as [{ due: number }];
+    assert.equal(due, 0, 'every due watch was claimed by the sweep');
   });
 });
 
 describe('WebSub with push off', () => {
   it('answers a notification 404 before reading its body', async (ctx) => {
-    const t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: 'http://127.0.0.1:9' });
-    ctx.after(() => t.close());
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const t = await harness(ctx, { fake: false, listen: true });
     const { port } = t.app.server.address() as { port: number };
     // Headers announce 1 MiB but only 1 KiB is sent: the answer must come without the rest.
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -54,7 +54,7 @@ export const SHORT_FIELDS: Record<string, FieldType> = {
   'statistics.favoriteCount': 'string',
   'statistics.commentCount': 'string',
   shortUrl: 'string',
-  // Extensions (#14): the duration as the platform gives it, and in seconds.
+  // Extensions: the duration as the platform gives it, and in seconds.
   'contentDetails.duration': 'string',
   durationSeconds: 'number',
 };

@@ -1,12 +1,13 @@
-// Regression tests for the #12 probe findings that are not covered by the generated route suite:
+// Regression tests for the security probe findings that are not covered by the generated route suite:
 // 6 (parser-level errors on a real socket), 7 (webhook secret rotation), 8 (redelivery),
 // 9 (security headers, CORS), 10 (query strings in logs), 11 (generic delivery errors),
 // 12 (SSRF address forms), 13 (/readyz and /metrics), 15 (slow clients).
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { startTestApp, createUser, bearer, clearOfWindowEnd, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, createUser, bearer, clearOfWindowEnd } from '../helpers/test-app.ts';
+import { harness, useHarness } from '../helpers/harness.ts';
 import { freePort } from '../../support/child-service.ts';
 import { startReceiver } from '../../support/webhook-receiver.ts';
 import { buildApp } from '../../src/app.ts';
@@ -47,15 +48,13 @@ function jsonOf(response: string): { status: number; body: Record<string, unknow
   return { status: Number(head!.split(' ')[1]), body: JSON.parse(body!), headers: head! };
 }
 
-describe('parser-level errors and slow clients on a real socket (6, 15)', () => {
-  let t: TestApp;
+describe('parser-level errors and slow clients on a real socket', () => {
+  const t = useHarness({ fake: false, env: { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
   let port: number;
   before(async () => {
-    t = await startTestApp('pglite', { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(() => t.close());
 
   for (const [label, request, status, code] of [
     ['malformed HTTP', 'NOT HTTP AT ALL\r\n\r\n', 400, 'BAD_REQUEST'],
@@ -105,14 +104,12 @@ describe('parser-level errors and slow clients on a real socket (6, 15)', () => 
   });
 });
 
-describe('webhook secrets, redelivery (7, 8)', () => {
-  let t: TestApp;
-  before(async () => {
+describe('webhook secrets, redelivery', () => {
+  const t = useHarness(() => {
     // Rotations are counted per clock hour: the service's clock keeps a minute clear of the hour's end.
     const skew = clearOfWindowEnd(Date.now(), 3600, 60_000);
-    t = await startTestApp('pglite', { WEBHOOK_SECRET_ROTATIONS_PER_HOUR: '3' }, { now: () => Date.now() + skew });
+    return { fake: false, env: { WEBHOOK_SECRET_ROTATIONS_PER_HOUR: '3' }, now: () => Date.now() + skew };
   });
-  after(() => t.close());
 
   it('at most two secrets sign, and rotation is rate limited', async () => {
     const user = await createUser(t);
@@ -188,17 +185,9 @@ describe('webhook secrets, redelivery (7, 8)', () => {
   });
 });
 
-describe('security headers and CORS (9)', () => {
-  let t: TestApp;
-  let withCors: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite');
-    withCors = await startTestApp('pglite', { CORS_ORIGINS: 'https://app.example.com' });
-  });
-  after(async () => {
-    await t.close();
-    await withCors.close();
-  });
+describe('security headers and CORS', () => {
+  const t = useHarness({ fake: false });
+  const withCors = useHarness({ fake: false, env: { CORS_ORIGINS: 'https://app.example.com' } });
 
   it('the dashboard and the docs carry CSP without inline scripts, frame protection, nosniff and Referrer-Policy', async () => {
     for (const url of ['/dashboard/', '/docs/', '/docs/static/index.html', '/openapi.json']) {
@@ -246,9 +235,9 @@ describe('security headers and CORS (9)', () => {
   });
 });
 
-describe('logs (10)', () => {
-  it('query strings are not logged', async () => {
-    const t = await startTestApp('pglite');
+describe('logs', () => {
+  it('query strings are not logged', async (ctx) => {
+    const t = await harness(ctx, { fake: false });
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _enc, done) {
@@ -257,26 +246,22 @@ describe('logs (10)', () => {
       },
     });
     const app = await buildApp(t.services, fastifyOptions({ level: 'info', stream }, t.config));
-    try {
-      const secret = 'csk_thisIsASecretPassedInTheQueryString123';
-      await app.inject({ method: 'GET', url: `/accounts?api_key=${secret}` });
-      await app.inject({ method: 'GET', url: `/nowhere?token=${secret}` });
-      // The WebSub callback's token is a secret too (found by review).
-      const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
-      await app.inject({ method: 'GET', url: `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${token}?hub.mode=subscribe` });
-      const text = lines.join('');
-      assert.ok(text.includes('/accounts?[redacted]'), text);
-      assert.ok(text.includes('/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/[redacted]?[redacted]'), text);
-      assert.ok(!text.includes(secret), 'the credential is not in the logs');
-      assert.ok(!text.includes(token), 'the callback token is not in the logs');
-    } finally {
-      await app.close();
-      await t.close();
-    }
+    t.defer(() => app.close());
+    const secret = 'csk_thisIsASecretPassedInTheQueryString123';
+    await app.inject({ method: 'GET', url: `/accounts?api_key=${secret}` });
+    await app.inject({ method: 'GET', url: `/nowhere?token=${secret}` });
+    // The WebSub callback's token is a secret too.
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+    await app.inject({ method: 'GET', url: `/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/${token}?hub.mode=subscribe` });
+    const text = lines.join('');
+    assert.ok(text.includes('/accounts?[redacted]'), text);
+    assert.ok(text.includes('/websub/youtube/UCaaaaaaaaaaaaaaaaaaaaaa/[redacted]?[redacted]'), text);
+    assert.ok(!text.includes(secret), 'the credential is not in the logs');
+    assert.ok(!text.includes(token), 'the callback token is not in the logs');
   });
 });
 
-describe('webhook destinations (11, 12)', () => {
+describe('webhook destinations', () => {
   it('refuses IPv4-compatible, SIIT and mapped forms of private addresses; allows public ones', () => {
     for (const host of [
       '[::127.0.0.1]',
@@ -316,43 +301,38 @@ describe('webhook destinations (11, 12)', () => {
     assert.equal(assertAcceptableWebhookUrl('https://hooks.example.com/x', false).hostname, 'hooks.example.com');
   });
 
-  it('customers see a generic reason; the DNS answer stays in the detail for the logs', async () => {
+  it('customers see a generic reason; the DNS answer stays in the detail for the logs', async (ctx) => {
     const receiver = await startReceiver();
     const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000 });
-    try {
-      const port = new URL(receiver.url()).port;
-      const base = {
-        webhookId: 'msg_x',
-        body: '{}',
-        secrets: ['whsec_' + Buffer.alloc(32, 1).toString('base64')],
-        agent,
-        allowPrivate: false,
-        timeoutMs: 2000,
-      };
-      const viaDns = await deliverOnce({ ...base, url: `http://localhost:${port}/hook` });
-      assert.equal(viaDns.error, 'Destination not allowed.');
-      assert.match(viaDns.detail ?? '', /forbidden address/);
-      const literal = await deliverOnce({ ...base, url: `http://[::ffff:0:127.0.0.1]:${port}/hook` });
-      assert.equal(literal.error, 'Destination not allowed.');
-      const unknown = await deliverOnce({ ...base, url: 'http://does-not-exist.invalid/hook' });
-      assert.equal(unknown.error, 'DNS lookup failed.');
-      assert.equal(receiver.deliveries.length, 0, 'nothing reached the private receiver');
-    } finally {
+    ctx.after(async () => {
       await agent.close();
       await receiver.close();
-    }
+    });
+    const port = new URL(receiver.url()).port;
+    const base = {
+      webhookId: 'msg_x',
+      body: '{}',
+      secrets: ['whsec_' + Buffer.alloc(32, 1).toString('base64')],
+      agent,
+      allowPrivate: false,
+      timeoutMs: 2000,
+    };
+    const viaDns = await deliverOnce({ ...base, url: `http://localhost:${port}/hook` });
+    assert.equal(viaDns.error, 'Destination not allowed.');
+    assert.match(viaDns.detail ?? '', /forbidden address/);
+    const literal = await deliverOnce({ ...base, url: `http://[::ffff:0:127.0.0.1]:${port}/hook` });
+    assert.equal(literal.error, 'Destination not allowed.');
+    const unknown = await deliverOnce({ ...base, url: 'http://does-not-exist.invalid/hook' });
+    assert.equal(unknown.error, 'DNS lookup failed.');
+    assert.equal(receiver.deliveries.length, 0, 'nothing reached the private receiver');
   });
 });
 
-describe('/readyz and /metrics (13)', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', {
-      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-      METRICS_TOKEN: 'metrics-token-0123456789',
-    });
-  });
-  after(() => t.close());
+describe('/readyz and /metrics', () => {
+  const t = useHarness(async () => ({
+    fake: false,
+    env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, METRICS_TOKEN: 'metrics-token-0123456789' },
+  }));
 
   it('/readyz names the store that is down, without internal error text', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });

@@ -1,4 +1,4 @@
-// #12 points 1, 2 and 17: login throttling is atomic (parallel requests cannot outrun it), keyed by
+// Login throttling is atomic (parallel requests cannot outrun it), keyed by
 // (email, address) with growing delays, a per-email ceiling that only slows guessing, and the
 // client address comes from X-Forwarded-For only when the peer is a trusted proxy. Password checks
 // are bounded by a gate.
@@ -18,14 +18,8 @@ import { connectRedis } from '../../src/infra/redis.ts';
 import { AppError } from '../../src/errors.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
-import {
-  STORAGE_MODES,
-  clearOfWindowEnd,
-  startTestApp,
-  uniqueEmail,
-  PASSWORD,
-  type TestApp,
-} from '../helpers/test-app.ts';
+import { STORAGE_MODES, clearOfWindowEnd, startTestApp, uniqueEmail, PASSWORD } from '../helpers/test-app.ts';
+import { useHarness } from '../helpers/harness.ts';
 import { createPostgresDatabase, REDIS_TEST_URL } from '../../support/databases.ts';
 import { clientAddressKey } from '../../src/http/client-address.ts';
 
@@ -167,18 +161,20 @@ const LOGIN_MODES = [
 ];
 for (const { mode, redis } of LOGIN_MODES) {
   describe(`POST /auth/login throttling (${mode}${redis ? ' + Redis' : ''})`, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await startTestApp(mode, {
+    const t = useHarness({
+      mode,
+      fake: false,
+      env: {
         LOGIN_MAX_FAILURES: '5',
         ...(redis ? { REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `login-${randomBytes(4).toString('hex')}:` } : {}),
-      });
+      },
+    });
+    before(async () => {
       if (redis)
         await new Promise((resolve) =>
           t.services.redis!.status === 'ready' ? resolve(null) : t.services.redis!.once('ready', resolve),
         );
     });
-    after(() => t.close());
 
     const login = (email: string, password: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
       t.app.inject({
@@ -210,19 +206,17 @@ for (const { mode, redis } of LOGIN_MODES) {
   });
 }
 
-describe('per-address limits count an IPv6 client by its /64 (found by review)', () => {
-  let t: TestApp;
-  before(async () => {
+describe('per-address limits count an IPv6 client by its /64', () => {
+  const t = useHarness(() => {
     // Sign-ups count per clock hour: the service's clock keeps a minute clear of the hour's end
     // (14 sign-ups across it would find room for more than ten).
     const skew = clearOfWindowEnd(Date.now(), 3600, 60_000);
-    t = await startTestApp(
-      'pglite',
-      { LOGIN_MAX_FAILURES: '5', SIGNUP: 'open', SIGNUP_CREDITS: '5' },
-      { now: () => Date.now() + skew },
-    );
+    return {
+      fake: false,
+      env: { LOGIN_MAX_FAILURES: '5', SIGNUP: 'open', SIGNUP_CREDITS: '5' },
+      now: () => Date.now() + skew,
+    };
   });
-  after(() => t.close());
   // Addresses of one /64, as one host picks them.
   const rotated = (i: number) => `2001:db8:1:2:${(0x1000 + i).toString(16)}::${(i % 7) + 1}`;
 
@@ -285,11 +279,7 @@ describe('per-address limits count an IPv6 client by its /64 (found by review)',
 });
 
 describe('TRUSTED_PROXIES', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', { TRUSTED_PROXIES: '127.0.0.1/32, ::1' });
-  });
-  after(() => t.close());
+  const t = useHarness({ fake: false, env: { TRUSTED_PROXIES: '127.0.0.1/32, ::1' } });
 
   it('believes X-Forwarded-For from a listed proxy only', async () => {
     const email = uniqueEmail('proxy');
@@ -333,11 +323,7 @@ describe('TRUSTED_PROXIES', () => {
 });
 
 describe('bounded password hashing', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp('pglite', { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' });
-  });
-  after(() => t.close());
+  const t = useHarness({ fake: false, env: { PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_QUEUE: '1' } });
 
   it('a flood of logins for unknown emails gets 503 with Retry-After beyond the queue, never a 500', async () => {
     const results = await Promise.all(

@@ -1,4 +1,4 @@
-// The shared security suite (#12 point 16), generated from the app's own route table (collected by
+// The shared security suite, generated from the app's own route table (collected by
 // an onRoute hook in buildApp), so a new route is covered the moment it is registered:
 //   every protected route: no credential, malformed / junk / unknown / revoked / expired credentials
 //   and a session token whose subject is not an account id → 401; an API key on a session-only route
@@ -6,12 +6,13 @@
 //   body or path parameter → 413 / 414;
 //   every route: NUL in the query string → 400; every answer in {error, message, requestId} with the
 //   same id in X-Request-Id, never a 5xx.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
-import { startTestApp, createUser, bearer, type TestApp, type TestUser } from '../helpers/test-app.ts';
+import { createUser, bearer, type TestUser } from '../helpers/test-app.ts';
+import { useHarness } from '../helpers/harness.ts';
 import { generateApiKey } from '../../src/domain/keys/api-key-format.ts';
 import { insertRequest } from '../../src/domain/requests/request-store.ts';
 import { newRequestId } from '../../src/http/request-id.ts';
@@ -108,7 +109,7 @@ function assertErrorBody(res: LightMyRequestResponse, route: Route, label: strin
 }
 
 describe('security suite: generated from the route table', () => {
-  let t: TestApp;
+  const t = useHarness({ fake: false, env: { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite', CREDENTIAL_CACHE_MS: '0' } });
   let alice: TestUser;
   let bob: TestUser;
   let revokedKey: string;
@@ -119,7 +120,6 @@ describe('security suite: generated from the route table', () => {
 
   before(async () => {
     // No credential cache, so a change to an account (disabling it) applies to the next request.
-    t = await startTestApp('pglite', { OPERATOR_TOKEN: OPERATOR, SIGNUP: 'invite', CREDENTIAL_CACHE_MS: '0' });
     alice = await createUser(t);
     bob = await createUser(t);
     const second = await t.app.inject({
@@ -140,7 +140,7 @@ describe('security suite: generated from the route table', () => {
       .setIssuedAt(1_600_000_000)
       .setExpirationTime(1_600_000_100)
       .sign(secret);
-    // Correctly signed, but its subject is no account id (#12 point 14: was a 500).
+    // Correctly signed, but its subject is no account id (before: a 500).
     foreignSubjectToken = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('admin')
@@ -182,7 +182,7 @@ describe('security suite: generated from the route table', () => {
       if (res.statusCode !== 202) throw new Error(`batch fixture: ${res.body}`);
       return res.json().batchId as string;
     };
-    // A watch each (#15), written directly: creating one through the API reads the platform.
+    // A watch each, written directly: creating one through the API reads the platform.
     const watchOf = async (user: TestUser) => {
       const id = newWatchId();
       await t.services.db.query(
@@ -210,7 +210,6 @@ describe('security suite: generated from the route table', () => {
     };
     routes = routesOf(t.app.routeTable);
   });
-  after(() => t.close());
 
   const urlOf = (route: Route, values: Record<string, string>, raw = false) =>
     route.url
@@ -411,7 +410,7 @@ describe('security suite: generated from the route table', () => {
           const res = await send(route, { headers, url: urlOf(route, { ...fixtures.own, [param]: bad }, true) });
           assert.equal(res.statusCode, 400, `${route.method} ${route.url} :${param}=${bad}: ${res.body}`);
           // Bytes that are not UTF-8 are refused while the router decodes the URL, before it knows
-          // the route: the body still has the route's shape (found by review: success was missing).
+          // the route: the body still has the route's shape (before: success was missing).
           if (bad.includes('%ED'))
             assert.equal(res.json().error, 'INVALID_URL', `${route.method} ${route.url}: ${res.body}`);
           assertErrorBody(res, route, `${route.method} ${route.url}`);

@@ -1,4 +1,4 @@
-// #12 point 4: a store that accepts connections but never answers (a SIGSTOPped Redis, a frozen
+// A store that accepts connections but never answers (a SIGSTOPped Redis, a frozen
 // network path to PostgreSQL) must turn into 503 within a bounded time, and the service must
 // recover by itself when the store answers again. Uses its own redis-server (never the shared one).
 import { after, before, describe, it } from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { startFakePlatform, type FakePlatform } from '../../src/fake-platform/server.ts';
-import { startTestApp, createUser, bearer, type TestApp } from '../helpers/test-app.ts';
+import { createUser, bearer } from '../helpers/test-app.ts';
+import { useHarness } from '../helpers/harness.ts';
 import { createPostgresDatabase, startRedis } from '../../support/databases.ts';
 import { freePort } from '../../support/child-service.ts';
 import { until } from '../../support/webhook-receiver.ts';
@@ -67,25 +67,22 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
-  let fake: FakePlatform;
   let redis: ChildProcess;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
+  // Its own Redis, started first: the tests stop and continue it.
+  const t = useHarness(async () => {
     const port = await freePort();
     redis = await startRedis(port);
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      REDIS_KEY_PREFIX: `hung-${randomBytes(3).toString('hex')}:`,
-    });
-    await until(async () => t.services.redis!.status === 'ready', 5000, 20);
+    return {
+      env: { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `hung-${randomBytes(3).toString('hex')}:` },
+    };
   });
-  after(async () => {
-    redis.kill('SIGCONT');
-    await t.close();
+  before(async () => {
+    await until(async () => t.services.redis!.status === 'ready', 5000, 20);
+    // Running again before the service closes its connection.
+    t.defer(() => redis.kill('SIGCONT'));
+  });
+  after(() => {
     redis.kill('SIGKILL');
-    await fake.close();
   });
 
   it('answers 503 SERVICE_UNAVAILABLE within 2 s while Redis is stopped, 200 again after SIGCONT', async () => {
@@ -123,29 +120,29 @@ describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
 });
 
 describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, recovery by itself', () => {
-  let fake: FakePlatform;
   let proxy: Awaited<ReturnType<typeof startFreezableProxy>>;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let t: TestApp;
-  before(async () => {
-    fake = await startFakePlatform();
+  // The service reaches its own PostgreSQL database through a proxy the test can freeze.
+  const t = useHarness(async () => {
     proxy = await startFreezableProxy(5432);
     database = await createPostgresDatabase();
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
-    t = await startTestApp('pglite', {
-      YOUTUBE_API_BASE_URL: fake.baseUrl,
-      DATABASE_URL: viaProxy.toString(),
-      DATABASE_STATEMENT_TIMEOUT_MS: '1000',
-      DATABASE_CONNECT_TIMEOUT_MS: '1000',
-    });
+    return {
+      env: {
+        DATABASE_URL: viaProxy.toString(),
+        DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      },
+    };
+  });
+  before(() => {
+    // Thawed before the service closes its connections.
+    t.defer(() => proxy.thaw());
   });
   after(async () => {
-    proxy.thaw();
-    await t.close();
     await proxy.close();
     await database.drop();
-    await fake.close();
   });
 
   it('answers 503 instead of hanging, and 200 once the database answers again', async () => {
@@ -170,36 +167,35 @@ describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, 
 });
 
 describe('statement timeouts do not apply to migrations', () => {
-  it("an instance waiting for another instance's migration (longer than the statement timeout) still starts", async () => {
+  it("an instance waiting for another instance's migration (longer than the statement timeout) still starts", async (ctx) => {
     const database = await createPostgresDatabase();
     const holder = new pg.Client({ connectionString: database.url });
     await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock(424242)'); // the migration lock (src/infra/db/migrate.ts)
-      const opening = openDatabase({
-        DATABASE_URL: database.url,
-        DATA_DIR: '',
-        DATABASE_POOL_SIZE: 2,
-        DATABASE_STATEMENT_TIMEOUT_MS: 200,
-        DATABASE_CONNECT_TIMEOUT_MS: 2000,
-      });
-      await new Promise((r) => setTimeout(r, 800)); // the other instance's long migration
-      await holder.query('COMMIT');
-      const db = await opening;
-      const [row] = await db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM schema_migrations WHERE name = '003_security.sql'",
-      );
-      assert.equal(row!.n, 1);
-      await assert.rejects(
-        db.query('SELECT pg_sleep(1)'),
-        /statement timeout|canceling statement/,
-        'the request path keeps its statement timeout',
-      );
-      await db.close();
-    } finally {
+    ctx.after(async () => {
       await holder.end();
       await database.drop();
-    }
+    });
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(424242)'); // the migration lock (src/infra/db/migrate.ts)
+    const opening = openDatabase({
+      DATABASE_URL: database.url,
+      DATA_DIR: '',
+      DATABASE_POOL_SIZE: 2,
+      DATABASE_STATEMENT_TIMEOUT_MS: 200,
+      DATABASE_CONNECT_TIMEOUT_MS: 2000,
+    });
+    await new Promise((r) => setTimeout(r, 800)); // the other instance's long migration
+    await holder.query('COMMIT');
+    const db = await opening;
+    const [row] = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM schema_migrations WHERE name = '003_security.sql'",
+    );
+    assert.equal(row!.n, 1);
+    await assert.rejects(
+      db.query('SELECT pg_sleep(1)'),
+      /statement timeout|canceling statement/,
+      'the request path keeps its statement timeout',
+    );
+    await db.close();
   });
 });
