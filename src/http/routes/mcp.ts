@@ -11,7 +11,7 @@ import {
 import { configuredPricing } from '../pricing.ts';
 import { describeTool, mcpTools, type ToolDefinition } from '../mcp/tools.ts';
 import { CALL_SOURCE_HEADER, MCP_CALL_MARK } from '../mcp/call-source.ts';
-import { errorResponse } from '../schemas/common.ts';
+import { ErrorBody, errorResponse } from '../schemas/common.ts';
 
 const SERVER_INFO = { name: 'channel-shorts', version: '1.0.0' };
 const JSON_RPC = {
@@ -118,10 +118,15 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         response: {
           200: { ...JSON_RPC, description: 'The JSON-RPC response.' },
           202: { type: 'null', description: 'A notification or response from the client, accepted; no body.' },
-          400: { ...JSON_RPC, description: 'Not a valid JSON-RPC message (a JSON-RPC error object).' },
+          400: {
+            description:
+              'Not a valid JSON-RPC message (a JSON-RPC error object), or input every route refuses (the error body).',
+            anyOf: [JSON_RPC, ErrorBody],
+          },
           401: errorResponse('No credential, or not a valid one.', ['UNAUTHORIZED']),
           406: { ...JSON_RPC, description: 'Accept must list application/json and text/event-stream.' },
-          415: { ...JSON_RPC, description: 'The body must be application/json.' },
+          413: errorResponse('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']),
+          415: errorResponse('The body must be application/json.', ['UNSUPPORTED_MEDIA_TYPE']),
         },
       },
     },
