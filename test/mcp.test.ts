@@ -1,12 +1,11 @@
 // The MCP server at /mcp, driven by the official MCP client over Streamable HTTP: the tools, their
 // schemas, and that a tool call is metered exactly like the REST call it stands for (credits,
 // ledger, rate-limit windows, error codes), on one instance and across two sharing one database.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { bearer, createUser, startTestApp, type TestApp, type TestUser } from './helpers/test-app.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { bearer, createUser, type TestApp, type TestUser } from './helpers/test-app.ts';
+import { harness, useHarness } from './helpers/harness.ts';
 
 const TOOLS = [
   'create_watch',
@@ -36,23 +35,15 @@ async function connect(t: TestApp, key: string): Promise<Client> {
 }
 
 describe('MCP server', () => {
-  let fake: FakePlatform;
-  let t: TestApp;
+  const t = useHarness({ listen: true, env: { READ_RATE_LIMIT_PER_MINUTE: '600' } });
   let user: TestUser;
   let client: Client;
 
   before(async () => {
-    fake = await startFakePlatform();
-    fake.addChannel({ handle: 'agents', shortsCount: 60 });
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl, READ_RATE_LIMIT_PER_MINUTE: '600' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t.fake.addChannel({ handle: 'agents', shortsCount: 60 });
     user = await createUser(t, 100);
     client = await connect(t, user.key);
-  });
-  after(async () => {
-    await client?.close();
-    await t?.close();
-    await fake?.close();
+    t.defer(() => client.close());
   });
 
   it('lists its tools with input schemas from the REST schemas and what each costs', async () => {
@@ -236,20 +227,12 @@ describe('MCP server', () => {
 
 describe('MCP server behind two instances', () => {
   it('answers a tool call at an instance other than the one the client initialised with', async (ctx) => {
-    const fake = await startFakePlatform();
-    ctx.after(() => fake.close());
-    fake.addChannel({ handle: 'agents-two', shortsCount: 10 });
-    const database = await createPostgresDatabase();
-    ctx.after(() => database.drop());
-    const env = { YOUTUBE_API_BASE_URL: fake.baseUrl, DATABASE_URL: database.url };
-    const first = await startTestApp('pglite', env);
-    ctx.after(() => first.close());
-    const second = await startTestApp('pglite', env);
-    ctx.after(() => second.close());
-    for (const app of [first, second]) await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const first = await harness(ctx, { mode: 'postgres', listen: true });
+    const second = await first.peer({ listen: true });
+    first.fake.addChannel({ handle: 'agents-two', shortsCount: 10 });
     const user = await createUser(first, 20);
     const client = await connect(first, user.key);
-    ctx.after(() => client.close());
+    first.defer(() => client.close());
     assert.ok((await client.listTools()).tools.length > 0);
     const { port } = second.app.server.address() as { port: number };
     const res = await fetch(`http://127.0.0.1:${port}/mcp`, {

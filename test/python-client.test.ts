@@ -1,7 +1,7 @@
 // The Python client (clients/python) against the real service: its unittest suite runs in python3
 // with the service's URL, a key, and a webhook delivery the service really signed. Its types must be
 // what the generator makes from this service's OpenAPI document.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakePlatform, type FakePlatform } from '../src/fake-platform/server.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
+import { useHarness } from './helpers/harness.ts';
 import { PYTHON_TYPES_PATH, renderPythonTypes } from '../scripts/generate-python-types.ts';
-import { bearer, createUser, startTestApp, type TestApp } from './helpers/test-app.ts';
+import { bearer, createUser } from './helpers/test-app.ts';
 
 const CLIENT_DIR = fileURLToPath(new URL('../clients/python', import.meta.url));
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
@@ -22,24 +22,15 @@ const skip = process.env.CI === 'true' ? false : pythonMissing;
 if (skip) console.log(`# python client tests skipped: ${skip}`);
 
 describe('the Python client', { skip }, () => {
-  let fake: FakePlatform;
-  let t: TestApp;
+  const t = useHarness({ listen: true, runWorker: true });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let dir: string;
 
   before(async () => {
-    fake = await startFakePlatform();
-    fake.addChannel({ handle: 'python', shortsCount: 23 });
-    t = await startTestApp('pglite', { YOUTUBE_API_BASE_URL: fake.baseUrl }, { runWorker: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    receiver = await startReceiver();
+    t.fake.addChannel({ handle: 'python', shortsCount: 23 });
+    receiver = await t.receiver();
     dir = await mkdtemp(join(tmpdir(), 'cs-python-'));
-  });
-  after(async () => {
-    await receiver?.close();
-    await t?.close();
-    await fake?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    t.defer(() => rm(dir, { recursive: true, force: true }));
   });
 
   it('has the TypedDicts the generator makes from this OpenAPI document', async () => {
