@@ -22,8 +22,7 @@ async function main() {
   const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
   // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock: a logger of the
-  // same settings, so those lines have their level, time and errors' messages (found by review:
-  // JSON.stringify of an Error gave "err":{}).
+  // same settings, so those lines have their level, time and errors' messages (// JSON.stringify of an Error gave "err":{}).
   let built: FastifyInstance | undefined;
   const early = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   const app = await buildApp(
@@ -62,7 +61,7 @@ async function main() {
     let closing: NodeJS.Timeout | undefined;
     const cut = setTimeout(() => {
       // Requests still running now lose their connection: they are settled as failed, not charged.
-      // One already settling finishes writing its answer first (found by review: cut in the same
+      // One already settling finishes writing its answer first (cut in the same
       // instant, it was charged and its answer lost).
       app.services.connectionsCut.abort();
       closing = setTimeout(() => app.server.closeAllConnections(), SETTLING_GRACE_MS);

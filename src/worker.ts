@@ -34,7 +34,7 @@ async function main() {
           token: config.METRICS_TOKEN,
           warn: (err, msg) => log.warn({ err }, msg),
         }).catch(async (error: NodeJS.ErrnoException) => {
-          // Its jobs have started: stopped cleanly, then one clear line, as the API process says it (found by review: a stack trace).
+          // Its jobs have started: stopped cleanly, then one clear line, as the API process says it (a stack trace).
           await services.close();
           if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
             console.error(

@@ -1,7 +1,7 @@
 // Per-account limits of actions that cost the account nothing but make the service send traffic to
 // an address of the caller's choosing: a test event, a redelivery. They do not count against the
 // account's metered windows (RATE_LIMIT_PER_*); each has its own, small, so the service cannot be
-// turned into a free traffic source aimed at a third party (found by review: redeliveries of a
+// turned into a free traffic source aimed at a third party (redeliveries of a
 // 2.7 MB result were unlimited — 82 of them in 30 s from one account).
 import { enforceLimit } from './rate-limit-headers.ts';
 import type { RateLimiter, WindowSpec } from '../infra/ratelimit/rate-limiter.ts';

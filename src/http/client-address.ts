@@ -4,7 +4,7 @@
 // An IPv4 address is one client. An IPv6 address is not: an ordinary host or home connection is
 // given a whole /64 (often a /56), and picks a new address in it as it pleases, so counted by full
 // address each limit was per address *tried* — one host opened unlimited accounts and tried a
-// password from as many addresses as it liked (found by review). IPv6 clients are counted by their
+// password from as many addresses as it liked. IPv6 clients are counted by their
 // /64, the smallest prefix a network assigns to one link; IPv4-mapped IPv6 (::ffff:a.b.c.d, what a
 // dual-stack socket reports for an IPv4 peer) by the IPv4 address.
 import ipaddr from 'ipaddr.js';

@@ -28,7 +28,7 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   // The WebSub callback's last segment is a secret token (domain/watches/websub.ts): whoever read it
-  // in the logs could forge the hub's verifications (found by review).
+  // in the logs could forge the hub's verifications.
   const shown = path.startsWith(WEBSUB_CALLBACK)
     ? path.replace(/^(\/websub\/youtube\/[^/]*\/)[^/]+/, '$1[redacted]')
     : path;
@@ -39,7 +39,7 @@ const WEBSUB_CALLBACK = '/websub/youtube/';
 /**
  * One log line per request, written when the response is done, with what Fastify's two default
  * lines ('incoming request', 'request completed') carried between them. Each line is a synchronous
- * write on the request's thread; the second one was ~3 % of the hot path's CPU (#13).
+ * write on the request's thread; the second one was ~3 % of the hot path's CPU.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -91,7 +91,7 @@ export function fastifyOptions(
     logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
     // Path parameters: an email (254 characters, up to three times that percent-encoded) names a user
-    // in the operator API; Fastify's default of 100 answered 414 for long ones (found by review).
+    // in the operator API; Fastify's default of 100 answered 414 for long ones.
     // Each route's schema bounds its own parameters below this.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Slow clients (docs/spec.md, security commitments): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the

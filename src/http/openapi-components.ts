@@ -61,7 +61,7 @@ export class ComponentCollector {
       this.bodyExamples.set(`${method.toLowerCase()} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`, examples);
       out.body = this.hoist(body);
     }
-    // Named shapes in the query and path too (found by review: the delivery filter's DeliveryState
+    // Named shapes in the query and path too (the delivery filter's DeliveryState
     // was emitted as an anonymous "def-0" in the document and the typed client).
     for (const part of ['querystring', 'params'] as const)
       if (isObject(schema[part])) out[part] = this.hoist(schema[part]);

@@ -16,7 +16,7 @@ interface SampleInput {
   /**
    * The environment variable holding the credential the operation takes (null: none): an API key
    * where one is accepted, a dashboard session for key and secret management, the operator token
-   * for the operator API (found by review: every sample sent $API_KEY and met a 403 there).
+   * for the operator API (every sample sent $API_KEY and met a 403 there).
    */
   credential: Credential | null;
   /** The answer is not JSON (CSV, Prometheus text): the samples read it as text. */

@@ -1,7 +1,7 @@
 // The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers), one policy item per window,
 // for every limiter a client can meet: the account's metered windows, its read window, and the
 // per-action limits (redeliveries, test events, secret rotations, sign-ups). Every 429
-// RATE_LIMITED carries them with Retry-After, as README's Errors promise (found by review: the
+// RATE_LIMITED carries them with Retry-After, as README's Errors promise (the
 // per-action refusals had Retry-After only).
 import { AppError } from '../errors.ts';
 import type { RateLimitDecision, RateLimiter, WindowSpec } from '../infra/ratelimit/rate-limiter.ts';

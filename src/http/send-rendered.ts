@@ -1,5 +1,5 @@
 // Sends a pre-rendered JSON body (domain/requests/response-bodies.ts) as its three chunks in one
-// writev, without concatenating them (#13: the per-response copy of a 131 KiB body was most of the
+// writev, without concatenating them (the per-response copy of a 131 KiB body was most of the
 // hot path's garbage). Fastify's reply.send takes one buffer or a stream, and a stream of three
 // chunks costs more than the copy it saves; so the reply is hijacked and written here.
 //

@@ -18,7 +18,7 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
 
 /**
  * Defaults and types for a query string or path. An integer is taken only as written in decimal:
- * Value.Convert also made 1.5 → 1, true → 1 and 0x10 → 16 (found by review), which are refused.
+ * Value.Convert also made 1.5 → 1, true → 1 and 0x10 → 16, which are refused.
  */
 function convert(schema: TSchema, value: unknown, integers: string[]): unknown {
   // Read before converting: Value.Default and Value.Convert change the object they are given.

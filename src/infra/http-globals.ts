@@ -1,4 +1,4 @@
-// The process's fetch, Request, Response, Headers and FormData are the undici package's (#13),
+// The process's fetch, Request, Response, Headers and FormData are the undici package's,
 // installed by undici's own `install()` before youtubei.js loads (innertube-client.ts imports this
 // module first). `install()` also sets WebSocket, CloseEvent, ErrorEvent, MessageEvent and
 // EventSource, which nothing in the service uses (Node's internals keep their own).

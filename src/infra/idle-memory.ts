@@ -1,4 +1,4 @@
-// Giving memory back once the service goes idle (#13).
+// Giving memory back once the service goes idle.
 //
 // V8 sizes its heaps for the load it last saw and keeps them: after a burst of traffic the embedded
 // service stayed ~40 MiB above its resting size for as long as it was idle (its young generation,
@@ -24,7 +24,7 @@
 // Compiled JavaScript goes too (enableCodeFlushing): V8 drops a function's bytecode once it has not
 // run through a few full collections, and by default keeps its baseline (Sparkplug) machine code
 // regardless. Made to drop both after two, the idle collection leaves only what is still in use:
-// 194-197 MiB idle against 202-204 (bench/reading.md, #13 fifteenth round), the same hot-path
+// 194-197 MiB idle against 202-204 (bench/reading.md, fifteenth round), the same hot-path
 // throughput in alternating rounds; a function dropped and called again is compiled again.
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -1,6 +1,6 @@
 // The worker process's own /metrics and /healthz (WORKER_METRICS_PORT). Its counters — webhook
 // attempts, upstream calls and units, InnerTube calls, watch checks, job wakeups — live in its
-// process, which serves no HTTP otherwise: in scale-out they were never scraped (found by review).
+// process, which serves no HTTP otherwise: in scale-out they were never scraped.
 // node:http, not Fastify: two fixed answers need no router, schemas or plugins.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -9,7 +9,7 @@ export const QUEUES = {
   /**
    * Where pg-boss moves a fetch job that used up its retries (its dead-letter queue): its request is
    * then settled as failed and its webhook told, rather than left `processing` for good with its
-   * credits held (found by review; jobs/start-workers.ts).
+   * credits held (jobs/start-workers.ts).
    */
   shortsFetchGaveUp: 'shorts-fetch-gave-up',
   webhookDelivery: 'webhook-delivery',
@@ -27,7 +27,7 @@ export const JOBS_QUEUED_CHANNEL = 'channel_shorts_jobs_queued';
  * Announces jobs of `queue` that committed transactions queued (call it after the commit). It is a
  * hint, sent after the transaction rather than in it: a NOTIFY in the queuing transaction kept the
  * account's row lock one round trip longer, and with the workers now fetching during acceptance
- * that lock is what acceptances and settlements share (#13). Calls made while one is being sent
+ * that lock is what acceptances and settlements share. Calls made while one is being sent
  * are answered by one more; a failure is ignored (workers still poll).
  */
 export function jobAnnouncer(db: Queryable, queue: string): () => void {

@@ -2,7 +2,7 @@
 // cannot run other commands). ioredis reconnects by itself; commands fail fast while it is down
 // so requests answer 503 instead of hanging (see the error handler).
 // ioredis is loaded only when a Redis is configured: the embedded mode has none, and the library
-// was ~2 MiB of heap in every process (#13).
+// was ~2 MiB of heap in every process.
 import type { Redis } from 'ioredis';
 
 export async function connectRedis(url: string, keyPrefix = '', commandTimeoutMs = 1000): Promise<Redis> {

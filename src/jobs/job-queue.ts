@@ -10,7 +10,7 @@ export interface JobQueue {
   enqueueShortsFetches(tx: Transaction, requestIds: string[]): Promise<void>;
   /**
    * The transaction that queued fetches has committed: this process's fetch worker (if it runs one)
-   * looks now instead of at its next poll, up to a second later (#13); on PostgreSQL, other
+   * looks now instead of at its next poll, up to a second later; on PostgreSQL, other
    * processes' workers are told as well (JOBS_QUEUED_CHANNEL).
    */
   fetchesQueued(): void;

@@ -1,5 +1,5 @@
 // The worker side of a webhook request: fetch, charge and record it (processQueuedRequest), then make
-// the webhook's first attempt in the same job (#13).
+// the webhook's first attempt in the same job.
 //
 // The first attempt used to be a job of its own, queued in the settling transaction. On embedded
 // PGlite every job costs an insert, a fetch and a completion on the one database thread: a second

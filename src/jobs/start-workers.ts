@@ -28,7 +28,7 @@ export interface WorkerDeps {
 }
 
 /**
- * At most this many jobs fetched (and completed) by one statement (#13), per store.
+ * At most this many jobs fetched (and completed) by one statement, per store.
  * - Embedded PGlite: every statement runs on the one database thread, and the group statements of
  *   a batch (settle, record the first attempts, complete) cost little more for 20 jobs than for 5.
  *   1,000 webhook requests at WORKER_CONCURRENCY=20: 4 workers of 5, 9.2 s (21 s of statement time
@@ -159,7 +159,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<WorkerWakers> {
     run(jobs, (data) => runDeliveryJob(delivery, data)),
   );
   // An API process that runs no workers, or another instance, queued fetches: they are announced
-  // once their transaction committed (JOBS_QUEUED_CHANNEL). Measured before (#13, one API process and
+  // once their transaction committed (JOBS_QUEUED_CHANNEL). Measured before (one API process and
   // two worker processes, 1,000 webhook requests): the first delivery came ~1 s after the first
   // request was accepted, the workers' polling interval. Polling stays the fallback.
   const stopListening = await deps.listen?.(JOBS_QUEUED_CHANNEL, (queue) => {

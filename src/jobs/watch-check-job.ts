@@ -1,4 +1,4 @@
-// The watch-check queue (#15): one job = one check of one watch (domain/watches/watch-check.ts).
+// The watch-check queue: one job = one check of one watch (domain/watches/watch-check.ts).
 // Jobs are queued by the sweep (domain/watches/scheduler.ts), by WebSub notifications and by
 // "check now"; the queue's singleton policy (keyed by watch) runs at most one check of a watch at once.
 import type { PgBoss } from 'pg-boss';

@@ -3,8 +3,8 @@
 // neither lose the retry nor record an attempt twice. A request's first attempt is made by its
 // fetch job, right after settling (shorts-fetch-job.ts); the retries and redeliveries are jobs
 // here. The singleton queue policy keyed by request keeps two attempts for the same webhook from
-// running at the same time. A batch's batch.completed summary (#14) is delivered by the same job,
-// keyed by its batchId instead of a requestId, and so is a stored event (#15: shorts.created,
+// running at the same time. A batch's batch.completed summary is delivered by the same job,
+// keyed by its batchId instead of a requestId, and so is a stored event (shorts.created,
 // watch.paused…), keyed by its eventId.
 import type { PgBoss } from 'pg-boss';
 import type { Dispatcher } from 'undici';
@@ -68,7 +68,7 @@ export async function enqueueDelivery(
   job: DeliveryJob,
   delaySeconds = 0,
 ): Promise<void> {
-  // In a grouped transaction, the first attempt is inserted with the group's other jobs (#13).
+  // In a grouped transaction, the first attempt is inserted with the group's other jobs.
   if (tx?.deferJob && delaySeconds <= 0)
     return tx.deferJob({ queue: QUEUES.webhookDelivery, data: { ...job }, singletonKey: deliveryKey(job) });
   await boss.send(
@@ -89,7 +89,7 @@ type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: strin
 const attemptKey = ({ requestId, attempt }: RequestAttempt) => `${requestId}#${attempt}`;
 
 /**
- * The common case in one statement (#13): each request, whether this attempt of it was recorded
+ * The common case in one statement: each request, whether this attempt of it was recorded
  * (attemptRecorded) and its account's signing secrets (activeWebhookSecrets), for several
  * deliveries at once.
  */
@@ -120,7 +120,7 @@ async function deliveryOf(
   job: Exclude<DeliveryJob, { requestId: string }>,
 ): Promise<Target | undefined> {
   if ('eventId' in job) {
-    // A stored event (#15): its body was fixed when it was recorded.
+    // A stored event: its body was fixed when it was recorded.
     const event = await findEvent(db, job.eventId);
     return event && { id: event.id, url: event.webhookUrl, accountId: event.accountId, body: event.payload };
   }
@@ -164,7 +164,7 @@ async function readyToSend(
 function requestToSend(row: SettledRow): { target: Target; secrets: string[]; expired?: boolean } | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
   // A completed result past RESULT_RETENTION_DAYS was dropped (stored-results.ts keeps a summary
-  // without `data`): a retry due after that must not send the summary as the result (found by review).
+  // without `data`): a retry due after that must not send the summary as the result.
   const expired = row.status === 'completed' && !(row.result && typeof row.result === 'object' && 'data' in row.result);
   return {
     target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) },
@@ -186,7 +186,7 @@ const EXPIRED_ATTEMPT: AttemptResult = {
 
 /**
  * One attempt. `settled`: the request's row as the statement that settled it just returned (the
- * fetch job's first attempt, #13): no attempt of it can have been made before its settlement, so
+ * fetch job's first attempt): no attempt of it can have been made before its settlement, so
  * it is sent without reading anything.
  */
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
@@ -214,10 +214,10 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
       ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds)
       : null;
   const retryIn = delay === null ? null : Math.ceil(delay);
-  // The attempt says when the next one is due (#16.3: "retrying, next at …" versus "gave up").
+  // The attempt says when the next one is due ("retrying, next at …" versus "gave up").
   const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
   if (retryIn === null) {
-    // Nothing to queue: the attempt's INSERT is atomic by itself (#13: no BEGIN/COMMIT), and attempts
+    // Nothing to queue: the attempt's INSERT is atomic by itself (no BEGIN/COMMIT), and attempts
     // finishing together share one (createAttemptRecorder).
     const record = {
       target: job,
@@ -238,7 +238,7 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
   if (retryIn !== null) deps.onRetryScheduled?.(retryIn);
 }
 
-/** What can be redelivered by hand: a request's webhook, or a batch's summary (found by review: a summary could not be). */
+/** What can be redelivered by hand: a request's webhook, or a batch's summary (a summary could not be). */
 export type RedeliveryTarget = { requestId: string } | { batchId: string };
 
 /**

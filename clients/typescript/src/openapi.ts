@@ -727,7 +727,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The caller's shorts requests, newest first, filtered and paged (#16.2).
+         * The caller's shorts requests, newest first, filtered and paged.
          * @description Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.
          *
          *     **curl**
@@ -10923,18 +10923,18 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a valid JSON-RPC message (a JSON-RPC error object). */
+            /** @description Not a valid JSON-RPC message (a JSON-RPC error object), or input every route refuses (the error body). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /** @enum {unknown} */
                         jsonrpc: "2.0";
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) | components["schemas"]["Error"];
                 };
             };
             /** @description No credential, or not a valid one. */
@@ -10960,18 +10960,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body must be application/json. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        jsonrpc: "2.0";
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

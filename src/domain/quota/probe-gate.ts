@@ -1,4 +1,4 @@
-// How many of one account's probes may run at once in this process (found by review).
+// How many of one account's probes may run at once in this process.
 //
 // A probe takes its units from the account's daily allowance of unpaid work before it spends them,
 // and gives them back only when its request commits to a price (quota-meter.ts). Probes in flight

@@ -3,7 +3,7 @@
 //
 // Pacific Time is computed from the United States' daylight-saving rule rather than read through
 // ICU (Intl.DateTimeFormat with a timeZone): the first such formatter maps ~7 MiB of ICU's locale
-// and time-zone data into the process for good (bench/reading.md, #13 fifteenth round), more than
+// and time-zone data into the process for good (bench/reading.md, fifteenth round), more than
 // a tenth of what the embedded service needs at rest, to answer one question a rule answers.
 // test/quota-day.test.ts checks the rule against ICU's America/Los_Angeles hour by hour for two days
 // around every transition to 2099, so if the law changes, a Node.js update that carries the new zone

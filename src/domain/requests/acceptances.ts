@@ -1,4 +1,4 @@
-// Accepting webhook requests in groups (#13).
+// Accepting webhook requests in groups.
 //
 // Accepting one webhook request writes the request, reserves the minimum price on the account row
 // and queues its fetch job. Done one by one, 1,000 requests of one account took 14 s on embedded

@@ -1,4 +1,4 @@
-// Batches (#14): up to 50 webhook requests accepted together. Each item is an ordinary webhook
+// Batches: up to 50 webhook requests accepted together. Each item is an ordinary webhook
 // request (own requestId, result, charge, reservation and shorts.completed/shorts.failed webhook);
 // the batch adds one `batch.completed` summary webhook once every item has settled.
 //

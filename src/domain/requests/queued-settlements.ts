@@ -1,4 +1,4 @@
-// Settling queued (webhook) requests in groups (#13).
+// Settling queued (webhook) requests in groups.
 //
 // One settlement releases the request's reservation, charges its price, records its outcome and,
 // for a batch item, does what the batch needs (queue its summary when the batch is complete). Done
@@ -89,7 +89,7 @@ export interface QueuedSettlementOptions {
 // it settled it returns what the webhook's first
 // attempt sends and the secrets that sign it ($2: now), as the delivery's own read would
 // (webhook-delivery-job.ts readRequestAttempts): one statement less per group on the fetch jobs'
-// path (#13).
+// path.
 // Rows are found by `id = ANY(ARRAY(SELECT … FROM given))`, not `id IN (SELECT … FROM given)`: the
 // planner takes a set-returning function for 100 rows, and against tables of a few thousand rows it
 // then chose to scan them whole and hash-join, so each group's cost grew with the history (EXPLAIN
@@ -201,7 +201,7 @@ export function createQueuedSettlementBatcher(
   // Members left to the one-by-one path settle in the order the group decides in (ledger.ts
   // CHARGE_GROUP_RELEASING_SQL): those not charged first, then the rest, each in arrival order. So a
   // blocked account (or a failed group) ends a failed member's reservation before the members to
-  // charge are tried, as the statement would have (found by review: they went in arrival order).
+  // charge are tried, as the statement would have (they went in arrival order).
   async function oneByOne(members: Pending[]): Promise<void> {
     const order = members
       .map((member, i) => ({ member, i, charging: charges(member) }))

@@ -1,4 +1,4 @@
-// Calls refused before a request row was written (#16.2): schema validation 400s, 402 at acceptance,
+// Calls refused before a request row was written: schema validation 400s, 402 at acceptance,
 // 429 from the rate limiter. They are counted, not recorded one by one: under a flood of 429s each
 // refusal costs one Map increment, and each process adds its counts to rejected_calls_daily in one
 // statement every FLUSH_INTERVAL_MS (and on shutdown). Counts survive a failed flush (kept for the

@@ -1,4 +1,4 @@
-// The requests log (#16.2): an account's requests, filtered and read in keyset pages, each with the
+// The requests log: an account's requests, filtered and read in keyset pages, each with the
 // key that made it and, for webhook requests, the state of its delivery. A page is one index range
 // scan on (account_id, created_at DESC, id DESC) plus, per row, the request's latest attempt.
 import { AppError } from '../../errors.ts';

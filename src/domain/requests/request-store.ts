@@ -19,11 +19,11 @@ export interface NewRequest {
   /** What to do when every Data API key is spent (null: the default, stale-ok). */
   freshness?: 'stale-ok' | 'exact' | null;
   webhookUrl: string | null;
-  /** Sort and duration filters (#14); absent or null = newest first, no filter. */
+  /** Sort and duration filters; absent or null = newest first, no filter. */
   options?: RequestOptions | null;
-  /** The batch this webhook request belongs to (#14). */
+  /** The batch this webhook request belongs to. */
   batchId?: string | null;
-  /** Synchronous request: keep the whole result for GET …/items (#14). Not stored: the kept result says it. */
+  /** Synchronous request: keep the whole result for GET …/items. Not stored: the kept result says it. */
   store?: boolean;
 }
 
@@ -154,7 +154,7 @@ export async function settleRequests(
 /**
  * `withResult: false` leaves the stored result out (null): a webhook result holds the whole body
  * (125 KB for 100 shorts), and reading and parsing it where it is not needed was the largest single
- * cost of the queued fetch on embedded PGlite (#13).
+ * cost of the queued fetch on embedded PGlite.
  */
 export async function findRequest(
   db: Queryable,
@@ -173,7 +173,7 @@ const COLUMNS_BUT_RESULT =
   'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
 
 /**
- * findRequest without the result, for the fetch jobs (#13): the jobs running at the same moment
+ * findRequest without the result, for the fetch jobs: the jobs running at the same moment
  * read their requests in one statement (groupRead) instead of one statement each.
  */
 export function createQueuedRequestReader(
@@ -227,7 +227,7 @@ export type { UsageDay };
 
 /**
  * Per UTC day: the account's shorts requests, the shorts they returned, and the credits charged —
- * theirs and its watches' checks' (found by review: without the checks the figures disagreed with
+ * theirs and its watches' checks' (without the checks the figures disagreed with
  * the ledger and the statement).
  */
 export async function usageByDay(

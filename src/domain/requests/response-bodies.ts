@@ -28,7 +28,7 @@ export function successBody(
   if (result.approximateFields) body.approximateFields = result.approximateFields;
   const notes: string[] = [];
   if (result.truncated && result.truncatedBy === 'balance') {
-    // Counted as read: a sorted or filtered answer returns fewer than it read (found by review: "the newest 3" after reading 150).
+    // Counted as read: a sorted or filtered answer returns fewer than it read ("the newest 3" after reading 150).
     notes.push(
       result.arrangedFrom !== undefined
         ? `The account's available credits paid for reading the newest ${result.arrangedFrom} shorts; older ones were not read, so the sort and duration filters were applied to those ${result.arrangedFrom} only. Add credits, or narrow the window with oldestDate.`
@@ -63,8 +63,8 @@ export function failureBody(requestId: string, error: AppError): FailureBody {
 const renderedData = new WeakMap<ShortsResult, Buffer>();
 
 /**
- * A rendered body: the request's own head and tail around the shared data, never concatenated
- * (#13). A copy per response (131 KiB for 100 shorts) was 3 % of the hot path's CPU on the HTTP
+ * A rendered body: the request's own head and tail around the shared data, never concatenated.
+ * A copy per response (131 KiB for 100 shorts) was 3 % of the hot path's CPU on the HTTP
  * thread and most of its garbage; 20 clients fetching a 3,000-short channel held 20 private copies
  * of ~3.5 MB each in flight. The route writes the three chunks in one writev (http/send-rendered.ts).
  */
@@ -74,7 +74,7 @@ export interface RenderedJson {
 }
 
 /**
- * Shorts rendered ahead (#13): a fresh result's JSON took ~100 ms for 3,000 shorts after the last
+ * Shorts rendered ahead: a fresh result's JSON took ~100 ms for 3,000 shorts after the last
  * upstream answer, on the cold path's critical path. The request reading upstream renders each
  * batch of shorts as its details arrive (FetchHooks.onShorts), while the next pages travel, and the
  * body is then put together from them. Keyed by the short itself, so a sorted or filtered result

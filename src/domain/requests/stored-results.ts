@@ -1,4 +1,4 @@
-// Paged reading of a stored result (#14): webhook requests keep their whole result body, and so do
+// Paged reading of a stored result: webhook requests keep their whole result body, and so do
 // synchronous requests sent with store: true. GET /api/youtube/shorts/:requestId/items reads it
 // page by page (the database slices the stored array, so a page never loads the whole result into
 // the process), for RESULT_RETENTION_DAYS after the request completed; then 410.

@@ -10,7 +10,7 @@ export type ChannelRef =
 const HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 // Handles: 3-30 characters of letters (any script), digits, underscore, hyphen, period and the
-// Latin middle dot (·, as in Catalan l·l), which YouTube's handle guidelines allow (found by review).
+// Latin middle dot (·, as in Catalan l·l), which YouTube's handle guidelines allow.
 const HANDLE = /^[\p{L}\p{M}\p{N}_.\u00B7-]{3,30}$/u;
 const NAME = /^[\p{L}\p{M}\p{N}_.-]{1,100}$/u;
 // First path segments that are YouTube pages, not vanity channel names.

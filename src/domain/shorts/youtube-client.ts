@@ -68,7 +68,7 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
     // Each key can fail at most once per call (quota, rejection); then the pool has no key left.
     for (let attempt = 1; attempt <= options.keys.size + 2; attempt++) {
       // The key first: when no key has quota left, the request's allowance is not touched. A call the
-      // request cannot pay for gives the key its units back (found by review: refused calls were
+      // request cannot pay for gives the key its units back (refused calls were
       // counted against the key, so an account refused for free could spend a key's whole day).
       const lease = await options.keys.take(units);
       try {

@@ -1,4 +1,4 @@
-// When watches are checked (#15). The watches table is the schedule: next_check_at says when each
+// When watches are checked. The watches table is the schedule: next_check_at says when each
 // active watch is due. Every worker sweeps every WATCH_SWEEP_SECONDS; a sweep claims due rows with
 // FOR UPDATE SKIP LOCKED, moves their next_check_at one interval on, and queues one durable
 // watch-check job per row — all in one transaction.
@@ -75,7 +75,7 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
   const unitsPart = 'ceil(greatest(0, $2::int - w.prepaid_units)::numeric / $3::int)::int';
   return deps.db.transaction(async (tx) => {
     // An account's watches are resumed, the cheapest to check first (then the oldest), as far as its
-    // available credits cover their reservations together (found by review: each was compared with
+    // available credits cover their reservations together (each was compared with
     // the whole balance, so a balance for one check resumed them all, and all but one paused again).
     const resumed = await tx.query<WatchRow>(
       `WITH candidates AS (
@@ -88,7 +88,7 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
        FROM candidates c
        WHERE c.id = w.id AND c.needed <= c.available
          -- Checked again here: a row another sweep resumed (or its owner paused) while this waited for
-         -- its lock is re-read by PostgreSQL against this condition, not the CTE's (found by review).
+         -- its lock is re-read by PostgreSQL against this condition, not the CTE's.
          AND w.status = 'paused' AND w.paused_reason = 'credits'
        RETURNING w.*`,
       [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],

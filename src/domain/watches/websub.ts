@@ -1,4 +1,4 @@
-// Push for watches (#15): each watched channel's upload feed is subscribed at YouTube's WebSub
+// Push for watches: each watched channel's upload feed is subscribed at YouTube's WebSub
 // (PubSubHubbub) hub, so an upload is announced within seconds instead of waiting for the schedule.
 // Polling stays the safety net: a lost notification, an expired lease or an unreachable
 // PUBLIC_BASE_URL only delay a short until the next scheduled check.
@@ -54,7 +54,7 @@ export function topicFor(settings: WebSubSettings, channelId: string): string {
  * The callback's last path segment, derived from the subscription's secret: the hub's verification
  * of intent is believed only at the callback we gave the hub, which nobody else learns. Before, the
  * callback was the channel's id alone, and anyone could GET it: mark a subscription the hub never
- * verified as verified for a century (push then never renewed) or as denied (found by review).
+ * verified as verified for a century (push then never renewed) or as denied.
  */
 export function callbackToken(secret: string, channelId: string): string {
   return createHmac('sha256', secret).update(`websub-callback:${channelId}`).digest('base64url').slice(0, 32);

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 
 // Not `import … from 'node:http'`: an ES import of a built-in module fills in every export of its
 // namespace, and node:http's include WebSocket and MessageEvent, which load Node's internal copy of
-// undici (~3 MiB for good, #13; the service makes its calls with the undici package).
+// undici (~3 MiB for good; the service makes its calls with the undici package).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export function classify(error: FastifyError): AppError {
@@ -78,8 +78,7 @@ function errorBody(code: ErrorCode, requestId: string, message?: string) {
 
 /**
  * Every /api/youtube/… route answers failures with success:false (its config says failureBody);
- * errors raised before a route is found go by the path, so they answer the same (found by review:
- * a bad percent-encoding or a too long id there got the plain body).
+ * errors raised before a route is found go by the path, so they answer the same (a bad percent-encoding or a too long id there got the plain body).
  */
 const FAILURE_BODY_PREFIX = '/api/youtube/';
 

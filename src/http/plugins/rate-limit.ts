@@ -6,7 +6,7 @@
 // watch creations and manual checks) count in the account's minute/hour/day windows
 // (RATE_LIMIT_PER_*); every other call made with the account's credential counts in its read window
 // (READ_RATE_LIMIT_PER_MINUTE), so reads — stored result pages, the ledger's CSV, the requests log —
-// cannot be hammered without limit either (found by review: ten-thousand-row CSV exports were
+// cannot be hammered without limit either (ten-thousand-row CSV exports were
 // unlimited), while the dashboard's calls never take from the metered windows.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,5 +1,5 @@
-// Counts the calls a metered route (config.rateLimited) refused without recording a request row
-// (#16.2): 4xx other than 401/403 (those never reach the limiter). See domain/requests/rejections.ts
+// Counts the calls a metered route (config.rateLimited) refused without recording a request row:
+// 4xx other than 401/403 (those never reach the limiter). See domain/requests/rejections.ts
 // for why they are counted in memory and flushed, not inserted one by one.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

@@ -41,7 +41,7 @@ const HELMET_OPTIONS = {
 /**
  * helmet's headers, computed once. They depend on nothing in the request (no nonces, no directive
  * functions), and @fastify/helmet rebuilt the whole middleware (parsing the CSP directives) for
- * every request: 3-4 % of the hot path's CPU in the profile (#13, bench/profile-hot.ts).
+ * every request: 3-4 % of the hot path's CPU in the profile (bench/profile-hot.ts).
  */
 export function securityHeaderValues(): Array<[string, string]> {
   const headers = new Map<string, string>();
@@ -65,7 +65,7 @@ export const securityHeaders = fp(async (app: FastifyInstance) => {
   if (origins.length > 0) {
     await app.register(cors, {
       origin: origins,
-      // Every method a route uses (found by review: PATCH of a watch and PUT of the alerts were refused).
+      // Every method a route uses (PATCH of a watch and PUT of the alerts were refused).
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type'],
       exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],

@@ -1,5 +1,5 @@
 // GET /api/pricing: the configured price and webhook timings, public, so the dashboard and API
-// clients read them from the server instead of keeping copies (issue #16 point 4, #17 point 3).
+// clients read them from the server instead of keeping copies.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PricingSchema } from '../../contract/pricing.ts';
 import { configuredPricing } from '../pricing.ts';

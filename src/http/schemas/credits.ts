@@ -1,5 +1,5 @@
-// Request schemas of the credit statement, balance history, low-balance alert and key usage routes
-// (issue #16); the response shapes live in src/contract/credits.ts (re-exported here for the routes).
+// Request schemas of the credit statement, balance history, low-balance alert and key usage routes;
+// the response shapes live in src/contract/credits.ts (re-exported here for the routes).
 import { Type } from 'typebox';
 import { Nullable } from './common.ts';
 

@@ -1,4 +1,4 @@
-// Request schemas of the requests log and the webhook tooling (#16 points 2 and 3); the response
+// Request schemas of the requests log and the webhook tooling; the response
 // shapes live in src/contract/requests-log.ts (re-exported here for the routes).
 import { Type } from 'typebox';
 import { DeliveryStateSchema } from '../../contract/requests-log.ts';

@@ -1,4 +1,4 @@
-// Request schemas of the #14 routes: batches and paged results. Their response shapes live in
+// Request schemas of the batch and stored-result routes: batches and paged results. Their response shapes live in
 // src/contract/batches.ts (re-exported here for the route files).
 import { Type } from 'typebox';
 import { ShortsOptions } from '../../contract/shorts.ts';

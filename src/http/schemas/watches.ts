@@ -1,4 +1,4 @@
-// Request schemas of the watch routes (#15): /api/youtube/watches. The response shapes live in
+// Request schemas of the watch routes: /api/youtube/watches. The response shapes live in
 // src/contract/watches.ts (re-exported here for the routes).
 import { Type, type Static } from 'typebox';
 import { MAX_WATCH_INTERVAL_SECONDS } from '../../domain/watches/watches.ts';

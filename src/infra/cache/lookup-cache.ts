@@ -1,6 +1,6 @@
 // A short-lived cache in front of a per-request database lookup (API key by hash, account by id).
 //
-// Concurrent misses share one lookup (#13): when an entry lapsed, every request that arrived before
+// Concurrent misses share one lookup: when an entry lapsed, every request that arrived before
 // the database answered used to run its own — 255 key and 214 account lookups for 1,000 webhook
 // requests, on the embedded database's one thread, where each waited behind the others.
 //

@@ -1,4 +1,4 @@
-// Group commit (#13): work items that become ready while a group is being written form the next
+// Group commit: work items that become ready while a group is being written form the next
 // group, written by one transaction or statement instead of one each. Used for the synchronous
 // settlements, webhook acceptances, queued settlements and webhook attempts: each of those decides
 // how a group is written and what a member the group cannot take falls back to. groupRead below
@@ -63,7 +63,7 @@ export function groupCommit<T, R>(
 }
 
 /**
- * The same grouping for reads by key (#13): lookups that arrive while a group is being read are
+ * The same grouping for reads by key: lookups that arrive while a group is being read are
  * answered by the next single statement (`WHERE id = ANY(...)`) instead of one statement each.
  * On the embedded database every statement costs ~1 ms however small, and the webhook path read
  * each request on its own: once in its fetch job, once in each delivery. `readMany` returns one
@@ -86,7 +86,7 @@ export function groupRead<K, V>(
  * groupCommit with a queue per key: items of one key that become ready while that key's group is
  * being written form its next group; different keys' groups are written side by side. A key's
  * queue is dropped once it is empty, so a key used once costs nothing afterwards. Used by the
- * PostgreSQL rate limiter (#13): one account's concurrent checks took turns for its lock one by one.
+ * PostgreSQL rate limiter: one account's concurrent checks took turns for its lock one by one.
  */
 export function keyedGroupCommit<T, R>(
   maxGroup: number,

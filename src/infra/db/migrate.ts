@@ -24,7 +24,7 @@ async function migrationFiles(): Promise<Array<{ file: string; sql: string; chec
 /**
  * Applies the migrations not applied yet; returns their names. Each one's checksum is recorded, so a
  * file edited after it was applied is noticed (changedMigrations, reported by doctor) instead of
- * leaving a database without what the edit added, unseen (found by review). Migrations applied
+ * leaving a database without what the edit added, unseen. Migrations applied
  * before checksums were recorded get the current file's.
  */
 export async function migrate(db: Database): Promise<string[]> {

@@ -1,4 +1,4 @@
-// Autovacuum for the embedded database (#13). PGlite runs PostgreSQL in single-user mode, where the
+// Autovacuum for the embedded database. PGlite runs PostgreSQL in single-user mode, where the
 // autovacuum launcher never starts (autovacuum = on, yet last_autovacuum stays null): dead rows
 // left by every UPDATE and DELETE were never reclaimed. The job queue alone updates each job three
 // times and deletes it later, so the tables and their indexes only grew, and scans slowed down

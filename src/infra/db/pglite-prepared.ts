@@ -1,4 +1,4 @@
-// Prepared statements for embedded PGlite (#13).
+// Prepared statements for embedded PGlite.
 //
 // PGlite's query() sends every statement as an unnamed one: PostgreSQL parses, analyses and plans
 // it again on each call, and each of the six protocol messages is its own call into WASM. On

@@ -1,4 +1,4 @@
-// Pre-initialised PGlite data directories (#13). On an empty DATA_DIR PGlite runs initdb in-process:
+// Pre-initialised PGlite data directories. On an empty DATA_DIR PGlite runs initdb in-process:
 // a second PostgreSQL instance, the initdb module, a copy of the WASM heap and a tar of the result,
 // which made the first start the service's highest peak (614 MiB with the settings of pglite.ts,
 // 1.2 GiB before). `npm ci` (the prepare script) therefore builds, once per PGlite version and

@@ -1,4 +1,4 @@
-// PGlite's WebAssembly, compiled so that V8 optimises it without the 600 MB compiler burst (#13).
+// PGlite's WebAssembly, compiled so that V8 optimises it without the 600 MB compiler burst.
 //
 // V8 compiles WASM in two tiers: Liftoff (fast to compile, slow code) and TurboFan (slow to compile,
 // fast code). TurboFan makes PGlite's statements ~30 % cheaper, but its compiler memory grows faster
@@ -14,7 +14,7 @@
 // that this V8 still applies them and, if it does not, the module stays on Liftoff as before rather
 // than risk the burst. Node itself is pinned (the `node` package), so this is checked by a test too.
 //
-// Measured (#13, bench/reading.md, thirteenth round): PGlite's thread 57-70 against 73-85 µs per
+// Measured (bench/reading.md, thirteenth round): PGlite's thread 57-70 against 73-85 µs per
 // hot-path request, 1,000 webhooks delivered 8-12 % sooner; the price is memory: the service's RSS
 // is 11-18 MiB higher after start and when idle (compiled code, and the compiler's freed memory that
 // malloc keeps), and it peaks at 730+ MiB if the huge functions are optimised as well.
@@ -163,7 +163,7 @@ const HONOURED = compilationHintsHonoured();
 export const TIERED = HONOURED;
 if (HONOURED) setFlagsFromString('--wasm-tier-up');
 else {
-  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only, as before #13's thirteenth round.
+  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only (bench/reading.md, thirteenth round).
   setFlagsFromString('--no-wasm-tier-up');
 }
 
@@ -199,7 +199,7 @@ function compiledModule(file: 'pglite.wasm' | 'initdb.wasm', optimise: boolean):
  *
  * Only a database on a data directory (the service's) is optimised. An in-memory one (tests, the
  * demo) runs initdb each time it opens, and initdb calls thousands of functions once: optimising
- * each of them in the background made the test suites' database-bound files ~30 % slower (#13);
+ * each of them in the background made the test suites' database-bound files ~30 % slower;
  * the template built at `npm ci` likewise took 10 s instead of 5.6. (A data directory that has to
  * run initdb — no template for this PGlite — runs it on the optimised module: a slower first start.)
  */

@@ -1,4 +1,4 @@
-// The embedded database's own thread (#13): PGlite (PostgreSQL compiled to WASM) runs here, so its
+// The embedded database's own thread: PGlite (PostgreSQL compiled to WASM) runs here, so its
 // work no longer shares the event loop with HTTP. Measured on the hot path, PGlite's WASM and its
 // JS layer were ~40 % of the service's CPU on the one thread; here they run on another core while
 // the HTTP thread goes on. The main side is pglite-thread.ts; it owns the data directory's lock.

@@ -8,20 +8,20 @@ import { pgliteModules } from './pglite-wasm.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 
 /**
- * Memory settings (#13), measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
+ * Memory settings, measured with bench/memory-probe.ts: PostgreSQL's default shared_buffers
  * (128 MB) is backed by the WASM heap and was the largest part of the idle figure; 16 MB holds this
  * service's working set (the whole database is a few MB of tables) and brought a bare PGlite from
  * 257 to 139 MiB RSS. The library's own start parameters are kept (its defaults are replaced, not
  * merged, when startParams is given). initdb gets the same settings.
  * max_connections=10: PGlite is one single-user backend, but PostgreSQL sizes its shared memory
  * (process slots, the lock tables) for max_connections backends plus its own; the default 100 kept
- * ~3 MiB of the WASM heap resident for backends that never exist (#13, fifteenth round). The one
+ * ~3 MiB of the WASM heap resident for backends that never exist (fifteenth round). The one
  * backend still has the whole lock table to itself: one transaction created 2,097 tables (each with
  * an index) before running out of it, against 3,169 with 100; pg-boss's largest takes a few dozen.
  */
 export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB', 'max_connections=10'];
 /**
- * Planner settings (#13). The embedded data directory is a few MB, read once and then served from
+ * Planner settings. The embedded data directory is a few MB, read once and then served from
  * memory, so an index probe costs about what a sequential page read does: PostgreSQL's default
  * random_page_cost (4, for spinning disks) made it scan whole tables of a few thousand rows rather
  * than look up ten ids by primary key, and in PGlite's baseline-compiled WASM such a scan cost 0.4 ms
@@ -31,7 +31,7 @@ export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB',
  * The embedded vacuum (pglite-autovacuum.ts) analyzes the request and ledger tables about once a
  * minute under load: with 100, ANALYZE of ~100k-row tables took 109 + 254 ms and grew the process
  * by 33 MiB, and a vacuum round held every request for 0.9-1.0 s; with 10, 27 + 46 ms and 3 MiB,
- * rounds of 230-265 ms (#13). The plans here are primary-key and index lookups, which ten
+ * rounds of 230-265 ms. The plans here are primary-key and index lookups, which ten
  * histogram buckets and ten most common values estimate as well.
  */
 const PGLITE_PLANNER_SETTINGS = ['random_page_cost=1.1', 'default_statistics_target=10'];

@@ -1,4 +1,4 @@
-// Which statements to prepare, and under what name (#13). Shared by the embedded store
+// Which statements to prepare, and under what name. Shared by the embedded store
 // (pglite-prepared.ts) and the PostgreSQL pool (postgres.ts): a statement is prepared from its
 // second run, so one-off statements (migrations, operator commands) are never kept, and at most
 // `maxPrepared` distinct statements are, per connection; beyond that a statement runs unprepared.

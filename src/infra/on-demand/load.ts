@@ -1,4 +1,4 @@
-// Modules the bundle loads on their first use instead of at start (#13; ON_DEMAND in
+// Modules the bundle loads on their first use instead of at start (ON_DEMAND in
 // scripts/build-bundle.ts): a bundled dependency imports them at its top, yet the service never
 // calls them. The bundle gives that dependency a module of this folder in their place, which has the
 // same exports and loads the real module, from where the dependency would have loaded it, when one

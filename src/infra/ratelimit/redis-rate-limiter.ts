@@ -28,7 +28,7 @@ const SKEW_GRACE_MS = 5 * 60_000;
 type WithScript = Redis & { consumeWindows(numberOfKeys: number, ...args: string[]): Promise<number[]> };
 
 export function createRedisRateLimiter(redis: Redis, now: () => number = Date.now): RateLimiter {
-  // Sent as EVALSHA (#13): with EVAL every request carried the script's 500 bytes and Redis hashed
+  // Sent as EVALSHA: with EVAL every request carried the script's 500 bytes and Redis hashed
   // them each time; ioredis loads the script by itself when Redis answers NOSCRIPT.
   redis.defineCommand('consumeWindows', { lua: SCRIPT });
   const run = async (bucket: string, windows: WindowSpec[], nowMs: number, count: boolean) => {
@@ -36,7 +36,7 @@ export function createRedisRateLimiter(redis: Redis, now: () => number = Date.no
     const keys = windows.map((w) => `rl:{${bucket}}:${w.name}:${windowStart(w, nowMs)}`);
     // A counter outlives its window by SKEW_GRACE_MS: an instance whose clock runs behind still
     // counts in that window's key, and one expired by the clock that created it was made again at 0
-    // — a second full limit in the same window (found by review; the SQL limiter keeps 5 minutes too).
+    // — a second full limit in the same window (the SQL limiter keeps 5 minutes too).
     const ttls = windows.map((w) => String(windowStart(w, nowMs) + w.seconds * 1000 - nowMs + SKEW_GRACE_MS));
     const args = [...keys, ...windows.map((w) => String(w.limit)), ...ttls, count ? '1' : '0'];
     const result = await (redis as WithScript).consumeWindows(keys.length, ...args);

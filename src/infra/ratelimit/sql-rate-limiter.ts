@@ -2,7 +2,7 @@
 // check-then-count step across every instance sharing the database. The step is one call of
 // rate_limit_take (migration 011), and a process's checks of one bucket (same windows and window
 // starts) that arrive while one is in flight go together in the next call, decided in arrival order
-// exactly as one by one (#13: an account's concurrent requests took turns for its lock, each a
+// exactly as one by one (an account's concurrent requests took turns for its lock, each a
 // transaction of seven round trips). Checks of a bucket across a window boundary, or from other
 // processes, are ordered by the lock, as concurrent checks are.
 import type { Database } from '../db/database.ts';

@@ -11,7 +11,7 @@ export const listShortsRequestsRoute = {
   config: { auth: true, scope: 'shorts:read', failureBody: true },
   schema: {
     tags: ['shorts'],
-    summary: "The caller's shorts requests, newest first, filtered and paged (#16.2).",
+    summary: "The caller's shorts requests, newest first, filtered and paged.",
     description:
       "Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.",
     security: [{ bearer: [] }],
