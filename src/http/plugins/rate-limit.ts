@@ -22,6 +22,24 @@ import {
 import { enforceLimit } from '../rate-limit-headers.ts';
 import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
+/**
+ * Counts a call in its account's metered windows (minute, hour, day); past a limit, 429 with the
+ * RateLimit headers. Routes marked rateLimited are counted by the plugin; a call that is metered
+ * only in some forms (resuming a watch checks it at once) counts itself.
+ */
+export function countMeteredCall(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { rateLimiter, config } = request.server.services;
+  const account = request.account!;
+  return enforceLimit(rateLimiter, reply, {
+    bucket: accountBucket(account.id),
+    windows: accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
+    message: (decision) => {
+      const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
+      return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
+    },
+  });
+}
+
 export const rateLimit = fp(
   async (app: FastifyInstance) => {
     const { rateLimiter, config } = app.services;
@@ -44,16 +62,7 @@ export const rateLimit = fp(
       const account = request.account;
       // No account: the route needs no authentication (or it failed, and the request is answered).
       if (!account || request.routeOptions.config?.innerCallsCounted) return;
-      if (request.routeOptions.config?.rateLimited) {
-        return enforceLimit(rateLimiter, reply, {
-          bucket: accountBucket(account.id),
-          windows: accountWindows(effectiveRateLimits(account, defaults)),
-          message: (decision) => {
-            const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
-            return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
-          },
-        });
-      }
+      if (request.routeOptions.config?.rateLimited) return countMeteredCall(request, reply);
       const reads = readWindows(readsPerMinute(config, effectiveRateLimits(account, defaults)));
       if (reads.length === 0) return;
       await enforceLimit(rateLimiter, reply, {

@@ -10,7 +10,8 @@ import { listEvents } from '../../../domain/webhooks/events.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
 import { failureResponse as failure, json } from '../../schemas/common.ts';
 import { UpdateWatchBody, WatchDetailSchema, WatchParams, WatchSchema } from '../../schemas/watches.ts';
-import type { RequestOf } from '../../types.ts';
+import type { ReplyOf, RequestOf } from '../../types.ts';
+import { countMeteredCall } from '../../plugins/rate-limit.ts';
 import { commonErrors, malformedId, noSuchWatch } from './common.ts';
 
 export const getWatchRoute = {
@@ -62,13 +63,22 @@ export const updateWatchRoute = {
         'INVALID_JSON',
       ]),
       404: noSuchWatch,
+      429: failure(
+        'status "active" (a resume, checked at once) counts as a metered call: past the minute, hour or day limit, 429 with Retry-After and the RateLimit headers.',
+        ['RATE_LIMITED'],
+      ),
       ...commonErrors,
     },
   },
 } as const;
 
-export async function updateWatch(request: RequestOf<typeof updateWatchRoute.schema>) {
+export async function updateWatch(
+  request: RequestOf<typeof updateWatchRoute.schema>,
+  reply: ReplyOf<typeof updateWatchRoute.schema>,
+) {
   const { watches } = request.server.services;
+  // Resuming checks the watch at once, as POST …/check does: it counts in the metered windows.
+  if (request.body.status === 'active') await countMeteredCall(request, reply);
   return updateOwnWatch(watches, callerOf(request).accountId, request.params.watchId, request.body);
 }
 
