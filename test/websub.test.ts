@@ -15,6 +15,7 @@ import {
   subscribe,
   subscriptionsDue,
   parseNotification,
+  readNotification,
   topicFor,
 } from '../src/domain/watches/websub.ts';
 import { feedTopic } from '../src/fake-platform/websub-hub.ts';
@@ -180,7 +181,7 @@ describe('WebSub push for watches', () => {
     await hooks.waitFor(1);
     assert.deepEqual(await checksOf(watch.id), ['create', 'push']);
     const atom = `<?xml version='1.0' encoding='UTF-8'?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom"><entry><id>yt:video:AAAAAAAAAAA</id><yt:videoId>AAAAAAAAAAA</yt:videoId><yt:channelId>${watch.channel.id}</yt:channelId></entry></feed>`;
-    assert.deepEqual(parseNotification(atom), [{ videoId: 'AAAAAAAAAAA', channelId: watch.channel.id }]);
+    assert.deepEqual(parseNotification(atom), [{ videoId: 'AAAAAAAAAAA', channelId: watch.channel.id, updated: '' }]);
     const post = (signature: string) =>
       t.app.inject({
         method: 'POST',
@@ -355,5 +356,76 @@ describe('WebSub with push off', () => {
     });
     assert.equal(answer.status, 404);
     assert.equal(JSON.parse(answer.body).error, 'NOT_FOUND');
+  });
+});
+
+describe('WebSub: replayed notifications', () => {
+  const LEASE = 3600;
+  const now = Date.parse('2026-07-01T12:00:20Z');
+  const entry = (channelId: string, videoId: string, updated: string) =>
+    `<?xml version='1.0' encoding='UTF-8'?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom"><entry><id>yt:video:${videoId}</id><yt:videoId>${videoId}</yt:videoId><yt:channelId>${channelId}</yt:channelId><updated>${updated}</updated></entry></feed>`;
+
+  async function watched(t: Awaited<ReturnType<typeof harness>>, handle: string) {
+    t.fake.addChannel({ handle, shortsCount: 2 });
+    const user = await createUser(t, 50);
+    const created = await t.as(user).post<CreateWatchBody, Watch>('/api/youtube/watches', {
+      channelUrl: `https://www.youtube.com/@${handle}`,
+      webhookUrl: 'https://example.com/hook',
+    });
+    assert.equal(created.status, 201, created.text);
+    const channelId = created.body.channel.id;
+    const [row] = await until(async () => {
+      const rows = await t.services.db.query<{ secret: string; state: string }>(
+        'SELECT secret, state FROM websub_subscriptions WHERE channel_id = $1',
+        [channelId],
+      );
+      return rows[0]?.state === 'verified' && rows;
+    });
+    const sign = (atom: string) => `sha256=${createHmac('sha256', row!.secret).update(atom).digest('hex')}`;
+    return { user, watch: created.body, channelId, sign };
+  }
+
+  it('acts on a signed notification once per (video, updated), and never on one older than the lease', async (ctx) => {
+    const t = await harness(ctx, { public: true, now: () => now, env: { WEBSUB_LEASE_SECONDS: String(LEASE) } });
+    const { channelId, sign } = await watched(t, 'replayed');
+    const websub = t.services.websub!;
+    // A video that is not a Short: a check never marks it seen, so only remembering the notification stops replays.
+    const atom = entry(channelId, 'BBBBBBBBBBB', new Date(now - 60_000).toISOString());
+    const reads = [];
+    for (let i = 0; i < 5; i++)
+      reads.push(await readNotification(websub, channelId, undefined, sign(atom), Buffer.from(atom)));
+    assert.deepEqual(
+      reads.map((r) => (r.outcome === 'accepted' ? r.videoIds : r.outcome)),
+      [['BBBBBBBBBBB'], [], [], [], []],
+    );
+    // The same video updated later (an edited title) is news again.
+    const edited = entry(channelId, 'BBBBBBBBBBB', new Date(now).toISOString());
+    const again = await readNotification(websub, channelId, undefined, sign(edited), Buffer.from(edited));
+    assert.deepEqual(again.outcome === 'accepted' && again.videoIds, ['BBBBBBBBBBB']);
+    const stale = entry(channelId, 'CCCCCCCCCCC', new Date(now - (LEASE + 60) * 1000).toISOString());
+    const old = await readNotification(websub, channelId, undefined, sign(stale), Buffer.from(stale));
+    assert.deepEqual(old.outcome === 'accepted' && old.videoIds, []);
+  });
+
+  it("counts each push-triggered check in its account's metered windows", async (ctx) => {
+    const t = await harness(ctx, {
+      public: true,
+      now: () => now,
+      env: { WEBSUB_LEASE_SECONDS: String(LEASE), RATE_LIMIT_PER_MINUTE: '3' },
+    });
+    const { user, watch, channelId, sign } = await watched(t, 'pushed-metered');
+    // The creation counted once; two notifications of new videos count two more: the minute is spent.
+    for (const videoId of ['DDDDDDDDDDD', 'EEEEEEEEEEE']) {
+      const atom = entry(channelId, videoId, new Date(now).toISOString());
+      const res = await t.inject({
+        method: 'POST',
+        url: `/websub/youtube/${channelId}`,
+        headers: { 'content-type': 'application/atom+xml', 'x-hub-signature': sign(atom) },
+        payload: atom,
+      });
+      assert.equal(res.statusCode, 202);
+    }
+    const check = await t.as(user).post(`/api/youtube/watches/${watch.id}/check`, {});
+    assert.equal(check.status, 429, check.text);
   });
 });

@@ -12,6 +12,7 @@
 // (pg-boss retries a job whose worker stopped sending heartbeats); a retried job whose check was
 // recorded does nothing (watch_checks.id), and the watch-check queue's singleton policy keeps two
 // checks of one watch from running at the same time.
+import type { AccountRow } from '../accounts/accounts.ts';
 import type { Database, Transaction } from '../../infra/db/database.ts';
 import type { QuotaSettings } from '../quota/quota-meter.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
@@ -115,21 +116,39 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
  * A push notification (WebSub) announced uploads on a channel: its active watches that have not
  * seen every announced video are checked now (an update to an old video costs nothing).
  */
+/** The account a push-triggered check would be made for, as the metered windows need it. */
+export type PushedAccount = Pick<
+  AccountRow,
+  'id' | 'rate_limit_per_minute' | 'rate_limit_per_hour' | 'rate_limit_per_day'
+>;
+
+/**
+ * Queues a check of every active watch of `channelId` that has not seen all of `videoIds`. Each
+ * check is a metered call of its account: `admit` counts it, and a watch whose account is past its
+ * limits is left to its schedule.
+ */
 export async function checkChannelNow(
   deps: SchedulerDeps,
   channelId: string,
   videoIds: string[],
+  admit: (account: PushedAccount) => Promise<boolean> = async () => true,
 ): Promise<WatchCheckJob[]> {
   if (videoIds.length === 0) return [];
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string }>(
-      `SELECT w.id FROM watches w JOIN accounts a ON a.id = w.account_id WHERE w.channel_id = $1 AND w.status = 'active' AND a.disabled_at IS NULL
+    const rows = await tx.query<{ watch_id: string } & PushedAccount>(
+      `SELECT w.id AS watch_id, a.id, a.rate_limit_per_minute, a.rate_limit_per_hour, a.rate_limit_per_day
+         FROM watches w JOIN accounts a ON a.id = w.account_id WHERE w.channel_id = $1 AND w.status = 'active' AND a.disabled_at IS NULL
          AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) < cardinality($2::text[])`,
       [channelId, videoIds],
     );
-    const jobs = rows.map((row) => ({ watchId: row.id, checkId: newCheckId(now), trigger: 'push' as const }));
-    for (const job of jobs) await deps.enqueueCheck(tx, job);
+    const jobs: WatchCheckJob[] = [];
+    for (const row of rows) {
+      if (!(await admit(row))) continue;
+      const job = { watchId: row.watch_id, checkId: newCheckId(now), trigger: 'push' as const };
+      await deps.enqueueCheck(tx, job);
+      jobs.push(job);
+    }
     return jobs;
   });
 }

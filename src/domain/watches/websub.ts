@@ -192,14 +192,46 @@ export function signatureValid(secret: string, header: string | undefined, body:
  * needs, so they are read with a strict pattern instead of a general XML parser. Deleted entries
  * (at:deleted-entry) carry neither and are ignored.
  */
-export function parseNotification(xml: string): Array<{ videoId: string; channelId: string }> {
-  const entries: Array<{ videoId: string; channelId: string }> = [];
+export interface NotificationEntry {
+  videoId: string;
+  channelId: string;
+  /** The entry's <updated> (ISO 8601), as sent; '' when it has none. */
+  updated: string;
+}
+
+export function parseNotification(xml: string): NotificationEntry[] {
+  const entries: NotificationEntry[] = [];
   for (const [entry] of xml.matchAll(/<entry[\s>][\s\S]*?<\/entry>/g)) {
     const videoId = /<yt:videoId>\s*([A-Za-z0-9_-]{11})\s*<\/yt:videoId>/.exec(entry)?.[1];
     const channelId = /<yt:channelId>\s*(UC[A-Za-z0-9_-]{22})\s*<\/yt:channelId>/.exec(entry)?.[1];
-    if (videoId && channelId) entries.push({ videoId, channelId });
+    const updated = /<updated>\s*([0-9T:.+Z-]{10,40})\s*<\/updated>/.exec(entry)?.[1] ?? '';
+    if (videoId && channelId) entries.push({ videoId, channelId, updated });
   }
   return entries;
+}
+
+/**
+ * The entries not acted on before, each remembered at once: a notification is processed once per
+ * (video, <updated>), whatever the video turns out to be (a replay of one about a video that is not a
+ * Short would otherwise queue a check each time). An entry updated longer ago than a lease is
+ * dropped: no hub sends those, so it can only be a replay.
+ */
+async function firstSightings(deps: WebSubDeps, channelId: string, entries: NotificationEntry[]): Promise<string[]> {
+  const now = deps.now();
+  const oldest = now - deps.settings.leaseSeconds * 1000;
+  const fresh = entries.filter((e) => {
+    const updated = Date.parse(e.updated);
+    return Number.isNaN(updated) ? e.updated === '' : updated >= oldest;
+  });
+  if (fresh.length === 0) return [];
+  await deps.db.query('DELETE FROM websub_notifications_seen WHERE received_at < $1', [new Date(oldest)]);
+  const rows = await deps.db.query<{ video_id: string }>(
+    `INSERT INTO websub_notifications_seen (channel_id, video_id, updated, received_at)
+     SELECT $1, v, u, $4 FROM unnest($2::text[], $3::text[]) AS x(v, u)
+     ON CONFLICT DO NOTHING RETURNING video_id`,
+    [channelId, fresh.map((e) => e.videoId), fresh.map((e) => e.updated), new Date(now)],
+  );
+  return [...new Set(rows.map((r) => r.video_id))];
 }
 
 export type NotificationOutcome =
@@ -224,10 +256,8 @@ export async function readNotification(
   ]);
   if (!row || (token !== undefined && !tokenMatches(row, channelId, token))) return { outcome: 'unknown-topic' };
   if (!signatureValid(row.secret, signature, body)) return { outcome: 'bad-signature' };
-  const videoIds = parseNotification(body.toString('utf8'))
-    .filter((e) => e.channelId === channelId)
-    .map((e) => e.videoId);
-  return { outcome: 'accepted', videoIds };
+  const entries = parseNotification(body.toString('utf8')).filter((e) => e.channelId === channelId);
+  return { outcome: 'accepted', videoIds: await firstSightings(deps, channelId, entries) };
 }
 
 /**

@@ -6,7 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
-import { checkChannelNow } from '../../domain/watches/scheduler.ts';
+import { checkChannelNow, type PushedAccount } from '../../domain/watches/scheduler.ts';
+import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
+import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
 import { errorResponse } from '../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../types.ts';
 
@@ -122,7 +124,16 @@ async function receiveNotification(
   // A bad signature is acknowledged but ignored (WebSub: subscribers must not act on it). So is a
   // channel without a subscription: a 404 would tell anyone asking which channels are watched here;
   // the metric still counts it apart.
-  if (read.outcome === 'accepted' && (await checkChannelNow(watches, channelId, read.videoIds)).length > 0)
-    watches.wakeChecks?.();
+  if (read.outcome !== 'accepted') return reply.code(202).send(null);
+  // Each check is a metered call of its account; one past its limits waits for its schedule.
+  const { rateLimiter, config } = request.server.services;
+  const admit = async (account: PushedAccount) =>
+    (
+      await rateLimiter.consume(
+        accountBucket(account.id),
+        accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
+      )
+    ).allowed;
+  if ((await checkChannelNow(watches, channelId, read.videoIds, admit)).length > 0) watches.wakeChecks?.();
   return reply.code(202).send(null);
 }
