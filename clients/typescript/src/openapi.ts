@@ -10760,7 +10760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            /** @description status "active" (a resume, checked at once) counts as a metered call: past the minute, hour or day limit, 429 with Retry-After and the RateLimit headers. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10908,6 +10908,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"credits\":{\"balance\":97,\"reserved\":0,\"available\":97}}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "credits": {
+                     *             "balance": 97,
+                     *             "reserved": 0,
+                     *             "available": 97
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         jsonrpc: "2.0";
@@ -10929,6 +10950,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error: Invalid JSON"
+                     *       }
+                     *     }
+                     */
                     "application/json": ({
                         /** @enum {unknown} */
                         jsonrpc: "2.0";
@@ -10952,6 +10983,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "Not Acceptable: Client must accept both application/json and text/event-stream"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         jsonrpc: "2.0";

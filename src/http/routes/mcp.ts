@@ -116,15 +116,42 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
           tools.map((t) => `\`${t.name}\``).join(', ') +
           '. A tool call is the REST call it names: the same scopes, limits, credits and error codes.',
         response: {
-          200: { ...JSON_RPC, description: 'The JSON-RPC response.' },
+          200: {
+            ...JSON_RPC,
+            description: 'The JSON-RPC response.',
+            examples: [
+              {
+                jsonrpc: '2.0',
+                id: 2,
+                result: {
+                  content: [{ type: 'text', text: '{"credits":{"balance":97,"reserved":0,"available":97}}' }],
+                  structuredContent: { credits: { balance: 97, reserved: 0, available: 97 } },
+                },
+              },
+            ],
+          },
           202: { type: 'null', description: 'A notification or response from the client, accepted; no body.' },
           400: {
             description:
               'Not a valid JSON-RPC message (a JSON-RPC error object), or input every route refuses (the error body).',
             anyOf: [JSON_RPC, ErrorBody],
+            examples: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } }],
           },
           401: errorResponse('No credential, or not a valid one.', ['UNAUTHORIZED']),
-          406: { ...JSON_RPC, description: 'Accept must list application/json and text/event-stream.' },
+          406: {
+            ...JSON_RPC,
+            description: 'Accept must list application/json and text/event-stream.',
+            examples: [
+              {
+                jsonrpc: '2.0',
+                id: null,
+                error: {
+                  code: -32000,
+                  message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+                },
+              },
+            ],
+          },
           413: errorResponse('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']),
           415: errorResponse('The body must be application/json.', ['UNSUPPORTED_MEDIA_TYPE']),
         },
