@@ -7,6 +7,9 @@ import type { ShortsRequestDeps } from './domain/requests/shorts-requests.ts';
 import { createAcceptanceBatcher, type AcceptanceBatcher } from './domain/requests/acceptances.ts';
 import type { DeliveryDeps } from './jobs/webhook-delivery-job.ts';
 import { openCore, type Core } from './services/core.ts';
+import type { ServiceOptions } from './services/options.ts';
+
+export type { ServiceOptions } from './services/options.ts';
 import type { Stores } from './services/stores.ts';
 import { buildAuth, type Access } from './services/auth.ts';
 import { buildUpstream, type Upstream } from './services/upstream.ts';
@@ -32,19 +35,6 @@ export interface Services
    */
   readonly connectionsCut: AbortController;
   close(): Promise<void>;
-}
-
-export interface ServiceOptions {
-  runWorker: boolean;
-  /** The clock for quota days and reservations (tests inject one). */
-  now?: () => number;
-  /** Named in the DATA_DIR lock (server, worker, bench…). */
-  role?: string;
-  /** Aborts waiting for the DATA_DIR lock (a stop signal during start-up). */
-  abortSignal?: AbortSignal;
-  log: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void };
-  /** A batch of jobs is about to run in this process (WorkerDeps.onJobs). */
-  onJobs?: () => void;
 }
 
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {

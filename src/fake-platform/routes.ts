@@ -17,7 +17,7 @@ import {
 } from './innertube.ts';
 import type { ChannelRegistry } from './registry.ts';
 import type { FakeHub } from './websub-hub.ts';
-import type { Fault, FakeCall, InnertubeCall, InnertubeFault } from './server.ts';
+import type { Fault, FakeCall, InnertubeCall, InnertubeFault } from './types.ts';
 
 export interface FakeState {
   /** Each key stands for its own Google project: quota is counted per key. */

@@ -7,8 +7,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChannelSpec } from './channel-generator.ts';
-import type { Endpoint } from './endpoints.ts';
-import type { InnertubeEndpoint } from './innertube.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
 import { type FakeState, handleRequest, publishShort, setShortVisible } from './routes.ts';
 import { createFakeHub, type FakeHub } from './websub-hub.ts';
@@ -16,48 +14,8 @@ import { createFakeHub, type FakeHub } from './websub-hub.ts';
 export type { ChannelSpec } from './channel-generator.ts';
 export type { Endpoint } from './endpoints.ts';
 export type { InnertubeEndpoint } from './innertube.ts';
-
-export type FaultKind =
-  | 'quotaExceeded'
-  | 'keyInvalid'
-  | 'keyRestricted'
-  | 'backendError'
-  | 'hang'
-  | 'reset'
-  | 'malformed';
-/**
- * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
- * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
- * 'layoutChanged' (valid JSON whose Shorts items have a shape youtubei.js does not know),
- * 'backendError' (503 or 500), 'hang' and 'reset'.
- */
-export type InnertubeFaultKind =
-  | 'botCheck'
-  | 'rateLimited'
-  | 'malformed'
-  | 'layoutChanged'
-  | 'backendError'
-  | 'hang'
-  | 'reset';
-
-export interface Fault {
-  endpoint?: Endpoint | '*';
-  kind: FaultKind;
-  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
-  times?: number;
-  /** For backendError: 503 "service unavailable" (default) or 500 "Backend Error". */
-  status?: 500 | 503;
-}
-
-export interface InnertubeFault {
-  protocol: 'innertube';
-  endpoint?: InnertubeEndpoint | '*';
-  kind: InnertubeFaultKind;
-  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
-  times?: number;
-  /** For backendError: 503 (default) or 500. */
-  status?: 500 | 503;
-}
+export type { Fault, FaultKind, FakeCall, InnertubeCall, InnertubeFault, InnertubeFaultKind } from './types.ts';
+import type { Fault, FakeCall, InnertubeCall, InnertubeFault } from './types.ts';
 
 export interface FakePlatformOptions {
   apiKey?: string;
@@ -71,24 +29,6 @@ export interface FakePlatformOptions {
   autoGenerate?: boolean;
   port?: number;
   host?: string;
-}
-
-export interface FakeCall {
-  /** channels, playlistItems, videos, search, or the unknown method's name. */
-  endpoint: string;
-  params: Record<string, string>;
-  units: number;
-  /** HTTP status sent; 0 when no response was sent (hang, reset). */
-  status: number;
-}
-
-export interface InnertubeCall {
-  /** resolve_url, browse, player, config, or the unknown path's name. */
-  endpoint: string;
-  /** What the request asked for: url, browseId, params, continuation or videoId. */
-  request: Record<string, string>;
-  /** HTTP status sent; 0 when no response was sent (hang, reset). */
-  status: number;
 }
 
 export interface FakePlatform {

@@ -1,10 +1,10 @@
 // What every part of the service is built with: the config, its clock, metrics and log, and the
 // stores (stores.ts).
 import type { Config } from '../config.ts';
-import type { ServiceOptions } from '../services.ts';
 import type { Database } from '../infra/db/database.ts';
 import { createMetrics, type Metrics } from '../infra/metrics.ts';
 import { openStores, type Stores } from './stores.ts';
+import type { ServiceOptions } from './options.ts';
 
 export interface Core {
   config: Config;

@@ -3,7 +3,7 @@
 // limiter counts in PostgreSQL when there is one, and everything else lives in memory.
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import type { ServiceOptions } from '../services.ts';
+import type { ServiceOptions } from './options.ts';
 import type { Database } from '../infra/db/database.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
 import type { Cache } from '../infra/cache/cache.ts';

@@ -2,7 +2,7 @@
 // timers, and the queue as routes see it, which wakes those workers when it queues their work.
 // Stopping it stops the timers, then the workers, then the queue itself.
 import type { PgBoss } from 'pg-boss';
-import type { ServiceOptions } from '../services.ts';
+import type { ServiceOptions } from './options.ts';
 import type { Core } from './core.ts';
 import type { ShortsRequestDeps } from '../domain/requests/shorts-requests.ts';
 import { createJobQueue, type JobQueue } from '../jobs/job-queue.ts';

@@ -1,0 +1,63 @@
+// The shapes of the fake's faults and of the calls it records, shared by its server and its routes.
+import type { Endpoint } from './endpoints.ts';
+import type { InnertubeEndpoint } from './innertube.ts';
+
+export type FaultKind =
+  | 'quotaExceeded'
+  | 'keyInvalid'
+  | 'keyRestricted'
+  | 'backendError'
+  | 'hang'
+  | 'reset'
+  | 'malformed';
+/**
+ * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
+ * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
+ * 'layoutChanged' (valid JSON whose Shorts items have a shape youtubei.js does not know),
+ * 'backendError' (503 or 500), 'hang' and 'reset'.
+ */
+export type InnertubeFaultKind =
+  | 'botCheck'
+  | 'rateLimited'
+  | 'malformed'
+  | 'layoutChanged'
+  | 'backendError'
+  | 'hang'
+  | 'reset';
+
+export interface Fault {
+  endpoint?: Endpoint | '*';
+  kind: FaultKind;
+  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
+  times?: number;
+  /** For backendError: 503 "service unavailable" (default) or 500 "Backend Error". */
+  status?: 500 | 503;
+}
+
+export interface InnertubeFault {
+  protocol: 'innertube';
+  endpoint?: InnertubeEndpoint | '*';
+  kind: InnertubeFaultKind;
+  /** How many matching requests it affects: default 1; Infinity for all until cleared. */
+  times?: number;
+  /** For backendError: 503 (default) or 500. */
+  status?: 500 | 503;
+}
+
+export interface FakeCall {
+  /** channels, playlistItems, videos, search, or the unknown method's name. */
+  endpoint: string;
+  params: Record<string, string>;
+  units: number;
+  /** HTTP status sent; 0 when no response was sent (hang, reset). */
+  status: number;
+}
+
+export interface InnertubeCall {
+  /** resolve_url, browse, player, config, or the unknown path's name. */
+  endpoint: string;
+  /** What the request asked for: url, browseId, params, continuation or videoId. */
+  request: Record<string, string>;
+  /** HTTP status sent; 0 when no response was sent (hang, reset). */
+  status: number;
+}
