@@ -75,14 +75,23 @@ function roleOption(value: string | undefined): 'customer' | 'operator' | undefi
 
 function describeUser(user: UserView): string {
   const o = user.limitOverrides;
-  const limits = `${user.rateLimits.perMinute}${o.perMinute === null ? '' : '*'}/min ${user.rateLimits.perHour}${o.perHour === null ? '' : '*'}/h ${user.rateLimits.perDay}${o.perDay === null ? '' : '*'}/day`;
-  return `${user.id}  ${user.email}  role=${user.role}  credits=${user.credits}  limits=${limits}${user.disabledAt ? `  DISABLED since ${user.disabledAt}` : ''}  created=${user.createdAt}`;
+  const limits =
+    `${user.rateLimits.perMinute}${o.perMinute === null ? '' : '*'}/min ` +
+    `${user.rateLimits.perHour}${o.perHour === null ? '' : '*'}/h ` +
+    `${user.rateLimits.perDay}${o.perDay === null ? '' : '*'}/day`;
+  return (
+    `${user.id}  ${user.email}  role=${user.role}  credits=${user.credits}  ` +
+    `limits=${limits}${user.disabledAt ? `  DISABLED since ${user.disabledAt}` : ''}  created=${user.createdAt}`
+  );
 }
 
 function remoteFor(url: string, config: Config, why: string): OperatorClient {
   if (!config.OPERATOR_TOKEN) {
     fail(
-      `${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was started with). Set OPERATOR_TOKEN and run the command again; a service started without one has no operator API: restart it with OPERATOR_TOKEN set, or stop it and run the command, which then opens DATA_DIR itself.`,
+      `${why}; commands go through its operator API, which needs OPERATOR_TOKEN (the same value the service was ` +
+        'started with). Set OPERATOR_TOKEN and run the command again; a service started without one has no ' +
+        'operator API: restart it with OPERATOR_TOKEN set, or stop it and run the command, ' +
+        'which then opens DATA_DIR itself.',
     );
   }
   return remoteClient(url, config.OPERATOR_TOKEN);
@@ -119,7 +128,8 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
     const client = directClient(await openDatabase(config, { role: 'cli', waitSeconds: 0 }), settings);
     if (fresh)
       process.stderr.write(
-        `note: ${resolve(config.DATA_DIR)} held no database; a new one was created there. If the service runs with another DATA_DIR (or DATABASE_URL), set the same here.\n`,
+        `note: ${resolve(config.DATA_DIR)} held no database; a new one was created there. If the service runs ` +
+          'with another DATA_DIR (or DATABASE_URL), set the same here.\n',
       );
     return client;
   } catch (error) {
@@ -130,7 +140,8 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
         : await listeningService(config.DATA_DIR, error.holder);
     if (!holder.url)
       fail(
-        `${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, another CLI, or a service still starting). Try again when it has stopped or is listening.`,
+        `${config.DATA_DIR} is held by ${describeHolder(holder)}, which serves no operator API (a worker, ` +
+          'another CLI, or a service still starting). Try again when it has stopped or is listening.',
       );
     return remoteFor(
       holder.url,
@@ -197,7 +208,8 @@ async function adjustCredits(client: OperatorClient, { name, need, reason }: Com
   const direction = name === 'credits grant' ? 'grant' : 'deduct';
   const user = await client.adjustCredits(need('email'), { direction, amount, reason: reason ?? 'operator grant' });
   console.log(
-    `${direction === 'grant' ? 'granted' : 'deducted'} ${amount} credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`,
+    `${direction === 'grant' ? 'granted' : 'deducted'} ${amount} ` +
+      `credits ${direction === 'grant' ? 'to' : 'from'} ${user.email}; balance is now ${user.credits}`,
   );
 }
 
@@ -211,7 +223,8 @@ async function setLimits(client: OperatorClient, { name, need, givenLimits }: Co
   console.log(
     reset
       ? `limits for ${user.email} reset to the defaults`
-      : `limits for ${user.email}: ${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`,
+      : `limits for ${user.email}: ` +
+          `${o.perMinute ?? 'default'}/min ${o.perHour ?? 'default'}/h ${o.perDay ?? 'default'}/day`,
   );
 }
 
@@ -224,7 +237,8 @@ async function invite(client: OperatorClient, { values, need }: CommandInput) {
     ...(role ? { role } : {}),
   });
   console.log(
-    `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it works once:\n${invitation.link}`,
+    `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it ` +
+      `works once:\n${invitation.link}`,
   );
 }
 
@@ -233,7 +247,8 @@ async function audit(client: OperatorClient, { values, listLimit }: CommandInput
   if (entries.length === 0) console.log('no operator actions recorded');
   for (const e of entries) {
     console.log(
-      `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`,
+      `${e.createdAt}  ${e.actor}  ${e.action}  ${e.target ?? ''}${e.reason ? `  "${e.reason}"` : ''}  ` +
+        `before=${JSON.stringify(e.before)} after=${JSON.stringify(e.after)}`,
     );
   }
 }

@@ -74,12 +74,14 @@ export const ConfigSchema = Type.Object({
     default: 4,
     description: 'Upstream units one credit pays for; a request may spend no more than its credits pay for.',
   }),
-  // At least one probe's units (probe-gate.ts PROBE_UNITS): a probe spends them before the price is known, so with less every uncached request failed.
+  // At least one probe's units (probe-gate.ts PROBE_UNITS): a probe spends them before the price is known, so with
+  // less every uncached request failed.
   QUOTA_ALLOWANCE_UNITS: Type.Integer({
     minimum: 3,
     default: 50,
     description:
-      'Unpaid upstream units per account per quota day (failed lookups, refusals after a probe); at least 3, what one probe may spend before the price is known.',
+      'Unpaid upstream units per account per quota day (failed lookups, refusals after a probe); at least 3, ' +
+      'what one probe may spend before the price is known.',
   }),
   NEGATIVE_CACHE_SECONDS: Type.Integer({
     minimum: 0,
@@ -103,7 +105,8 @@ export const ConfigSchema = Type.Object({
     {
       default: 'auto',
       description:
-        'auto: hybrid with a Data API key, innertube without. data-api: the Data API only. hybrid: InnerTube resolves and lists (0 units), videos.list details (exact). innertube: keyless, counts approximate.',
+        'auto: hybrid with a Data API key, innertube without. data-api: the Data API only. hybrid: InnerTube ' +
+        'resolves and lists (0 units), videos.list details (exact). innertube: keyless, counts approximate.',
     },
   ),
   YOUTUBE_INNERTUBE_BASE_URL: Type.String({
@@ -131,14 +134,16 @@ export const ConfigSchema = Type.Object({
     minimum: 0,
     default: 600,
     description:
-      'Calls per minute per account outside the metered routes (stored result pages, ledger, requests log, keys...); 0: unlimited.',
+      'Calls per minute per account outside the metered routes (stored result pages, ledger, requests ' +
+      'log, keys...); 0: unlimited.',
   }),
   CREDENTIAL_CACHE_MS: Type.Integer({
     minimum: 0,
     maximum: 60_000,
     default: 1000,
     description:
-      'How long an instance trusts what it read about an API key or an account (revocation, disabling, limit changes reach other instances within this); 0 reads the database on every request (tests).',
+      'How long an instance trusts what it read about an API key or an account (revocation, disabling, limit ' +
+      'changes reach other instances within this); 0 reads the database on every request (tests).',
   }),
   CACHE_TTL_SECONDS: Type.Integer({
     minimum: 0,
@@ -166,7 +171,8 @@ export const ConfigSchema = Type.Object({
   TRUSTED_PROXIES: Type.String({
     default: '',
     description:
-      'Comma-separated CIDRs/addresses of reverse proxies whose X-Forwarded-For is believed; empty = none (the TCP peer is the client).',
+      'Comma-separated CIDRs/addresses of reverse proxies whose X-Forwarded-For is believed; empty = none ' +
+      '(the TCP peer is the client).',
   }),
   PASSWORD_HASH_CONCURRENCY: Type.Integer({
     minimum: 1,
@@ -212,7 +218,8 @@ export const ConfigSchema = Type.Object({
       minimum: 0,
       maximum: 65535,
       description:
-        "npm run worker: serve the worker's own /metrics and /healthz on this port (HOST); 0 picks a free one. Unset: none.",
+        "npm run worker: serve the worker's own /metrics and /healthz on this port (HOST); 0 " +
+        'picks a free one. Unset: none.',
     }),
   ),
   METRICS_TOKEN: Type.Optional(
@@ -234,7 +241,8 @@ export const ConfigSchema = Type.Object({
     Type.String({
       minLength: 32,
       description:
-        'Bearer secret for the operator API (/operator/...) used by the CLI against a running service; high entropy, e.g. openssl rand -base64 32.',
+        'Bearer secret for the operator API (/operator/...) used by the CLI against a running service; high ' +
+        'entropy, e.g. openssl rand -base64 32.',
     }),
   ),
   SIGNUP: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')], {
@@ -254,13 +262,15 @@ export const ConfigSchema = Type.Object({
     description: 'How long an invitation link stays valid.',
   }),
   // features
-  // At most 100 years: a larger count of days overflowed the dates computed from it, and every page of a stored result answered 500.
+  // At most 100 years: a larger count of days overflowed the dates computed from it, and every page of a stored result
+  // answered 500.
   RESULT_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 36_500,
     default: 7,
     description:
-      'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page after it completed; then 410.',
+      'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page ' +
+      'after it completed; then 410.',
   }),
   // watches (docs/watches.md)
   WATCHES_PER_ACCOUNT: Type.Integer({ minimum: 0, default: 20, description: 'Watches one account may have.' }),
@@ -282,7 +292,8 @@ export const ConfigSchema = Type.Object({
   WEBSUB_TOPIC_BASE_URL: Type.String({
     default: 'https://www.youtube.com',
     description:
-      'Origin of the feeds subscribed to (topic <origin>/feeds/videos.xml?channel_id=…); the fake platform in tests and the demo.',
+      'Origin of the feeds subscribed to (topic <origin>/feeds/videos.xml?channel_id=…); the fake ' +
+      'platform in tests and the demo.',
   }),
   WEBSUB_LEASE_SECONDS: Type.Integer({
     minimum: 60,
@@ -342,7 +353,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const token = config[name];
     if (token && !/^[\x21-\x7e]+$/.test(token))
       throw new ConfigError(
-        `Invalid configuration: ${name} must be one word of visible ASCII characters (no spaces), e.g. openssl rand -base64 32`,
+        `Invalid configuration: ${name} must be one word of visible ASCII characters (no spaces), ` +
+          'e.g. openssl rand -base64 32',
       );
   }
   return config;

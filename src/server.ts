@@ -22,7 +22,8 @@ async function main() {
   const startup = deferSignalsDuringStartup();
   const config = loadConfig(process.env);
   // Until the app (and its logger) exists, e.g. while waiting for the DATA_DIR lock: a logger of the
-  // same settings, so those lines have their level, time and errors' messages (// JSON.stringify of an Error gave "err":{}).
+  // same settings, so those lines have their level, time and errors' messages (// JSON.stringify of an Error gave
+  // "err":{}).
   let built: FastifyInstance | undefined;
   const early = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   const app = await buildApp(
@@ -83,7 +84,11 @@ main().catch((error) => {
     // One clear line instead of a stack trace: the most common first-run problem.
     const config = loadConfig(process.env);
     console.error(
-      `Cannot listen on ${config.HOST}:${config.PORT}: ${code === 'EADDRINUSE' ? 'the port is already in use (another channel-shorts, or npm run demo?)' : 'permission denied'}. Stop the other process or set PORT.`,
+      `Cannot listen on ${config.HOST}:${config.PORT}: ${
+        code === 'EADDRINUSE'
+          ? 'the port is already in use (another channel-shorts, or npm run demo?)'
+          : 'permission denied'
+      }. Stop the other process or set PORT.`,
     );
   } else {
     console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error);

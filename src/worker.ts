@@ -38,7 +38,9 @@ async function main() {
           await services.close();
           if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
             console.error(
-              `Cannot listen on ${config.HOST}:${config.WORKER_METRICS_PORT} (WORKER_METRICS_PORT): ${error.code === 'EADDRINUSE' ? 'the port is already in use' : 'permission denied'}. Pick another port, or leave WORKER_METRICS_PORT unset.`,
+              `Cannot listen on ${config.HOST}:${config.WORKER_METRICS_PORT} (WORKER_METRICS_PORT): ${
+                error.code === 'EADDRINUSE' ? 'the port is already in use' : 'permission denied'
+              }. Pick another port, or leave WORKER_METRICS_PORT unset.`,
             );
             process.exit(1);
           }

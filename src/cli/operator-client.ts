@@ -104,7 +104,8 @@ export function directClient(
       const base = settings.publicBaseUrl ?? settings.listenUrl;
       if (!settings.publicBaseUrl)
         console.error(
-          `PUBLIC_BASE_URL is not set: the link uses ${base}, where this configuration's service listens; set PUBLIC_BASE_URL to the address users reach.`,
+          `PUBLIC_BASE_URL is not set: the link uses ${base}, where this configuration's service listens; set ` +
+            'PUBLIC_BASE_URL to the address users reach.',
         );
       return {
         email: invitation.email,
@@ -145,7 +146,8 @@ export function remoteClient(baseUrl: string, token: string): OperatorClient {
     if (!response.ok) {
       const err = (data ?? {}) as { error?: string; message?: string; requestId?: string };
       throw new RemoteError(
-        `${err.message ?? `HTTP ${response.status}`}${err.error ? ` [${err.error}]` : ''}${err.requestId ? ` (request ${err.requestId})` : ''}`,
+        `${err.message ?? `HTTP ${response.status}`}${err.error ? ` [${err.error}]` : ''}` +
+          `${err.requestId ? ` (request ${err.requestId})` : ''}`,
       );
     }
     return data as T;

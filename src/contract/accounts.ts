@@ -31,7 +31,8 @@ export const CreditAlertsSchema = Type.Object(
       Type.Integer({
         minimum: 1,
         description:
-          'Below this balance the dashboard shows a banner and one credits.low event is sent (again only after the balance has been back up). null: off.',
+          'Below this balance the dashboard shows a banner and one credits.low event is sent (again only after ' +
+          'the balance has been back up). null: off.',
       }),
     ),
     eventsWebhookUrl: Nullable(
@@ -76,7 +77,8 @@ export const AccountSchema = Type.Object(
     rateLimits: RateLimits,
     readsPerMinute: Type.Integer({
       description:
-        'Calls per minute outside the metered routes (reads, keys, webhook tools): READ_RATE_LIMIT_PER_MINUTE, at least ten times perMinute; 0: unlimited.',
+        'Calls per minute outside the metered routes (reads, keys, webhook tools): READ_RATE_LIMIT_PER_MINUTE, ' +
+        'at least ten times perMinute; 0: unlimited.',
     }),
     usage: Type.Object({
       minute: Type.Integer({ description: 'Requests counted in the current minute window.' }),

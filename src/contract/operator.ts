@@ -124,7 +124,8 @@ export const UserDeliverySchema = Type.Object(
     ...DeliveryAttemptSchema.properties,
     requestId: Type.Union([Type.String(), Type.Null()], {
       description:
-        "The request it delivered; null for a batch summary or an account event (credits.low, a watch's events), which its webhookId names.",
+        "The request it delivered; null for a batch summary or an account event (credits.low, a watch's " +
+        'events), which its webhookId names.',
     }),
   },
   {

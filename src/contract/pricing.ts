@@ -14,7 +14,8 @@ export const PricingSchema = Type.Object(
       }),
       quotaUnitsPerCredit: Type.Integer({
         description:
-          'Upstream units one credit pays for; a request never costs less than ceil(units / this) (QUOTA_UNITS_PER_CREDIT).',
+          'Upstream units one credit pays for; a request never costs less than ceil(units / ' +
+          'this) (QUOTA_UNITS_PER_CREDIT).',
       }),
       dailyAllowanceUnits: Type.Integer({
         description: 'Unpaid upstream units per account and quota day for failed lookups (QUOTA_ALLOWANCE_UNITS).',
@@ -30,7 +31,8 @@ export const PricingSchema = Type.Object(
       }),
       readsPerMinute: Type.Integer({
         description:
-          'READ_RATE_LIMIT_PER_MINUTE: calls per minute per account outside the metered routes (reads, keys, webhook tools); 0: unlimited.',
+          'READ_RATE_LIMIT_PER_MINUTE: calls per minute per account outside the metered routes (reads, keys, ' +
+          'webhook tools); 0: unlimited.',
       }),
     }),
     webhooks: Type.Object({
@@ -39,7 +41,8 @@ export const PricingSchema = Type.Object(
       }),
       retryScheduleSeconds: Type.Array(Type.Number({ minimum: 0 }), {
         description:
-          'Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with jitter; Retry-After is honoured.',
+          'Seconds before each retry after the first attempt (WEBHOOK_RETRY_SCHEDULE), with ' +
+          'jitter; Retry-After is honoured.',
       }),
       maxAttempts: Type.Integer({ description: '1 + the retries.' }),
       retryWindowSeconds: Type.Number({

@@ -23,7 +23,9 @@ export const DeliveryStateSchema = Type.Union(
   {
     $id: 'DeliveryState',
     description:
-      'pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to try again); gone: the receiver answered 410, no further attempts.',
+      'pending: no attempt yet; delivered: the latest attempt got a 2xx; retrying: it failed and another attempt ' +
+      'is scheduled (nextAttemptAt); failed: it failed and the retry schedule is spent (gave up; redeliver to ' +
+      'try again); gone: the receiver answered 410, no further attempts.',
     examples: ['retrying'],
   },
 );
@@ -42,7 +44,8 @@ export const DeliveryStatusSchema = Type.Object(
       Type.String({
         format: 'date-time',
         description:
-          "State retrying: when the retry schedule runs out if every attempt fails (its delays at their longest; a receiver's Retry-After can push it later).",
+          'State retrying: when the retry schedule runs out if every attempt fails (its delays at their longest; ' +
+          "a receiver's Retry-After can push it later).",
       }),
     ),
   },
@@ -89,7 +92,8 @@ export const RequestLogEntrySchema = Type.Object(
   {
     $id: 'RequestLogEntry',
     description:
-      'One request of the requests log: the recorded request, the key that made it and the state of its webhook delivery.',
+      'One request of the requests log: the recorded request, the key that made it and the ' +
+      'state of its webhook delivery.',
     examples: [EXAMPLE_LOG_ENTRY],
   },
 );
@@ -240,7 +244,8 @@ export const WebhookTestResultSchema = Type.Object(
         error: null,
         requestHeaders: { ...EXAMPLE_HEADERS, 'webhook-id': 'msg_test_5f0c2a9e7b1d4c3a8e6f2b10' },
         requestBody:
-          '{"type":"webhook.test","timestamp":"2026-06-01T12:00:00.000Z","data":{"message":"A test event from channel-shorts: verify its signature like any other event. It carries no result."}}',
+          '{"type":"webhook.test","timestamp":"2026-06-01T12:00:00.000Z","data":{"message":"A test event from ' +
+          'channel-shorts: verify its signature like any other event. It carries no result."}}',
         responseExcerpt: 'ok',
       },
     ],

@@ -20,7 +20,8 @@ const Etag = opt(Type.String({ description: "The platform's ETag; absent in keyl
 
 export const Sort = Type.Enum(['newest', 'oldest', 'popular'], {
   description:
-    'newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.',
+    'newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole ' +
+    'window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.',
 });
 
 /** sort and the duration filters, shared by single requests, batch items and request records. */
@@ -31,7 +32,8 @@ export function ShortsOptions() {
       Type.Integer({
         minimum: 0,
         description:
-          'Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. Filters apply after details are read: they never lower the price of the work read.',
+          'Only shorts at least this long (seconds, inclusive). Shorts without a known duration are left out. ' +
+          'Filters apply after details are read: they never lower the price of the work read.',
       }),
     ),
     maxDurationSeconds: opt(
@@ -175,7 +177,8 @@ export const ShortSchema = Type.Object(
       Type.Integer({
         minimum: 0,
         description:
-          'contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration.',
+          'contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when ' +
+          'the platform sends no duration.',
       }),
     ),
   },
@@ -195,7 +198,9 @@ export const SuccessBodySchema = Type.Object(
     creditsCharged: Type.Integer(),
     truncated: Type.Boolean({
       description:
-        'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation.',
+        'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what ' +
+        'the available credits paid to read (message says which). The newest are returned. A ' +
+        '`limit` reached is not truncation.',
     }),
     fetchedAt: Type.String({
       format: 'date-time',
@@ -206,18 +211,27 @@ export const SuccessBodySchema = Type.Object(
     }),
     source: Type.Union([Type.Literal('data-api'), Type.Literal('hybrid'), Type.Literal('innertube')], {
       description:
-        "data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no quota) + videos.list (exact); innertube: keyless, see approximateFields.",
+        "data-api: Shorts playlist + videos.list; hybrid: ids from the channel's Shorts tab (InnerTube, no " +
+        'quota) + videos.list (exact); innertube: keyless, see approximateFields.',
     }),
     approximateFields: opt(
       Type.Array(Type.String(), {
         description:
-          'Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, shorts[].statistics.viewCount. Absent in keyless mode: etag, channel snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags and duration only for shorts whose player answer was read (the edge of an oldestDate window). Everything else is exact.',
+          'Keyless results only (source "innertube"): fields whose values are parsed from display text ("2.9M ' +
+          'views") and so approximate: channel.statistics.subscriberCount, channel.statistics.videoCount, ' +
+          'shorts[].statistics.viewCount. Absent in keyless mode: etag, channel ' +
+          'snippet.publishedAt/defaultLanguage/country, statistics.viewCount/hiddenSubscriberCount, the other ' +
+          'brandingSettings.channel fields, and on shorts categoryId, liveBroadcastContent, defaultLanguage, ' +
+          'localized, defaultAudioLanguage, like/dislike/favorite/comment counts; publishedAt, description, tags ' +
+          'and duration only for shorts whose player answer was read (the edge of an oldestDate ' +
+          'window). Everything else is exact.',
       }),
     ),
     message: opt(
       Type.String({
         description:
-          'Present when truncated, stale or keyless (source "innertube"): explains what was left out, how old the data is, or which fields are approximate.',
+          'Present when truncated, stale or keyless (source "innertube"): explains what was left out, how old ' +
+          'the data is, or which fields are approximate.',
       }),
     ),
   },
@@ -256,7 +270,9 @@ export const AcceptedBodySchema = Type.Object(
         success: true,
         requestId: EXAMPLE_REQUEST_ID,
         status: 'processing',
-        message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id msg_${EXAMPLE_REQUEST_ID}; poll GET /api/youtube/shorts/${EXAMPLE_REQUEST_ID} for status.`,
+        message:
+          'Accepted. The result will be POSTed to the webhookUrl with webhook-id ' +
+          `msg_${EXAMPLE_REQUEST_ID}; poll GET /api/youtube/shorts/${EXAMPLE_REQUEST_ID} for status.`,
       },
     ],
   },

@@ -14,7 +14,8 @@ const CheckTrigger = Type.Union(
   [Type.Literal('create'), Type.Literal('schedule'), Type.Literal('push'), Type.Literal('manual')],
   {
     description:
-      'create: the baseline made when the watch was created (reports nothing); schedule; push: a WebSub notification; manual: POST …/check.',
+      'create: the baseline made when the watch was created (reports nothing); schedule; push: a WebSub ' +
+      'notification; manual: POST …/check.',
   },
 );
 /** The channel as events name it. */
@@ -51,7 +52,8 @@ export const WatchSchema = Type.Object(
     pausedReason: Nullable(
       Type.Union([Type.Literal('user'), Type.Literal('credits'), Type.Literal('channel')], {
         description:
-          'credits: the account could not pay for a check; the watch resumes when it can. channel: checks in a row found the channel gone (closed, suspended, deleted); PATCH status active resumes it.',
+          'credits: the account could not pay for a check; the watch resumes when it can. channel: checks in a ' +
+          'row found the channel gone (closed, suspended, deleted); PATCH status active resumes it.',
       }),
     ),
     nextCheckAt: Nullable(
@@ -167,7 +169,8 @@ export const WatchPausedPayloadSchema = Type.Object(
       channel: EventChannel,
       reason: Type.Union([Type.Literal('credits'), Type.Literal('channel')], {
         description:
-          'credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube no longer has the channel (resumed by PATCH status active).',
+          'credits: the account cannot pay for the next check (resumed by itself when it can); channel: YouTube ' +
+          'no longer has the channel (resumed by PATCH status active).',
       }),
       message: Type.String(),
     }),
@@ -175,7 +178,8 @@ export const WatchPausedPayloadSchema = Type.Object(
   {
     $id: 'WatchPausedPayload',
     description:
-      'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it can; or checks in a row found the channel gone.',
+      'Body of the watch.paused webhook: the account could not pay for a check, so the watch is paused until it ' +
+      'can; or checks in a row found the channel gone.',
     examples: [
       {
         type: 'watch.paused',

@@ -53,7 +53,8 @@ function googleError(
 export const quotaExceeded = (): GoogleError =>
   googleError(
     403,
-    'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+    'The request cannot be completed because you have exceeded your <a ' +
+      'href="/youtube/v3/getting-started#quota">quota</a>.',
     'youtube.quota',
     'quotaExceeded',
   );

@@ -12,7 +12,8 @@ const fake = await startFakePlatform({
   // One clear line instead of a stack trace.
   if (error.code === 'EADDRINUSE') {
     console.error(
-      `Cannot listen on ${process.env.HOST || '127.0.0.1'}:${port}: the port is already in use. Stop the other process, or set PORT (0 picks a free port).`,
+      `Cannot listen on ${process.env.HOST || '127.0.0.1'}:${port}: the port is already in use. Stop the other ` +
+        'process, or set PORT (0 picks a free port).',
     );
     process.exit(1);
   }
@@ -21,12 +22,15 @@ const fake = await startFakePlatform({
 console.log(`fake Data API at ${fake.baseUrl}`);
 console.log(`fake InnerTube at ${fake.innertubeBaseUrl}`);
 console.log(
-  `point a service at it: YOUTUBE_API_KEY=${process.env.FAKE_API_KEY || 'fake-api-key'} YOUTUBE_API_BASE_URL=${fake.baseUrl} YOUTUBE_INNERTUBE_BASE_URL=${fake.innertubeBaseUrl} WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm start`,
+  `point a service at it: YOUTUBE_API_KEY=${process.env.FAKE_API_KEY || 'fake-api-key'} ` +
+    `YOUTUBE_API_BASE_URL=${fake.baseUrl} YOUTUBE_INNERTUBE_BASE_URL=${fake.innertubeBaseUrl} ` +
+    'WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm start',
 );
 console.log(`fake WebSub hub at ${fake.hub.hubUrl()} (WEBSUB_HUB_URL; WEBSUB_TOPIC_BASE_URL=${fake.innertubeBaseUrl})`);
 console.log(`publish a short now: curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts`);
 console.log(
-  `take one down / restore it: curl -X DELETE ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>; curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>/restore`,
+  `take one down / restore it: curl -X DELETE ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>; ` +
+    `curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>/restore`,
 );
 
 let stopping = false;

@@ -41,7 +41,10 @@ export interface FakePlatform {
   quotaUsed(key?: string): number;
   /** Data API calls only. */
   calls(): FakeCall[];
-  /** Requests received so far, counted on arrival (calls() logs each when its answer is built, which with latency is before the answer leaves). */
+  /**
+   * Requests received so far, counted on arrival (calls() logs each when its answer is built, which with latency is
+   * before the answer leaves).
+   */
   received(): number;
   innertubeCalls(): InnertubeCall[];
   /** Clears quota counters and both call logs. */

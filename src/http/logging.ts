@@ -94,9 +94,9 @@ export function fastifyOptions(
     // in the operator API; Fastify's default of 100 answered 414 for long ones.
     // Each route's schema bounds its own parameters below this.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Slow clients (docs/spec.md, security commitments): the request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the
-    // whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node checks these
-    // every connectionsCheckingInterval, so that is kept short for the limits to be what they say.
+    // Slow clients (docs/spec.md, security commitments): the request headers must arrive within
+    // HTTP_HEADERS_TIMEOUT_MS and the whole request within HTTP_REQUEST_TIMEOUT_MS (defaults 10 s and 30 s). Node
+    // checks these every connectionsCheckingInterval, so that is kept short for the limits to be what they say.
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     http: {
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,

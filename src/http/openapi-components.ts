@@ -43,7 +43,9 @@ export class ComponentCollector {
     this.components.set(id, this.hoist(schema, true) as Json);
   }
 
-  /** A route schema for @fastify/swagger: responses and nested shapes by reference; the body's examples are kept aside. */
+  /**
+   * A route schema for @fastify/swagger: responses and nested shapes by reference; the body's examples are kept aside.
+   */
   routeSchema(schema: Json, method: string, url: string): Json {
     const out: Json = { ...schema };
     if (isObject(schema.response)) {

@@ -66,8 +66,10 @@ export function renderGuides(pricing: Pricing, limits: RateLimits): string {
     ),
     // What a first request of a fresh minute shows (the reset times are an illustration).
     rateLimitHeaders: [
-      `RateLimit-Policy: "minute";q=${limits.perMinute};w=60, "hour";q=${limits.perHour};w=3600, "day";q=${limits.perDay};w=86400`,
-      `RateLimit: "minute";r=${limits.perMinute - 1};t=42, "hour";r=${limits.perHour - 1};t=1242, "day";r=${limits.perDay - 1};t=40242`,
+      `RateLimit-Policy: "minute";q=${limits.perMinute};w=60, "hour";q=${limits.perHour};w=3600, ` +
+        `"day";q=${limits.perDay};w=86400`,
+      `RateLimit: "minute";r=${limits.perMinute - 1};t=42, "hour";r=${limits.perHour - 1};t=1242, ` +
+        `"day";r=${limits.perDay - 1};t=40242`,
     ].join('\n'),
     readLimit: pricing.limits.readsPerMinute > 0 ? String(pricing.limits.readsPerMinute) : 'unlimited',
     maxShorts: String(pricing.limits.maxShortsPerRequest),

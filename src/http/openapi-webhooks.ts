@@ -17,8 +17,10 @@ type Examples = Record<string, { summary: string; value: unknown }>;
 
 const signedDelivery =
   'Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and ' +
-  'webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; ' +
-  '410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above.';
+  'webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active ' +
+  'secret). Answer 2xx to acknowledge; ' +
+  '410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring ' +
+  'Retry-After. See the Webhooks guide above.';
 const deliveryResponses = {
   '200': { description: 'Any 2xx: delivered.' },
   '410': { description: 'Gone: stop sending this webhook.' },
@@ -41,7 +43,8 @@ function watchWebhook(type: string, schema: TSchema, summary: string, exampleSum
   return {
     [type]: webhook(
       summary,
-      `${signedDelivery} webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).`,
+      `${signedDelivery} webhook-id is msg_<event id> (the id in the watch's events, GET ` +
+        '/api/youtube/watches/{watchId}).',
       schema,
       { [type]: { summary: exampleSummary, value: exampleOf(schema) } },
     ),
@@ -79,8 +82,12 @@ function shortsResult() {
 function batchCompleted() {
   return webhook(
     'Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.',
-    `${signedDelivery} webhook-id is msg_<batchId>. Each item also sends its own shorts.completed / shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) may arrive before the last of them. ` +
-      'data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error (the code of a failed item).',
+    `${signedDelivery} webhook-id is msg_<batchId>. Each item also sends its own shorts.completed / ` +
+      'shorts.failed webhook; deliveries run in parallel, so this summary (queued once the last item has settled) ' +
+      'may arrive before the last of them. ' +
+      'data: batchId, status "completed", counts {total, processing (0), completed, failed}, creditsCharged (sum ' +
+      'over items), and per item requestId, channelUrl, status, itemCount, creditsCharged and error ' +
+      '(the code of a failed item).',
     BatchWebhookPayloadSchema,
     {
       'batch.completed': {
@@ -93,8 +100,10 @@ function batchCompleted() {
 
 function creditsLow() {
   return webhook(
-    "Sent once when the balance falls below the account's low-balance threshold (PUT /accounts/alerts), to its eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.",
-    `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of the charge that crossed the threshold; listed with GET /accounts/events.`,
+    "Sent once when the balance falls below the account's low-balance threshold (PUT /accounts/alerts), to its " +
+      'eventsWebhookUrl; again only after a grant lifts the balance back to the threshold.',
+    `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep within WATCH_SWEEP_SECONDS of ` +
+      'the charge that crossed the threshold; listed with GET /accounts/events.',
     CreditsLowPayloadSchema,
     {
       'credits.low': {
@@ -107,8 +116,11 @@ function creditsLow() {
 
 function webhookTest() {
   return webhook(
-    'Sent once, on request, by POST /webhooks/test (and the dashboard\'s "Send test event") to the URL given: to check a receiver\'s signature verification.',
-    'Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown to the caller, whatever it is.',
+    'Sent once, on request, by POST /webhooks/test (and the dashboard\'s "Send test event") to the URL given: to ' +
+      "check a receiver's signature verification.",
+    'Signed like every event (headers webhook-id, webhook-timestamp, webhook-signature; see shorts.result). ' +
+      'webhook-id is msg_test_<random>, new for each test; one attempt, no retries; the answer is shown ' +
+      'to the caller, whatever it is.',
     WebhookTestPayloadSchema,
     { 'webhook.test': { summary: 'A test event.', value: exampleOf(WebhookTestPayloadSchema) } },
   );
@@ -122,13 +134,15 @@ export function webhookDocs() {
     ...watchWebhook(
       'shorts.created',
       ShortsCreatedPayloadSchema,
-      'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per check, the shorts oldest first.',
+      'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per ' +
+        'check, the shorts oldest first.',
       'One new short.',
     ),
     ...watchWebhook(
       'watch.paused',
       WatchPausedPayloadSchema,
-      'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is resumed when the account can.',
+      'Sent when a watch is paused because its account cannot pay for a check (pausedReason credits); it is ' +
+        'resumed when the account can.',
       'The account ran out of credits.',
     ),
     ...watchWebhook(

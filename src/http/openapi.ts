@@ -143,8 +143,10 @@ function info(config: Config) {
     version: '1.0.0',
     license: { name: 'MIT', identifier: 'MIT' },
     description:
-      "Returns the Shorts of a YouTube channel with the channel's details, in the response or later by a signed webhook. " +
-      'Start with an API key from the [dashboard](/dashboard/) and `POST /api/youtube/shorts`; "Try it out" there sends a request for the demo channel.\n\n' +
+      "Returns the Shorts of a YouTube channel with the channel's details, in the response " +
+      'or later by a signed webhook. ' +
+      'Start with an API key from the [dashboard](/dashboard/) and `POST /api/youtube/shorts`; "Try it out" ' +
+      'there sends a request for the demo channel.\n\n' +
       renderGuides(configuredPricing(config), defaultRateLimits(config)),
   };
 }

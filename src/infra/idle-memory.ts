@@ -94,7 +94,10 @@ export async function loadFreedMemoryReleaser(
   }
 }
 
-/** After the collections, before malloc_trim: V8 frees a collection's buffers on background threads after it (~6 MiB more was released a second later). */
+/**
+ * After the collections, before malloc_trim: V8 frees a collection's buffers on background threads after it (~6 MiB
+ * more was released a second later).
+ */
 export const RELEASE_DELAY_MS = 1_000;
 
 export interface IdleReleaseOptions {

@@ -118,7 +118,9 @@ function storageMetrics(registry: Registry) {
     }),
     dbRetries: new Counter({
       name: 'db_retries_total',
-      help: 'PostgreSQL statements and transactions run again after the server aborted them (40P01 deadlock victim, 40001 serialization failure), by code',
+      help:
+        'PostgreSQL statements and transactions run again after the server aborted them (40P01 deadlock ' +
+        'victim, 40001 serialization failure), by code',
       labelNames: ['code'],
       registers: [registry],
     }),

@@ -115,7 +115,8 @@ export async function startQueue(db: Database, settings: QueueSettings): Promise
       // so the live ones get it too: those retrying at the upgrade are the likeliest to use up their retries.
       await boss.updateQueue(name, { deadLetter });
       await db.query(
-        `UPDATE pgboss.job SET dead_letter = $1 WHERE name = $2 AND dead_letter IS NULL AND state IN ('created', 'retry', 'active')`,
+        `UPDATE pgboss.job SET dead_letter = $1 WHERE name = $2 AND dead_letter IS NULL
+          AND state IN ('created', 'retry', 'active')`,
         [deadLetter, name],
       );
     }

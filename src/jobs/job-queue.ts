@@ -14,7 +14,10 @@ export interface JobQueue {
    * processes' workers are told as well (JOBS_QUEUED_CHANNEL).
    */
   fetchesQueued(): void;
-  /** Delivers a settled request's webhook, or a finished batch's summary, again now; 409 DELIVERY_IN_PROGRESS while one is due. */
+  /**
+   * Delivers a settled request's webhook, or a finished batch's summary, again now; 409 DELIVERY_IN_PROGRESS while one
+   * is due.
+   */
   redeliver(target: RedeliveryTarget): Promise<number>;
 }
 

@@ -96,7 +96,8 @@ const attemptKey = ({ requestId, attempt }: RequestAttempt) => `${requestId}#${a
 async function readRequestAttempts(db: Queryable, attempts: RequestAttempt[]): Promise<Map<string, RequestToDeliver>> {
   const rows = await db.query<RequestToDeliver & { job_attempt: number }>(
     `SELECT r.*, x.attempt AS job_attempt,
-            EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = x.attempt) AS attempt_recorded,
+            EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = x.attempt) AS
+              attempt_recorded,
             ${signingSecretsSql('r.account_id', '$3')} AS secrets
      FROM unnest($1::text[], $2::int[]) AS x(id, attempt) JOIN shorts_requests r ON r.id = x.id`,
     [attempts.map((a) => a.requestId), attempts.map((a) => a.attempt), new Date()],

@@ -47,7 +47,8 @@ export async function openStores(
       onWait: (holder) =>
         log.info(
           { holder },
-          `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} to release ${config.DATA_DIR}`,
+          `waiting up to ${config.LOCK_WAIT_SECONDS} s for ${holder.role} pid ${holder.pid} ` +
+            `to release ${config.DATA_DIR}`,
         ),
       onTakeover: (stale) => log.info({ stale }, 'took over the lock of a process that no longer runs'),
     },

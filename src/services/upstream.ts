@@ -40,7 +40,9 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
     onInvalid: (lease, reason) =>
       log.error(
         { key: `${lease.index}:${lease.keyId}`, reason },
-        'YouTube rejected a Data API key: it is out of the pool for an hour (the other keys, if any, carry the load; with none left, requests that need the Data API answer 502 and nothing is charged). Check YOUTUBE_API_KEY / YOUTUBE_API_KEYS.',
+        'YouTube rejected a Data API key: it is out of the pool for an hour (the other keys, if any, carry the ' +
+          'load; with none left, requests that need the Data API answer 502 and nothing is charged). Check ' +
+          'YOUTUBE_API_KEY / YOUTUBE_API_KEYS.',
       ),
     onExhausted: (lease) =>
       log.info(

@@ -35,7 +35,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * cacheMs: CREDENTIAL_CACHE_MS, how long a key lookup is trusted (revocations on this instance drop it at once).
- * now: the clock expiry is judged by; the cached lookup keeps the expiry time, so a key stops at its expiry, not a cache lifetime later.
+ * now: the clock expiry is judged by; the cached lookup keeps the expiry time, so a key stops at its expiry, not a
+ * cache lifetime later.
  */
 export function createAuthenticator(
   db: Queryable,

@@ -134,7 +134,8 @@ export function sqlThrottleStore(db: Database): ThrottleStore {
         else
           await tx.query(
             `INSERT INTO login_throttle (key, failures, next_at, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (key) DO UPDATE SET failures = EXCLUDED.failures, next_at = EXCLUDED.next_at, expires_at = EXCLUDED.expires_at`,
+           ON CONFLICT (key) DO UPDATE SET failures = EXCLUDED.failures, next_at = EXCLUDED.next_at,
+             expires_at = EXCLUDED.expires_at`,
             [key, r.failures, r.nextAt, new Date(expiry(r, now, timing))],
           );
       }

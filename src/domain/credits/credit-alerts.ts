@@ -41,11 +41,15 @@ export async function emitCreditsLow(
   const [row] = await tx.query<{ id: number | string; payload: CreditsLowPayload; created_at: Date }>(
     `WITH claimed AS (
        UPDATE accounts SET credits_low_sent = true
-       WHERE id = $1 AND NOT credits_low_sent AND low_balance_threshold IS NOT NULL AND credit_balance < low_balance_threshold
+       WHERE id = $1 AND NOT credits_low_sent AND low_balance_threshold IS NOT NULL
+         AND credit_balance < low_balance_threshold
        RETURNING id, credit_balance, low_balance_threshold, events_webhook_url
      ), body AS (
-       SELECT id, events_webhook_url, jsonb_build_object('type', $3::text, 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-         'data', jsonb_build_object('accountId', id, 'balance', credit_balance, 'threshold', low_balance_threshold, 'requestId', $2::text)) AS payload
+       SELECT id, events_webhook_url,
+         jsonb_build_object('type', $3::text, 'timestamp',
+         to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+         'data', jsonb_build_object('accountId', id, 'balance', credit_balance, 'threshold', low_balance_threshold,
+           'requestId', $2::text)) AS payload
        FROM claimed
      ), outbox AS (
        INSERT INTO webhook_events (id, account_id, type, webhook_url, payload, created_at)

@@ -23,9 +23,11 @@ export async function grantCredits(
     throw new AppError('VALIDATION_FAILED', `An account holds at most ${MAX_BALANCE.toLocaleString('en-US')} credits.`);
   const [row] = await tx.query<{ credit_balance: number }>(
     // A grant that lifts the balance to the low-balance threshold or above re-arms the credits.low alert.
-    // One that would take it past MAX_BALANCE changes nothing (the sum in bigint: in integer it would fail the statement).
+    // One that would take it past MAX_BALANCE changes nothing (the sum in bigint: in integer it would fail the
+    // statement).
     `UPDATE accounts SET credit_balance = credit_balance + $2,
-       credits_low_sent = credits_low_sent AND low_balance_threshold IS NOT NULL AND credit_balance + $2 < low_balance_threshold
+       credits_low_sent = credits_low_sent AND low_balance_threshold IS NOT NULL
+         AND credit_balance + $2 < low_balance_threshold
      WHERE id = $1 AND credit_balance::bigint + $2::bigint <= $3 RETURNING credit_balance`,
     [accountId, amount, MAX_BALANCE],
   );
@@ -37,7 +39,8 @@ export async function grantCredits(
     // Found by review: the overflow answered 500.
     throw new AppError(
       'VALIDATION_FAILED',
-      `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} credits, the most an account holds.`,
+      `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} ` +
+        'credits, the most an account holds.',
     );
   }
   await tx.query(
@@ -80,13 +83,16 @@ export function chargeReleasingSql(param: { account: string; amount: string; req
   return `held AS (
     SELECT credits FROM credit_reservations WHERE request_id = ${requestId}::text FOR UPDATE
   ), charged AS (
-    UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer, credits_reserved = credits_reserved - ${held}
-    WHERE id = ${account}::uuid AND credit_balance - credits_reserved + ${held} >= ${amount}::integer RETURNING credit_balance, low_balance_threshold
+    UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer,
+      credits_reserved = credits_reserved - ${held}
+    WHERE id = ${account}::uuid AND credit_balance - credits_reserved + ${held} >= ${amount}::integer
+      RETURNING credit_balance, low_balance_threshold
   ), released AS (
     DELETE FROM credit_reservations WHERE request_id = ${requestId}::text AND EXISTS (SELECT 1 FROM charged)
   ), ledger AS (
     INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
-    SELECT ${account}::uuid, 'charge', -${amount}::integer, credit_balance, ${requestId}::text, NULL FROM charged WHERE ${amount}::integer > 0
+    SELECT ${account}::uuid, 'charge', -${amount}::integer, credit_balance, ${requestId}::text, NULL FROM charged
+      WHERE ${amount}::integer > 0
   )`;
 }
 
@@ -99,10 +105,12 @@ function debitSql(
   return `charged AS (
     -- Credits reserved for requests in progress are not for spending.
     UPDATE accounts SET credit_balance = credit_balance - ${amount}::integer
-    WHERE id = ${account}::uuid AND credit_balance - credits_reserved >= ${amount}::integer RETURNING credit_balance, low_balance_threshold
+    WHERE id = ${account}::uuid AND credit_balance - credits_reserved >= ${amount}::integer
+      RETURNING credit_balance, low_balance_threshold
   ), ledger AS (
     INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
-    SELECT ${account}::uuid, '${entry.kind}', -${amount}::integer, credit_balance, ${entry.requestId}, ${entry.note} FROM charged WHERE ${amount}::integer > 0
+    SELECT ${account}::uuid, '${entry.kind}', -${amount}::integer, credit_balance, ${entry.requestId}, ${entry.note}
+      FROM charged WHERE ${amount}::integer > 0
   )`;
 }
 
@@ -122,7 +130,8 @@ export const runningSql = (freed: string) => `snap AS (
   )`;
 
 /** Per account: what the group charges it (`total`: the longest run its available credits cover, in order). */
-export const PREFIX_SQL = `SELECT account_id, coalesce(max(run) FILTER (WHERE run <= available), 0)::integer AS total FROM running GROUP BY account_id`;
+export const PREFIX_SQL = `SELECT account_id, coalesce(max(run) FILTER (WHERE run <= available), 0)::integer AS total
+  FROM running GROUP BY account_id`;
 
 /**
  * The accepted members as CTE `accepted`: those of the accounts `charged` returned whose running
@@ -131,7 +140,8 @@ export const PREFIX_SQL = `SELECT account_id, coalesce(max(run) FILTER (WHERE ru
  * the account's low-balance threshold. Then their ledger entries, in group order.
  */
 const ACCEPTED_AND_LEDGER = `accepted AS (
-    SELECT running.*, charged.low_balance_threshold, charged.credit_balance + charged.total - running.run AS balance_after
+    SELECT running.*, charged.low_balance_threshold,
+      charged.credit_balance + charged.total - running.run AS balance_after
     FROM running JOIN charged ON charged.id = running.account_id
     WHERE running.run <= charged.total
   ), ledger AS (
@@ -183,9 +193,11 @@ export function chargeAccountGroupSql(param: { account: string; total: string })
   return `charged AS (
     -- Credits reserved for requests in progress are not for spending.
     UPDATE accounts SET credit_balance = credit_balance - ${total}::integer
-    WHERE id = ${account}::uuid AND credit_balance - credits_reserved >= ${total}::integer RETURNING credit_balance, low_balance_threshold
+    WHERE id = ${account}::uuid AND credit_balance - credits_reserved >= ${total}::integer
+      RETURNING credit_balance, low_balance_threshold
   ), accepted AS (
-    SELECT input.*, charged.low_balance_threshold, charged.credit_balance + ${total}::integer - input.run AS balance_after FROM input, charged
+    SELECT input.*, charged.low_balance_threshold,
+      charged.credit_balance + ${total}::integer - input.run AS balance_after FROM input, charged
   ), ledger AS (
     INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
     SELECT account_id, 'charge', -amount, balance_after, request_id FROM accepted WHERE amount > 0 ORDER BY i
@@ -216,12 +228,14 @@ export function chargeAccountGroupSql(param: { account: string; total: string })
  * included, and all its members are settled one by one.
  */
 export const CHARGE_GROUP_RELEASING_SQL = `uncharged AS (
-    SELECT account_id, sum(credits)::integer AS total FROM held WHERE request_id <> ALL(ARRAY(SELECT request_id FROM input)) GROUP BY account_id
+    SELECT account_id, sum(credits)::integer AS total FROM held
+      WHERE request_id <> ALL(ARRAY(SELECT request_id FROM input)) GROUP BY account_id
   ), snap AS (
     SELECT id, credit_balance, credits_reserved FROM accounts WHERE id = ANY(ARRAY(SELECT account_id FROM input))
   ), running AS (
     SELECT input.*, coalesce(h.credits, 0) AS own, sum(input.amount) OVER w AS run,
-           coalesce(u.total, 0) + sum(coalesce(h.credits, 0)) OVER w AS freed, snap.credit_balance - snap.credits_reserved AS free
+           coalesce(u.total, 0) + sum(coalesce(h.credits, 0)) OVER w AS freed,
+             snap.credit_balance - snap.credits_reserved AS free
     FROM input JOIN snap ON snap.id = input.account_id
       LEFT JOIN held h ON h.request_id = input.request_id LEFT JOIN uncharged u ON u.account_id = input.account_id
     WINDOW w AS (PARTITION BY input.account_id ORDER BY input.i)
@@ -230,15 +244,18 @@ export const CHARGE_GROUP_RELEASING_SQL = `uncharged AS (
     SELECT running.*, bool_and(run <= free + freed) OVER w AS covered
     FROM running WINDOW w AS (PARTITION BY account_id ORDER BY i)
   ), totals AS (
-    SELECT coalesce(c.account_id, u.account_id) AS account_id, coalesce(c.total, 0) AS total, coalesce(c.need, 0) AS need, coalesce(u.total, 0) + coalesce(c.own, 0) AS released
+    SELECT coalesce(c.account_id, u.account_id) AS account_id, coalesce(c.total, 0) AS total,
+      coalesce(c.need, 0) AS need, coalesce(u.total, 0) + coalesce(c.own, 0) AS released
     FROM (
-      SELECT account_id, coalesce(max(run) FILTER (WHERE covered), 0)::integer AS total, greatest(coalesce(max(run - freed) FILTER (WHERE covered), 0), 0)::integer AS need,
+      SELECT account_id, coalesce(max(run) FILTER (WHERE covered), 0)::integer AS total,
+        greatest(coalesce(max(run - freed) FILTER (WHERE covered), 0), 0)::integer AS need,
              coalesce(sum(own) FILTER (WHERE covered), 0)::integer AS own
       FROM prefix GROUP BY account_id
     ) c FULL JOIN uncharged u ON u.account_id = c.account_id
   ), charged AS (
     -- Credits reserved for requests in progress are not for spending: only the members' own, in order (above).
-    UPDATE accounts SET credit_balance = accounts.credit_balance - t.total, credits_reserved = accounts.credits_reserved - t.released
+    UPDATE accounts SET credit_balance = accounts.credit_balance - t.total,
+      credits_reserved = accounts.credits_reserved - t.released
     FROM totals t
     WHERE accounts.id = t.account_id AND accounts.credit_balance - accounts.credits_reserved >= t.need
     RETURNING accounts.id, accounts.credit_balance, accounts.low_balance_threshold, t.total
@@ -247,7 +264,8 @@ export const CHARGE_GROUP_RELEASING_SQL = `uncharged AS (
   ), ${ACCEPTED_AND_LEDGER}, ended AS (
     DELETE FROM credit_reservations WHERE request_id = ANY(ARRAY(
       SELECT request_id FROM held WHERE account_id IN (SELECT id FROM charged)
-        AND (request_id <> ALL(ARRAY(SELECT request_id FROM input)) OR request_id IN (SELECT request_id FROM accepted))))
+        AND (request_id <> ALL(ARRAY(SELECT request_id FROM input))
+          OR request_id IN (SELECT request_id FROM accepted))))
   )`;
 
 /**
@@ -295,7 +313,8 @@ export async function chargeCredits(
 ): Promise<number> {
   if (amount === 0) return getBalance(tx, accountId);
   const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
-    `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })} SELECT credit_balance, low_balance_threshold FROM charged`,
+    `WITH ${chargeOneSql({ account: '$1', amount: '$2', requestId: '$3' })} SELECT credit_balance, low_balance_threshold
+      FROM charged`,
     [accountId, amount, requestId],
   );
   if (!row) throw await insufficientCredits(tx, accountId, amount);
@@ -315,7 +334,8 @@ export async function deductCredits(
   note: string,
 ): Promise<number | null> {
   const [row] = await tx.query<{ credit_balance: number; low_balance_threshold: number | null }>(
-    `WITH ${debitSql('$1', '$2', { kind: 'deduct', requestId: 'NULL', note: '$3::text' })} SELECT credit_balance, low_balance_threshold FROM charged`,
+    `WITH ${debitSql('$1', '$2', { kind: 'deduct', requestId: 'NULL', note: '$3::text' })}
+      SELECT credit_balance, low_balance_threshold FROM charged`,
     [accountId, amount, note],
   );
   if (!row) return null;
@@ -333,7 +353,8 @@ export async function insufficientCredits(db: Queryable, accountId: string, amou
   const held = row?.credits_reserved ?? 0;
   return new AppError(
     'INSUFFICIENT_CREDITS',
-    `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${balance}${held > 0 ? `, of which ${held} are held by requests in progress` : ''}.`,
+    `This result costs ${amount} credit${amount === 1 ? '' : 's'}; the balance ` +
+      `is ${balance}${held > 0 ? `, of which ${held} are held by requests in progress` : ''}.`,
   );
 }
 
@@ -354,7 +375,8 @@ export async function listLedger(db: Queryable, accountId: string, limit: number
     note: string | null;
     created_at: Date;
   }>(
-    'SELECT id, kind, amount, balance_after, request_id, note, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
+    'SELECT id, kind, amount, balance_after, request_id, note, created_at FROM credit_ledger ' +
+      'WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
     [accountId, limit],
   );
   return rows.map((r) => ({

@@ -23,7 +23,8 @@ export async function reserveCredits(
        )
        INSERT INTO credit_reservations AS r (request_id, account_id, credits, expires_at)
        SELECT $2::text, $1::uuid, $3::int, $4::timestamptz FROM acct
-       ON CONFLICT (request_id) DO UPDATE SET credits = r.credits + EXCLUDED.credits, expires_at = greatest(r.expires_at, EXCLUDED.expires_at)
+       ON CONFLICT (request_id) DO UPDATE
+         SET credits = r.credits + EXCLUDED.credits, expires_at = greatest(r.expires_at, EXCLUDED.expires_at)
        RETURNING credits`,
       [input.accountId, input.requestId, input.credits, input.expiresAt],
     );
@@ -63,8 +64,10 @@ export async function releaseExpiredReservations(
   except: string | null = null,
 ): Promise<number> {
   const [row] = await db.query<{ credits: number | string | null }>(
-    `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2 AND request_id IS DISTINCT FROM $3 RETURNING credits),
-     acct AS (UPDATE accounts SET credits_reserved = credits_reserved - (SELECT sum(credits) FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM released))
+    `WITH released AS (DELETE FROM credit_reservations WHERE account_id = $1 AND expires_at < $2
+      AND request_id IS DISTINCT FROM $3 RETURNING credits),
+     acct AS (UPDATE accounts SET credits_reserved = credits_reserved - (SELECT sum(credits) FROM released)
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM released))
      SELECT sum(credits) AS credits FROM released`,
     [accountId, now, except],
   );

@@ -27,8 +27,10 @@ interface StatementRow {
 // statement lost the title then). A watch check's charge names its channel, kept on the check itself
 // so that it outlives the watch (it named none).
 const SELECT_ENTRIES = `
-  SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at, coalesce(r.channel_url, c.channel_url) AS channel_url,
-         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title', r.result->>'channelTitle', c.channel_title) AS channel_title,
+  SELECT l.id, l.kind, l.amount, l.balance_after, l.request_id, l.note, l.created_at,
+    coalesce(r.channel_url, c.channel_url) AS channel_url,
+         coalesce(r.result->'channel'->>'title', r.result->'data'->'channel'->'snippet'->>'title',
+           r.result->>'channelTitle', c.channel_title) AS channel_title,
          CASE WHEN r.id IS NULL THEN NULL ELSE coalesce(r.options->>'via', 'api') END AS via
   FROM credit_ledger l LEFT JOIN shorts_requests r ON r.id = l.request_id
     LEFT JOIN watch_checks c ON r.id IS NULL AND c.id = l.request_id
@@ -96,8 +98,10 @@ export async function balanceHistory(db: Queryable, accountId: string, days: num
   );
   const rows = await db.query<{ day: string; closing: number; added: number; spent: number }>(
     `SELECT day, (array_agg(balance_after ORDER BY id DESC))[1] AS closing,
-            coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::int AS added, coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::int AS spent
-     FROM (SELECT id, amount, balance_after, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM credit_ledger WHERE account_id = $1 AND created_at >= $2) d
+            coalesce(sum(amount) FILTER (WHERE amount > 0), 0)::int AS added,
+              coalesce(-sum(amount) FILTER (WHERE amount < 0), 0)::int AS spent
+     FROM (SELECT id, amount, balance_after, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+       FROM credit_ledger WHERE account_id = $1 AND created_at >= $2) d
      GROUP BY day`,
     [accountId, since],
   );

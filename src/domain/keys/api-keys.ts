@@ -76,13 +76,15 @@ export async function createApiKey(
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api-keys:${accountId}`]);
     // Active: neither revoked nor expired, as the dashboard counts them (an expired key works no more).
     const [{ n } = { n: 0 }] = await tx.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)',
+      'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ' +
+        'AND (expires_at IS NULL OR expires_at > $2)',
       [accountId, new Date(now)],
     );
     if (n >= MAX_ACTIVE_KEYS)
       throw new AppError('CONFLICT', `An account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
     const [inserted] = await tx.query<ApiKeyRow>(
-      'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
+      'INSERT INTO api_keys (id, account_id, name, prefix, key_hash, scopes, expires_at) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
       [
         randomUUID(),
         accountId,
@@ -152,7 +154,8 @@ export async function findKeyWithAccount(db: Queryable, secret: string): Promise
       key_scopes: string[] | null;
     }
   >(
-    `SELECT k.id AS key_id, k.account_id AS key_account_id, k.revoked_at AS key_revoked_at, k.expires_at AS key_expires_at, k.scopes AS key_scopes, a.*
+    `SELECT k.id AS key_id, k.account_id AS key_account_id, k.revoked_at AS key_revoked_at,
+      k.expires_at AS key_expires_at, k.scopes AS key_scopes, a.*
      FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`,
     [hashApiKey(secret)],
   );
@@ -181,7 +184,8 @@ export type KeyUsage = KeyUsageEntry;
 export async function keyUsage(db: Queryable, accountId: string, days: number, now: Date): Promise<KeyUsage[]> {
   const rows = await db.query<{ api_key_id: string | null; requests: number; credits: number }>(
     `SELECT api_key_id, count(*)::int AS requests, coalesce(sum(credits_charged), 0)::int AS credits
-     FROM shorts_requests WHERE account_id = $1 AND created_at > $2 GROUP BY api_key_id ORDER BY requests DESC, api_key_id`,
+     FROM shorts_requests WHERE account_id = $1 AND created_at > $2 GROUP BY api_key_id
+       ORDER BY requests DESC, api_key_id`,
     [accountId, new Date(now.getTime() - days * 86_400_000)],
   );
   return rows.map((r) => ({ keyId: r.api_key_id, requests: r.requests, credits: r.credits }));

@@ -1,5 +1,5 @@
-// API key scopes (docs/spec.md, security commitments): chosen when a key is created, checked per route (route config `scope`).
-// Sessions (the dashboard) have every scope; keys made before scopes existed (scopes NULL) too.
+// API key scopes (docs/spec.md, security commitments): chosen when a key is created, checked per route (route config
+// `scope`). Sessions (the dashboard) have every scope; keys made before scopes existed (scopes NULL) too.
 export const KEY_SCOPES = {
   'shorts:write': 'Create shorts requests and redeliver webhooks (costs credits).',
   'shorts:read': 'List shorts requests and read their results.',

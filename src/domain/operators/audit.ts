@@ -25,7 +25,8 @@ export async function writeAudit(
   },
 ): Promise<void> {
   await tx.query(
-    'INSERT INTO operator_audit_log (actor, actor_account_id, action, target_account_id, target, reason, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+    'INSERT INTO operator_audit_log (actor, actor_account_id, action, target_account_id, target, reason, ' +
+      'before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
     [
       actor.label,
       actor.accountId,

@@ -61,7 +61,8 @@ export async function findStrandedRequests(
     );
   return tx.query(
     `SELECT r.id, r.created_at FROM shorts_requests r WHERE r.status = 'processing' AND NOT EXISTS (
-       SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`,
+       SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2) AND j.data->>'requestId' = r.id
+         AND j.state IN ${LIVE_JOB_STATES}) ORDER BY r.created_at`,
     [QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
   );
 }
@@ -78,7 +79,8 @@ type Check = (context: CheckContext) => Promise<Finding>;
 async function balancesMatchLedger({ tx }: CheckContext): Promise<Finding> {
   const balances = await tx.query<{ email: string; credit_balance: number; ledger_sum: number }>(
     `SELECT a.email, a.credit_balance, coalesce(l.total, 0)::int AS ledger_sum
-     FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM credit_ledger GROUP BY account_id) l ON l.account_id = a.id
+     FROM accounts a LEFT JOIN (SELECT account_id, sum(amount) AS total FROM credit_ledger GROUP BY account_id) l
+       ON l.account_id = a.id
      WHERE a.credit_balance <> coalesce(l.total, 0) ORDER BY a.email`,
   );
   const [accounts] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts');
@@ -94,14 +96,16 @@ async function chargedRequestsLedgered({ tx }: CheckContext): Promise<Finding> {
   const unledgered = await tx.query<{ id: string; credits_charged: number; charged: number | null }>(
     `SELECT r.id, r.credits_charged, l.amount AS charged FROM shorts_requests r
      LEFT JOIN credit_ledger l ON l.request_id = r.id AND l.kind = 'charge'
-     WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0 AND (l.id IS NULL OR -l.amount <> r.credits_charged)
+     WHERE r.status = 'completed' AND coalesce(r.credits_charged, 0) > 0
+       AND (l.id IS NULL OR -l.amount <> r.credits_charged)
      ORDER BY r.created_at`,
   );
   return finding(
     'charged request → ledger entry',
     unledgered.map(
       (r) =>
-        `${r.id}: charged ${r.credits_charged}, ${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`,
+        `${r.id}: charged ${r.credits_charged}, ` +
+        `${r.charged === null ? 'no ledger entry' : `ledger says ${-r.charged}`}`,
     ),
     'every charged request has its ledger entry',
     (n) => `${n} charged request${n === 1 ? '' : 's'} without a matching ledger entry`,
@@ -117,10 +121,12 @@ async function chargesHaveRequests({ tx }: CheckContext): Promise<Finding> {
     credits_charged: number | null;
   }>(
     // A watch check is charged under its check id, recorded in watch_checks rather than shorts_requests.
-    `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status, coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
+    `SELECT l.id, l.request_id, l.amount, coalesce(r.status, CASE WHEN c.id IS NOT NULL THEN 'completed' END) AS status,
+      coalesce(r.credits_charged, c.credits_charged) AS credits_charged FROM credit_ledger l
      LEFT JOIN shorts_requests r ON r.id = l.request_id
      LEFT JOIN watch_checks c ON c.id = l.request_id
-     WHERE l.kind = 'charge' AND l.amount <> 0 AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
+     WHERE l.kind = 'charge' AND l.amount <> 0
+       AND (r.id IS NULL OR r.status <> 'completed' OR coalesce(r.credits_charged, 0) <> -l.amount)
        AND (c.id IS NULL OR c.credits_charged <> -l.amount)
      ORDER BY l.id`,
   );
@@ -128,7 +134,8 @@ async function chargesHaveRequests({ tx }: CheckContext): Promise<Finding> {
     'ledger entry → charged request',
     orphanCharges.map(
       (r) =>
-        `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`,
+        `ledger #${r.id} charge ${-r.amount} for ${r.request_id ?? '(no request id)'}: ` +
+        `${r.status === null ? 'no such request' : `request is ${r.status}, charged ${r.credits_charged ?? 0}`}`,
     ),
     'every charge in the ledger belongs to a completed request charged the same amount',
     (n) => `${n} ledger charge${n === 1 ? '' : 's'} without a matching charged request`,
@@ -142,7 +149,8 @@ async function chargesHaveRequests({ tx }: CheckContext): Promise<Finding> {
 async function reservationsMatch({ tx }: CheckContext): Promise<Finding> {
   const misheld = await tx.query<{ email: string; credits_reserved: number; held: number; credit_balance: number }>(
     `SELECT a.email, a.credits_reserved, coalesce(r.total, 0)::int AS held, a.credit_balance
-     FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r ON r.account_id = a.id
+     FROM accounts a LEFT JOIN (SELECT account_id, sum(credits) AS total FROM credit_reservations GROUP BY account_id) r
+       ON r.account_id = a.id
      WHERE a.credits_reserved <> coalesce(r.total, 0) OR a.credits_reserved > a.credit_balance ORDER BY a.email`,
   );
   return finding(
@@ -159,9 +167,11 @@ async function reservationsMatch({ tx }: CheckContext): Promise<Finding> {
 /** The ledger and requests carry no foreign key to accounts (migration 009): this is the check. */
 async function rowsHaveAccounts({ tx }: CheckContext): Promise<Finding> {
   const unowned = await tx.query<{ what: string }>(
-    `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
+    `SELECT 'ledger #' || l.id || ' names account ' || l.account_id AS what FROM credit_ledger l
+      WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)
      UNION ALL
-     SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
+     SELECT 'request ' || r.id || ' names account ' || r.account_id FROM shorts_requests r
+       WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = r.account_id)
      ORDER BY 1 LIMIT 100`,
   );
   return finding(
@@ -169,7 +179,8 @@ async function rowsHaveAccounts({ tx }: CheckContext): Promise<Finding> {
     unowned.map((r) => `${r.what}, which does not exist`),
     'every ledger entry and request names an existing account',
     (n) =>
-      `${n}${n === 100 ? ' or more' : ''} ledger entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`,
+      `${n}${n === 100 ? ' or more' : ''} ledger ` +
+      `entr${n === 1 ? 'y or request names' : 'ies or requests name'} a missing account`,
   );
 }
 
@@ -179,7 +190,8 @@ async function migrationsUnchanged({ tx }: CheckContext): Promise<Finding> {
     'migrations → files',
     changed.map(
       (name) =>
-        `${name}: applied, but the file this release ships differs (or is gone); the database may lack what the change added`,
+        `${name}: applied, but the file this release ships differs (or is gone); the database ` +
+        'may lack what the change added',
     ),
     'every applied migration is the file this release ships',
     (n) => `${n} applied migration${n === 1 ? '' : 's'} changed since`,
@@ -203,11 +215,14 @@ async function settledWebhooksAttempted({ tx, hasQueue }: CheckContext): Promise
       ? `SELECT r.id, r.completed_at FROM shorts_requests r
          WHERE r.mode = 'webhook' AND r.status <> 'processing'
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id)
-           AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2, $3) AND j.data->>'requestId' = r.id AND j.state IN ${LIVE_JOB_STATES})
+           AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name IN ($1, $2, $3) AND j.data->>'requestId' = r.id
+             AND j.state IN ${LIVE_JOB_STATES})
          ORDER BY r.created_at`
-      : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing' AND $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL
+      : `SELECT r.id, r.completed_at FROM shorts_requests r WHERE r.mode = 'webhook' AND r.status <> 'processing'
+        AND $1::text IS NOT NULL AND $2::text IS NOT NULL AND $3::text IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id) ORDER BY r.created_at`,
-    // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the others by delivery jobs.
+    // The first attempt is made by the request's fetch job (jobs/shorts-fetch-job.ts, or the gave-up queue's), the
+    // others by delivery jobs.
     [QUEUES.webhookDelivery, QUEUES.shortsFetch, QUEUES.shortsFetchGaveUp],
   );
   return finding(
@@ -232,7 +247,8 @@ async function queueHealth({ tx, options, hasQueue }: CheckContext): Promise<Fin
     };
   const stats = await tx.query<{ name: string; state: string; n: number; oldest: Date | null }>(
     `SELECT name, state::text AS state, count(*)::int AS n, min(created_on) AS oldest FROM pgboss.job
-     WHERE name = ANY($1) AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state ORDER BY name, state`,
+     WHERE name = ANY($1) AND state IN ('created', 'retry', 'active', 'failed') GROUP BY name, state
+       ORDER BY name, state`,
     [Object.values(QUEUES)],
   );
   const failed = stats.filter((s) => s.state === 'failed');
@@ -319,7 +335,9 @@ export function ownLockStatus(db: Database): DoctorOptions['lock'] {
   if (!current || current.pid !== lock.holder.pid || current.hostname !== lock.holder.hostname) {
     return {
       severity: 'breach',
-      summary: `${lock.path} no longer names this process (${current ? describeHolder(current) : 'missing'}): another process may open the data directory`,
+      summary:
+        `${lock.path} no longer names this process (${current ? describeHolder(current) : 'missing'}): ` +
+        'another process may open the data directory',
     };
   }
   return { severity: 'ok', summary: `held by ${describeHolder(current)} (this process)` };

@@ -79,7 +79,8 @@ export async function createInvitation(
     const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [email]);
     if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${email} already exists.`);
     const [row] = await tx.query<InvitationRow>(
-      'INSERT INTO invitations (id, email, token_hash, credits, role, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+      'INSERT INTO invitations (id, email, token_hash, credits, role, created_by, created_at, expires_at) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
       [randomUUID(), email, hashToken(token), credits, role, actor.label, now, expiresAt],
     );
     await writeAudit(tx, actor, {
@@ -99,7 +100,8 @@ export async function listInvitations(db: Database, limit: number): Promise<Invi
 }
 
 const INVALID_INVITATION =
-  'This invitation link is not valid: it was already used, has expired, or was mistyped. Ask an operator for a new one.';
+  'This invitation link is not valid: it was already used, has expired, or was mistyped. ' +
+  'Ask an operator for a new one.';
 
 /** Accept an invitation: the token is spent and the account created in one transaction. */
 export async function acceptInvitation(
@@ -120,7 +122,8 @@ export async function acceptInvitation(
   return db.transaction(async (tx) => {
     // Spend the token first: of two acceptances racing, one updates the row and the other finds none.
     const [spent] = await tx.query<InvitationRow>(
-      'UPDATE invitations SET accepted_at = $2 WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > $2 RETURNING *',
+      'UPDATE invitations SET accepted_at = $2 WHERE token_hash = $1 AND accepted_at IS NULL ' +
+        'AND expires_at > $2 RETURNING *',
       [hash, now],
     );
     if (!spent) throw new AppError('NOT_FOUND', INVALID_INVITATION);

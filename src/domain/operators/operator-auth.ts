@@ -38,7 +38,12 @@ export async function authenticateOperator(
       // Neither a session (a JWT has dots) nor the operator token: most likely a mistyped OPERATOR_TOKEN.
       throw new AppError(
         'UNAUTHORIZED',
-        `The bearer token is not the service's OPERATOR_TOKEN${deps.operatorToken ? '' : ' (this service was started without one: restart it with OPERATOR_TOKEN set to use the operator API with a token)'} nor an operator's session token.`,
+        `The bearer token is not the service's OPERATOR_TOKEN${
+          deps.operatorToken
+            ? ''
+            : ' (this service was started without one: restart it with OPERATOR_TOKEN set to use the operator API ' +
+              'with a token)'
+        } nor an operator's session token.`,
       );
     }
     throw error;

@@ -136,7 +136,8 @@ export async function setUserDisabled(
     if (disabled && actor.accountId === row.id)
       throw new AppError('CONFLICT', 'Operators cannot disable their own account.');
     const [updated] = await tx.query<AccountRow>(
-      `UPDATE accounts SET disabled_at = ${disabled ? 'coalesce(disabled_at, now())' : 'NULL'} WHERE id = $1 RETURNING *`,
+      `UPDATE accounts SET disabled_at = ${disabled ? 'coalesce(disabled_at, now())' : 'NULL'} WHERE id = $1
+        RETURNING *`,
       [row.id],
     );
     return updated!;
@@ -188,7 +189,10 @@ export async function adjustCredits(
     if (available < amount) {
       throw new AppError(
         'CONFLICT',
-        `Cannot deduct ${amount} credit${amount === 1 ? '' : 's'} from ${row.email}: the balance is ${row.credit_balance}${row.credits_reserved > 0 ? `, ${row.credits_reserved} of them reserved by requests in progress` : ''}, and a balance never goes below 0. Nothing was changed.`,
+        `Cannot deduct ${amount} credit${amount === 1 ? '' : 's'} from ${row.email}: ` +
+          `the balance is ${row.credit_balance}${
+            row.credits_reserved > 0 ? `, ${row.credits_reserved} of them reserved by requests in progress` : ''
+          }, and a balance never goes below 0. Nothing was changed.`,
       );
     }
     const balance = await deductCredits(tx, row.id, amount, reason);

@@ -15,7 +15,8 @@ export async function takeAllowance(
   if (units > limit) return false;
   const rows = await db.query(
     `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) VALUES ($1, $2, $3, $3)
-     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units
+     ON CONFLICT (account_id, quota_day) DO UPDATE
+       SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units
        WHERE q.unpaid_units + EXCLUDED.unpaid_units <= $4
      RETURNING unpaid_units`,
     [accountId, day, units, limit],
@@ -27,7 +28,8 @@ export async function takeAllowance(
 export async function returnAllowance(db: Queryable, accountId: string, day: string, units: number): Promise<void> {
   if (units <= 0) return;
   await db.query(
-    'UPDATE account_quota_days SET unpaid_units = greatest(0, unpaid_units - $3) WHERE account_id = $1 AND quota_day = $2',
+    'UPDATE account_quota_days SET unpaid_units = greatest(0, unpaid_units - $3) ' +
+      'WHERE account_id = $1 AND quota_day = $2',
     [accountId, day, units],
   );
 }
@@ -62,7 +64,8 @@ export async function recordLostUnits(
   if (units <= 0 && lost <= 0) return;
   await db.query(
     `INSERT INTO account_quota_days AS q (account_id, quota_day, units, lost_units) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, lost_units = q.lost_units + EXCLUDED.lost_units`,
+     ON CONFLICT (account_id, quota_day) DO UPDATE
+       SET units = q.units + EXCLUDED.units, lost_units = q.lost_units + EXCLUDED.lost_units`,
     [accountId, day, units, lost],
   );
 }
@@ -74,7 +77,8 @@ export async function recordLostUnits(
 export const addUnitsSql = (
   rows: string,
 ) => `INSERT INTO account_quota_days AS q (account_id, quota_day, units, unpaid_units) ${rows}
-     ON CONFLICT (account_id, quota_day) DO UPDATE SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units`;
+     ON CONFLICT (account_id, quota_day) DO UPDATE
+       SET units = q.units + EXCLUDED.units, unpaid_units = q.unpaid_units + EXCLUDED.unpaid_units`;
 
 export interface AccountQuotaDay {
   quotaDay: string;

@@ -94,7 +94,8 @@ export function noQuotaError(now: number): AppError {
   const seconds = secondsToNextQuotaDay(now);
   return new AppError(
     'UPSTREAM_QUOTA_EXHAUSTED',
-    `The video platform quota of every configured key is spent for today; it renews in ${Math.ceil(seconds / 60)} min (midnight America/Los_Angeles).`,
+    'The video platform quota of every configured key is spent for today; it renews ' +
+      `in ${Math.ceil(seconds / 60)} min (midnight America/Los_Angeles).`,
     { headers: { 'retry-after': String(seconds) } },
   );
 }
@@ -160,7 +161,8 @@ async function takeUnits(state: PoolState, units: number): Promise<KeyLease> {
   const day = quotaDay(now);
   if (keys.length === 0) throw new AppError('UPSTREAM_ERROR', 'No YouTube Data API key is configured on this service.');
   for (const k of keys) {
-    if (spendHeld(state, k.keyId, units, day)) return { ...k, quotaDay: day }; // units in hand are spent even when the key has no more to lease
+    // units in hand are spent even when the key has no more to lease
+    if (spendHeld(state, k.keyId, units, day)) return { ...k, quotaDay: day };
     if (isOut(state, k.keyId, day, now)) continue;
     if (await takeFrom(state, k, units, day, now)) return { ...k, quotaDay: day };
   }
@@ -176,7 +178,8 @@ async function takeUnits(state: PoolState, units: number): Promise<KeyLease> {
 async function grant(state: PoolState, keyId: string, units: number, day: string, now: number): Promise<boolean> {
   const rows = await state.db.query(
     `INSERT INTO upstream_key_usage AS u (key_id, quota_day, units)
-     SELECT $1::text, $2::text, $3::int WHERE $3::int <= $4::int AND NOT EXISTS (SELECT 1 FROM upstream_key_status WHERE key_id = $1::text AND retry_at > $5::timestamptz)
+     SELECT $1::text, $2::text, $3::int WHERE $3::int <= $4::int
+       AND NOT EXISTS (SELECT 1 FROM upstream_key_status WHERE key_id = $1::text AND retry_at > $5::timestamptz)
      ON CONFLICT (key_id, quota_day) DO UPDATE SET units = u.units + EXCLUDED.units
        WHERE u.exhausted_at IS NULL AND u.units + EXCLUDED.units <= $4::int
      RETURNING units`,
@@ -276,7 +279,9 @@ async function markInvalid(state: PoolState, lease: KeyLease, reason: string): P
   state.held.delete(lease.keyId);
   await state.db.query(
     `INSERT INTO upstream_key_status (key_id, invalid_reason, invalid_since, retry_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (key_id) DO UPDATE SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since, retry_at = EXCLUDED.retry_at`,
+     ON CONFLICT (key_id) DO UPDATE
+       SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since,
+       retry_at = EXCLUDED.retry_at`,
     [lease.keyId, reason, new Date(now), new Date(now + KEY_RECHECK_MS)],
   );
   state.outUntil.set(lease.keyId, { untilMs: now + KEY_RECHECK_MS });

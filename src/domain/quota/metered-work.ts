@@ -160,11 +160,13 @@ export class MeteredWork {
         }
         const expected = Math.min(total, listing.cap);
         const blocks = Math.ceil(expected / listing.pageSize);
-        const projectedUnits = this.spent + Math.max(0, blocks - 1) + blocks; // the rest of the pages, and one details call per page
+        // the rest of the pages, and one details call per page
+        const projectedUnits = this.spent + Math.max(0, blocks - 1) + blocks;
         const credits = Math.max(priceFor(expected, pricing), Math.ceil(projectedUnits / unitsPerCredit));
         await this.commit(
           credits,
-          `This channel has ${total} shorts; reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`,
+          `This channel has ${total} shorts; ` +
+            `reading ${expected === total ? 'all of them' : `the newest ${expected}`} costs`,
         );
       },
       allowItems: (items) => this.affords(priceFor(items, pricing)),

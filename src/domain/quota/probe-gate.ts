@@ -60,7 +60,8 @@ export function createProbeGate({ maxWaitMs = MAX_WAIT_MS, now = Date.now } = {}
           accounts.set(accountId, probes);
         }
         if (probes.running === 0 || now() >= deadline) return admit(accountId, probes);
-        // The allowance read includes what the running probes took so far: conservative, it only ever makes a probe wait.
+        // The allowance read includes what the running probes took so far: conservative, it only ever makes a probe
+        // wait.
         const left = await allowanceLeft();
         if (accounts.get(accountId) !== probes) continue;
         if (left >= (probes.running + 1) * PROBE_UNITS) return admit(accountId, probes);

@@ -144,7 +144,9 @@ export class QuotaMeter {
         const seconds = secondsToNextQuotaDay(this.#input.now());
         throw new AppError(
           'QUOTA_ALLOWANCE_EXHAUSTED',
-          `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no credit pays for (failed lookups, refused requests); new channels can be read again after midnight America/Los_Angeles. Cached results are still served.`,
+          `This account has spent today's allowance of ${settings.allowanceUnits} upstream units for work no ` +
+            'credit pays for (failed lookups, refused requests); new channels can be read again after midnight ' +
+            'America/Los_Angeles. Cached results are still served.',
           { headers: { 'retry-after': String(seconds) } },
         );
       }
@@ -297,6 +299,7 @@ async function insufficient(
   const held = (row?.credits_reserved ?? 0) - alreadyReserved;
   return new AppError(
     'INSUFFICIENT_CREDITS',
-    `${why} ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
+    `${why} ${credits} credit${credits === 1 ? '' : 's'}; ${Math.max(0, available)} ` +
+      `available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
   );
 }

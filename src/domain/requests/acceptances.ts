@@ -26,7 +26,10 @@ import {
 } from './shorts-requests.ts';
 
 export interface AcceptanceBatcher {
-  /** Records the webhook request, reserves its minimum price and queues its fetch; throws an AppError (402, 400…) when it cannot. */
+  /**
+   * Records the webhook request, reserves its minimum price and queues its fetch; throws an AppError (402, 400…) when
+   * it cannot.
+   */
   accept(request: NewRequest): Promise<void>;
 }
 
@@ -59,8 +62,10 @@ WITH input AS (
   INSERT INTO credit_reservations (request_id, account_id, credits, expires_at)
   SELECT id, account_id, amount, $2::timestamptz FROM accepted
 ), recorded AS (
-  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, item_limit, freshness, options, batch_id)
-  SELECT id, account_id, api_key_id, channel_url, oldest_date, webhook_url, 'webhook', 'processing', item_limit, freshness, options, batch_id FROM accepted
+  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status,
+    item_limit, freshness, options, batch_id)
+  SELECT id, account_id, api_key_id, channel_url, oldest_date, webhook_url, 'webhook', 'processing', item_limit,
+    freshness, options, batch_id FROM accepted
 )
 SELECT i FROM accepted`;
 

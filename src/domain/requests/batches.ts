@@ -60,7 +60,10 @@ export async function submitBatch(
         const available = Math.max(0, (account?.credit_balance ?? 0) - held);
         throw new AppError(
           'INSUFFICIENT_CREDITS',
-          `A batch is accepted whole or not at all: each of its ${batch.items.length} items reserves at least ${each} credit${each === 1 ? '' : 's'} when accepted, ${batch.items.length * each} in all; ${available} available${held > 0 ? ` (${held} held by requests in progress)` : ''}. Nothing was accepted; send fewer items or add credits.`,
+          `A batch is accepted whole or not at all: each of its ${batch.items.length} items reserves at ` +
+            `least ${each} credit${each === 1 ? '' : 's'} when accepted, ${batch.items.length * each} in ` +
+            `all; ${available} available${held > 0 ? ` (${held} held by requests in progress)` : ''}. Nothing was ` +
+            'accepted; send fewer items or add credits.',
         );
       }
     }
@@ -118,7 +121,8 @@ export async function summariseBatch(db: Queryable, batch: BatchRow): Promise<Ba
     credits_charged: number | null;
     error_code: string | null;
   }>(
-    'SELECT id, channel_url, status, item_count, credits_charged, error_code FROM shorts_requests WHERE batch_id = $1 ORDER BY id',
+    'SELECT id, channel_url, status, item_count, credits_charged, error_code FROM shorts_requests ' +
+      'WHERE batch_id = $1 ORDER BY id',
     [batch.id],
   );
   // Items are recorded in their order in the batch; ids are time-ordered but may share a millisecond.

@@ -49,7 +49,8 @@ export async function chargeAndRecord(
   const counted = paidUnits?.units ? paidUnits : undefined;
   const [row] = await db.query<{ credit_balance: number; low_balance_threshold: number | null }>(
     `WITH ${charge}, recorded AS (
-       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
+       INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode,
+         status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
        SELECT $3, $1, $4, $5, $6, $14, NULL, 'sync', $7, $8, $9, $10, $11, $12, $13, $15, now() FROM charged
      )${counted ? `, counted AS (${addUnitsSql('SELECT $1::uuid, $16::text, $17::int, 0 FROM charged')})` : ''}
      SELECT credit_balance, low_balance_threshold FROM charged`,
@@ -73,8 +74,8 @@ export async function chargeAndRecord(
     ],
   );
   if (!row) throw await insufficientCredits(db, request.accountId, credits);
-  // In the caller's transaction when there is one; otherwise right after (the claim is state-based, see credit-alerts.ts).
-  // A failed claim does not undo the settlement: the account's next charge claims it.
+  // In the caller's transaction when there is one; otherwise right after (the claim is state-based, see
+  // credit-alerts.ts). A failed claim does not undo the settlement: the account's next charge claims it.
   if (credits > 0 && mayBeLow(row.credit_balance, row.low_balance_threshold))
     await emitCreditsLow(db, request.accountId, request.id).catch(() => null);
   return row.credit_balance;
@@ -83,19 +84,24 @@ export async function chargeAndRecord(
 /** A group's members, one JSON parameter (`run`: the member's running total, for chargeAccountGroupSql only). */
 const inputSql = (extra = '') => `input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-    i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint, item_limit int,
-    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int, options jsonb${extra})
+    i int, account_id uuid, amount int, request_id text, api_key_id uuid, channel_url text, oldest_date bigint,
+      item_limit int,
+    status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int,
+      options jsonb${extra})
 )`;
 const RECORDED_SQL = `recorded AS (
-  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
-  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status, item_count, credits_charged, error_code, result, quota_units, options, now()
+  INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, item_limit, webhook_url, mode,
+    status, http_status, item_count, credits_charged, error_code, result, quota_units, options, completed_at)
+  SELECT request_id, account_id, api_key_id, channel_url, oldest_date, item_limit, NULL, 'sync', status, http_status,
+    item_count, credits_charged, error_code, result, quota_units, options, now()
   FROM accepted
 )`;
 /** Any group: per account, the longest run of members its credits cover. */
 const BATCH_SQL = `WITH ${inputSql()}, ${CHARGE_GROUP_SQL}, ${RECORDED_SQL}
 SELECT i, balance_after, low_balance_threshold FROM accepted`;
 /** A group of one account's members ($2), all or none ($3: their total). */
-const ACCOUNT_BATCH_SQL = `WITH ${inputSql(', run int')}, ${chargeAccountGroupSql({ account: '$2', total: '$3' })}, ${RECORDED_SQL}
+const ACCOUNT_BATCH_SQL = `WITH ${inputSql(', run int')}, ${chargeAccountGroupSql({ account: '$2', total: '$3' })},
+  ${RECORDED_SQL}
 SELECT i, balance_after, low_balance_threshold FROM accepted`;
 
 export interface SettlementBatcher {
@@ -173,7 +179,8 @@ export function createSettlementBatcher(
       if (item.credits > 0 && mayBeLow(Number(row.balance_after), row.low_balance_threshold))
         low.set(item.request.accountId, item.request.id);
     }
-    for (const [accountId, requestId] of low) await emitCreditsLow(db, accountId, requestId).catch(() => null); // the account's next charge claims it
+    // the account's next charge claims it
+    for (const [accountId, requestId] of low) await emitCreditsLow(db, accountId, requestId).catch(() => null);
     const refused: Array<Member<Settlement, number>> = [];
     members.forEach((member, i) => {
       const balance = done.get(i);

@@ -97,27 +97,36 @@ export interface QueuedSettlementOptions {
 // execution). An array's length is estimated at 10, and the rows are looked up by primary key.
 const SETTLE_SQL = `
 WITH given AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i int, account_id uuid, amount int, request_id text, ${OUTCOME_COLUMNS})
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS
+    x(i int, account_id uuid, amount int, request_id text, ${OUTCOME_COLUMNS})
 ), held AS (
-  SELECT request_id, account_id, credits FROM credit_reservations WHERE request_id = ANY(ARRAY(SELECT request_id FROM given)) FOR UPDATE
+  SELECT request_id, account_id, credits FROM credit_reservations
+    WHERE request_id = ANY(ARRAY(SELECT request_id FROM given)) FOR UPDATE
 ), open_requests AS (
   -- The requests to charge, locked: one a concurrent settlement (a retried job) settled while this
   -- statement waited is seen as settled, so it is not charged (the statement's snapshot would still
   -- show it in progress). Found by review: a group then charged a request the other had failed.
   SELECT s.id FROM shorts_requests s
-  WHERE s.id = ANY(ARRAY(SELECT request_id FROM given WHERE amount > 0)) AND s.status = 'processing' ORDER BY s.id FOR NO KEY UPDATE
+  WHERE s.id = ANY(ARRAY(SELECT request_id FROM given WHERE amount > 0)) AND s.status = 'processing' ORDER BY s.id
+    FOR NO KEY UPDATE
 ), input AS (
-  SELECT given.i, given.account_id, given.amount, given.request_id FROM given JOIN open_requests o ON o.id = given.request_id WHERE given.amount > 0
+  SELECT given.i, given.account_id, given.amount, given.request_id FROM given JOIN open_requests o
+    ON o.id = given.request_id WHERE given.amount > 0
 ), ${CHARGE_GROUP_RELEASING_SQL}, settled AS (
   UPDATE shorts_requests s SET ${outcomeSetSql('g')}
   FROM given g WHERE s.id = ANY(ARRAY(SELECT request_id FROM given)) AND s.id = g.request_id AND s.status = 'processing'
     AND (g.i IN (SELECT i FROM accepted) OR (g.amount = 0 AND g.account_id NOT IN (SELECT account_id FROM blocked)))
   RETURNING s.id, s.account_id, s.webhook_url, s.status, s.result, s.created_at, s.completed_at
 )
-SELECT given.i, given.account_id IN (SELECT account_id FROM blocked) AS blocked, input.i IS NOT NULL AS pending, accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold, settled.id IS NOT NULL AS changed,
-       settled.account_id, settled.webhook_url, settled.status, settled.result, settled.created_at, settled.completed_at,
-       CASE WHEN settled.webhook_url IS NOT NULL THEN ${signingSecretsSql('settled.account_id', '$2::timestamptz')} END AS secrets
-FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled ON settled.id = given.request_id`;
+SELECT given.i, given.account_id IN (SELECT account_id FROM blocked) AS blocked, input.i IS NOT NULL AS pending,
+  accepted.i IS NOT NULL AS charged, accepted.balance_after, accepted.low_balance_threshold,
+  settled.id IS NOT NULL AS changed,
+       settled.account_id, settled.webhook_url, settled.status, settled.result, settled.created_at,
+         settled.completed_at,
+       CASE WHEN settled.webhook_url IS NOT NULL THEN ${signingSecretsSql('settled.account_id', '$2::timestamptz')} END
+         AS secrets
+FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled
+  ON settled.id = given.request_id`;
 
 type Pending = Member<QueuedSettlement, SettledAs>;
 

@@ -85,9 +85,12 @@ export class RejectionCounter {
       await this.#db.query(
         `INSERT INTO rejected_calls_daily (account_id, day, api_key_id, http_status, error_code, count, last_at)
          SELECT x.account_id, x.day, x.api_key_id, x.http_status, x.error_code, x.count, x.last_at
-         FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, day date, api_key_id text, http_status integer, error_code text, count integer, last_at timestamptz)
+         FROM jsonb_to_recordset($1::jsonb) AS
+           x(account_id uuid, day date, api_key_id text, http_status integer, error_code text, count integer,
+           last_at timestamptz)
          ON CONFLICT (account_id, day, api_key_id, http_status, error_code)
-         DO UPDATE SET count = rejected_calls_daily.count + EXCLUDED.count, last_at = greatest(rejected_calls_daily.last_at, EXCLUDED.last_at)`,
+         DO UPDATE SET count = rejected_calls_daily.count + EXCLUDED.count,
+           last_at = greatest(rejected_calls_daily.last_at, EXCLUDED.last_at)`,
         [
           JSON.stringify(
             batch.map((p) => ({

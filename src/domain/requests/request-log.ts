@@ -39,7 +39,8 @@ export function decodeCursor(cursor: string): Position {
   if (!match)
     throw new AppError(
       'VALIDATION_FAILED',
-      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.',
+      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, ' +
+        'or omit it for the first page.',
     );
   return { createdMicros: BigInt(match[1]!), id: match[2]! };
 }
@@ -92,20 +93,24 @@ export async function listRequestLog(
     const position = decodeCursor(options.cursor);
     params.push(position.createdMicros.toString(), position.id);
     where.push(
-      `(r.created_at, r.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`,
+      `(r.created_at, r.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 ` +
+        `microsecond', $${params.length})`,
     );
   }
   params.push(options.limit + 1);
   const rows = await db.query<LogRow>(
-    `SELECT r.id, r.account_id, r.api_key_id, r.channel_url, r.oldest_date, r.item_limit, r.webhook_url, r.mode, r.status, r.item_count, r.credits_charged,
+    `SELECT r.id, r.account_id, r.api_key_id, r.channel_url, r.oldest_date, r.item_limit, r.webhook_url, r.mode,
+      r.status, r.item_count, r.credits_charged,
             r.error_code, r.created_at, r.completed_at, r.options, r.batch_id,
             (extract(epoch FROM r.created_at) * 1000000)::bigint AS created_micros,
             k.name AS key_name, k.prefix AS key_prefix,
-            d.outcome AS d_outcome, d.next_attempt_at AS d_next, d.started_at AS d_at, d.status_code AS d_status, d.attempt AS d_attempt
+            d.outcome AS d_outcome, d.next_attempt_at AS d_next, d.started_at AS d_at, d.status_code AS d_status,
+              d.attempt AS d_attempt
      FROM shorts_requests r
      LEFT JOIN api_keys k ON k.id = r.api_key_id
      LEFT JOIN LATERAL (
-       SELECT outcome, next_attempt_at, started_at, status_code, attempt FROM webhook_deliveries w WHERE w.request_id = r.id ORDER BY w.id DESC LIMIT 1
+       SELECT outcome, next_attempt_at, started_at, status_code, attempt FROM webhook_deliveries w
+         WHERE w.request_id = r.id ORDER BY w.id DESC LIMIT 1
      ) d ON r.mode = 'webhook'
      WHERE ${where.join(' AND ')}
      ORDER BY r.created_at DESC, r.id DESC

@@ -85,8 +85,11 @@ export interface Outcome {
 
 export async function insertRequest(db: Queryable, request: NewRequest, outcome?: Outcome): Promise<void> {
   await db.query(
-    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, options, batch_id, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, CASE WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
+    `INSERT INTO shorts_requests (id, account_id, api_key_id, channel_url, oldest_date, webhook_url, mode, status,
+      http_status, item_count, credits_charged, error_code, result, quota_units, item_limit, freshness, options,
+      batch_id, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, CASE
+       WHEN $8 = 'processing' THEN NULL ELSE now() END)`,
     [
       request.id,
       request.accountId,
@@ -123,8 +126,9 @@ export async function settleRequest(db: Queryable, id: string, outcome: Outcome)
 export const OUTCOME_COLUMNS =
   'status text, http_status int, item_count int, credits_charged int, error_code text, result jsonb, quota_units int';
 export const outcomeSetSql = (row: string) =>
-  `status = ${row}.status, http_status = ${row}.http_status, item_count = ${row}.item_count, credits_charged = ${row}.credits_charged,
-   error_code = ${row}.error_code, result = ${row}.result, quota_units = ${row}.quota_units, completed_at = now()`;
+  `status = ${row}.status, http_status = ${row}.http_status, item_count = ${row}.item_count,
+   credits_charged = ${row}.credits_charged, error_code = ${row}.error_code, result = ${row}.result,
+   quota_units = ${row}.quota_units, completed_at = now()`;
 export const outcomeFields = (outcome: Outcome) => ({
   status: outcome.status,
   http_status: outcome.httpStatus,
@@ -170,7 +174,8 @@ export async function findRequest(
   return row;
 }
 const COLUMNS_BUT_RESULT =
-  'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
+  'id, account_id, api_key_id, channel_url, oldest_date, item_limit, freshness, webhook_url, mode, status, ' +
+  'http_status, item_count, credits_charged, error_code, quota_units, created_at, completed_at, options, batch_id';
 
 /**
  * findRequest without the result, for the fetch jobs: the jobs running at the same moment
@@ -217,7 +222,9 @@ export function summarise(row: RequestRow): RequestSummary {
 
 export async function listRequests(db: Queryable, accountId: string, limit: number): Promise<RequestSummary[]> {
   const rows = await db.query<RequestRow>(
-    'SELECT id, account_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, item_count, credits_charged, error_code, created_at, completed_at, options, batch_id FROM shorts_requests WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+    'SELECT id, account_id, channel_url, oldest_date, item_limit, webhook_url, mode, status, item_count, ' +
+      'credits_charged, error_code, created_at, completed_at, options, batch_id FROM shorts_requests ' +
+      'WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
     [accountId, limit],
   );
   return rows.map(summarise);
@@ -263,7 +270,8 @@ export async function accountTotals(
 ): Promise<{ totalRequests: number; totalCreditsCharged: number }> {
   const [row] = await db.query<{ total_requests: number; total_credits: number }>(
     `SELECT count(*)::int AS total_requests,
-            (coalesce(sum(credits_charged), 0) + (SELECT coalesce(sum(credits_charged), 0) FROM watch_checks WHERE account_id = $1))::int AS total_credits
+            (coalesce(sum(credits_charged), 0) +
+              (SELECT coalesce(sum(credits_charged), 0) FROM watch_checks WHERE account_id = $1))::int AS total_credits
      FROM shorts_requests WHERE account_id = $1`,
     [accountId],
   );

@@ -31,23 +31,30 @@ export function successBody(
     // Counted as read: a sorted or filtered answer returns fewer than it read ("the newest 3" after reading 150).
     notes.push(
       result.arrangedFrom !== undefined
-        ? `The account's available credits paid for reading the newest ${result.arrangedFrom} shorts; older ones were not read, so the sort and duration filters were applied to those ${result.arrangedFrom} only. Add credits, or narrow the window with oldestDate.`
-        : `The account's available credits paid for reading the newest ${result.shorts.length} shorts; older ones were not read. Add credits, or narrow the window with oldestDate or limit.`,
+        ? `The account's available credits paid for reading the newest ${result.arrangedFrom} shorts; older ones ` +
+            `were not read, so the sort and duration filters were applied to those ${result.arrangedFrom} only. ` +
+            'Add credits, or narrow the window with oldestDate.'
+        : `The account's available credits paid for reading the newest ${result.shorts.length} shorts; older ` +
+            'ones were not read. Add credits, or narrow the window with oldestDate or limit.',
     );
   } else if (result.truncated && result.arrangedFrom !== undefined) {
     notes.push(
-      `This channel has more matching shorts than the ${maxShorts} one request reads; the sort and duration filters were applied to the newest ${result.arrangedFrom}. Narrow the window with oldestDate to rank older shorts.`,
+      `This channel has more matching shorts than the ${maxShorts} one request reads; the sort and duration ` +
+        `filters were applied to the newest ${result.arrangedFrom}. Narrow the window with ` +
+        'oldestDate to rank older shorts.',
     );
   } else if (result.truncated) {
     notes.push(
-      `This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. Request again with oldestDate set to narrow the window.`,
+      `This channel has more matching shorts than the ${maxShorts} one request returns; these are the newest. ` +
+        'Request again with oldestDate set to narrow the window.',
     );
   }
   if (stale)
     notes.push(`The video platform quota is spent for today, so this is the copy read at ${result.fetchedAt}.`);
   if (result.approximateFields)
     notes.push(
-      `Read without the Data API (keyless): ${result.approximateFields.join(', ')} are approximate (from display text) and fields YouTube's web pages do not give are absent.`,
+      `Read without the Data API (keyless): ${result.approximateFields.join(', ')} are approximate (from display ` +
+        "text) and fields YouTube's web pages do not give are absent.",
     );
   if (notes.length > 0) body.message = notes.join(' ');
   return body;
@@ -113,7 +120,9 @@ export function renderSuccessJson(body: SuccessBody, result: ShortsResult): Rend
   const approximate =
     body.approximateFields === undefined ? '' : `,"approximateFields":${JSON.stringify(body.approximateFields)}`;
   const tail = Buffer.from(
-    `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated},"fetchedAt":${JSON.stringify(body.fetchedAt)},"stale":${body.stale},"source":${JSON.stringify(body.source)}${approximate}${message}}`,
+    `,"itemCount":${body.itemCount},"creditsCharged":${body.creditsCharged},"truncated":${body.truncated},` +
+      `"fetchedAt":${JSON.stringify(body.fetchedAt)},"stale":${body.stale},"source":${JSON.stringify(body.source)}` +
+      `${approximate}${message}}`,
     'utf8',
   );
   return { chunks: [head, data, tail], length: head.length + data.length + tail.length };

@@ -121,7 +121,8 @@ function requestWork(deps: ShortsRequestDeps, request: NewRequest, webhook: bool
 function cutByShutdown(): AppError {
   return new AppError(
     'SERVICE_UNAVAILABLE',
-    "The service stopped before this request's answer was ready and closed its connection; nothing was charged. Send it again.",
+    "The service stopped before this request's answer was ready and closed its connection; " +
+      'nothing was charged. Send it again.',
   );
 }
 
@@ -232,7 +233,9 @@ export async function acceptWebhookRequest(
     const held = row?.credits_reserved ?? 0;
     throw new AppError(
       'INSUFFICIENT_CREDITS',
-      `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
+      `A request costs at least ${minimum} credit${minimum === 1 ? '' : 's'}, reserved when it is ` +
+        `accepted; ${Math.max(0, (row?.credit_balance ?? 0) - held)} ` +
+        `available${held > 0 ? ` (${held} held by requests in progress)` : ''}.`,
     );
   }
 }

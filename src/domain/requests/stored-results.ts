@@ -32,7 +32,8 @@ function decodeCursor(cursor: string, requestId: string): number {
   const bad = () =>
     new AppError(
       'VALIDATION_FAILED',
-      'cursor is not valid for this request: pass the nextCursor of a previous page of this same request unchanged, or leave cursor out to start at the first page.',
+      'cursor is not valid for this request: pass the nextCursor of a previous page of this same request ' +
+        'unchanged, or leave cursor out to start at the first page.',
     );
   let parsed: unknown;
   try {
@@ -73,7 +74,9 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
     `SELECT account_id, status, mode, completed_at, (result ? 'data') AS stored,
             CASE WHEN result ? 'data' THEN jsonb_array_length(result->'data'->'shorts') END AS total,
             CASE WHEN result ? 'data' THEN result->'data'->'channel' END AS channel,
-            CASE WHEN result ? 'data' THEN (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(result->'data'->'shorts') WITH ORDINALITY AS x(e, n) WHERE n > $2 AND n <= $3) END AS page
+            CASE WHEN result ? 'data' THEN
+              (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(result->'data'->'shorts')
+              WITH ORDINALITY AS x(e, n) WHERE n > $2 AND n <= $3) END AS page
      FROM shorts_requests WHERE id = $1`,
     [requestId, offset, offset + pageSize],
   );
@@ -82,7 +85,8 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
   if (row.status === 'processing')
     throw new AppError(
       'CONFLICT',
-      `Request ${requestId} is still processing; its items can be read once it has completed (GET /api/youtube/shorts/${requestId} shows its status).`,
+      `Request ${requestId} is still processing; its items can be read once it has completed (GET ` +
+        `/api/youtube/shorts/${requestId} shows its status).`,
     );
   if (row.status === 'failed')
     throw new AppError(
@@ -93,13 +97,16 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
   if (until.getTime() <= input.now) {
     throw new AppError(
       'RESULT_EXPIRED',
-      `The result of ${requestId} completed at ${row.completed_at!.toISOString()} and was kept for ${input.retentionDays} days (RESULT_RETENTION_DAYS), until ${until.toISOString()}; request the channel again.`,
+      `The result of ${requestId} completed at ${row.completed_at!.toISOString()} and was kept ` +
+        `for ${input.retentionDays} days (RESULT_RETENTION_DAYS), ` +
+        `until ${until.toISOString()}; request the channel again.`,
     );
   }
   if (!row.stored || row.channel === null || row.total === null) {
     throw new AppError(
       'CONFLICT',
-      `Request ${requestId} was answered synchronously without store: true, so its result was returned once and not kept. Send store: true (or use webhookUrl) to read results page by page.`,
+      `Request ${requestId} was answered synchronously without store: true, so its result was returned once and ` +
+        'not kept. Send store: true (or use webhookUrl) to read results page by page.',
     );
   }
   if (offset > row.total)
@@ -127,7 +134,10 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
  */
 export async function purgeExpiredResults(db: Queryable, retentionDays: number, now: number): Promise<number> {
   const rows = await db.query(
-    `UPDATE shorts_requests SET result = (result - 'data') || jsonb_build_object('channelId', result->'data'->'channel'->>'id', 'channelTitle', result->'data'->'channel'->'snippet'->>'title', 'note', 'The result was kept for ' || $2::int || ' days (RESULT_RETENTION_DAYS) and has been dropped.')
+    `UPDATE shorts_requests SET result = (result - 'data') ||
+      jsonb_build_object('channelId', result->'data'->'channel'->>'id', 'channelTitle',
+      result->'data'->'channel'->'snippet'->>'title', 'note',
+      'The result was kept for ' || $2::int || ' days (RESULT_RETENTION_DAYS) and has been dropped.')
      WHERE result ? 'data' AND completed_at IS NOT NULL AND completed_at <= $1::timestamptz RETURNING id`,
     [new Date(now - retentionDays * DAY_MS), retentionDays],
   );

@@ -88,7 +88,9 @@ export async function resolveChannel(
       if (error instanceof SearchUnaffordable) {
         throw new AppError(
           'CHANNEL_NOT_FOUND',
-          `No channel was found for ${describe(ref)} as a handle or legacy username. The remaining strategy, a search (${strategy.units} units), is beyond this account's remaining allowance of unpaid lookups today; use the channel's /@handle or /channel/UC… address.`,
+          `No channel was found for ${describe(ref)} as a handle or legacy username. The remaining strategy, a ` +
+            `search (${strategy.units} units), is beyond this account's remaining allowance of unpaid lookups ` +
+            "today; use the channel's /@handle or /channel/UC… address.",
           { cause: error },
         );
       }

@@ -62,7 +62,9 @@ const TAB_SUFFIXES = new Set([
 ]);
 
 export const ACCEPTED_FORMS =
-  'Accepted forms: https://www.youtube.com/@handle, https://www.youtube.com/channel/UC…, https://www.youtube.com/user/name, https://www.youtube.com/c/name or https://www.youtube.com/name (also on m./music. hosts, with a trailing /shorts, /videos… tab and any query string).';
+  'Accepted forms: https://www.youtube.com/@handle, https://www.youtube.com/channel/UC…, ' +
+  'https://www.youtube.com/user/name, https://www.youtube.com/c/name or https://www.youtube.com/name (also on ' +
+  'm./music. hosts, with a trailing /shorts, /videos… tab and any query string).';
 
 function invalid(reason: string): AppError {
   return new AppError('INVALID_CHANNEL_URL', `${reason} ${ACCEPTED_FORMS}`);

@@ -26,7 +26,10 @@ export interface PricingInput {
 
 /** The price in words: one sentence, used by the pricing endpoint and the OpenAPI description. */
 export function priceFormula(price: PriceSettings, unitsPerCredit: number): string {
-  return `max(${price.minimumCredits}, ceil(shorts / ${price.shortsPerBlock}) × ${price.creditsPerBlock}, ceil(upstream units / ${unitsPerCredit})) credits; nothing is charged on failure.`;
+  return (
+    `max(${price.minimumCredits}, ceil(shorts / ${price.shortsPerBlock}) × ${price.creditsPerBlock}, ` +
+    `ceil(upstream units / ${unitsPerCredit})) credits; nothing is charged on failure.`
+  );
 }
 
 export function describePricing(input: PricingInput): Pricing {

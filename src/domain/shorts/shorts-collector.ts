@@ -13,7 +13,10 @@ import type { YtListResponse, YtPlaylistItem, YtVideo } from './youtube-types.ts
 import { BudgetExhausted } from '../quota/quota-meter.ts';
 
 export interface CollectBudget {
-  /** After the first page: `total` shorts in the playlist (0 when it does not exist; undefined when unknown). May throw (402). */
+  /**
+   * After the first page: `total` shorts in the playlist (0 when it does not exist; undefined when unknown). May throw
+   * (402).
+   */
   onFirstPage(total: number | undefined): Promise<void>;
   /** Before loading details that bring the result to `items` shorts; false = the balance stops here. */
   allowItems(items: number): Promise<boolean>;

@@ -13,7 +13,10 @@ export interface ShortsResult {
   arrangedFrom?: number;
   /** When the data was read from the platform (ISO 8601). */
   fetchedAt: string;
-  /** Where the shorts were listed and detailed: data-api (UUSH playlist), hybrid (Shorts tab + videos.list), innertube (keyless). */
+  /**
+   * Where the shorts were listed and detailed: data-api (UUSH playlist), hybrid (Shorts tab + videos.list), innertube
+   * (keyless).
+   */
   source: 'data-api' | 'hybrid' | 'innertube';
   /** Fields whose values are approximate (parsed from display text): keyless results only. */
   approximateFields?: string[];

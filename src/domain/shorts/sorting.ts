@@ -47,7 +47,10 @@ export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] 
   return [...shorts].sort(sort === 'oldest' ? oldest : sort === 'popular' ? popular : newest);
 }
 
-/** Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a bound. */
+/**
+ * Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a
+ * bound.
+ */
 export function filterByDuration(
   shorts: readonly Short[],
   { minDurationSeconds: min, maxDurationSeconds: max }: Arrangement,
@@ -70,7 +73,10 @@ export function needsWholeWindow(query: ShortsQuery): boolean {
   );
 }
 
-/** Filter, sort, then `limit`, over a whole window. `truncated` stays as read: a ranking of a cut window is over the newest shorts only. */
+/**
+ * Filter, sort, then `limit`, over a whole window. `truncated` stays as read: a ranking of a cut window is over the
+ * newest shorts only.
+ */
 export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult {
   let shorts = sortShorts(filterByDuration(window.shorts, query), query.sort ?? 'newest');
   if (query.limit !== undefined && shorts.length > query.limit) shorts = shorts.slice(0, query.limit);
@@ -81,7 +87,8 @@ export function arrange(window: ShortsResult, query: ShortsQuery): ShortsResult 
 export function keylessDurations(): AppError {
   return new AppError(
     'VALIDATION_FAILED',
-    "minDurationSeconds and maxDurationSeconds need each short's duration, which this service cannot read: it reads YouTube without a Data API key (keyless).",
+    "minDurationSeconds and maxDurationSeconds need each short's duration, which this service cannot read: it " +
+      'reads YouTube without a Data API key (keyless).',
   );
 }
 
@@ -95,7 +102,10 @@ export function durationBoundsProblem(min: number | undefined, max: number | und
       return `${name} must be a whole number of seconds, 0 or more; got ${value}.`;
   }
   if (min !== undefined && max !== undefined && min > max)
-    return `minDurationSeconds (${min}) must not be greater than maxDurationSeconds (${max}); both bounds are inclusive.`;
+    return (
+      `minDurationSeconds (${min}) must not be greater than maxDurationSeconds ` +
+      `(${max}); both bounds are inclusive.`
+    );
   return undefined;
 }
 

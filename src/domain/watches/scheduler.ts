@@ -72,7 +72,8 @@ export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise
  */
 export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> {
   const now = new Date(deps.now());
-  // checkReservation in SQL: the credits for the units the watch's prepaid units do not cover, plus those for a page of shorts.
+  // checkReservation in SQL: the credits for the units the watch's prepaid units do not cover, plus those for a page
+  // of shorts.
   const unitsPart = 'ceil(greatest(0, $2::int - w.prepaid_units)::numeric / $3::int)::int';
   return deps.db.transaction(async (tx) => {
     // An account's watches are resumed, the cheapest to check first (then the oldest), as far as its
@@ -138,8 +139,10 @@ export async function checkChannelNow(
   return deps.db.transaction(async (tx) => {
     const rows = await tx.query<{ watch_id: string } & PushedAccount>(
       `SELECT w.id AS watch_id, a.id, a.rate_limit_per_minute, a.rate_limit_per_hour, a.rate_limit_per_day
-         FROM watches w JOIN accounts a ON a.id = w.account_id WHERE w.channel_id = $1 AND w.status = 'active' AND a.disabled_at IS NULL
-         AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) < cardinality($2::text[])`,
+         FROM watches w JOIN accounts a ON a.id = w.account_id
+        WHERE w.channel_id = $1 AND w.status = 'active' AND a.disabled_at IS NULL
+          AND (SELECT count(*) FROM watch_seen_shorts s WHERE s.watch_id = w.id AND s.video_id = ANY($2::text[])) <
+            cardinality($2::text[])`,
       [channelId, videoIds],
     );
     const jobs: WatchCheckJob[] = [];

@@ -382,14 +382,16 @@ async function settleFailedCheck(
   const message = isAppError(error)
     ? `${error.code}: ${error.message}`
     : budget
-      ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance could not grow it; the next check tries again.'
+      ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance ' +
+        'could not grow it; the next check tries again.'
       : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
   const units = work.spent;
   await deps.db.transaction(async (tx) => {
     if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now })))
       return;
     await tx.query(
-      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, last_error = $4 WHERE id = $1',
+      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, ' +
+        'last_error = $4 WHERE id = $1',
       [watch.id, now, units, message],
     );
   });
@@ -539,8 +541,10 @@ async function updateWatchAfterCheck(
     ? (listing.publishedAt.get(newest) ?? reported.find((s) => s.id === newest)?.snippet.publishedAt)
     : undefined;
   await tx.query(
-    `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, shorts_reported = shorts_reported + $5, last_error = NULL,
-       last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
+    `UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4,
+      shorts_reported = shorts_reported + $5, last_error = NULL,
+       last_seen_short_id = coalesce($6, last_seen_short_id), last_seen_published_at = CASE
+         WHEN $6::text IS NULL THEN last_seen_published_at ELSE coalesce($7::timestamptz, last_seen_published_at) END,
        channel_title = $8, channel_custom_url = $9
      WHERE id = $1`,
     [
@@ -574,7 +578,8 @@ async function recordCheck(
   },
 ): Promise<boolean> {
   const rows = await tx.query(
-    `INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error, created_at, channel_url, channel_title)
+    `INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, error,
+      created_at, channel_url, channel_title)
      VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       check.id,
@@ -626,7 +631,8 @@ async function settleGoneChannel(
     await chargeCredits(tx, watch.account_id, price.credits, checkId);
     await tx.query('UPDATE watch_checks SET credits_charged = $2 WHERE id = $1', [checkId, price.credits]);
     await tx.query(
-      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, prepaid_units = $4, last_error = $5 WHERE id = $1',
+      'UPDATE watches SET last_check_at = $2, checks = checks + 1, units_spent = units_spent + $3, ' +
+        'prepaid_units = $4, last_error = $5 WHERE id = $1',
       [watch.id, now, units, price.prepaidAfter, message],
     );
     if (locked.status === 'active') await pauseIfGone(deps, tx, watch, now, error);
@@ -650,11 +656,14 @@ async function pauseIfGone(
   error: AppError,
 ): Promise<void> {
   const recent = await tx.query<{ gone: boolean }>(
-    `SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`,
+    `SELECT outcome = 'failed' AND starts_with(coalesce(error, ''), 'CHANNEL_NOT_FOUND') AS gone FROM watch_checks
+      WHERE watch_id = $1 AND outcome <> 'paused' ORDER BY created_at DESC, id DESC LIMIT $2`,
     [watch.id, GONE_CHECKS],
   );
   if (recent.length !== GONE_CHECKS || !recent.every((r) => r.gone)) return;
-  const why = `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks are paused. Resume the watch (PATCH status active) should the channel come back.`;
+  const why =
+    `YouTube has not had this channel for ${GONE_CHECKS} checks in a row (${error.message}); checks ` +
+    'are paused. Resume the watch (PATCH status active) should the channel come back.';
   await tx.query("UPDATE watches SET status = 'paused', paused_reason = 'channel' WHERE id = $1", [watch.id]);
   await deps.recordEvent(tx, {
     accountId: watch.account_id,
@@ -686,7 +695,9 @@ async function pauseForCredits(
       [watch.id, 'paused', 'credits', 'active'],
     );
     if (paused.length === 0) return;
-    const message = `The account's available credits cannot pay for the next check (up to ${needed} credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
+    const message =
+      `The account's available credits cannot pay for the next check (up to ${needed} ` +
+      `credit${needed === 1 ? '' : 's'}); the watch resumes when credits are available again.`;
     await recordCheck(tx, watch, { id: checkId, trigger, units: 0, outcome: 'paused', error: message, at: now });
     await deps.recordEvent(tx, {
       accountId: watch.account_id,

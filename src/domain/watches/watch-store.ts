@@ -87,7 +87,8 @@ export async function countWatches(db: Queryable, accountId: string): Promise<nu
 export async function markSeen(db: Queryable, watchId: string, ids: string[], at: Date): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db.query<{ video_id: string }>(
-    'INSERT INTO watch_seen_shorts (watch_id, video_id, seen_at) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING RETURNING video_id',
+    'INSERT INTO watch_seen_shorts (watch_id, video_id, seen_at) SELECT $1, unnest($2::text[]), $3 ' +
+      'ON CONFLICT DO NOTHING RETURNING video_id',
     [watchId, ids, at],
   );
   return new Set(rows.map((r) => r.video_id));

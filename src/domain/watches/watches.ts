@@ -48,7 +48,8 @@ function checkInterval(settings: WatchSettings, seconds: number): void {
   if (!Number.isSafeInteger(seconds) || seconds < settings.minIntervalSeconds) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} (WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`,
+      `intervalSeconds must be an integer of at least ${settings.minIntervalSeconds} ` +
+        `(WATCH_MIN_INTERVAL_SECONDS); got ${seconds}.`,
     );
   }
   if (seconds > MAX_WATCH_INTERVAL_SECONDS)
@@ -72,7 +73,8 @@ const CREATION_HOLD = 'wcn_';
 async function countWatchesAndCreations(tx: Transaction, accountId: string, now: Date): Promise<number> {
   const [row] = await tx.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM watches WHERE account_id = $1)::int
-          + (SELECT count(*) FROM credit_reservations WHERE account_id = $1 AND starts_with(request_id, $2) AND expires_at > $3)::int AS n`,
+          + (SELECT count(*) FROM credit_reservations WHERE account_id = $1 AND starts_with(request_id, $2)
+            AND expires_at > $3)::int AS n`,
     [accountId, CREATION_HOLD, now],
   );
   return row?.n ?? 0;
@@ -167,7 +169,8 @@ async function takeBaseline(
     // The baseline: everything listed now counts as seen and is never reported.
     await markSeen(tx, id, listing.ids, now);
     await tx.query(
-      'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
+      'INSERT INTO watch_checks (id, watch_id, account_id, trigger, units, new_shorts, credits_charged, outcome, ' +
+        'created_at, channel_url, channel_title) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, $10)',
       [checkId, id, input.accountId, 'create', units, price.credits, 'ok', now, input.channelUrl, channel.title],
     );
     await releaseReservation(tx, holdId);
@@ -190,7 +193,8 @@ async function insertWatch(
 ): Promise<WatchRow> {
   const { channel, newestPublished } = baseline;
   const [row] = await tx.query<WatchRow>(
-    `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url, interval_seconds, status, next_check_at, last_check_at,
+    `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url,
+      interval_seconds, status, next_check_at, last_check_at,
        last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
     [

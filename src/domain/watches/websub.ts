@@ -61,7 +61,8 @@ export function callbackToken(secret: string, channelId: string): string {
 }
 
 export function callbackFor(settings: WebSubSettings, channelId: string, secret: string): string {
-  return `${settings.publicBaseUrl.replace(/\/+$/, '')}/websub/youtube/${channelId}/${callbackToken(secret, channelId)}`;
+  const base = settings.publicBaseUrl.replace(/\/+$/, '');
+  return `${base}/websub/youtube/${channelId}/${callbackToken(secret, channelId)}`;
 }
 
 /** The longest lease recorded, whatever the hub says (YouTube's hub grants up to 10 days). */
@@ -73,7 +74,8 @@ export async function subscribe(deps: WebSubDeps, channelId: string): Promise<vo
   // One secret per subscription, kept across renewals (notifications in flight stay verifiable).
   const [row] = await deps.db.query<SubscriptionRow>(
     `INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at) VALUES ($1, $2, 'requested', $3)
-     ON CONFLICT (channel_id) DO UPDATE SET state = CASE WHEN websub_subscriptions.state = 'verified' THEN 'verified' ELSE 'requested' END, requested_at = $3, last_error = NULL
+     ON CONFLICT (channel_id) DO UPDATE SET state = CASE WHEN websub_subscriptions.state = 'verified' THEN 'verified'
+       ELSE 'requested' END, requested_at = $3, last_error = NULL
      RETURNING *`,
     [channelId, randomBytes(24).toString('base64url'), now],
   );
@@ -101,7 +103,8 @@ export async function subscribe(deps: WebSubDeps, channelId: string): Promise<vo
   }
   if (problem) {
     await deps.db.query(
-      "UPDATE websub_subscriptions SET state = CASE WHEN state = 'verified' THEN state ELSE 'failed' END, last_error = $2 WHERE channel_id = $1",
+      "UPDATE websub_subscriptions SET state = CASE WHEN state = 'verified' THEN state ELSE 'failed' END, " +
+        'last_error = $2 WHERE channel_id = $1',
       [channelId, problem],
     );
     throw new AppError('UPSTREAM_ERROR', problem);
@@ -159,7 +162,8 @@ export async function verifyIntent(
     const lease = Math.min(query['hub.lease_seconds'] ?? deps.settings.leaseSeconds, MAX_LEASE_SECONDS);
     const now = deps.now();
     await deps.db.query(
-      "UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, last_error = NULL WHERE channel_id = $1",
+      "UPDATE websub_subscriptions SET state = 'verified', verified_at = $2, lease_expires_at = $3, " +
+        'last_error = NULL WHERE channel_id = $1',
       [channelId, new Date(now), new Date(now + lease * 1000)],
     );
     return challenge;

@@ -69,9 +69,12 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
     };
   });
   await db.query(
-    `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
-     SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id
-     FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text, attempt int, status_code int, latency_ms int, outcome text,
+    `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms,
+       outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
+     SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error,
+       request_headers, response_excerpt, next_attempt_at, account_id
+     FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text,
+       attempt int, status_code int, latency_ms int, outcome text,
        error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid)`,
     [JSON.stringify(rows)],
   );
@@ -169,7 +172,8 @@ function decodeDeliveryCursor(cursor: string): number {
   if (!match)
     throw new AppError(
       'VALIDATION_FAILED',
-      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, or omit it for the first page.',
+      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, ' +
+        'or omit it for the first page.',
     );
   return Number(match[1]);
 }
@@ -196,7 +200,8 @@ export async function listAccountDeliveries(
      FROM webhook_deliveries d
      LEFT JOIN shorts_requests r ON r.id = d.request_id
      LEFT JOIN shorts_batches b ON b.id = d.batch_id
-     -- An account event's delivery (credits.low, a watch's events) went to the event's URL; it has no request or batch to take one from.
+     -- An account event's delivery (credits.low, a watch's events) went to the event's URL; it has no request or
+     -- batch to take one from.
      LEFT JOIN webhook_events e ON e.id = d.event_id
      WHERE ${where.join(' AND ')}
      ORDER BY d.id DESC LIMIT $${params.length}`,

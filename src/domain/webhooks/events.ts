@@ -42,7 +42,8 @@ export async function recordEvent(tx: Transaction, input: NewEvent, enqueue: Enq
   const id = newEventId(at.getTime());
   const payload = JSON.stringify({ type: input.type, timestamp: at.toISOString(), data: input.data });
   await tx.query(
-    'INSERT INTO webhook_events (id, account_id, type, webhook_url, subject_id, payload, created_at, dispatched_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',
+    'INSERT INTO webhook_events (id, account_id, type, webhook_url, subject_id, payload, created_at, ' +
+      'dispatched_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',
     [id, input.accountId, input.type, input.webhookUrl, input.subjectId ?? null, payload, at],
   );
   await enqueue(tx, id);
@@ -89,7 +90,8 @@ export async function dispatchPendingEvents(db: Database, enqueue: EnqueueEvent,
   return db.transaction(async (tx) => {
     const rows = await tx.query<{ id: string }>(
       `UPDATE webhook_events SET dispatched_at = now()
-       WHERE id IN (SELECT id FROM webhook_events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT id FROM webhook_events WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1
+         FOR UPDATE SKIP LOCKED)
        RETURNING id`,
       [limit],
     );
@@ -114,7 +116,8 @@ export async function listEvents(
     `SELECT e.*, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS attempts,
             l.outcome, l.status_code
        FROM webhook_events e
-       LEFT JOIN LATERAL (SELECT outcome, status_code FROM webhook_deliveries d WHERE d.event_id = e.id ORDER BY d.id DESC LIMIT 1) l ON true
+       LEFT JOIN LATERAL (SELECT outcome, status_code FROM webhook_deliveries d WHERE d.event_id = e.id
+         ORDER BY d.id DESC LIMIT 1) l ON true
       WHERE e.account_id = $1 AND e.subject_id = $2 ORDER BY e.created_at DESC, e.id DESC LIMIT $3`,
     [accountId, subjectId, limit],
   );

@@ -11,8 +11,8 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * At most two secrets sign at any time (docs/spec.md, security commitments): the new one and the one it replaces, which keeps
- * signing until previousExpiresAt. Older ones (still in an earlier overlap) stop at once, so rapid
+ * At most two secrets sign at any time (docs/spec.md, security commitments): the new one and the one it replaces,
+ * which keeps signing until previousExpiresAt. Older ones (still in an earlier overlap) stop at once, so rapid
  * rotation cannot grow the signature header.
  */
 export async function createWebhookSecret(
@@ -25,11 +25,13 @@ export async function createWebhookSecret(
     // Serialises concurrent rotations of one account.
     await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
     const [current] = await tx.query<{ id: string }>(
-      'SELECT id FROM webhook_secrets WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, id LIMIT 1',
+      'SELECT id FROM webhook_secrets WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $2) ' +
+        'ORDER BY created_at DESC, id LIMIT 1',
       [accountId, now],
     );
     await tx.query(
-      'UPDATE webhook_secrets SET expires_at = $2 WHERE account_id = $1 AND id IS DISTINCT FROM $3 AND (expires_at IS NULL OR expires_at > $2)',
+      'UPDATE webhook_secrets SET expires_at = $2 WHERE account_id = $1 AND id IS DISTINCT FROM $3 ' +
+        'AND (expires_at IS NULL OR expires_at > $2)',
       [accountId, now, current?.id ?? null],
     );
     if (current)

@@ -74,7 +74,9 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
       name: 'list_channel_shorts',
       title: "List a YouTube channel's Shorts",
       summary:
-        "A channel's Shorts (newest first by default) with the channel's details: ids, titles, publish dates, durations, view/like/comment counts, thumbnails. Use limit, oldestDate (Unix milliseconds) or the duration filters to read and pay less.",
+        "A channel's Shorts (newest first by default) with the channel's details: ids, titles, publish dates, " +
+        'durations, view/like/comment counts, thumbnails. Use limit, oldestDate (Unix milliseconds) or the ' +
+        'duration filters to read and pay less.',
       cost: `${pricing.credits.formula} Counts in the metered limits.`,
       rest: 'POST /api/youtube/shorts (without webhookUrl)',
       input: toolInput(ShortsRequestBody, ['webhookUrl']),
@@ -96,7 +98,8 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
       name: 'list_requests',
       title: 'List recent shorts requests',
       summary:
-        "The account's shorts requests, newest first, filtered by status, mode, key, channel text or time; page with nextCursor.",
+        "The account's shorts requests, newest first, filtered by status, mode, key, channel text " +
+        'or time; page with nextCursor.',
       cost: FREE,
       rest: 'GET /api/youtube/shorts',
       input: queryInput(RequestLogQuerySchema),
@@ -107,7 +110,8 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
       name: 'get_account',
       title: 'Get the account',
       summary:
-        'The balance (credits, reserved, available), rate limits, usage and low-balance alert of the account the key belongs to.',
+        'The balance (credits, reserved, available), rate limits, usage and low-balance alert of ' +
+        'the account the key belongs to.',
       cost: FREE,
       rest: 'GET /accounts',
       input: Type.Object({}, { additionalProperties: false }),
@@ -117,8 +121,13 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
     {
       name: 'create_watch',
       title: 'Watch a channel for new Shorts',
-      summary: `Checks the channel every intervalSeconds (at least ${pricing.watches.minIntervalSeconds}) and POSTs a signed shorts.created webhook to webhookUrl for each new Short; at most ${pricing.watches.maxPerAccount} watches per account.`,
-      cost: 'Creating it reads the channel once, priced like a check; each check costs the upstream units it spends, in credits (GET /api/pricing).',
+      summary:
+        `Checks the channel every intervalSeconds (at least ${pricing.watches.minIntervalSeconds}) and ` +
+        'POSTs a signed shorts.created webhook to webhookUrl for each new Short; at ' +
+        `most ${pricing.watches.maxPerAccount} watches per account.`,
+      cost:
+        'Creating it reads the channel once, priced like a check; each check costs the upstream units it ' +
+        'spends, in credits (GET /api/pricing).',
       rest: 'POST /api/youtube/watches',
       input: toolInput(CreateWatchBody),
       output: WatchSchema,

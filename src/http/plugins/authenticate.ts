@@ -12,7 +12,8 @@ export const authenticate = fp(
     app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
       const routeConfig = request.routeOptions.config;
       if (!routeConfig?.auth) return;
-      // The caller and its account, each cached for CREDENTIAL_CACHE_MS: disabling an account reaches every instance within it.
+      // The caller and its account, each cached for CREDENTIAL_CACHE_MS: disabling an account reaches every instance
+      // within it.
       const { caller, account } = await auth.identify(request.headers.authorization);
       if (!account) throw new AppError('UNAUTHORIZED', 'The account behind this credential no longer exists.');
       if (account.disabled_at) throw new AppError('FORBIDDEN', 'This account is disabled; contact support.');

@@ -78,7 +78,8 @@ function errorBody(code: ErrorCode, requestId: string, message?: string) {
 
 /**
  * Every /api/youtube/… route answers failures with success:false (its config says failureBody);
- * errors raised before a route is found go by the path, so they answer the same (a bad percent-encoding or a too long id there got the plain body).
+ * errors raised before a route is found go by the path, so they answer the same (a bad percent-encoding or a too long
+ * id there got the plain body).
  */
 const FAILURE_BODY_PREFIX = '/api/youtube/';
 
@@ -119,7 +120,9 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   const status = ERROR_CATALOG[code].status;
   if (socket.writable) {
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; ` +
+        `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: ` +
+        `close\r\n\r\n${body}`,
     );
     setTimeout(() => socket.destroy(), 1000).unref();
   } else {

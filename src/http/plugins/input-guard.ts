@@ -42,7 +42,8 @@ export const inputGuard = fp(async (app: FastifyInstance) => {
       if (found !== null) {
         throw new AppError(
           'VALIDATION_FAILED',
-          `Invalid ${part}: ${found || part} contains a NUL character or an unpaired surrogate, which text fields may not hold.`,
+          `Invalid ${part}: ${found || part} contains a NUL character or an unpaired surrogate, ` +
+            'which text fields may not hold.',
         );
       }
     }

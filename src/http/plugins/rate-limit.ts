@@ -35,7 +35,10 @@ export function countMeteredCall(request: FastifyRequest, reply: FastifyReply): 
     windows: accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
     message: (decision) => {
       const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
-      return `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. Limits apply per account across all its keys.`;
+      return (
+        `Rate limit exceeded (${blocking.join(', ')}); retry in ${decision.retryAfterSeconds} s. ` +
+        'Limits apply per account across all its keys.'
+      );
     },
   });
 }
@@ -51,7 +54,8 @@ export const rateLimit = fp(
       const response = route.schema?.response as Record<string, { description?: string } | undefined> | undefined;
       if (!route.config?.auth || route.config.rateLimited || route.config.innerCallsCounted || !response) return;
       const why =
-        'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
+        'Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and ' +
+        'at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute").';
       const own = response[429];
       // A route with a limit of its own (redeliveries, test events, rotations) keeps its wording, and says this too.
       if (own) response[429] = { ...own, description: `${own.description ?? ''} Or: ${why}`.trim() };
@@ -70,7 +74,8 @@ export const rateLimit = fp(
         windows: reads,
         scope: 'read',
         message: (decision) =>
-          `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across all its keys; retry in ${decision.retryAfterSeconds} s.`,
+          `Too many calls: at most ${reads[0]!.limit} per minute outside the metered routes, per account across ` +
+          `all its keys; retry in ${decision.retryAfterSeconds} s.`,
       });
     });
   },

@@ -27,7 +27,8 @@ export const rejections = fp(
       if (!request.routeOptions.config?.rateLimited || !request.account) return;
       const code = codes.get(request);
       if (code === null) return;
-      // The service's clock (injected in tests), as the limiter's windows and the request rows use: a refusal counts on their day.
+      // The service's clock (injected in tests), as the limiter's windows and the request rows use: a refusal counts
+      // on their day.
       counter.count({
         accountId: request.account.id,
         apiKeyId: request.caller?.keyId ?? null,

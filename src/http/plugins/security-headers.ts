@@ -1,5 +1,5 @@
-// Browser-facing hardening (docs/spec.md, security commitments): security headers on every response computed once with helmet — a
-// Content-Security-Policy without inline scripts (the dashboard and /docs load only their own
+// Browser-facing hardening (docs/spec.md, security commitments): security headers on every response computed once with
+// helmet — a Content-Security-Policy without inline scripts (the dashboard and /docs load only their own
 // files), frame-ancestors 'none' and X-Frame-Options DENY (the dashboard keeps a session token),
 // nosniff and Referrer-Policy no-referrer — and CORS, off unless CORS_ORIGINS lists origins.
 import type { IncomingMessage, ServerResponse } from 'node:http';

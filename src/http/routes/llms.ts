@@ -27,12 +27,19 @@ export function renderLlmsTxt(pricing: Pricing, limits: RateLimits): string {
   const lines = [
     '# channel-shorts',
     '',
-    "> A metered HTTP API that returns the Shorts of a YouTube channel together with the channel's details, in the response or later through a signed webhook (Standard Webhooks), and watches channels for new Shorts. Also an MCP server for agents.",
+    "> A metered HTTP API that returns the Shorts of a YouTube channel together with the channel's details, in " +
+      'the response or later through a signed webhook (Standard Webhooks), and watches channels for new Shorts. ' +
+      'Also an MCP server for agents.',
     '',
-    '- Authentication: `Authorization: Bearer <key>` on every call, an API key (`csk_…`) or a session token from `POST /auth/login`. Keys have scopes: `shorts:write`, `shorts:read`, `account:read`.',
+    '- Authentication: `Authorization: Bearer <key>` on every call, an API key (`csk_…`) or a session token from ' +
+      '`POST /auth/login`. Keys have scopes: `shorts:write`, `shorts:read`, `account:read`.',
     `- Price: ${pricing.credits.formula} Reads, watches' management and account calls are free.`,
-    `- Limits per account: ${limits.perMinute} metered calls a minute, ${limits.perHour} an hour, ${limits.perDay} a day; other calls ${pricing.limits.readsPerMinute > 0 ? `${pricing.limits.readsPerMinute} a minute` : 'unlimited'}. 429 answers carry Retry-After and RateLimit headers.`,
-    `- At most ${pricing.limits.maxShortsPerRequest} shorts per request; stored results are kept ${pricing.limits.resultRetentionDays} days.`,
+    `- Limits per account: ${limits.perMinute} metered calls a minute, ${limits.perHour} an ` +
+      `hour, ${limits.perDay} a day; other ` +
+      `calls ${pricing.limits.readsPerMinute > 0 ? `${pricing.limits.readsPerMinute} a minute` : 'unlimited'}. 429 ` +
+      'answers carry Retry-After and RateLimit headers.',
+    `- At most ${pricing.limits.maxShortsPerRequest} shorts per request; stored results are ` +
+      `kept ${pricing.limits.resultRetentionDays} days.`,
     '- Errors: `{error, message, requestId}` with an UPPER_SNAKE code (shorts routes add `success: false`).',
     '',
     '## Main operations',
@@ -41,14 +48,16 @@ export function renderLlmsTxt(pricing: Pricing, limits: RateLimits): string {
     '',
     '## MCP server',
     '',
-    'Streamable HTTP at `/mcp` with the same bearer key; each tool call is the REST call it names (same credits, limits and error codes).',
+    'Streamable HTTP at `/mcp` with the same bearer key; each tool call is the REST call it names (same ' +
+      'credits, limits and error codes).',
     '',
     ...mcpTools(pricing).map((tool) => `- \`${tool.name}\`: ${tool.summary} (${tool.rest})`),
     '',
     '## Docs',
     '',
     '- [OpenAPI document](/openapi.json): every operation, schema, example and error',
-    '- [API reference](/docs): the same with guides: authentication, errors, credits and pricing, limits and headers, webhooks (signature verification in six languages), agents (MCP client set-up)',
+    '- [API reference](/docs): the same with guides: authentication, errors, credits and pricing, limits and ' +
+      'headers, webhooks (signature verification in six languages), agents (MCP client set-up)',
     '- [Pricing](/api/pricing): the configured numbers, as JSON',
     '',
   ];

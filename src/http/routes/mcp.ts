@@ -44,7 +44,9 @@ async function answer(
   const body = response.body === '' ? undefined : (JSON.parse(response.body) as Record<string, unknown>);
   if (response.statusCode >= 400) {
     const error = body ?? { error: `HTTP_${response.statusCode}`, message: response.statusMessage };
-    const text = `${String(error.error)}: ${String(error.message)}${error.requestId ? ` (requestId ${String(error.requestId)})` : ''}`;
+    const text =
+      `${String(error.error)}: ${String(error.message)}` +
+      `${error.requestId ? ` (requestId ${String(error.requestId)})` : ''}`;
     const retryAfter = response.headers['retry-after'];
     return {
       isError: true,
@@ -59,7 +61,8 @@ async function answer(
 function buildServer(app: FastifyInstance, request: FastifyRequest, tools: ToolDefinition[]): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
-      "Lists a YouTube channel's Shorts with the channel's details, metered in credits; watches channels for new Shorts. Read get_account for the balance before large reads.",
+      "Lists a YouTube channel's Shorts with the channel's details, metered in credits; watches channels for new " +
+      'Shorts. Read get_account for the balance before large reads.',
   });
   for (const tool of tools) {
     server.registerTool(
@@ -112,7 +115,8 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         tags: ['agents'],
         summary: 'The MCP server for AI agents (Streamable HTTP, JSON-RPC 2.0; see the Agents guide).',
         description:
-          'One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: ' +
+          'One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send ' +
+          '`Accept: application/json, text/event-stream` as MCP clients do. Tools: ' +
           tools.map((t) => `\`${t.name}\``).join(', ') +
           '. A tool call is the REST call it names: the same scopes, limits, credits and error codes.',
         response: {

@@ -69,7 +69,8 @@ const verificationRoute = {
         'VALIDATION_FAILED',
       ]),
       404: errorResponse(
-        'Push is off, not a callback this service gave a hub, or not a subscription it requested (or a channel it still watches, for unsubscribe).',
+        'Push is off, not a callback this service gave a hub, or not a subscription it requested (or a channel ' +
+          'it still watches, for unsubscribe).',
         ['NOT_FOUND'],
       ),
     },
@@ -96,7 +97,8 @@ const notificationRoute = {
     response: {
       202: Type.Null({
         description:
-          'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a subscription, is acknowledged too, and ignored.',
+          'Acknowledged, with an empty body; a notification with a bad signature, or about a channel without a ' +
+          'subscription, is acknowledged too, and ignored.',
       }),
       404: errorResponse('Push is off.', ['NOT_FOUND']),
       413: errorResponse('The body is over 16 KiB.', ['PAYLOAD_TOO_LARGE']),

@@ -12,7 +12,8 @@ export function authErrors(body: typeof ErrorBody | typeof FailureBody = ErrorBo
   return {
     401: respond('Missing, invalid, expired or revoked credential.', ['UNAUTHORIZED', 'TOKEN_EXPIRED']),
     403: respond(
-      'The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route).',
+      'The credential may not use this resource (disabled account, a key without the scope, or an API ' +
+        'key on a session-only route).',
       ['FORBIDDEN'],
     ),
     500: respond('Unexpected server error.', ['INTERNAL_ERROR']),

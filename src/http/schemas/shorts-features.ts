@@ -45,13 +45,16 @@ export const BatchRequestBody = Type.Object(
     items: Type.Array(BatchItemSchema, {
       minItems: 1,
       maxItems: MAX_BATCH_ITEMS,
-      description: `1 to ${MAX_BATCH_ITEMS} requests; each becomes an ordinary webhook request with its own requestId, result, charge and webhook.`,
+      description:
+        `1 to ${MAX_BATCH_ITEMS} requests; each becomes an ordinary webhook request with its own ` +
+        'requestId, result, charge and webhook.',
     }),
     webhookUrl: Type.String({
       format: 'uri',
       maxLength: 2048,
       description:
-        "Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.",
+        "Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, " +
+        'one batch.completed summary.',
     }),
   },
   {

@@ -28,7 +28,8 @@ export const ShortsRequestBody = Type.Object(
       format: 'iri',
       maxLength: 2048,
       description:
-        'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).',
+        'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, ' +
+        '/channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).',
       examples: [DEMO_CHANNEL_URL],
     }),
     oldestDate: opt(
@@ -42,13 +43,16 @@ export const ShortsRequestBody = Type.Object(
       Type.Integer({
         minimum: 1,
         description:
-          'At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits.',
+          'At most this many shorts, applied after sort and duration filters. With sort=newest and no duration ' +
+          'filter reading stops as soon as they are listed: fewer upstream calls, fewer credits.',
       }),
     ),
     freshness: opt(
       Type.Union([Type.Literal('stale-ok'), Type.Literal('exact')], {
         description:
-          'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.',
+          'When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) ' +
+          'if one exists, else current keyless data with approximate counts (source:"innertube", ' +
+          'approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values.',
       }),
     ),
     ...ShortsOptions(),
@@ -62,7 +66,8 @@ export const ShortsRequestBody = Type.Object(
     store: opt(
       Type.Boolean({
         description:
-          'Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept.',
+          'Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for ' +
+          'RESULT_RETENTION_DAYS. Webhook requests are always kept.',
       }),
     ),
   },

@@ -25,7 +25,8 @@ export const CreateWatchBody = Type.Object(
         minimum: 1,
         maximum: MAX_WATCH_INTERVAL_SECONDS,
         description:
-          'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days.',
+          'Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the ' +
+          'default interval), at most 30 days.',
       }),
     ),
   },

@@ -24,8 +24,11 @@ const NEAR_TTL_MS = 1_000;
 const NEAR_MAX_ENTRIES = 256;
 const POLL_MS = 25;
 /** Takes the lock (1), or answers the token of the flight holding it, in one step. */
-const TAKE_SCRIPT = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 else return redis.call('GET', KEYS[1]) end`;
-const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+const TAKE_SCRIPT =
+  "if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 else return " +
+  "redis.call('GET', KEYS[1]) end";
+const RELEASE_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 // Bounded set: KEYS = value key, index zset (key -> stored time), weights hash; ARGV = value, ttl ms,
 // weight, max weight, now ms. Entries that expired or that overflow the bound (oldest first) go.
 const BOUNDED_SET_SCRIPT = `

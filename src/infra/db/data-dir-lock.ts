@@ -38,7 +38,8 @@ export class DataDirLockedError extends Error {
   constructor(lockPath: string, holder: LockHolder, waitedSeconds: number | null) {
     super(
       `${lockPath.replace(/\/channel-shorts\.lock$/, '')} is in use by ${describeHolder(holder)}` +
-        `${waitedSeconds !== null ? ` (waited ${waitedSeconds} s)` : ''}. One process owns the embedded database at a time: ` +
+        `${waitedSeconds !== null ? ` (waited ${waitedSeconds} s)` : ''}. One process owns the ` +
+        'embedded database at a time: ' +
         `stop it first${holder.url ? `, or run the CLI against it (it finds ${holder.url} in the lock)` : ''}.`,
     );
     this.name = 'DataDirLockedError';
@@ -48,7 +49,10 @@ export class DataDirLockedError extends Error {
 }
 
 export function describeHolder(holder: LockHolder): string {
-  return `${holder.role} pid ${holder.pid} on ${holder.hostname} since ${holder.acquiredAt}${holder.url ? ` at ${holder.url}` : ''}`;
+  return (
+    `${holder.role} pid ${holder.pid} on ${holder.hostname} ` +
+    `since ${holder.acquiredAt}${holder.url ? ` at ${holder.url}` : ''}`
+  );
 }
 
 /** Start time of a process (Linux /proc), to tell a live holder from a new process that got its pid. */

@@ -1,7 +1,9 @@
 // The storage seam: the embedded (PGlite) and scale-out (PostgreSQL) implementations run the same SQL.
 import type { DataDirLock } from './data-dir-lock.ts';
 
-/** The largest value of a PostgreSQL `integer` column (credit balances, rate limits): larger ones fail the statement. */
+/**
+ * The largest value of a PostgreSQL `integer` column (credit balances, rate limits): larger ones fail the statement.
+ */
 export const MAX_INTEGER = 2_147_483_647;
 
 export interface Queryable {

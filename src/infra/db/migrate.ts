@@ -32,7 +32,8 @@ export async function migrate(db: Database): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_ID]);
     await tx.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at ' +
+        'timestamptz NOT NULL DEFAULT now())',
     );
     await tx.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
     const done = new Map(
@@ -58,7 +59,8 @@ export async function migrate(db: Database): Promise<string[]> {
 /** Applied migrations whose file has changed since (or is gone): the database may lack what the edit added. */
 export async function changedMigrations(tx: Pick<Transaction, 'query'>): Promise<string[]> {
   const [exists] = await tx.query<{ ok: boolean }>(
-    "SELECT to_regclass('schema_migrations') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'schema_migrations' AND column_name = 'checksum') AS ok",
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns " +
+      "WHERE table_name = 'schema_migrations' AND column_name = 'checksum') AS ok",
   );
   if (!exists?.ok) return [];
   const current = new Map((await migrationFiles()).map((f) => [f.file, f.checksum]));

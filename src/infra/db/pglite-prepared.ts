@@ -2,8 +2,8 @@
 //
 // PGlite's query() sends every statement as an unnamed one: PostgreSQL parses, analyses and plans
 // it again on each call, and each of the six protocol messages is its own call into WASM. On
-// PGlite (WASM, its largest functions compiled by Liftoff only: pglite-wasm.ts) planning is the dearest part of the group
-// statements this service runs all the time: a queued settlement group of 10 took ~11 ms, of which
+// PGlite (WASM, its largest functions compiled by Liftoff only: pglite-wasm.ts) planning is the dearest part of the
+// group statements this service runs all the time: a queued settlement group of 10 took ~11 ms, of which
 // EXPLAIN ANALYZE put 8.5 ms in planning. A statement run more than once is therefore prepared
 // under a name (Parse + Describe, once), and run as Bind + Execute + Sync in one call; PostgreSQL
 // then reuses the parse tree and, after five runs, a generic plan when it costs no more than the

@@ -63,7 +63,9 @@ export function templatePath(initDbStartParams: string[], variant: TemplateVaria
   );
 }
 
-/** The template a new directory (no PG_VERSION) would be filled from: the migrated one if current, else the plain one. */
+/**
+ * The template a new directory (no PG_VERSION) would be filled from: the migrated one if current, else the plain one.
+ */
 export function templateFor(dataDir: string, initDbStartParams: string[]): string | undefined {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return undefined;
   return (['migrated', 'initdb'] as const)

@@ -13,7 +13,10 @@ import type { Database, Transaction } from './database.ts';
 import { acquireDataDirLock, type DataDirLock, type LockOptions } from './data-dir-lock.ts';
 import { BUNDLED } from '../paths.ts';
 
-/** The worker's module: its TypeScript file beside this one, or its own entry beside the bundle (scripts/build-bundle.ts). */
+/**
+ * The worker's module: its TypeScript file beside this one, or its own entry beside the bundle
+ * (scripts/build-bundle.ts).
+ */
 const WORKER_MODULE = new URL(BUNDLED ? './pglite-worker.mjs' : './pglite-worker.ts', import.meta.url);
 
 export type ThreadRequest =

@@ -163,7 +163,8 @@ const HONOURED = compilationHintsHonoured();
 export const TIERED = HONOURED;
 if (HONOURED) setFlagsFromString('--wasm-tier-up');
 else {
-  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only (bench/reading.md, thirteenth round).
+  // This V8 ignores the hints: the huge functions would be optimised too. Liftoff only (bench/reading.md, thirteenth
+  // round).
   setFlagsFromString('--no-wasm-tier-up');
 }
 

@@ -27,8 +27,8 @@ interface PoolState {
 }
 
 function createPool(url: string, poolSize: number, options: PostgresOptions): pg.Pool {
-  // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement, and the
-  // client waiting for an answer (a hung server or a silently dropped network never answers), so a
+  // Every wait is bounded (docs/spec.md, security commitments): getting a connection, the server running a statement,
+  // and the client waiting for an answer (a hung server or a silently dropped network never answers), so a
   // stuck database turns into a 503 instead of requests piling up.
   // statementMs 0: no statement timeouts (migrations, which may legitimately run long).
   const statementMs = options.statementMs ?? 10_000;

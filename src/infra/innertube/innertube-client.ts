@@ -451,7 +451,10 @@ function isoTimestamp(value: string | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 
-/** A channel's page, or undefined for an ERROR alert instead of a page ("This channel does not exist.", a terminated account). */
+/**
+ * A channel's page, or undefined for an ERROR alert instead of a page ("This channel does not exist.", a terminated
+ * account).
+ */
 async function channelPage(yt: Innertube, id: string): Promise<YT.Channel | undefined> {
   try {
     return await yt.getChannel(id);

@@ -10,7 +10,10 @@ import { keyedGroupCommit } from '../db/group-commit.ts';
 import { decide, windowStart, type RateLimitDecision, type RateLimiter, type WindowSpec } from './rate-limiter.ts';
 
 const SWEEP_EVERY_MS = 60_000;
-/** A window's row outlives its end by this much: a check that waited (for its group, for the lock, or on a clock behind this one) still finds it. */
+/**
+ * A window's row outlives its end by this much: a check that waited (for its group, for the lock, or on a clock behind
+ * this one) still finds it.
+ */
 const SWEEP_GRACE_MS = 5 * 60_000;
 /** Checks of one bucket decided by one call at most. */
 const MAX_GROUP = 200;

@@ -115,7 +115,8 @@ async function playerVideo(
   if (++throttle.calls > options.playerCallsPerHour) {
     throw new AppError(
       'UPSTREAM_RATE_LIMITED',
-      `Keyless publish-date lookups are limited to ${options.playerCallsPerHour} an hour (YouTube bot-checks beyond that); oldestDate windows in keyless mode resume within the hour.`,
+      `Keyless publish-date lookups are limited to ${options.playerCallsPerHour} an hour (YouTube bot-checks ` +
+        'beyond that); oldestDate windows in keyless mode resume within the hour.',
       { headers: { 'retry-after': String(Math.ceil((throttle.windowStart + 3600_000 - now) / 1000)) } },
     );
   }

@@ -38,7 +38,8 @@ export const rotateSecretRoute = {
   schema: {
     tags: ['webhooks'],
     summary:
-      'Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop at once (at most two sign). Rate limited per account.',
+      'Create a new signing secret; the one it replaces keeps signing until previousExpiresAt, older ones stop ' +
+      'at once (at most two sign). Rate limited per account.',
     security: [{ bearer: [] }],
     response: {
       200: json('The new secret; the replaced one signs until previousExpiresAt.', RotatedSecretSchema),

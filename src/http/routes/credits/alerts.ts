@@ -32,7 +32,8 @@ export const setAlertsRoute = {
   schema: {
     tags: ['accounts'],
     summary:
-      'Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is unchanged). Dashboard session only.',
+      'Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is ' +
+      'unchanged). Dashboard session only.',
     security: [{ bearer: [] }],
     body: CreditAlertsChangeSchema,
     response: {

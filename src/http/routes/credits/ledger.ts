@@ -28,7 +28,8 @@ export const ledgerPageRoute = {
   schema: {
     tags: ['accounts'],
     summary:
-      'Credit ledger (grants, charges, deductions) with the request and channel each charge paid for, newest first, in pages (cursor).',
+      'Credit ledger (grants, charges, deductions) with the request and channel each charge paid for, ' +
+      'newest first, in pages (cursor).',
     security: [{ bearer: [] }],
     querystring: LedgerQuery,
     response: {
@@ -51,7 +52,8 @@ export const ledgerCsvRoute = {
   schema: {
     tags: ['accounts'],
     summary:
-      "The whole ledger as CSV (RFC 4180, UTF-8, newest first). Text cells a spreadsheet would read as a formula start with '.",
+      'The whole ledger as CSV (RFC 4180, UTF-8, newest first). Text cells a spreadsheet would ' +
+      "read as a formula start with '.",
     security: [{ bearer: [] }],
     produces: ['text/csv'],
     response: {

@@ -26,7 +26,8 @@ export const metricsRoute = {
           'text/plain': {
             schema: Type.String({
               examples: [
-                '# HELP http_request_duration_seconds Request latency\n# TYPE http_request_duration_seconds histogram\n',
+                '# HELP http_request_duration_seconds Request latency\n# TYPE ' +
+                  'http_request_duration_seconds histogram\n',
               ],
             }),
           },

@@ -9,7 +9,8 @@ import { startupNotes } from '../../../startup-notes.ts';
 import { json } from '../../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../../types.ts';
 
-// The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security commitments).
+// The public answer names the store and its state only; the error itself goes to the logs (docs/spec.md, security
+// commitments).
 const Check = Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('disabled')]) });
 // Configuration problems, as codes only: /readyz is public, the wording (and what to do) is in the
 // start-up log and the operator's dashboard (GET /operator/setup).
@@ -18,14 +19,16 @@ const Setup = Type.Object({
     Type.Union([Type.Literal('NO_DATA_API_KEY'), Type.Literal('DATA_API_KEYS_REJECTED'), Type.Literal('NO_USERS')]),
     {
       description:
-        'NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness.',
+        'NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube ' +
+        'rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness.',
     },
   ),
 });
 const Upstream = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('exhausted'), Type.Literal('down')], {
     description:
-      'ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today (stale results are served); down: every key rejected.',
+      'ok: every key usable; degraded: some keys resting or rejected; exhausted: no key has quota left today ' +
+      '(stale results are served); down: every key rejected.',
   }),
   keys: Type.Object({ active: Type.Integer(), exhausted: Type.Integer(), invalid: Type.Integer() }),
 });

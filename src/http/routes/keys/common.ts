@@ -1,2 +1,5 @@
-/** Key management needs a dashboard session (docs/spec.md, security commitments): a leaked API key must not mint or revoke keys. */
+/**
+ * Key management needs a dashboard session (docs/spec.md, security commitments): a leaked API key must not mint or
+ * revoke keys.
+ */
 export const sessionOnly = { auth: 'session' } as const;

@@ -29,7 +29,9 @@ export const createKeyRoute = {
           Type.Array(ScopeSchema, {
             minItems: 1,
             maxItems: ALL_SCOPES.length * 2,
-            description: `What the key may do; every scope when omitted. ${ALL_SCOPES.map((s) => `${s}: ${KEY_SCOPES[s]}`).join(' ')}`,
+            description:
+              'What the key may do; every scope when ' +
+              `omitted. ${ALL_SCOPES.map((s) => `${s}: ${KEY_SCOPES[s]}`).join(' ')}`,
           }),
         ),
         expiresAt: Type.Optional(

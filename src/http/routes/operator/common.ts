@@ -35,7 +35,10 @@ export function operatorErrors() {
   };
 }
 
-/** The operator acting: every operator route has one (the plugin's hook refuses everyone else), and it goes to the audit log. */
+/**
+ * The operator acting: every operator route has one (the plugin's hook refuses everyone else), and it goes to the
+ * audit log.
+ */
 export function actorOf(request: FastifyRequest): OperatorActor {
   if (!request.operator) throw new AppError('UNAUTHORIZED');
   return request.operator;

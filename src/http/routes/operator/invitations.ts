@@ -14,7 +14,8 @@ export const createInvitationRoute = {
   schema: {
     ...operatorSchema(),
     summary:
-      'Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to the person; it is shown once.',
+      'Invite an email (SIGNUP=invite or open): returns a one-time link that sets the password. Send it to ' +
+      'the person; it is shown once.',
     body: Type.Object(
       {
         email: Type.String({ minLength: 3, maxLength: 254 }),

@@ -30,7 +30,8 @@ export const quotaRoute = {
           keys: Type.Array(KeyState),
           lostUnits: Type.Integer({
             description:
-              "Units spent today on requests that then failed on the service's own side (its database or Redis unavailable, an unexpected error): its loss, counted against no account's allowance.",
+              "Units spent today on requests that then failed on the service's own side (its database or Redis " +
+              "unavailable, an unexpected error): its loss, counted against no account's allowance.",
           }),
         }),
       ),

@@ -10,7 +10,8 @@ export const setupRoute = {
   schema: {
     ...operatorSchema(),
     summary:
-      'What the operator should know about the configuration (the start-up notes): the YouTube source and keys, rejected keys, no users yet. The dashboard shows the warnings as a banner.',
+      'What the operator should know about the configuration (the start-up notes): the YouTube source and keys, ' +
+      'rejected keys, no users yet. The dashboard shows the warnings as a banner.',
     response: {
       200: json(
         'The start-up notes, warnings first.',
@@ -32,7 +33,8 @@ export const setupRoute = {
                     code: 'NO_DATA_API_KEY',
                     level: 'warn',
                     message:
-                      'No YouTube Data API key is configured: the service reads YouTube without one (keyless InnerTube), with approximate dates and counts.',
+                      'No YouTube Data API key is configured: the service reads YouTube without one (keyless ' +
+                      'InnerTube), with approximate dates and counts.',
                   },
                 ],
               },

@@ -11,7 +11,8 @@ export const adjustCreditsRoute = {
   schema: {
     ...operatorSchema(),
     summary:
-      'Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance below 0 (409, nothing changed).',
+      'Grant or deduct credits with a reason (a ledger entry). A deduction never takes the balance ' +
+      'below 0 (409, nothing changed).',
     params: UserParams,
     body: Type.Object(
       {

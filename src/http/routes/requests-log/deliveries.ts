@@ -12,7 +12,8 @@ export const deliveryLogRoute = {
   schema: {
     tags: ['webhooks'],
     summary:
-      'Every webhook delivery attempt of the account, newest first: headers sent, status, answer excerpt, duration, next retry.',
+      'Every webhook delivery attempt of the account, newest first: headers sent, status, answer ' +
+      'excerpt, duration, next retry.',
     security: [{ bearer: [] }],
     querystring: DeliveryLogQuerySchema,
     response: {

@@ -13,7 +13,9 @@ export const rejectionsRoute = {
     tags: ['shorts'],
     summary: 'Calls refused before a request was recorded (400, 402, 429 …), counted per UTC day.',
     description:
-      "A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it is counted here by day, status, error code and key, so the requests listed plus the calls counted here account for every call. Counts are written every few seconds; this instance's latest are included at once.",
+      'A refused call (invalid body, not enough credits at acceptance, rate limited) has no request record; it ' +
+      'is counted here by day, status, error code and key, so the requests listed plus the calls counted here ' +
+      "account for every call. Counts are written every few seconds; this instance's latest are included at once.",
     security: [{ bearer: [] }],
     querystring: RejectionsQuerySchema,
     response: {

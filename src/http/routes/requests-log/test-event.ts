@@ -13,7 +13,11 @@ export const testEventRoute = {
   schema: {
     tags: ['webhooks'],
     summary: 'Send a signed webhook.test event to a URL now (one attempt) and show what happened.',
-    description: `Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's metered rate limits but is limited to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
+    description:
+      "Signed with the account's webhook secrets and sent through the same guarded path as real " +
+      'deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits ' +
+      "charged; it does not count against the account's metered rate limits but is limited " +
+      `to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
     security: [{ bearer: [] }],
     body: WebhookTestBodySchema,
     response: {

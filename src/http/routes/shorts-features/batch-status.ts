@@ -43,8 +43,12 @@ export const redeliverBatchRoute = {
   schema: {
     tags: ['shorts'],
     summary:
-      "Send a finished batch's batch.completed summary again now (same webhook-id). 409 while the batch runs or a delivery is queued or running.",
-    description: `Free of charge and outside the account's metered rate limits, but limited to ${describeActionLimit('redeliver')} per account, with request redeliveries (429 RATE_LIMITED with Retry-After beyond).`,
+      "Send a finished batch's batch.completed summary again now (same webhook-id). 409 while the batch runs or " +
+      'a delivery is queued or running.',
+    description:
+      "Free of charge and outside the account's metered rate limits, but limited " +
+      `to ${describeActionLimit('redeliver')} per account, with request redeliveries (429 ` +
+      'RATE_LIMITED with Retry-After beyond).',
     security: [{ bearer: [] }],
     params: BatchParams,
     response: {

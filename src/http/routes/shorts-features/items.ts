@@ -18,7 +18,8 @@ export function resultItemsRoute(config: Config) {
       summary: "A finished request's stored result, page by page.",
       description:
         'Webhook requests, and synchronous requests sent with store: true, keep their whole result for ' +
-        `RESULT_RETENTION_DAYS (${config.RESULT_RETENTION_DAYS}) days after completion; read it here ${'≤'} 500 shorts at a time, following nextCursor until it is null. ` +
+        `RESULT_RETENTION_DAYS (${config.RESULT_RETENTION_DAYS}) days after completion; read it here ${'≤'} 500 ` +
+        'shorts at a time, following nextCursor until it is null. ' +
         'Reading pages costs no credits. After the retention period: 410 RESULT_EXPIRED.',
       security: [{ bearer: [] }],
       params: Type.Object({

@@ -20,9 +20,13 @@ export function submitBatchRoute(config: Config) {
       tags: ['shorts'],
       summary: 'Submit up to 50 shorts requests at once, each answered by webhook.',
       description:
-        'Each item becomes an ordinary webhook request (its own requestId, result, charge, credit reservation and shorts.completed / shorts.failed webhook to webhookUrl). ' +
-        'When every item has settled, one batch.completed webhook (see webhooks) summarises the batch; GET /api/youtube/shorts/batch/{batchId} shows progress. ' +
-        `Acceptance is all or nothing: every item reserves at least ${Math.max(1, config.MIN_CREDITS_PER_REQUEST)} credit when accepted; when the available credits cannot reserve every item the whole batch is refused with 402 and nothing is recorded or charged. ` +
+        'Each item becomes an ordinary webhook request (its own requestId, result, charge, credit reservation ' +
+        'and shorts.completed / shorts.failed webhook to webhookUrl). ' +
+        'When every item has settled, one batch.completed webhook (see webhooks) summarises the batch; GET ' +
+        '/api/youtube/shorts/batch/{batchId} shows progress. ' +
+        'Acceptance is all or nothing: every item reserves at ' +
+        `least ${Math.max(1, config.MIN_CREDITS_PER_REQUEST)} credit when accepted; when the available credits ` +
+        'cannot reserve every item the whole batch is refused with 402 and nothing is recorded or charged. ' +
         'A batch counts as one call against the rate limits.',
       security: [{ bearer: [] }],
       body: BatchRequestBody,
@@ -30,7 +34,8 @@ export function submitBatchRoute(config: Config) {
         202: json('Accepted: one webhook request per item.', BatchAcceptedSchema),
         ...commonErrors,
         400: failure(
-          "Invalid input (an item's channelUrl not a channel address, or an unsafe webhookUrl); the message says what is accepted.",
+          "Invalid input (an item's channelUrl not a channel address, or an unsafe webhookUrl); the " +
+            'message says what is accepted.',
           ['VALIDATION_FAILED', 'INVALID_CHANNEL_URL', 'UNSAFE_WEBHOOK_URL'],
         ),
         402: failure('The available credits cannot reserve every item; nothing was accepted.', [
@@ -65,7 +70,10 @@ export async function submitBatch(request: RequestOf<SubmitBatchSchema>, reply: 
     batchId,
     status: 'processing' as const,
     items: records.map((r) => ({ requestId: r.id, channelUrl: r.channelUrl })),
-    message: `Accepted ${records.length} request${records.length === 1 ? '' : 's'}. Each result is POSTed to the webhookUrl as it completes, then one batch.completed summary with webhook-id ${webhookIdFor(batchId)}; poll GET /api/youtube/shorts/batch/${batchId} for progress.`,
+    message:
+      `Accepted ${records.length} request${records.length === 1 ? '' : 's'}. Each result is POSTed to the ` +
+      `webhookUrl as it completes, then one batch.completed summary with webhook-id ${webhookIdFor(batchId)}; ` +
+      `poll GET /api/youtube/shorts/batch/${batchId} for progress.`,
   };
 }
 

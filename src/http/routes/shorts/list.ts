@@ -13,7 +13,10 @@ export const listShortsRequestsRoute = {
     tags: ['shorts'],
     summary: "The caller's shorts requests, newest first, filtered and paged.",
     description:
-      "Each entry names the API key that made it and, for webhook requests, the state of the delivery (delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; pages follow nextCursor. Calls refused before they were recorded are counted at GET /api/youtube/shorts/rejections.",
+      'Each entry names the API key that made it and, for webhook requests, the state of the delivery ' +
+      "(delivered, retrying with the next attempt's time, failed after the last attempt, gone). Filters combine; " +
+      'pages follow nextCursor. Calls refused before they were recorded are counted at GET ' +
+      '/api/youtube/shorts/rejections.',
     security: [{ bearer: [] }],
     querystring: RequestLogQuerySchema,
     response: {

@@ -61,8 +61,11 @@ export const redeliverRoute = {
   schema: {
     tags: ['shorts'],
     summary:
-      'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an attempt is queued or running.',
-    description: `Free of charge and outside the account's metered rate limits, but limited to ${describeActionLimit('redeliver')} per account (429 RATE_LIMITED with Retry-After beyond).`,
+      'Deliver a settled webhook request again now (same webhook-id). 409 DELIVERY_IN_PROGRESS while an ' +
+      'attempt is queued or running.',
+    description:
+      "Free of charge and outside the account's metered rate limits, but limited " +
+      `to ${describeActionLimit('redeliver')} per account (429 RATE_LIMITED with Retry-After beyond).`,
     security: [{ bearer: [] }],
     params: RequestParams,
     response: {
@@ -98,7 +101,8 @@ export async function redeliver(
   ) {
     throw new AppError(
       'RESULT_EXPIRED',
-      `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can no longer be redelivered; request the channel again.`,
+      `The result of ${row.id} was kept for ${config.RESULT_RETENTION_DAYS} days (RESULT_RETENTION_DAYS) and can ` +
+        'no longer be redelivered; request the channel again.',
     );
   }
   // Counted before it is queued, so concurrent calls cannot pass the limit together; one refused as

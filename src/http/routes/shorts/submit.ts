@@ -46,13 +46,17 @@ export function submitShortsRoute(config: Config) {
         413: failure('The body is over 64 KiB.', ['PAYLOAD_TOO_LARGE']),
         415: failure('The body is not sent as application/json.', ['UNSUPPORTED_MEDIA_TYPE']),
         429: failure(
-          "Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account's daily allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at midnight America/Los_Angeles).",
+          "Rate limit exceeded (RATE_LIMITED; see Retry-After and RateLimit headers), or the account's daily " +
+            'allowance of unpaid upstream work is spent (QUOTA_ALLOWANCE_EXHAUSTED; Retry-After at ' +
+            'midnight America/Los_Angeles).',
           ['RATE_LIMITED', 'QUOTA_ALLOWANCE_EXHAUSTED'],
         ),
         500: failure('Unexpected server error.', ['INTERNAL_ERROR']),
         502: failure("The video platform failed or rejected the service's credentials.", ['UPSTREAM_ERROR']),
         503: failure(
-          'Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down.',
+          'Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, ' +
+            'Retry-After at the next quota day), the platform throttles ' +
+            '(UPSTREAM_RATE_LIMITED), or a backing store is down.',
           ['UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
         ),
         504: failure('The video platform did not answer in time.', ['UPSTREAM_TIMEOUT']),
@@ -80,7 +84,9 @@ export async function submitShorts(request: RequestOf<SubmitSchema>, reply: Repl
     success: true as const,
     requestId: record.id,
     status: 'processing' as const,
-    message: `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; poll GET /api/youtube/shorts/${record.id} for status.`,
+    message:
+      `Accepted. The result will be POSTed to the webhookUrl with webhook-id ${webhookIdFor(record.id)}; ` +
+      `poll GET /api/youtube/shorts/${record.id} for status.`,
   };
 }
 
@@ -119,13 +125,21 @@ function submitDescription(config: Config): string {
     config.QUOTA_UNITS_PER_CREDIT,
   );
   return (
-    'Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and the result is POSTed to the URL later, signed per Standard Webhooks. ' +
+    'Without webhookUrl the result is in the response (200). With webhookUrl the request is accepted (202) and ' +
+    'the result is POSTed to the URL later, signed per Standard Webhooks. ' +
     `Price: ${price} (GET /api/pricing). ` +
-    'Credits are reserved before the platform is read and the work is capped at what they pay for: when the first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the price (use limit to ask for fewer). ' +
-    `Failed lookups come out of a daily allowance of ${config.QUOTA_ALLOWANCE_UNITS} unpaid upstream units per account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results are served with stale:true; otherwise 503 with Retry-After. ` +
-    `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says truncated:true. Fields the platform does not send are omitted, never null. ` +
-    'sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). ' +
+    'Credits are reserved before the platform is read and the work is capped at what they pay for: when the ' +
+    'first playlist page shows the channel costs more than the available credits, the answer is 402 quoting the ' +
+    'price (use limit to ask for fewer). ' +
+    `Failed lookups come out of a daily allowance of ${config.QUOTA_ALLOWANCE_UNITS} unpaid upstream units per ` +
+    'account (then 429 QUOTA_ALLOWANCE_EXHAUSTED). When every platform key is spent for the day, earlier results ' +
+    'are served with stale:true; otherwise 503 with Retry-After. ' +
+    `At most ${config.MAX_SHORTS_PER_REQUEST} shorts per request (newest first); when more exist the body says ` +
+    'truncated:true. Fields the platform does not send are omitted, never null. ' +
+    'sort=oldest|popular and the duration filters read the whole window (up to MAX_SHORTS_PER_REQUEST) before ' +
+    'limit applies: the price follows the shorts read, not the shorts returned (a filter never lowers it). ' +
     'Every short carries contentDetails.duration (ISO 8601) and durationSeconds when the platform sends a duration. ' +
-    'store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); webhook results are always kept.'
+    'store: true keeps a synchronous result for paged reading (GET /api/youtube/shorts/{requestId}/items); ' +
+    'webhook results are always kept.'
   );
 }

@@ -16,10 +16,15 @@ export function createWatchRoute(config: Config) {
       tags: ['watches'],
       summary: 'Watch a channel: its new Shorts are POSTed to webhookUrl as shorts.created events.',
       description:
-        'Resolves the channel and records its current shorts as the baseline (they are never reported), then checks it every intervalSeconds ' +
-        `(at least ${config.WATCH_MIN_INTERVAL_SECONDS}) and, with PUBLIC_BASE_URL set, as soon as YouTube's WebSub hub announces an upload. ` +
-        `A check reads only the newest page of the channel's Shorts: about 1 upstream unit when nothing is new, 2 when something is. Price: units are paid in advance, 1 credit per ${config.QUOTA_UNITS_PER_CREDIT} units; ` +
-        `reported shorts cost ${config.CREDITS_PER_BLOCK} credit(s) per started block of ${config.SHORTS_PER_CREDIT_BLOCK}. A watch whose account cannot pay is paused (watch.paused) and resumed when credits return (watch.resumed). ` +
+        'Resolves the channel and records its current shorts as the baseline (they are never reported), then ' +
+        'checks it every intervalSeconds ' +
+        `(at least ${config.WATCH_MIN_INTERVAL_SECONDS}) and, with PUBLIC_BASE_URL set, as soon as YouTube's ` +
+        'WebSub hub announces an upload. ' +
+        "A check reads only the newest page of the channel's Shorts: about 1 upstream unit when nothing is new, " +
+        `2 when something is. Price: units are paid in advance, 1 credit per ${config.QUOTA_UNITS_PER_CREDIT} units; ` +
+        `reported shorts cost ${config.CREDITS_PER_BLOCK} credit(s) per started block ` +
+        `of ${config.SHORTS_PER_CREDIT_BLOCK}. A watch whose account cannot pay is paused (watch.paused) and ` +
+        'resumed when credits return (watch.resumed). ' +
         `At most ${config.WATCHES_PER_ACCOUNT} watches per account. See docs/watches.md.`,
       security: [{ bearer: [] }],
       body: CreateWatchBody,
