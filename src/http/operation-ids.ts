@@ -24,7 +24,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/youtube/shorts/batch': 'submitBatch',
   'GET /api/youtube/shorts/batch/{batchId}': 'getBatch',
   'POST /api/youtube/shorts/batch/{batchId}/redeliver': 'redeliverBatch',
-  'GET /api/youtube/shorts/{requestId}/items': 'listStoredItems',
+  'GET /api/youtube/shorts/{requestId}/items': 'getItemsPage',
   'GET /api/youtube/shorts/rejections': 'listRejections',
   'GET /webhooks/deliveries': 'listDeliveries',
   'POST /webhooks/test': 'sendTestEvent',

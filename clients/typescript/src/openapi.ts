@@ -1127,7 +1127,7 @@ export type paths = {
          *     result = response.json()  # errors: {"error", "message", "requestId"}
          *     ```
          */
-        get: operations["listStoredItems"];
+        get: operations["getItemsPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7554,7 +7554,7 @@ export interface operations {
             };
         };
     };
-    listStoredItems: {
+    getItemsPage: {
         parameters: {
             query?: {
                 /** @description nextCursor of the previous page (opaque); leave out for the first page. */
