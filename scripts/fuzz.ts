@@ -280,12 +280,76 @@ function record(label: string, status: number, body: string, requestIdHeader: st
           .join(',')
       : '';
     const ok =
-      parsed &&
-      keys === 'error,message,requestId' &&
-      /^[A-Z][A-Z0-9_]+$/.test(String(parsed.error)) &&
-      parsed.requestId === requestIdHeader;
+      (parsed &&
+        keys === 'error,message,requestId' &&
+        /^[A-Z][A-Z0-9_]+$/.test(String(parsed.error)) &&
+        parsed.requestId === requestIdHeader) ||
+      (isMcp(label) && jsonRpcError(parsed) && typeof requestIdHeader === 'string');
     if (!ok) stats.violations.push(`${status} ${label} ${body.slice(0, 200)}`);
   }
+}
+
+/** The MCP endpoint answers protocol errors as JSON-RPC error objects, as the MCP specification says. */
+const isMcp = (label: string) => /^[A-Z]+ \/mcp(\?|$)/.test(label);
+function jsonRpcError(parsed: Record<string, unknown> | undefined): boolean {
+  const error = parsed?.error as { code?: unknown; message?: unknown } | undefined;
+  return parsed?.jsonrpc === '2.0' && typeof error?.code === 'number' && typeof error.message === 'string';
+}
+
+const MCP_TOOLS = [
+  'list_channel_shorts',
+  'get_request',
+  'list_requests',
+  'get_account',
+  'create_watch',
+  'list_watches',
+  'delete_watch',
+  'no_such_tool',
+];
+const MCP_ARGUMENT_NAMES = [
+  'channelUrl',
+  'limit',
+  'oldestDate',
+  'requestId',
+  'watchId',
+  'webhookUrl',
+  'cursor',
+  'sort',
+  '__proto__',
+];
+
+/** A JSON-RPC message for the MCP endpoint: a tool call with hostile arguments, or a malformed message. */
+function mcpMessage(): string {
+  const args = Object.fromEntries(
+    Array.from({ length: Math.floor(random() * 3) }, () => [
+      pick(MCP_ARGUMENT_NAMES),
+      random() < 0.5 ? pick(HOSTILE_STRINGS) : pick(HOSTILE_VALUES),
+    ]),
+  );
+  const call = {
+    jsonrpc: '2.0',
+    id: Math.floor(random() * 1000),
+    method: 'tools/call',
+    params: { name: pick(MCP_TOOLS), arguments: args },
+  };
+  return pick([
+    () => JSON.stringify(call),
+    () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: pick(HOSTILE_STRINGS),
+          capabilities: pick(HOSTILE_VALUES),
+          clientInfo: { name: 'fuzz', version: '1' },
+        },
+      }),
+    () => JSON.stringify([call, call]),
+    () => JSON.stringify({ jsonrpc: '1.0', id: pick(HOSTILE_VALUES), method: pick(HOSTILE_STRINGS) }),
+    () => JSON.stringify(pick(HOSTILE_VALUES)),
+  ])();
 }
 
 function buildRequest(): {
@@ -317,7 +381,12 @@ function buildRequest(): {
   if (random() < 0.2) headers['x-forwarded-for'] = `${Math.floor(random() * 255)}.1.2.3`;
   if (random() < 0.05) headers.origin = 'https://evil.example';
   let body: string | undefined;
-  if (method === 'POST' || method === 'DELETE' || method === 'PUT' || method === 'PATCH') {
+  if (op.path === '/mcp' && method === 'POST' && random() < 0.8) {
+    // As an MCP client sends it, carrying a hostile JSON-RPC message.
+    headers.accept = 'application/json, text/event-stream';
+    headers['content-type'] = 'application/json';
+    body = mcpMessage();
+  } else if (method === 'POST' || method === 'DELETE' || method === 'PUT' || method === 'PATCH') {
     if (op.bodySchema || random() < 0.3) {
       const hostile = hostileBody(op.bodySchema);
       body = hostile.body;

@@ -58,20 +58,49 @@ async function answer(
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
 }
 
-function buildServer(app: FastifyInstance, request: FastifyRequest, tools: ToolDefinition[]): McpServer {
+/** A tool with its schemas compiled, once per process: every message builds a server from these. */
+interface PreparedTool {
+  tool: ToolDefinition;
+  input: ReturnType<typeof fromJsonSchema<Record<string, unknown>>>;
+  output: ReturnType<typeof fromJsonSchema<Record<string, unknown>>>;
+}
+
+/**
+ * The schema without `format: "iri"`, which the SDK's validator does not know (it would warn on
+ * every compile); the REST call the tool makes validates the address in full.
+ */
+function withKnownFormats(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withKnownFormats);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'format' && value === 'iri'))
+      .map(([key, value]) => [key, withKnownFormats(value)]),
+  );
+}
+
+function prepare(tools: ToolDefinition[]): PreparedTool[] {
+  return tools.map((tool) => ({
+    tool,
+    input: fromJsonSchema<Record<string, unknown>>(withKnownFormats(tool.input) as never),
+    output: fromJsonSchema<Record<string, unknown>>(withKnownFormats(tool.output) as never),
+  }));
+}
+
+function buildServer(app: FastifyInstance, request: FastifyRequest, tools: PreparedTool[]): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
       "Lists a YouTube channel's Shorts with the channel's details, metered in credits; watches channels for new " +
       'Shorts. Read get_account for the balance before large reads.',
   });
-  for (const tool of tools) {
+  for (const { tool, input, output } of tools) {
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: describeTool(tool),
-        inputSchema: fromJsonSchema<Record<string, unknown>>(tool.input as never),
-        outputSchema: fromJsonSchema<Record<string, unknown>>(tool.output as never),
+        inputSchema: input,
+        outputSchema: output,
       },
       (args) => answer(app, request, tool, args),
     );
@@ -79,7 +108,7 @@ function buildServer(app: FastifyInstance, request: FastifyRequest, tools: ToolD
   return server;
 }
 
-async function handle(app: FastifyInstance, tools: ToolDefinition[], request: FastifyRequest, reply: FastifyReply) {
+async function handle(app: FastifyInstance, tools: PreparedTool[], request: FastifyRequest, reply: FastifyReply) {
   const server = buildServer(app, request, tools);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -106,7 +135,8 @@ async function handle(app: FastifyInstance, tools: ToolDefinition[], request: Fa
 }
 
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
-  const tools = mcpTools(configuredPricing(app.services.config));
+  const defined = mcpTools(configuredPricing(app.services.config));
+  const tools = prepare(defined);
   app.post(
     '/mcp',
     {
@@ -117,7 +147,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
         description:
           'One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send ' +
           '`Accept: application/json, text/event-stream` as MCP clients do. Tools: ' +
-          tools.map((t) => `\`${t.name}\``).join(', ') +
+          defined.map((t) => `\`${t.name}\``).join(', ') +
           '. A tool call is the REST call it names: the same scopes, limits, credits and error codes.',
         response: {
           200: {
