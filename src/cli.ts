@@ -117,6 +117,7 @@ async function connect(config: Config, url: string | undefined): Promise<Operato
     invitationTtlHours: config.INVITATION_TTL_HOURS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     listenUrl: listenUrl(config),
+    ...(config.DATABASE_URL ? {} : { dataDir: resolve(config.DATA_DIR) }),
   };
   if (url) return remoteFor(url, config, `--url ${url} given`);
   // A DATA_DIR without a database is one the service has never run on: most likely not the
@@ -188,7 +189,8 @@ async function listUsers(client: OperatorClient, { values }: CommandInput) {
     console.log(
       values.search
         ? `no user matches "${values.search}"`
-        : 'no users yet; create one with: npm run cli -- users create --email E --password P --credits 100',
+        : `no users yet in ${client.target}; create one with: ` +
+            'npm run cli -- users create --email E --password P --credits 100',
     );
   for (const user of users) console.log(describeUser(user));
 }

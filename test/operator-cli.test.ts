@@ -127,7 +127,7 @@ describe('operator CLI against a running embedded service', () => {
     assert.match(direct.stdout, /live@example\.com {2}role=customer {2}credits=107/);
     const directDoctor = await cli(['doctor'], env);
     assert.equal(directDoctor.code, 0, directDoctor.stdout);
-    assert.match(directDoctor.stdout, /doctor on the embedded database \(this CLI holds DATA_DIR\)/);
+    assert.match(directDoctor.stdout, /doctor on the embedded database in \S+ \(this CLI holds it\)/);
     assert.match(directDoctor.stdout, /DATA_DIR lock: held by cli pid \d+/);
   });
 });
@@ -203,5 +203,18 @@ describe('operator CLI: a DATA_DIR the service never ran on', () => {
     const second = await cli(['users', 'list'], env);
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /note:/);
+  });
+});
+
+describe('operator CLI on a data directory without users', () => {
+  it('names the directory it read when it finds no users', async (t) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cs-cli-empty-'));
+    t.after(() => rm(dataDir, { recursive: true, force: true }));
+    const listed = await cli(['users', 'list'], { DATA_DIR: dataDir });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^no users yet in the embedded database in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'),
+    );
   });
 });

@@ -71,12 +71,17 @@ export function directClient(
     invitationTtlHours: number;
     publicBaseUrl: string | undefined;
     listenUrl: string;
+    /** The embedded database's directory, as an absolute path (absent with DATABASE_URL). */
+    dataDir?: string;
   },
 ): OperatorClient {
   const actor = cliActor();
   const view = (row: Parameters<typeof userView>[0]) => userView(row, settings.defaults);
   return {
-    target: db.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'the embedded database (this CLI holds DATA_DIR)',
+    target:
+      db.kind === 'postgres'
+        ? 'PostgreSQL (DATABASE_URL)'
+        : `the embedded database in ${settings.dataDir ?? 'DATA_DIR'} (this CLI holds it)`,
     async listUsers(search) {
       const all: UserView[] = [];
       for (let offset = 0; ; offset += 500) {
