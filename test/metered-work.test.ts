@@ -1,46 +1,55 @@
 // The lifecycle of metered work (src/domain/quota/metered-work.ts): settled once on every exit
 // path, and a failure while settling is logged with the request id and counted as the service's
-// loss, never dropped. Against a stand-in database that records the statements it is sent.
-import { describe, it } from 'node:test';
+// loss, never dropped. On the real embedded database, through a wrapper that records the statements
+// it is sent and makes those a test names fail, as a database that went away would.
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MeteredWork } from '../src/domain/quota/metered-work.ts';
 import type { Queryable } from '../src/infra/db/database.ts';
 import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
-
-/** A database that answers every statement with one row, and throws for those `failing` matches. */
-function recordingDb(failing?: RegExp) {
-  const statements: string[] = [];
-  const db = {
-    query: async (sql: string) => {
-      statements.push(sql);
-      if (failing?.test(sql)) throw new Error('the database went away');
-      return [{ units: 0, unpaid_units: 0, credits: 1 }];
-    },
-  } as unknown as Queryable;
-  return { db, statements };
-}
-
-function work(db: Queryable, logged: unknown[], releaseOnFailure = true) {
-  return new MeteredWork(
-    {
-      db,
-      accountId: 'acct',
-      requestId: 'req_lifecycle',
-      settings: {
-        unitsPerCredit: 4,
-        allowanceUnits: 50,
-        pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings,
-        onSettleFailure: (failure) => logged.push(failure),
-      },
-      now: Date.now,
-      reservationExpiresAt: new Date(Date.now() + 60_000),
-      releaseOnFailure,
-    },
-    { held: () => 1, paidFrom: 'This test costs' },
-  );
-}
+import { useHarness } from './helpers/harness.ts';
+import type { TestUser } from './helpers/test-app.ts';
 
 describe('metered work', () => {
+  const h = useHarness({ fake: false });
+  let account: TestUser;
+  before(async () => {
+    account = await h.user(10);
+  });
+
+  /** The service's database, recording every statement and failing those `failing` matches. */
+  function recordingDb(failing?: RegExp) {
+    const statements: string[] = [];
+    const db: Queryable = {
+      query: async (sql, params) => {
+        statements.push(sql);
+        if (failing?.test(sql)) throw new Error('the database went away');
+        return h.services.db.query(sql, params);
+      },
+    } as Queryable;
+    return { db, statements };
+  }
+
+  function work(db: Queryable, logged: unknown[], releaseOnFailure = true) {
+    return new MeteredWork(
+      {
+        db,
+        accountId: account.id,
+        requestId: 'req_lifecycle',
+        settings: {
+          unitsPerCredit: 4,
+          allowanceUnits: 50,
+          pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings,
+          onSettleFailure: (failure) => logged.push(failure),
+        },
+        now: Date.now,
+        reservationExpiresAt: new Date(Date.now() + 60_000),
+        releaseOnFailure,
+      },
+      { held: () => 1, paidFrom: 'This test costs' },
+    );
+  }
+
   it("run() settles a thrown failure once: the hold released, the units the service's loss when the failure is its own", async () => {
     const { db, statements } = recordingDb();
     const opened = await work(db, []).open();
