@@ -22,6 +22,17 @@ import {
 import { enforceLimit } from '../rate-limit-headers.ts';
 import { errorResponse, failureResponse } from '../schemas/responses.ts';
 
+/** An account's metered windows (minute, hour, day) and the bucket they count in. */
+export function meteredLimitOf(
+  config: Parameters<typeof defaultRateLimits>[0],
+  account: Parameters<typeof effectiveRateLimits>[0] & { id: string },
+) {
+  return {
+    bucket: accountBucket(account.id),
+    windows: accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
+  };
+}
+
 /**
  * Counts a call in its account's metered windows (minute, hour, day); past a limit, 429 with the
  * RateLimit headers. Routes marked rateLimited are counted by the plugin; a call that is metered
@@ -29,10 +40,8 @@ import { errorResponse, failureResponse } from '../schemas/responses.ts';
  */
 export function countMeteredCall(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { rateLimiter, config } = request.server.services;
-  const account = request.account!;
   return enforceLimit(rateLimiter, reply, {
-    bucket: accountBucket(account.id),
-    windows: accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
+    ...meteredLimitOf(config, request.account!),
     message: (decision) => {
       const blocking = decision.windows.filter((w) => w.remaining === 0).map((w) => `${w.limit} per ${w.name}`);
       return (

@@ -7,8 +7,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { readNotification, verifyIntent } from '../../domain/watches/websub.ts';
 import { checkChannelNow, type PushedAccount } from '../../domain/watches/scheduler.ts';
-import { effectiveRateLimits } from '../../domain/accounts/accounts.ts';
-import { accountBucket, accountWindows, defaultRateLimits } from '../../domain/limits/windows.ts';
+import { meteredLimitOf } from '../plugins/rate-limit.ts';
 import { errorResponse } from '../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../types.ts';
 
@@ -129,13 +128,10 @@ async function receiveNotification(
   if (read.outcome !== 'accepted') return reply.code(202).send(null);
   // Each check is a metered call of its account; one past its limits waits for its schedule.
   const { rateLimiter, config } = request.server.services;
-  const admit = async (account: PushedAccount) =>
-    (
-      await rateLimiter.consume(
-        accountBucket(account.id),
-        accountWindows(effectiveRateLimits(account, defaultRateLimits(config))),
-      )
-    ).allowed;
+  const admit = async (account: PushedAccount) => {
+    const { bucket, windows } = meteredLimitOf(config, account);
+    return (await rateLimiter.consume(bucket, windows)).allowed;
+  };
   if ((await checkChannelNow(watches, channelId, read.videoIds, admit)).length > 0) watches.wakeChecks?.();
   return reply.code(202).send(null);
 }
