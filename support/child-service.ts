@@ -27,6 +27,23 @@ export interface ChildService {
 }
 
 /**
+ * Stops a child and resolves once it has exited: SIGTERM (its graceful close), then SIGKILL after
+ * `graceMs`. A test must never outlive this: a child still running keeps its test file from ending.
+ */
+export async function stopChild(child: ChildProcess, exited: Promise<unknown>, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+  const outcome = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/**
  * The V8 flags `npm start` and `npm run worker` run node with (package.json; test/units.test.ts
  * checks they agree), so tests and benchmarks measure the process an operator runs.
  * --max-semi-space-size=32 (MiB, each thread's young generation): the hot path allocates fast, and

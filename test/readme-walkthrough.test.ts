@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from '../support/child-service.ts';
+import { freePort, stopChild } from '../support/child-service.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,27 +31,36 @@ async function walkthrough(): Promise<string> {
 describe("README's walk-through", () => {
   it('works as written against npm run demo on another port', async (t) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cs-walkthrough-'));
-    t.after(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     const demo = spawn(process.execPath, ['scripts/demo.ts'], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const exited = once(demo, 'exit');
+    // One hook, in this order: the demo writes to its data directory until it has exited, and a
+    // failing hook would skip the ones after it (a demo left running keeps this file from ending).
     t.after(async () => {
-      if (demo.exitCode === null) {
-        demo.kill('SIGTERM');
-        await once(demo, 'exit');
-      }
+      await stopChild(demo, exited);
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     });
     let printed = '';
-    demo.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     let stderr = '';
     demo.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    while (!/^\s*export BASE=.*$/m.test(printed)) {
-      if (demo.exitCode !== null) assert.fail(`the demo stopped: ${stderr}`);
-      await once(demo.stdout, 'data');
-    }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the demo printed no BASE in 60 s: ${stderr}`)), 60_000);
+      demo.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        if (/^\s*export BASE=.*$/m.test(printed)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the demo stopped: ${stderr}`));
+      });
+    });
     const exportLine = /^\s*(export BASE=.*)$/m.exec(printed)![1]!;
     assert.match(exportLine, new RegExp(`BASE=http://127\\.0\\.0\\.1:${port} `));
 
