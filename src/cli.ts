@@ -177,8 +177,8 @@ async function createUser(client: OperatorClient, { values, need }: CommandInput
   const user = await client.createUser({
     email: need('email'),
     password: need('password'),
-    ...(credits !== undefined ? { credits } : {}),
-    ...(role ? { role } : {}),
+    credits,
+    role,
   });
   console.log(`created ${user.role} ${user.email} (id ${user.id}) with ${user.credits} credits`);
 }
@@ -235,8 +235,8 @@ async function invite(client: OperatorClient, { values, need }: CommandInput) {
   const role = roleOption(values.role);
   const invitation = await client.invite({
     email: need('email'),
-    ...(credits !== undefined ? { credits } : {}),
-    ...(role ? { role } : {}),
+    credits,
+    role,
   });
   console.log(
     `invitation for ${invitation.email} (valid until ${invitation.expiresAt}); send this link, it ` +

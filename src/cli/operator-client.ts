@@ -85,7 +85,7 @@ export function directClient(
     async listUsers(search) {
       const all: UserView[] = [];
       for (let offset = 0; ; offset += 500) {
-        const page = await searchUsers(db, { ...(search ? { search } : {}), limit: 500, offset });
+        const page = await searchUsers(db, { search, limit: 500, offset });
         all.push(...page.users.map(view));
         if (page.users.length < 500) return all;
       }
@@ -97,7 +97,7 @@ export function directClient(
     setLimits: async (user, limits) => view(await setUserLimits(db, actor, user, limits)),
     async audit(user, limit) {
       const accountId = user ? (await findUser(db, user)).id : undefined;
-      return listAudit(db, { ...(accountId ? { accountId } : {}), limit });
+      return listAudit(db, { accountId, limit });
     },
     async invite(input) {
       const invitation = await createInvitation(db, actor, input, {

@@ -43,7 +43,7 @@ export async function openStores(
     {
       role: options.role ?? 'server',
       waitSeconds: config.LOCK_WAIT_SECONDS,
-      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      abortSignal: options.abortSignal,
       onWait: (holder) =>
         log.info(
           { holder },

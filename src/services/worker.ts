@@ -35,9 +35,9 @@ export async function startWorker(
         watches,
         concurrency: config.WORKER_CONCURRENCY,
         jobsPerFetch: JOBS_PER_FETCH[db.kind],
-        ...(db.listen ? { listen: db.listen } : {}),
+        listen: db.listen,
         onWoken: (queue) => metrics.jobWakeups.inc({ queue }),
-        ...(options.onJobs ? { onJobs: options.onJobs } : {}),
+        onJobs: options.onJobs,
       })
     : undefined;
   if (workers) watches.wakeChecks = workers.watchChecks;

@@ -82,12 +82,13 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
     throw keylessDurations();
   return {
     ref,
-    ...(request.oldestDate !== null ? { oldestDate: request.oldestDate } : {}),
-    ...(request.limit !== null ? { limit: request.limit } : {}),
-    ...(request.freshness ? { freshness: request.freshness } : {}),
-    ...(sort !== undefined ? { sort } : {}),
-    ...(minDurationSeconds !== undefined ? { minDurationSeconds } : {}),
-    ...(maxDurationSeconds !== undefined ? { maxDurationSeconds } : {}),
+    // A record's null is a query's absent option.
+    oldestDate: request.oldestDate ?? undefined,
+    limit: request.limit ?? undefined,
+    freshness: request.freshness ?? undefined,
+    sort,
+    minDurationSeconds,
+    maxDurationSeconds,
   };
 }
 

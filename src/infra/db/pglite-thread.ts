@@ -94,12 +94,11 @@ function startThread(dataDir: string | null): Thread {
 }
 
 async function threadQuery<T>(thread: Thread, sql: string, params: unknown[] | undefined, tx?: number): Promise<T[]> {
-  return (await thread.call({ op: 'query', sql, params: params ?? [], ...(tx === undefined ? {} : { tx }) }))
-    .rows as T[];
+  return (await thread.call({ op: 'query', sql, params: params ?? [], tx })).rows as T[];
 }
 
 async function threadExec(thread: Thread, sql: string, tx?: number) {
-  return (await thread.call({ op: 'exec', sql, ...(tx === undefined ? {} : { tx }) })).results ?? [];
+  return (await thread.call({ op: 'exec', sql, tx })).results ?? [];
 }
 
 /** A transaction is a number the thread gave out at begin; its statements name it, its end commits or rolls back. */

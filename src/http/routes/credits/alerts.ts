@@ -50,8 +50,8 @@ export async function setAlerts(request: RequestOf<typeof setAlertsRoute.schema>
   if (typeof eventsWebhookUrl === 'string')
     assertAcceptableWebhookUrl(eventsWebhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'eventsWebhookUrl');
   return setCreditAlerts(db, callerOf(request).accountId, {
-    ...(lowBalanceThreshold !== undefined ? { lowBalanceThreshold } : {}),
-    ...(eventsWebhookUrl !== undefined ? { eventsWebhookUrl } : {}),
+    lowBalanceThreshold,
+    eventsWebhookUrl,
   });
 }
 

@@ -33,9 +33,9 @@ export async function listAuditEntries(request: RequestOf<typeof listAuditRoute.
   const { userId, limit, before } = request.query;
   return {
     entries: await listAudit(request.server.services.db, {
-      ...(userId ? { accountId: userId } : {}),
+      accountId: userId,
       limit,
-      ...(before ? { beforeId: before } : {}),
+      beforeId: before,
     }),
   };
 }

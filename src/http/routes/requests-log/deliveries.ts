@@ -28,7 +28,7 @@ export async function deliveryLog(request: RequestOf<typeof deliveryLogRoute.sch
   const { limit, cursor, outcome } = request.query;
   return listAccountDeliveries(request.server.services.db, callerOf(request).accountId, {
     limit,
-    ...(cursor ? { cursor } : {}),
-    ...(outcome ? { outcome } : {}),
+    cursor,
+    outcome,
   });
 }
