@@ -3258,6 +3258,11 @@ export type components = {
             /** @description At most this many shorts (after sort and duration filters). */
             limit?: number;
             /**
+             * @description The most this request may cost. The read is capped at the shorts these credits pay for (newest first; sort and duration filters rank those only); when the channel has more, the answer has truncated:true and a message saying so. Never more is charged; 402 INSUFFICIENT_CREDITS when even the minimum price exceeds it.
+             * @example 10
+             */
+            maxCredits?: number;
+            /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
              */
@@ -4384,7 +4389,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4393,6 +4398,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4447,7 +4453,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4456,6 +4462,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4549,7 +4556,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4558,6 +4565,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4815,6 +4823,11 @@ export type components = {
             limit?: number;
             /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
             freshness?: "stale-ok" | "exact";
+            /**
+             * @description The most this request may cost. The read is capped at the shorts these credits pay for (newest first; sort and duration filters rank those only); when the channel has more, the answer has truncated:true and a message saying so. Never more is charged; 402 INSUFFICIENT_CREDITS when even the minimum price exceeds it.
+             * @example 10
+             */
+            maxCredits?: number;
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
