@@ -2491,6 +2491,64 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the first operator with the one-time setup link the service prints at start while it has no users; returns a session.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/setup' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"token":"cssetup_…","email":"you@example.com","password":"a long passphrase"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/setup', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "token": "cssetup_…",
+         *         "email": "you@example.com",
+         *         "password": "a long passphrase"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/setup",
+         *         json={
+         *             "token": "cssetup_…",
+         *             "email": "you@example.com",
+         *             "password": "a long passphrase",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: operations["completeSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pricing": {
         parameters: {
             query?: never;
@@ -10239,6 +10297,80 @@ export interface operations {
             };
             /** @description Too many sign-ups from this address. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the setup link (…/dashboard/setup?token=…). */
+                    token: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The first operator exists; signed in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not the setup link’s. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service has users already: it is set up. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
