@@ -89,8 +89,11 @@ export async function buildApp(
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });
     app.get('/dashboard', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
     // The setup link the service prints (`?token=`) opens the dashboard's setup page, whose router reads the hash.
-    app.get<{ Querystring: { token?: string } }>('/dashboard/setup', { schema: { hide: true } }, async (request, reply) =>
-      reply.redirect(`/dashboard/#/setup/${encodeURIComponent(String(request.query.token ?? ''))}`),
+    app.get<{ Querystring: { token?: string } }>(
+      '/dashboard/setup',
+      { schema: { hide: true } },
+      async (request, reply) =>
+        reply.redirect(`/dashboard/#/setup/${encodeURIComponent(String(request.query.token ?? ''))}`),
     );
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
   } else {

@@ -54,6 +54,9 @@ export function textLogStream(out: { write(text: string): unknown } = process.st
 }
 
 /** Whether logs are text: LOG_FORMAT=text, or auto (the default) with stdout a terminal. */
-export function logsAsText(format: 'auto' | 'json' | 'text', stdoutIsTerminal = process.stdout.isTTY === true): boolean {
+export function logsAsText(
+  format: 'auto' | 'json' | 'text',
+  stdoutIsTerminal = process.stdout.isTTY === true,
+): boolean {
   return format === 'text' || (format === 'auto' && stdoutIsTerminal);
 }
