@@ -116,6 +116,8 @@ export async function staleResult(
   const full = await options.staleCache.get<StaleCopy>(`stale:${channelId}:full`);
   const fromFull = full && narrow(full.result, query);
   if (fromFull) return fromFull;
+  // A narrower copy was read for a caller's own limit: it cannot tell a capped request what it left out.
+  if (query.capped) return undefined;
   const latest = await options.staleCache.get<StaleCopy>(`stale:${channelId}:latest`);
   if (!latest) return undefined;
   // A narrower copy answers only a request it covers: one that asked for a wider window or more
