@@ -30,6 +30,7 @@ import { requestsLogRoutes } from './http/routes/requests-log.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { operatorRoutes } from './http/routes/operator.ts';
 import { signupRoutes } from './http/routes/signup.ts';
+import { setupRoutes } from './http/routes/setup.ts';
 import { pricingRoutes } from './http/routes/pricing.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { websubRoutes } from './http/routes/websub.ts';
@@ -77,6 +78,7 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(operatorRoutes);
   await app.register(signupRoutes);
+  await app.register(setupRoutes);
   await app.register(pricingRoutes);
   await app.register(watchRoutes);
   await app.register(websubRoutes);
@@ -86,6 +88,13 @@ export async function buildApp(
   if (existsSync(DASHBOARD_DIR)) {
     await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/dashboard/', index: 'index.html' });
     app.get('/dashboard', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
+    // The setup link the service prints (`?token=`) opens the dashboard's setup page, whose router reads the hash.
+    app.get<{ Querystring: { token?: string } }>(
+      '/dashboard/setup',
+      { schema: { hide: true } },
+      async (request, reply) =>
+        reply.redirect(`/dashboard/#/setup/${encodeURIComponent(String(request.query.token ?? ''))}`),
+    );
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard/'));
   } else {
     app.get('/', { schema: { hide: true } }, async () => ({

@@ -19,6 +19,10 @@ export const ConfigSchema = Type.Object({
     ],
     { default: 'info' },
   ),
+  LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('text')], {
+    default: 'auto',
+    description: 'json: one JSON object per line; text: readable lines; auto: text on a terminal, else json.',
+  }),
   PUBLIC_BASE_URL: Type.Optional(
     Type.String({ description: 'Base URL shown in docs and the dashboard; defaults to the request origin.' }),
   ),

@@ -12,11 +12,13 @@ export const ERROR_CATALOG = {
   UNAUTHORIZED: { status: 401, message: 'A valid bearer token is required.' },
   INVALID_CREDENTIALS: { status: 401, message: 'Email or password is incorrect.' },
   TOKEN_EXPIRED: { status: 401, message: 'The token has expired; log in again.' },
+  INVALID_SETUP_TOKEN: { status: 401, message: 'The setup link is not valid.' },
   INSUFFICIENT_CREDITS: { status: 402, message: 'Not enough credits for this request.' },
   FORBIDDEN: { status: 403, message: 'This credential has no permission for this resource.' },
   NOT_FOUND: { status: 404, message: 'Not found.' },
   CHANNEL_NOT_FOUND: { status: 404, message: 'No channel exists at that address.' },
   CONFLICT: { status: 409, message: 'The resource already exists.' },
+  ALREADY_SET_UP: { status: 409, message: 'This service is set up already: it has users.' },
   DELIVERY_IN_PROGRESS: {
     status: 409,
     message: 'A delivery of this webhook is already queued or running; wait for it to finish.',

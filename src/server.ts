@@ -6,10 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { buildApp } from './app.ts';
 import { fastifyOptions, LOG_REDACT } from './http/logging.ts';
+import { logsAsText, textLogStream } from './http/log-text.ts';
 import { createServices } from './services.ts';
 import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { deferSignalsDuringStartup } from './infra/startup-signals.ts';
-import { startupNotes } from './startup-notes.ts';
+import { startupNotes, type StartupNote } from './startup-notes.ts';
 import { startIdleRelease } from './infra/idle-memory.ts';
 
 const DRAIN_MS = 5_000;
@@ -25,7 +26,11 @@ async function main() {
   // same settings, so those lines have their level, time and errors' messages (// JSON.stringify of an Error gave
   // "err":{}).
   let built: FastifyInstance | undefined;
-  const early = pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
+  // On a terminal the lines are text a person reads (LOG_FORMAT); elsewhere JSON, for collectors.
+  const text = logsAsText(config.LOG_FORMAT);
+  const early = text
+    ? pino({ level: config.LOG_LEVEL, redact: LOG_REDACT }, textLogStream())
+    : pino({ level: config.LOG_LEVEL, redact: LOG_REDACT });
   const app = await buildApp(
     await createServices(config, {
       runWorker: config.RUN_WORKER,
@@ -35,7 +40,10 @@ async function main() {
         info: (obj, msg) => (built?.log ?? early).info(obj, msg),
       },
     }),
-    fastifyOptions({ level: config.LOG_LEVEL, redact: LOG_REDACT }, config),
+    fastifyOptions(
+      { level: config.LOG_LEVEL, redact: LOG_REDACT, ...(text ? { stream: textLogStream() } : {}) },
+      config,
+    ),
   );
   built = app;
   // A few seconds after the last request, both threads give back what the load made their heaps
@@ -49,7 +57,12 @@ async function main() {
     // collect every 30 s for nothing.
     if (!NOT_TRAFFIC.has((req.url ?? '').split('?')[0]!)) idle.activity();
   });
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  // The one "listening at" line (in place of Fastify's own).
+  const address = await app.listen({
+    port: config.PORT,
+    host: config.HOST,
+    listenTextResolver: (at) => `channel-shorts listening at ${at} (dashboard ${at}/dashboard/, docs ${at}/docs)`,
+  });
   // The CLI finds the running service here and goes through its operator API.
   app.services.db.dataDirLock?.setUrl(address);
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS }, async ({ signal, err }) => {
@@ -74,8 +87,24 @@ async function main() {
   });
   // A stop signal that came while starting is handled now, by the handler above.
   startup.ready();
-  app.log.info(`channel-shorts listening at ${address} (dashboard ${address}/dashboard/, docs ${address}/docs)`);
-  for (const note of await startupNotes(app.services).catch(() => [])) app.log[note.level](note.message);
+  for (const note of await startupNotes(app.services).catch(() => [])) {
+    const link = note.code === 'NO_USERS' ? await setupLink(app, config.PUBLIC_BASE_URL ?? address) : undefined;
+    app.log[note.level](link ?? note.message);
+  }
+}
+
+/**
+ * While the service has no users, what to do next is the first operator's setup link, printed at
+ * every start (the same link each time, on every instance) and nowhere else.
+ */
+async function setupLink(app: FastifyInstance, base: string): Promise<StartupNote['message'] | undefined> {
+  const token = await app.services.firstOperator.token().catch(() => undefined);
+  if (!token) return undefined;
+  return (
+    `No users yet: open ${base.replace(/\/+$/, '')}/dashboard/setup?token=${token} to create the first operator ` +
+    '(the link works until the first user exists; keep it private). Or use the CLI: npm run cli -- users create ' +
+    '--email you@example.com --password "a long passphrase" --role operator'
+  );
 }
 
 main().catch((error) => {

@@ -2,6 +2,8 @@
 // src/server.ts on a free port over a fresh DATA_DIR with users created beforehand, and open
 // headless Chromium with one context and page. Each suite keeps only what is its own (env, users,
 // viewport, downloads, extra listeners).
+// A lone `node --test test-e2e/x.test.ts` (without npm test's --import) stays off the real YouTube too.
+import '../test/offline-upstream.ts';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';

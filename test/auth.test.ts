@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
-import { STORAGE_MODES, createUser, bearer, PASSWORD } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, PASSWORD, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`auth (${mode})`, () => {
+  describe(`auth (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false, env: { JWT_TTL_SECONDS: '120', LOGIN_MAX_FAILURES: '3' } });
 
     it("logs in and returns a pinned-algorithm JWT with exp/iss/aud and the spec's user shape", async () => {

@@ -3,7 +3,7 @@
 // on a real database through a Queryable that counts the statements it is given.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, createUser, type TestUser } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, type TestUser, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { createAuthenticator, localRevocationBus, type Authenticator } from '../src/domain/auth/authenticator.ts';
 import { createJwtService } from '../src/domain/auth/jwt.ts';
@@ -13,7 +13,7 @@ import type { Queryable } from '../src/infra/db/database.ts';
 const CACHE_MS = 1000;
 
 for (const mode of STORAGE_MODES) {
-  describe(`authenticator lookups (${mode})`, () => {
+  describe(`authenticator lookups (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
     let user: TestUser;
     let clock = Date.parse('2031-05-01T12:00:00Z');

@@ -2,7 +2,7 @@
 // the low-balance alert (credits.low once per crossing, exact under concurrent charges).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, skipWithout } from './helpers/test-app.ts';
 import { harness, useHarness } from './helpers/harness.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { chargeAndRecord, createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
@@ -92,7 +92,7 @@ describe('CSV cells', () => {
 });
 
 for (const mode of STORAGE_MODES) {
-  describe(`credit statement and alerts (${mode})`, () => {
+  describe(`credit statement and alerts (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false, now: () => clock });
     let clock = Date.now();
     const balanceOf = async (id: string) =>

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
-import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { chargeCredits, grantCredits } from '../src/domain/credits/ledger.ts';
 import { createSettlementBatcher, type Settlement } from '../src/domain/requests/charge-and-record.ts';
@@ -35,7 +35,7 @@ function settlement(accountId: string, credits: number): Settlement {
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`credits ledger (${mode})`, () => {
+  describe(`credits ledger (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
 
     it('never overdraws under many concurrent charges, and the ledger explains the balance', async () => {

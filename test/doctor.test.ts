@@ -2,6 +2,7 @@
 // every way it checks: each breach is reported by name and the exit code is 1.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { skipWithout } from '../support/databases.ts';
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -148,7 +149,7 @@ describe('doctor', () => {
   });
 });
 
-describe('doctor on PostgreSQL', () => {
+describe('doctor on PostgreSQL', { skip: skipWithout('postgres') }, () => {
   it('reads one consistent snapshot and reports a broken balance, a stuck request and a ledger entry naming no account', async (ctx) => {
     const t = await harness(ctx, { mode: 'postgres', fake: false });
     const user = await createUser(t, 30);

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { harness, useHarness } from './helpers/harness.ts';
-import { createUser, bearer, STORAGE_MODES, type TestUser } from './helpers/test-app.ts';
+import { createUser, bearer, STORAGE_MODES, type TestUser, skipWithout } from './helpers/test-app.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 import { parseIsoDuration } from '../src/domain/shorts/duration.ts';
 import { sortShorts, filterByDuration } from '../src/domain/shorts/sorting.ts';
@@ -368,7 +368,7 @@ describe('sort, durations and stored results (synchronous requests)', () => {
 });
 
 for (const mode of STORAGE_MODES) {
-  describe(`batches and stored webhook results (${mode})`, () => {
+  describe(`batches and stored webhook results (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({
       mode,
       env: {

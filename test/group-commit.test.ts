@@ -2,7 +2,7 @@
 // what the one-by-one path would have; and the keyed form the PostgreSQL rate limiter uses.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, createUser, untilLockWaiters, type TestApp } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, untilLockWaiters, type TestApp, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { createAcceptanceBatcher } from '../src/domain/requests/acceptances.ts';
 import type { NewRequest, Outcome } from '../src/domain/requests/request-store.ts';
@@ -82,7 +82,7 @@ describe('keyed group commit', () => {
 });
 
 for (const mode of STORAGE_MODES) {
-  describe(`group commit (${mode})`, () => {
+  describe(`group commit (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
 
     it('accepts in groups exactly what the available credits cover, across accounts and two racing instances', async () => {

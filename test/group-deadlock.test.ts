@@ -14,6 +14,7 @@
 // CHARGE_GROUP_SQL, withAccountsLocked), and none can.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { skipWithout } from '../support/databases.ts';
 import pg from 'pg';
 import { createUser, untilLockWaiters } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
@@ -52,7 +53,9 @@ type Form =
   | 'queued settlement';
 const RUNS = 20;
 
-describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', () => {
+describe('group statements on PostgreSQL under a concurrent account update and a KEY SHARE holder', {
+  skip: skipWithout('postgres'),
+}, () => {
   const t = useHarness({ mode: 'postgres', fake: false });
 
   const retries = async () => (await t.services.metrics.dbRetries.get()).values.reduce((sum, v) => sum + v.value, 0);

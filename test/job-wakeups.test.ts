@@ -2,12 +2,13 @@
 // without workers announces the fetches it queued (NOTIFY), and worker processes listen.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { skipWithout } from '../support/databases.ts';
 import { QUEUES } from '../src/infra/queue.ts';
 import { createUser, bearer } from './helpers/test-app.ts';
 import { useHarness, type Harness } from './helpers/harness.ts';
 import { until } from '../support/webhook-receiver.ts';
 
-describe('job wake-ups across processes (PostgreSQL)', () => {
+describe('job wake-ups across processes (PostgreSQL)', { skip: skipWithout('postgres') }, () => {
   const api = useHarness({ mode: 'postgres', runWorker: false });
   let worker: Harness;
   // Job batches the worker process ran: its activity, for its idle memory release (worker.ts).

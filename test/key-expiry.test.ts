@@ -1,14 +1,14 @@
 // Optional key expiry (enforced at its time even through the credential cache) and per-key usage.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { chargeAndRecord } from '../src/domain/requests/charge-and-record.ts';
 
 let serial = 0;
 
 for (const mode of STORAGE_MODES) {
-  describe(`API key expiry and usage (${mode})`, () => {
+  describe(`API key expiry and usage (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false, env: { CREDENTIAL_CACHE_MS: '60000' }, now: () => clock });
     let clock = Date.parse('2030-03-01T12:00:00Z');
     before(async () => {

@@ -3,7 +3,7 @@
 // when it closes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { STORAGE_MODES } from './helpers/test-app.ts';
+import { STORAGE_MODES, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { createKeyPool, keyIdOf, type KeyPool } from '../src/domain/quota/key-pool.ts';
 import { quotaDay } from '../src/domain/quota/quota-day.ts';
@@ -24,7 +24,7 @@ function counting(db: Queryable): Queryable & { statements: number } {
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`key pool leases (${mode})`, () => {
+  describe(`key pool leases (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
 
     const clock = () => Date.parse('2026-11-24T12:00:00Z');

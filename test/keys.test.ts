@@ -1,13 +1,13 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { STORAGE_MODES, createUser, bearer } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, skipWithout } from './helpers/test-app.ts';
 import { useHarness, type Harness } from './helpers/harness.ts';
 import { Redis } from 'ioredis';
 import { isWellFormedApiKey } from '../src/domain/keys/api-key-format.ts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`API keys (${mode})`, () => {
+  describe(`API keys (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
 
     it('creates a key whose secret is shown once, stored only as SHA-256, and works as a bearer credential', async () => {
@@ -132,7 +132,7 @@ for (const mode of STORAGE_MODES) {
   });
 }
 
-describe('API key revocation across instances (PostgreSQL + Redis)', () => {
+describe('API key revocation across instances (PostgreSQL + Redis)', { skip: skipWithout('postgres', 'redis') }, () => {
   // Two instances share the database and Redis; each trusts a looked-up key for a minute
   // (CREDENTIAL_CACHE_MS), so only the revocation notice (Redis pub/sub) can end it sooner.
   const redis = {

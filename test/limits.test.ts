@@ -2,12 +2,12 @@
 // call of an account counts in, the RateLimit headers on every 429, and the active-key maximum.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createUser, bearer, toMidMinute, STORAGE_MODES, PASSWORD } from './helpers/test-app.ts';
+import { createUser, bearer, toMidMinute, STORAGE_MODES, PASSWORD, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { setUserLimits } from '../src/domain/operators/users.ts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`limits besides the metered windows (${mode})`, () => {
+  describe(`limits besides the metered windows (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({
       mode,
       fake: false,
@@ -127,7 +127,7 @@ for (const mode of STORAGE_MODES) {
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`the active-key maximum (${mode})`, () => {
+  describe(`the active-key maximum (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false });
 
     it('concurrent key creations cannot take an account past 100 active keys; expired keys are not active', async () => {

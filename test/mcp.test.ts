@@ -3,6 +3,7 @@
 // ledger, rate-limit windows, error codes), on one instance and across two sharing one database.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { skipWithout } from '../support/databases.ts';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { bearer, createUser, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { harness, useHarness } from './helpers/harness.ts';
@@ -225,7 +226,7 @@ describe('MCP server', () => {
   });
 });
 
-describe('MCP server behind two instances', () => {
+describe('MCP server behind two instances', { skip: skipWithout('postgres') }, () => {
   it('answers a tool call at an instance other than the one the client initialised with', async (ctx) => {
     const first = await harness(ctx, { mode: 'postgres', listen: true });
     const second = await first.peer({ listen: true });

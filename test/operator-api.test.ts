@@ -2,7 +2,15 @@
 // failed actions that change nothing. Also invitations and open sign-up.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createUser, bearer, uniqueEmail, PASSWORD, STORAGE_MODES, type TestUser } from './helpers/test-app.ts';
+import {
+  createUser,
+  bearer,
+  uniqueEmail,
+  PASSWORD,
+  STORAGE_MODES,
+  type TestUser,
+  skipWithout,
+} from './helpers/test-app.ts';
 import { harness, useHarness } from './helpers/harness.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { acceptInvitation, createInvitation } from '../src/domain/operators/invitations.ts';
@@ -28,7 +36,7 @@ function assertErrorBody(
 }
 
 for (const mode of STORAGE_MODES) {
-  describe(`operator API (${mode})`, () => {
+  describe(`operator API (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness({ mode, fake: false, env: { OPERATOR_TOKEN, SIGNUP: 'invite' } });
     let operator: TestUser;
     let customer: TestUser;

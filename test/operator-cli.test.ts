@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChild, type ChildService } from '../support/child-service.ts';
 import { PASSWORD } from './helpers/test-app.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, skipWithout } from '../support/databases.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OPERATOR_TOKEN = 'cli-test-token-0123456789abcdef0123456789';
@@ -132,7 +132,7 @@ describe('operator CLI against a running embedded service', () => {
   });
 });
 
-describe('operator CLI on PostgreSQL alongside the service', () => {
+describe('operator CLI on PostgreSQL alongside the service', { skip: skipWithout('postgres') }, () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let service: ChildService | undefined;
   before(async () => {

@@ -8,7 +8,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createUser, bearer } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
-import { createPostgresDatabase, startRedis } from '../support/databases.ts';
+import { createPostgresDatabase, skipWithout, startRedis } from '../support/databases.ts';
 import { freePort } from '../support/child-service.ts';
 import { until } from '../support/webhook-receiver.ts';
 import { Redis } from 'ioredis';
@@ -54,7 +54,7 @@ async function startCuttableProxy(
   };
 }
 
-describe('Redis outage: fail closed with 503, recover without restart', () => {
+describe('Redis outage: fail closed with 503, recover without restart', { skip: skipWithout('redis-server') }, () => {
   let redis: ChildProcess;
   let port: number;
   // Its own Redis, started first: the test stops and starts it.
@@ -151,7 +151,7 @@ describe('store errors that mean "unavailable"', () => {
   });
 });
 
-describe('PostgreSQL outage: 503, then recovery without restart', () => {
+describe('PostgreSQL outage: 503, then recovery without restart', { skip: skipWithout('postgres') }, () => {
   let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   // The service reaches its own PostgreSQL database through a proxy the test can cut.

@@ -4,10 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, skipWithout } from '../support/databases.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
 
-describe('PostgreSQL statements aborted as deadlock victims', () => {
+describe('PostgreSQL statements aborted as deadlock victims', { skip: skipWithout('postgres') }, () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let db: ReturnType<typeof openPostgres>;
   let superuser = false;
@@ -81,7 +81,7 @@ async function waitForLockWait(db: ReturnType<typeof openPostgres>): Promise<voi
   throw new Error('no statement waited on a lock');
 }
 
-describe('PostgreSQL connections the server drops', () => {
+describe('PostgreSQL connections the server drops', { skip: skipWithout('postgres') }, () => {
   it('a transaction whose connection is terminated fails on its own, the process stays up, and the pool serves on', async (ctx) => {
     const database = await createPostgresDatabase();
     const db = openPostgres(database.url, 2);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { PGlite } from '@electric-sql/pglite';
 import { preparedQueries, type PreparedQueries } from '../src/infra/db/pglite-prepared.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
-import { createPostgresDatabase } from '../support/databases.ts';
+import { createPostgresDatabase, skipWithout } from '../support/databases.ts';
 
 describe('PGlite prepared statements', () => {
   let pglite: PGlite;
@@ -93,7 +93,7 @@ describe('PGlite prepared statements', () => {
   });
 });
 
-describe('PostgreSQL prepared statements', () => {
+describe('PostgreSQL prepared statements', { skip: skipWithout('postgres') }, () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let db: ReturnType<typeof openPostgres>;
   // One connection, so the statements below and pg_prepared_statements are read on the same session.

@@ -10,6 +10,7 @@ import {
   STORAGE_MODES,
   type TestApp,
   type TestUser,
+  skipWithout,
 } from './helpers/test-app.ts';
 import { harness, useHarness, type Harness } from './helpers/harness.ts';
 import type { Account } from '../src/contract/accounts.ts';
@@ -37,7 +38,7 @@ const post = (t: TestApp, user: TestUser, payload: object) =>
 const account = async (t: Harness, user: TestUser) => (await t.as(user).get<Account>('/accounts')).body;
 
 for (const mode of STORAGE_MODES) {
-  describe(`quota invariant under concurrency (${mode})`, () => {
+  describe(`quota invariant under concurrency (${mode})`, { skip: skipWithout(mode) }, () => {
     const t = useHarness(() => ({
       mode,
       env: { RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_HOUR: '10000' },

@@ -11,7 +11,7 @@ import { createSqlRateLimiter } from '../src/infra/ratelimit/sql-rate-limiter.ts
 import { untilLockWaiters } from './helpers/test-app.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import type { Database } from '../src/infra/db/database.ts';
-import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { createPostgresDatabase, REDIS_TEST_URL, skipWithout, type Need } from '../support/databases.ts';
 
 const windows = (perMinute: number, perHour: number) => [
   { name: 'minute', limit: perMinute, seconds: 60 },
@@ -57,7 +57,7 @@ const stores: Array<{
 ];
 
 for (const store of stores) {
-  describe(`rate limiter (${store.name})`, () => {
+  describe(`rate limiter (${store.name})`, { skip: skipWithout(store.name as Need) }, () => {
     let limiter: RateLimiter;
     let other: RateLimiter | undefined;
     let db: Database | undefined;
@@ -173,7 +173,7 @@ for (const store of stores) {
   });
 }
 
-describe('rate limiter (redis): the script runs by its hash', () => {
+describe('rate limiter (redis): the script runs by its hash', { skip: skipWithout('redis') }, () => {
   it('goes on counting after Redis forgot the script (SCRIPT FLUSH, a restart): it is loaded again', async (ctx) => {
     const redis = new Redis(REDIS_TEST_URL);
     ctx.after(() => redis.disconnect());
@@ -189,7 +189,7 @@ describe('rate limiter (redis): the script runs by its hash', () => {
   });
 });
 
-describe('rate limiter (redis): clocks of instances differ', () => {
+describe('rate limiter (redis): clocks of instances differ', { skip: skipWithout('redis') }, () => {
   it("a window's counter outlives the window by minutes, so an instance whose clock runs behind counts in it rather than starting it again", async (ctx) => {
     const redis = new Redis(REDIS_TEST_URL);
     ctx.after(() => redis.disconnect());
@@ -206,7 +206,7 @@ describe('rate limiter (redis): clocks of instances differ', () => {
   });
 });
 
-describe('rate limiter (redis): concurrent calls', () => {
+describe('rate limiter (redis): concurrent calls', { skip: skipWithout('redis') }, () => {
   it('decide concurrent calls of several accounts, peeks and consumes as the same calls one by one would', async (ctx) => {
     const grouped = new Redis(REDIS_TEST_URL);
     const single = new Redis(REDIS_TEST_URL);

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedisCache } from '../src/infra/cache/redis-cache.ts';
 import { AppError } from '../src/errors.ts';
-import { REDIS_TEST_URL, startRedis } from '../support/databases.ts';
+import { REDIS_TEST_URL, skipWithout, startRedis } from '../support/databases.ts';
 import { connectRedis } from '../src/infra/redis.ts';
 import { freePort } from '../support/child-service.ts';
 import { until } from '../support/webhook-receiver.ts';
 
-describe('Redis cache (two instances)', () => {
+describe('Redis cache (two instances)', { skip: skipWithout('redis') }, () => {
   let redis: Redis;
   const prefix = `cache-test-${randomBytes(4).toString('hex')}:`;
   before(() => {
@@ -132,7 +132,7 @@ describe('Redis cache (two instances)', () => {
   });
 });
 
-describe('Redis cache: a stall', () => {
+describe('Redis cache: a stall', { skip: skipWithout('redis-server') }, () => {
   it('a single-flight lock whose SET timed out in a Redis stall does not hold the channel once Redis recovers', async (ctx) => {
     const port = await freePort();
     const server = await startRedis(port);

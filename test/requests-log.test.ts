@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { STORAGE_MODES, createUser, bearer, toMidMinute, type TestUser } from './helpers/test-app.ts';
+import { STORAGE_MODES, createUser, bearer, toMidMinute, type TestUser, skipWithout } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
 import { until } from '../support/webhook-receiver.ts';
 import { insertRequest } from '../src/domain/requests/request-store.ts';
@@ -16,7 +16,7 @@ import { retriesEndBy } from '../src/domain/requests/request-log.ts';
 const SHORTS = '/api/youtube/shorts';
 
 for (const mode of STORAGE_MODES) {
-  describe(`requests log and webhook tooling (${mode})`, () => {
+  describe(`requests log and webhook tooling (${mode})`, { skip: skipWithout(mode) }, () => {
     // The per-minute limits are counted in windows aligned to the service's clock. A test that makes
     // a few calls against a limit first moves that clock forward to 30 s into a minute (alignClock),
     // so its calls cannot straddle a minute boundary: with the real clock, a CI run of the shorts

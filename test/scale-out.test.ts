@@ -11,11 +11,13 @@ import type { Database } from '../src/infra/db/database.ts';
 import { createAccount } from '../src/domain/accounts/accounts.ts';
 import { createApiKey } from '../src/domain/keys/api-keys.ts';
 import { PASSWORD, uniqueEmail } from './helpers/test-app.ts';
-import { createPostgresDatabase, REDIS_TEST_URL } from '../support/databases.ts';
+import { createPostgresDatabase, REDIS_TEST_URL, skipWithout } from '../support/databases.ts';
 import { freePort, startChild, type ChildService } from '../support/child-service.ts';
 import { startReceiver, until } from '../support/webhook-receiver.ts';
 
-describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', () => {
+describe('scale-out: 2 API processes + 1 worker on PostgreSQL and Redis', {
+  skip: skipWithout('postgres', 'redis'),
+}, () => {
   let fake: FakePlatform;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let db: Database;

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { REDIS_TEST_URL, skipWithout } from '../support/databases.ts';
 import { until } from '../support/webhook-receiver.ts';
 import type { FakePlatform } from '../src/fake-platform/server.ts';
 import { harness, useHarness } from './helpers/harness.ts';
@@ -460,8 +461,7 @@ describe('POST /api/youtube/shorts: truncation, cache, single-flight and rate li
     assert.equal(t.fake.quotaUsed(), 1 + 2 + 2, 'five requests, one read');
   });
 
-  it('instances sharing Redis read a new address once between them', async (ctx) => {
-    const { REDIS_TEST_URL } = await import('../support/databases.ts');
+  it('instances sharing Redis read a new address once between them', { skip: skipWithout('redis') }, async (ctx) => {
     const env = {
       MAX_SHORTS_PER_REQUEST: '100',
       CACHE_TTL_SECONDS: '300',

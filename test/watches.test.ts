@@ -3,6 +3,7 @@
 // claim across two instances on one PostgreSQL.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { skipWithout } from '../support/databases.ts';
 import { Webhook } from 'standardwebhooks';
 import { createUser, bearer, type TestUser } from './helpers/test-app.ts';
 import { harness, useHarness, type Harness } from './helpers/harness.ts';
@@ -833,7 +834,7 @@ describe('watches', () => {
   });
 });
 
-describe('watch scheduling across two instances on one PostgreSQL', () => {
+describe('watch scheduling across two instances on one PostgreSQL', { skip: skipWithout('postgres') }, () => {
   it('claims every due watch exactly once however many sweeps race', async (ctx) => {
     const clock = manualClock();
     // Two instances, sharing only the database (no workers: the jobs stay queued to be counted).
@@ -884,7 +885,7 @@ describe('watch scheduling across two instances on one PostgreSQL', () => {
   });
 });
 
-describe('resuming paused watches across two instances on one PostgreSQL', () => {
+describe('resuming paused watches across two instances on one PostgreSQL', { skip: skipWithout('postgres') }, () => {
   it("resumes a watch once however many sweeps race, and never undoes its owner's pause made meanwhile", async (ctx) => {
     const one = await harness(ctx, { mode: 'postgres', env: { WATCH_SWEEP_SECONDS: '3600' } });
     const two = await one.peer();
@@ -1012,7 +1013,7 @@ describe('watch checks on the InnerTube Shorts tab', () => {
   }
 });
 
-describe('two instances running watches on one PostgreSQL', () => {
+describe('two instances running watches on one PostgreSQL', { skip: skipWithout('postgres') }, () => {
   it('report every new short exactly once while both sweep and check', async (ctx) => {
     const one = await harness(ctx, {
       mode: 'postgres',

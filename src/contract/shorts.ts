@@ -27,6 +27,17 @@ export const Sort = Type.Enum(['newest', 'oldest', 'popular'], {
 /** sort and the duration filters, shared by single requests, batch items and request records. */
 export function ShortsOptions() {
   return {
+    maxCredits: opt(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'The most this request may cost. The read is capped at the shorts these credits pay for (newest first; ' +
+          'sort and duration filters rank those only); when the channel has more, the answer has truncated:true ' +
+          'and a message saying so. Never more is charged; 402 INSUFFICIENT_CREDITS when even the minimum price ' +
+          'exceeds it.',
+        examples: [10],
+      }),
+    ),
     sort: opt(Sort),
     minDurationSeconds: opt(
       Type.Integer({
@@ -312,8 +323,13 @@ export const RequestSummarySchema = Type.Object(
     error: Nullable(Type.String()),
     options: opt(
       Type.Object(
-        { sort: opt(Sort), minDurationSeconds: opt(Type.Integer()), maxDurationSeconds: opt(Type.Integer()) },
-        { description: 'Sort and duration filters, when the request asked for any.' },
+        {
+          sort: opt(Sort),
+          minDurationSeconds: opt(Type.Integer()),
+          maxDurationSeconds: opt(Type.Integer()),
+          maxCredits: opt(Type.Integer()),
+        },
+        { description: 'Sort and duration filters and the spending cap, when the request set any.' },
       ),
     ),
     batchId: opt(Type.String({ description: 'The batch this request belongs to.' })),

@@ -53,6 +53,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /signup': 'getSignupMode',
   'POST /signup': 'signUp',
   'POST /invitations/accept': 'acceptInvitation',
+  'POST /setup': 'completeSetup',
   'GET /api/pricing': 'getPricing',
   'POST /api/youtube/watches': 'createWatch',
   'GET /api/youtube/watches': 'listWatches',

@@ -1,5 +1,7 @@
 // Builds a real app on a real database for a test: embedded PGlite (in memory) or a fresh,
 // uniquely named PostgreSQL database that is dropped afterwards.
+// Loaded first: a lone `node --test test/x.test.ts` (without npm test's --import) stays off the real YouTube too.
+import '../offline-upstream.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -7,6 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { createPostgresDatabase } from '../../support/databases.ts';
+export { skipWithout } from '../../support/databases.ts';
 import { nextQuotaDayStart } from '../../src/domain/quota/quota-day.ts';
 
 export type StorageMode = 'pglite' | 'postgres';

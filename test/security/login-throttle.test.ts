@@ -20,7 +20,7 @@ import type { Database } from '../../src/infra/db/database.ts';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { STORAGE_MODES, clearOfWindowEnd, startTestApp, uniqueEmail, PASSWORD } from '../helpers/test-app.ts';
 import { useHarness } from '../helpers/harness.ts';
-import { createPostgresDatabase, REDIS_TEST_URL } from '../../support/databases.ts';
+import { createPostgresDatabase, REDIS_TEST_URL, skipWithout, type Need } from '../../support/databases.ts';
 import { clientAddressKey } from '../../src/http/client-address.ts';
 
 type StoreCase = { name: string; open(): Promise<{ store: ThrottleStore; close(): Promise<void> }> };
@@ -51,7 +51,7 @@ const STORES: StoreCase[] = [
 ];
 
 for (const storeCase of STORES) {
-  describe(`login throttle decisions (${storeCase.name} store)`, () => {
+  describe(`login throttle decisions (${storeCase.name} store)`, { skip: skipWithout(storeCase.name as Need) }, () => {
     let opened: Awaited<ReturnType<StoreCase['open']>>;
     let clock = 1_800_000_000_000;
     const throttle = () => createLoginThrottle(opened.store, { maxFailures: 5, windowSeconds: 900, now: () => clock });
@@ -160,7 +160,9 @@ const LOGIN_MODES = [
   { mode: 'postgres' as const, redis: true },
 ];
 for (const { mode, redis } of LOGIN_MODES) {
-  describe(`POST /auth/login throttling (${mode}${redis ? ' + Redis' : ''})`, () => {
+  describe(`POST /auth/login throttling (${mode}${redis ? ' + Redis' : ''})`, {
+    skip: skipWithout(mode, ...(redis ? (['redis'] as const) : [])),
+  }, () => {
     const t = useHarness({
       mode,
       fake: false,

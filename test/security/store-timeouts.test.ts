@@ -8,7 +8,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createUser, bearer } from '../helpers/test-app.ts';
 import { useHarness } from '../helpers/harness.ts';
-import { createPostgresDatabase, startRedis } from '../../support/databases.ts';
+import { createPostgresDatabase, skipWithout, startRedis } from '../../support/databases.ts';
 import { freePort } from '../../support/child-service.ts';
 import { until } from '../../support/webhook-receiver.ts';
 import pg from 'pg';
@@ -66,7 +66,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: Math.round(performance.now() - started) };
 }
 
-describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
+describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', { skip: skipWithout('redis-server') }, () => {
   let redis: ChildProcess;
   // Its own Redis, started first: the tests stop and continue it.
   const t = useHarness(async () => {
@@ -119,7 +119,9 @@ describe('hung Redis (SIGSTOP): 503 within 2 s, recovery by itself', () => {
   });
 });
 
-describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, recovery by itself', () => {
+describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, recovery by itself', {
+  skip: skipWithout('postgres'),
+}, () => {
   let proxy: Awaited<ReturnType<typeof startFreezableProxy>>;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   // The service reaches its own PostgreSQL database through a proxy the test can freeze.
@@ -166,7 +168,7 @@ describe('hung PostgreSQL (frozen network): 503 within the configured timeouts, 
   });
 });
 
-describe('statement timeouts do not apply to migrations', () => {
+describe('statement timeouts do not apply to migrations', { skip: skipWithout('postgres') }, () => {
   it("an instance waiting for another instance's migration (longer than the statement timeout) still starts", async (ctx) => {
     const database = await createPostgresDatabase();
     const holder = new pg.Client({ connectionString: database.url });

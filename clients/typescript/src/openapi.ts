@@ -2491,6 +2491,64 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the first operator with the one-time setup link the service prints at start while it has no users; returns a session.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/setup' \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"token":"cssetup_…","email":"you@example.com","password":"a long passphrase"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/setup', {
+         *       method: 'POST',
+         *       headers: { 'Content-Type': 'application/json' },
+         *       body: JSON.stringify({
+         *         "token": "cssetup_…",
+         *         "email": "you@example.com",
+         *         "password": "a long passphrase"
+         *       }),
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/setup",
+         *         json={
+         *             "token": "cssetup_…",
+         *             "email": "you@example.com",
+         *             "password": "a long passphrase",
+         *         },
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: operations["completeSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pricing": {
         parameters: {
             query?: never;
@@ -3257,6 +3315,11 @@ export type components = {
             oldestDate?: number;
             /** @description At most this many shorts (after sort and duration filters). */
             limit?: number;
+            /**
+             * @description The most this request may cost. The read is capped at the shorts these credits pay for (newest first; sort and duration filters rank those only); when the channel has more, the answer has truncated:true and a message saying so. Never more is charged; 402 INSUFFICIENT_CREDITS when even the minimum price exceeds it.
+             * @example 10
+             */
+            maxCredits?: number;
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -4384,7 +4447,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4393,6 +4456,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4447,7 +4511,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4456,6 +4520,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4549,7 +4614,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort and duration filters and the spending cap, when the request set any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4558,6 +4623,7 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                maxCredits?: number;
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4815,6 +4881,11 @@ export type components = {
             limit?: number;
             /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
             freshness?: "stale-ok" | "exact";
+            /**
+             * @description The most this request may cost. The read is capped at the shorts these credits pay for (newest first; sort and duration filters rank those only); when the channel has more, the answer has truncated:true and a message saying so. Never more is charged; 402 INSUFFICIENT_CREDITS when even the minimum price exceeds it.
+             * @example 10
+             */
+            maxCredits?: number;
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -10226,6 +10297,80 @@ export interface operations {
             };
             /** @description Too many sign-ups from this address. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the setup link (…/dashboard/setup?token=…). */
+                    token: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The first operator exists; signed in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not the setup link’s. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service has users already: it is set up. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

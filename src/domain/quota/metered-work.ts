@@ -38,6 +38,8 @@ export interface WorkInput {
    * a queued request's, which its retry resumes and its settlement releases.
    */
   releaseOnFailure: boolean;
+  /** The most credits the work may hold (a request's maxCredits): its reservation never grows past it. */
+  maxCredits?: number | undefined;
 }
 
 /** Where a work's credits come from when it opens. */
@@ -97,6 +99,7 @@ export class MeteredWork {
       settings: this.#input.settings,
       now: this.#input.now,
       reservationExpiresAt: this.#input.reservationExpiresAt,
+      ceiling: this.#input.maxCredits,
     };
     const opening = this.#opening;
     if ('reserve' in opening) return QuotaMeter.open(input, opening.reserveWith);

@@ -57,6 +57,11 @@ export interface MeterInput {
   reservationExpiresAt: Date;
   /** Credits already reserved for this request (a webhook request reserves at acceptance). */
   reserved: number;
+  /**
+   * The most the reservation may grow to: the request's maxCredits. Beyond it a call is refused as
+   * the balance refuses it (BudgetExhausted: the result stops there), and a price above it is a 402.
+   */
+  ceiling?: number | undefined;
   /** How many of the account's probes run at once (probe-gate.ts); the process's own by default. */
   probes?: ProbeGate;
 }
@@ -177,6 +182,12 @@ export class QuotaMeter {
    */
   async commit(credits: number, why: string): Promise<void> {
     const target = Math.max(credits, Math.ceil(this.#spent / this.#input.settings.unitsPerCredit));
+    const ceiling = this.#input.ceiling;
+    if (ceiling !== undefined && target > ceiling)
+      throw new AppError(
+        'INSUFFICIENT_CREDITS',
+        `${why} ${target} credit${target === 1 ? '' : 's'}, more than this request's maxCredits (${ceiling}).`,
+      );
     if (target > this.#reserved && !(await this.#extendTo(target))) {
       throw await insufficient(this.#input.db, this.accountId, target, why, this.#reserved);
     }
@@ -271,6 +282,7 @@ export class QuotaMeter {
   }
 
   async #extendTo(credits: number): Promise<boolean> {
+    if (this.#input.ceiling !== undefined && credits > this.#input.ceiling) return false;
     const extra = credits - this.#reserved;
     const ok = await reserveCredits(this.#input.db, {
       accountId: this.accountId,

@@ -31,6 +31,8 @@ export interface RequestOptions {
   sort?: ShortsSort;
   minDurationSeconds?: number;
   maxDurationSeconds?: number;
+  /** The most credits the caller allows this request to cost (its `maxCredits`). */
+  maxCredits?: number;
   /** The door the call came through when it is not the REST API (absent: 'api'). */
   via?: 'mcp';
 }

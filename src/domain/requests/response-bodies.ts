@@ -7,12 +7,19 @@ import type { ShortsResult } from '../shorts/shorts-result.ts';
 
 export type { FailureBody, SuccessBody };
 
+/** A request's maxCredits and the shorts it pays for reading (below the service's maximum). */
+export interface CreditCap {
+  maxCredits: number;
+  shorts: number;
+}
+
 export function successBody(
   requestId: string,
   result: ShortsResult,
   creditsCharged: number,
   maxShorts: number,
   stale = false,
+  cap?: CreditCap,
 ): SuccessBody {
   const body: SuccessBody = {
     success: true,
@@ -36,6 +43,13 @@ export function successBody(
             'Add credits, or narrow the window with oldestDate.'
         : `The account's available credits paid for reading the newest ${result.shorts.length} shorts; older ` +
             'ones were not read. Add credits, or narrow the window with oldestDate or limit.',
+    );
+  } else if (result.truncated && cap !== undefined) {
+    // The cap is below the service's maximum, so it is what stopped the read.
+    notes.push(
+      `maxCredits (${cap.maxCredits}) pays for reading the newest ${cap.shorts} shorts; older ones were not read` +
+        (result.arrangedFrom !== undefined ? ', so the sort and duration filters were applied to those only' : '') +
+        '. Raise maxCredits, or narrow the window with oldestDate.',
     );
   } else if (result.truncated && result.arrangedFrom !== undefined) {
     notes.push(

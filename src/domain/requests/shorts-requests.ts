@@ -14,6 +14,7 @@ import { unwrapFailure } from '../shorts/shorts-flight.ts';
 import type { QuotaSettings } from '../quota/quota-meter.ts';
 import { MeteredWork, type Opening } from '../quota/metered-work.ts';
 import {
+  type CreditCap,
   failureBody,
   prerenderShorts,
   renderSuccessJson,
@@ -80,8 +81,10 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   // Refused before a webhook request or a batch is accepted, not in its job: a job's failure costs a webhook.
   if (deps.keylessOnly && (minDurationSeconds !== undefined || maxDurationSeconds !== undefined))
     throw keylessDurations();
+  const cap = shortsPaidFor(deps, request);
   return {
     ref,
+    cap,
     // A record's null is a query's absent option.
     oldestDate: request.oldestDate ?? undefined,
     limit: request.limit ?? undefined,
@@ -92,10 +95,41 @@ function queryOf(deps: ShortsRequestDeps, request: NewRequest): ShortsQuery {
   };
 }
 
-/** The price follows what was read: sort and duration filters read more than they return. */
-function priceOf(deps: ShortsRequestDeps, outcome: FetchOutcome): number {
+/**
+ * The most shorts a request's maxCredits pays for reading (undefined: no cap below the service's
+ * maximum); 402 when it cannot pay even the minimum price, or a single block.
+ */
+function shortsPaidFor(deps: ShortsRequestDeps, request: NewRequest): number | undefined {
+  const maxCredits = request.options?.maxCredits;
+  if (maxCredits === undefined) return undefined;
+  const { minimumCredits, creditsPerBlock, shortsPerBlock } = deps.pricing;
+  const shorts = Math.floor(maxCredits / creditsPerBlock) * shortsPerBlock;
+  const least = Math.max(1, minimumCredits, creditsPerBlock);
+  if (!Number.isSafeInteger(maxCredits) || maxCredits < least || shorts < 1)
+    throw new AppError(
+      'INSUFFICIENT_CREDITS',
+      `maxCredits is ${maxCredits}, but a request costs at least ${least} credit${least === 1 ? '' : 's'} ` +
+        `(${creditsPerBlock} per ${shortsPerBlock} shorts, at least ${minimumCredits} per request); nothing was read.`,
+    );
+  return shorts < deps.maxShorts ? shorts : undefined;
+}
+
+/**
+ * The price follows what was read: sort and duration filters read more than they return. Never above
+ * the request's maxCredits: its reads are capped at what that pays for, and this holds it should a
+ * price come out higher all the same.
+ */
+function priceOf(deps: ShortsRequestDeps, request: NewRequest, outcome: FetchOutcome): number {
   const items = outcome.itemsPriced ?? outcome.result.shorts.length;
-  return outcome.work ? outcome.work.price(items) : priceFor(items, deps.pricing);
+  const price = outcome.work ? outcome.work.price(items) : priceFor(items, deps.pricing);
+  return Math.min(price, request.options?.maxCredits ?? price);
+}
+
+/** The cap the request's maxCredits set, for the response's message when it left shorts out. */
+function capOf(deps: ShortsRequestDeps, request: NewRequest): CreditCap | undefined {
+  const maxCredits = request.options?.maxCredits;
+  const shorts = maxCredits === undefined ? undefined : shortsPaidFor(deps, request);
+  return maxCredits === undefined || shorts === undefined ? undefined : { maxCredits, shorts };
 }
 
 /**
@@ -113,6 +147,7 @@ function requestWork(deps: ShortsRequestDeps, request: NewRequest, webhook: bool
       now: deps.now,
       reservationExpiresAt: new Date(deps.now() + (webhook ? WEBHOOK_RESERVATION_MS : SYNC_RESERVATION_MS)),
       releaseOnFailure: !webhook,
+      maxCredits: request.options?.maxCredits,
     },
     opening,
   );
@@ -145,8 +180,8 @@ export async function runSyncRequest(
       onShorts: prerenderShorts,
     });
     if (options.connectionsCut?.aborted) throw cutByShutdown();
-    const credits = priceOf(deps, outcome);
-    const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale);
+    const credits = priceOf(deps, request, outcome);
+    const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale, capOf(deps, request));
     // store: true keeps the whole body for GET …/items; otherwise only a summary is recorded.
     const settlement = {
       request,
@@ -387,8 +422,8 @@ async function fetchQueued(
   try {
     if (giveUp) throw giveUp;
     const fetched = await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() });
-    const credits = priceOf(deps, fetched);
-    const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale);
+    const credits = priceOf(deps, request, fetched);
+    const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale, capOf(deps, request));
     return { outcome: successOutcome(body, fetched.work?.spent ?? 0, true), credits };
   } catch (failure) {
     const { error } = unwrapFailure(failure);

@@ -42,9 +42,14 @@ const staleRefKey = (ref: ChannelRef) => `stale:ref:${refKey(ref)}`;
 export function resultKey(
   options: Pick<ResultCacheOptions, 'maxShorts'>,
   channelId: string,
-  query: Pick<ShortsQuery, 'oldestDate' | 'limit'>,
+  query: Pick<ShortsQuery, 'oldestDate' | 'limit' | 'capped'>,
 ): string {
-  return `yt:shorts:${channelId}:${options.maxShorts}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
+  return `yt:shorts:${channelId}:${options.maxShorts}:${query.oldestDate ?? 'all'}:${limitKey(query)}`;
+}
+
+/** The limit's part of a key: a cap set by maxCredits (truncated when it leaves shorts out) is not a caller's limit. */
+export function limitKey(query: Pick<ShortsQuery, 'limit' | 'capped'>): string {
+  return `${query.capped ? 'cap' : ''}${query.limit ?? 'all'}`;
 }
 
 /** The channel id an address is known to lead to (a channel-id address leads to itself). */
@@ -90,7 +95,8 @@ export async function cacheResult(options: ResultCacheOptions, query: ShortsQuer
 }
 
 export async function keepStale(options: ResultCacheOptions, query: ShortsQuery, result: ShortsResult): Promise<void> {
-  if (options.staleTtlMs <= 0) return;
+  // A copy cut by maxCredits answers no other request as it should (staleResult compares limits only).
+  if (options.staleTtlMs <= 0 || query.capped) return;
   const { staleCache, staleTtlMs } = options;
   if (query.ref.type !== 'id') await staleCache.set(staleRefKey(query.ref), result.channel.id, staleTtlMs);
   const copy: StaleCopy = { result, oldestDate: query.oldestDate ?? null, limit: query.limit ?? null };
@@ -110,6 +116,8 @@ export async function staleResult(
   const full = await options.staleCache.get<StaleCopy>(`stale:${channelId}:full`);
   const fromFull = full && narrow(full.result, query);
   if (fromFull) return fromFull;
+  // A narrower copy was read for a caller's own limit: it cannot tell a capped request what it left out.
+  if (query.capped) return undefined;
   const latest = await options.staleCache.get<StaleCopy>(`stale:${channelId}:latest`);
   if (!latest) return undefined;
   // A narrower copy answers only a request it covers: one that asked for a wider window or more
@@ -138,8 +146,10 @@ function narrow(full: ShortsResult | undefined, query: ShortsQuery): ShortsResul
   let truncated = full.truncated;
   if (query.limit !== undefined) {
     if (full.truncated && query.limit > shorts.length) return undefined;
-    if (shorts.length > query.limit) shorts = shorts.slice(0, query.limit);
-    truncated = false;
+    const cut = shorts.length > query.limit;
+    if (cut) shorts = shorts.slice(0, query.limit);
+    // A caller's limit asked for no more; a cap set by maxCredits left the rest out.
+    truncated = query.capped === true && (cut || full.truncated);
   }
   if (shorts === full.shorts) return full;
   const { truncatedBy: _dropped, ...rest } = full;

@@ -8,6 +8,7 @@ import type { MeteredWork } from '../quota/metered-work.ts';
 import {
   cacheResult,
   keepStale,
+  limitKey,
   mappingKey,
   rememberAddress,
   type ResultCacheOptions,
@@ -140,7 +141,7 @@ async function fetchOnce(
   let work: MeteredWork | undefined;
   const base = knownId
     ? resultKey(deps.results, knownId, query)
-    : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${query.limit ?? 'all'}`;
+    : `${mappingKey(query.ref)}:${query.oldestDate ?? 'all'}:${limitKey(query)}`;
   // Keyless results are approximate: they never share a flight or a cache entry with exact ones.
   const keyless = mode === 'innertube' && deps.source !== 'innertube';
   const flightKey = keyless ? `${base}:keyless` : base;

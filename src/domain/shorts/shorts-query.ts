@@ -15,6 +15,17 @@ export interface ShortsQuery {
   oldestDate?: number;
   limit?: number;
   /**
+   * The most shorts the request may read: what its maxCredits pays for. Sorting and filtering read
+   * at most this many of the newest (withArrangement); the service itself sees it as a `limit`
+   * with `capped` set.
+   */
+  cap?: number;
+  /**
+   * `limit` is a cap the caller's credits set, not the number of shorts asked for: shorts left out
+   * make the result `truncated`, and its results are cached apart from a caller's `limit`.
+   */
+  capped?: boolean;
+  /**
    * When every Data API key is spent: "stale-ok" (default) takes an earlier exact copy, else current
    * keyless data (approximate fields listed); "exact" takes an earlier exact copy, else 503.
    */

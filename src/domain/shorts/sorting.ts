@@ -110,6 +110,16 @@ export function durationBoundsProblem(min: number | undefined, max: number | und
 }
 
 /**
+ * The query the service reads: a `cap` (what maxCredits pays for) below the caller's own limit
+ * becomes the limit, marked `capped` so shorts it leaves out make the result truncated.
+ */
+function capped(query: ShortsQuery): ShortsQuery {
+  const { cap, ...rest } = query;
+  if (cap === undefined || (rest.limit !== undefined && rest.limit <= cap)) return rest;
+  return { ...rest, limit: cap, capped: true };
+}
+
+/**
  * Wraps the service: a query that needs the whole window is fetched without `limit`, sort or
  * filters (so it is read, priced, reserved, cached and shared like any whole-window request), then
  * arranged. `itemsPriced` is the window's size: the price follows what was read, not what is returned.
@@ -117,13 +127,13 @@ export function durationBoundsProblem(min: number | undefined, max: number | und
 export function withArrangement(service: ShortsService, options: { now: () => number }): ShortsService {
   return {
     async fetch(query: ShortsQuery, hooks: FetchHooks): Promise<FetchOutcome> {
-      if (!needsWholeWindow(query)) return service.fetch(query, hooks);
+      if (!needsWholeWindow(query)) return service.fetch(capped(query), hooks);
       // Durations come from the Data API (contentDetails.duration): a keyless listing has none, and
       // every short would be filtered out of a charged, empty answer. A keyless
       // service refuses the filters before any work (keylessDurations, in the request's checks).
       const filtered = query.minDurationSeconds !== undefined || query.maxDurationSeconds !== undefined;
       const { limit: _limit, sort: _sort, minDurationSeconds: _min, maxDurationSeconds: _max, ...whole } = query;
-      const outcome = await service.fetch(whole, hooks);
+      const outcome = await service.fetch(capped(whole), hooks);
       if (filtered && outcome.result.source === 'innertube') {
         // Every key spent for the day, and keyless data stood in: it cannot be filtered by duration.
         const error = noQuotaError(options.now());

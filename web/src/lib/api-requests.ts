@@ -76,6 +76,7 @@ export interface RunInput {
   oldestDate?: number;
   limit?: number;
   sort?: 'newest' | 'oldest' | 'popular';
+  maxCredits?: number;
 }
 
 /** A synchronous shorts request with the session: charged like any other. */

@@ -93,6 +93,7 @@ class _BatchItemRequired(TypedDict):
 class BatchItem(_BatchItemRequired, total=False):
     oldestDate: int
     limit: int
+    maxCredits: int
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
@@ -453,10 +454,11 @@ class Rejections(TypedDict):
     days: List[RejectionDay]
 
 class RequestDetailOptions(TypedDict, total=False):
-    """Sort and duration filters, when the request asked for any."""
+    """Sort and duration filters and the spending cap, when the request set any."""
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
+    maxCredits: int
 
 class _RequestDetailRequired(TypedDict):
     requestId: str
@@ -632,6 +634,7 @@ class ShortsRequest(_ShortsRequestRequired, total=False):
     oldestDate: int
     limit: int
     freshness: Union[Literal["stale-ok"], Literal["exact"]]
+    maxCredits: int
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int

@@ -79,7 +79,10 @@ export function inFlight<P extends Promise<unknown>>(promise: P): P {
 export interface ListingFrame {
   /** At most this many shorts: min(limit, MAX_SHORTS_PER_REQUEST). */
   cap: number;
-  /** True when `cap` is MAX_SHORTS_PER_REQUEST (not the caller's limit): more left out = truncated. */
+  /**
+   * True when `cap` is not the caller's own limit (MAX_SHORTS_PER_REQUEST, or what its maxCredits
+   * pays for): more left out = truncated.
+   */
   capIsServiceMax: boolean;
   fetchedAt: string;
   channel: Channel;
@@ -91,7 +94,7 @@ export function listingFrame(ctx: SourceContext, query: ShortsQuery, channel: Yt
   const mapped = toChannel(channel);
   return {
     cap,
-    capIsServiceMax: cap === ctx.maxShorts,
+    capIsServiceMax: cap === ctx.maxShorts || query.capped === true,
     fetchedAt: new Date(ctx.now()).toISOString(),
     channel: mapped,
     identity: channelIdentity(mapped),

@@ -93,8 +93,9 @@ export async function submitShorts(request: RequestOf<SubmitSchema>, reply: Repl
 /** The request as it is recorded: its id is the call's, its options as sent (absent ones null). */
 function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
   const caller = callerOf(request);
-  const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds, store } =
+  const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds } =
     request.body;
+  const { store, maxCredits } = request.body;
   return {
     id: request.id,
     accountId: caller.accountId,
@@ -109,6 +110,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
       sort,
       minDurationSeconds,
       maxDurationSeconds,
+      maxCredits,
       ...(callSourceOf(request) === 'mcp' ? { via: 'mcp' } : {}),
     },
     ...(store ? { store } : {}),
