@@ -7016,7 +7016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down. */
+            /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), its web API blocks the service with a bot check or a consent wall (UPSTREAM_BLOCKED; a Data API key or an outbound proxy helps), it cannot be reached (UPSTREAM_UNAVAILABLE), or a backing store is down. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -103,27 +103,17 @@ function findInChain<T>(error: unknown, type: abstract new (...args: never[]) =>
 
 function fromCallFailure(failure: CallFailure): InnertubeError {
   const { endpoint, status } = failure;
+  const options = { endpoint, status, cause: failure };
   if (failure.reason === 'timeout') return new InnertubeError('timeout', failure.message, { endpoint, cause: failure });
   if (failure.reason === 'network')
     return new InnertubeError('unavailable', failure.message, { endpoint, cause: failure });
+  if (failure.reason === 'consent') return new InnertubeError('consent', failure.message, options);
   if (status === 429)
-    return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, {
-      endpoint,
-      status,
-      cause: failure,
-    });
+    return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, options);
   // YouTube answers 403 to sessions and addresses it blocks outright: the same trouble as its bot check.
   if (status === 403)
-    return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, {
-      endpoint,
-      status,
-      cause: failure,
-    });
-  return new InnertubeError('unavailable', `YouTube answered the ${endpoint} call with HTTP ${status}.`, {
-    endpoint,
-    status,
-    cause: failure,
-  });
+    return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, options);
+  return new InnertubeError('http-error', `YouTube answered the ${endpoint} call with HTTP ${status}.`, options);
 }
 
 /**
@@ -506,7 +496,7 @@ async function readShorts(
     page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
   } catch (error) {
     if (error instanceof Utils.ChannelError)
-      throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
+      throw new InnertubeError('http-error', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
         endpoint: 'browse',
         cause: error,
       });

@@ -40,9 +40,24 @@ export interface InnertubeAccess {
   video(id: string): Promise<InnertubeVideo | undefined>;
 }
 
-/** InnerTube could not be used (breaker open) where nothing else can stand in. */
+/** InnerTube could not be used (its breaker is open) where nothing else can stand in. */
 class InnertubeDown extends Error {
   readonly kind = 'unavailable';
+  readonly retryInMs: number;
+  constructor(retryInMs: number) {
+    super('calls to it are paused after repeated failures');
+    this.retryInMs = retryInMs;
+  }
+
+  /** 503 with the pause's end as Retry-After: the breaker lets a trial call through then. */
+  asAppError(): AppError {
+    const seconds = Math.max(1, Math.ceil(this.retryInMs / 1000));
+    return new AppError(
+      'UPSTREAM_UNAVAILABLE',
+      `${WEB_API} is unavailable: the service paused its calls after repeated failures, for ${seconds} s more.`,
+      { headers: { 'retry-after': String(seconds) }, cause: this },
+    );
+  }
 }
 
 export function createInnertubeAccess(options: InnertubeAccessOptions): InnertubeAccess {
@@ -61,7 +76,7 @@ export function createInnertubeAccess(options: InnertubeAccessOptions): Innertub
     succeeded: () => breaker?.success(),
     unavailable: unavailableError,
     async resolve(ref) {
-      if (!access.usable()) return { failed: new InnertubeDown() };
+      if (!access.usable()) return { failed: new InnertubeDown(breaker?.retryInMs() ?? 0) };
       try {
         const id = await innertube!.resolve(channelAddress(ref));
         breaker?.success();
@@ -76,26 +91,49 @@ export function createInnertubeAccess(options: InnertubeAccessOptions): Innertub
   return access;
 }
 
-function unavailableError(error: unknown): AppError {
+const WEB_API = "The video platform's web API (keyless mode)";
+
+/** What helps against a block: said to whoever meets one, so it reaches the operator. */
+const WHAT_HELPS =
+  'What helps: a YouTube Data API key (YOUTUBE_API_KEY; the hybrid source then falls back to the Data API by ' +
+  "itself), or an outbound proxy for YouTube's web API (INNERTUBE_PROXY_URL) on an address YouTube does not block.";
+
+/**
+ * InnerTube's failure as the caller's error: an answered error is 502 and names the answer; only a
+ * rate limit or a block promises a retry (503 with Retry-After); no answer in time is 504; no answer
+ * at all is 503 without a promise (nothing says when the network comes back).
+ */
+export function unavailableError(error: unknown): AppError {
   const kind = innertubeFailureKind(error);
-  // A timeout is the platform's 504, as on the Data API path, not a 503 "rate limited".
-  if (kind === 'timeout')
-    return new AppError('UPSTREAM_TIMEOUT', `The video platform's web API (keyless mode) did not answer in time.`, {
-      cause: error,
-    });
-  const why =
-    kind === 'bot-check'
-      ? 'it asks the service to prove it is not a bot'
-      : kind === 'rate-limited'
-        ? 'it is rate limiting the service'
-        : kind === 'parse'
-          ? 'its pages changed in a way the service cannot read'
-          : 'it could not be reached';
-  return new AppError(
-    kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED',
-    `The video platform's web API (keyless mode) is unavailable: ${why}.`,
-    kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error },
-  );
+  const detail = error instanceof Error ? error.message : String(error);
+  const cause = { cause: error };
+  switch (kind) {
+    case 'timeout':
+      return new AppError('UPSTREAM_TIMEOUT', `${WEB_API} did not answer in time.`, cause);
+    case 'rate-limited':
+      return new AppError('UPSTREAM_RATE_LIMITED', `${WEB_API} is rate limiting the service (${detail})`, {
+        headers: { 'retry-after': '60' },
+        ...cause,
+      });
+    case 'bot-check':
+    case 'consent':
+      return new AppError(
+        'UPSTREAM_BLOCKED',
+        `${WEB_API} blocks the service: ${
+          kind === 'consent'
+            ? 'it answers with its cookie-consent page'
+            : 'it asks the service to prove it is not a bot'
+        } (${detail}) ${WHAT_HELPS}`,
+        { headers: { 'retry-after': '300' }, ...cause },
+      );
+    case 'parse':
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered pages the service cannot read: ${detail}`, cause);
+    case 'http-error':
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered with an error: ${detail}`, cause);
+    default:
+      if (error instanceof InnertubeDown) return error.asAppError();
+      return new AppError('UPSTREAM_UNAVAILABLE', `${WEB_API} could not be reached: ${detail}`, cause);
+  }
 }
 
 /** Keyless date lookups: cached for good (publish dates never change) and throttled per hour. */
