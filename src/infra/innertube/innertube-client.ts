@@ -11,6 +11,7 @@
 // the configured base URL, with a timeout and a report per call, and non-2xx answers turned into
 // typed failures before the library sees them.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 // First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
 import '../http-globals.ts';
 import { Agent } from 'undici';
@@ -60,6 +61,8 @@ export interface InnertubeClientOptions {
   /** Per HTTP call, body included. */
   timeoutMs: number;
   onCall?: (call: InnertubeCallReport) => void;
+  /** A Shorts-tab continuation that failed transiently: default 2 retries, from 500 ms. */
+  pageRetry?: RetryPolicy;
 }
 
 /**
@@ -385,6 +388,7 @@ async function continuationPage(
   context: OperationContext,
   channelId: string,
   ahead: boolean,
+  retry: RetryPolicy,
 ): Promise<InnertubeShortsPage> {
   const following = ahead ? readAhead(data, feed) : undefined;
   // Let the request leave before parsing holds the event loop for milliseconds.
@@ -397,14 +401,56 @@ async function continuationPage(
     new YT.ChannelListContinuation(feed.actions, parsed, true),
     context,
     channelId,
+    retry,
     navigate ? undefined : following,
   );
+}
+
+/** How a continuation page that failed is asked for again. */
+export interface RetryPolicy {
+  /** Further attempts after the first (0: none). */
+  retries: number;
+  /** The pause before the first retry, doubled before each next one. */
+  backoffMs: number;
+}
+
+/**
+ * Failures a moment later may not repeat: no answer, a 5xx, a 429. A block (bot check, consent), a
+ * 4xx or a page the library cannot read would be answered the same again.
+ */
+function isTransient(error: InnertubeError): boolean {
+  if (error.kind === 'timeout' || error.kind === 'unavailable' || error.kind === 'rate-limited') return true;
+  return error.kind === 'http-error' && (error.status ?? 0) >= 500;
+}
+
+/**
+ * A continuation's raw answer: the one asked ahead when there is one, else a call; a transient
+ * failure is asked again after a pause (jittered, doubling), at most `retries` times.
+ */
+async function continuationData(
+  endpoint: YTNodes.NavigationEndpoint,
+  feed: ShortsFeed,
+  ahead: Promise<unknown> | undefined,
+  retry: RetryPolicy,
+  what: string,
+): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await (attempt === 0 && ahead ? ahead : fetchRaw(endpoint, feed));
+    } catch (error) {
+      const failure = classify(error, what);
+      if (attempt >= retry.retries || !isTransient(failure)) throw failure;
+      const pause = retry.backoffMs * 2 ** attempt;
+      await sleep(pause / 2 + Math.random() * (pause / 2));
+    }
+  }
 }
 
 function shortsPage(
   feed: ShortsFeed,
   context: OperationContext,
   channelId: string,
+  retry: RetryPolicy,
   ahead?: Ahead,
 ): InnertubeShortsPage {
   const items = shortsItems(feed, context, channelId);
@@ -419,10 +465,11 @@ function shortsPage(
     // One request per page however often next() is called; after a failure, the next call retries.
     next(options) {
       if (!hasMore || !endpoint) return Promise.resolve(lastPage());
-      const data = usable?.data;
-      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) =>
-        continuationPage(await (data ?? fetchRaw(endpoint, feed)), feed, ctx, channelId, options?.readAhead === true),
-      ).catch((error: unknown) => {
+      const what = `the Shorts of ${channelId}`;
+      nextPage ??= operation(what, async (ctx) => {
+        const data = await continuationData(endpoint, feed, usable?.data, retry, what);
+        return continuationPage(data, feed, ctx, channelId, options?.readAhead === true, retry);
+      }).catch((error: unknown) => {
         nextPage = undefined;
         throw error;
       });
@@ -487,6 +534,7 @@ async function readShorts(
   yt: Innertube,
   id: string,
   context: OperationContext,
+  retry: RetryPolicy,
 ): Promise<InnertubeShortsPage & { channel: InnertubeChannel }> {
   let page: YT.Channel;
   try {
@@ -506,7 +554,7 @@ async function readShorts(
   const onShortsTab =
     page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
   if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
-  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
+  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id, retry);
   return { ...first, channel };
 }
 
@@ -591,6 +639,7 @@ async function createSession(target: FetchTarget): Promise<Innertube> {
 
 export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
   const base = new URL(options.baseUrl);
+  const retry = options.pageRetry ?? { retries: 2, backoffMs: 500 };
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     connections: 32,
@@ -610,7 +659,7 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
         const page = await channelPage(yt, id);
         return page && channelFromPage(id, page);
       }),
-    shorts: (id) => operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context)),
+    shorts: (id) => operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context, retry)),
     video: (id) => operation(`the video ${id}`, () => readVideo(yt, id)),
     close: () => agent.close(),
   };
