@@ -104,3 +104,68 @@ describe('a Shorts tab whose third page keeps failing', () => {
     assert.equal(body.creditsCharged, 2);
   });
 });
+
+describe("InnerTube's breakers per call kind, and each source's health", () => {
+  const OPERATOR_TOKEN = 'op-token-for-source-health-tests-0123456789';
+  const h = useHarness({
+    env: { YOUTUBE_SOURCE: 'innertube', YOUTUBE_API_KEY: '', CACHE_TTL_SECONDS: '0', OPERATOR_TOKEN },
+  });
+
+  it('resolves but every browse fails: the browse breaker opens after 3 requests; the 4th makes no call', async (t) => {
+    t.after(() => h.fake.clearFaults());
+    const user = await createUser(h, 10);
+    h.fake.resetStats();
+    h.fake.injectFault({
+      protocol: 'innertube',
+      endpoint: 'browse',
+      kind: 'backendError',
+      status: 500,
+      times: Infinity,
+    });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await post(h, user, { channelUrl: channel(`@fake-${40 + i}`) }));
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, r.json().error]),
+      [
+        [502, 'UPSTREAM_ERROR'],
+        [502, 'UPSTREAM_ERROR'],
+        [502, 'UPSTREAM_ERROR'],
+        [503, 'UPSTREAM_UNAVAILABLE'],
+      ],
+    );
+    assert.ok(Number(answers[3]!.headers['retry-after']) > 0, 'the pause says when it ends');
+    assert.match(answers[3]!.json().message, /paused its browse calls/);
+    // Per request: resolve_url, the Shorts tab, the channel page; none for the 4th.
+    assert.equal(h.fake.innertubeCalls().filter((c) => c.endpoint !== 'config').length, 9);
+    assert.equal(await balance(h, user), 10);
+
+    // /readyz: the state for everyone, the details for an operator only.
+    const open = (await h.app.inject({ method: 'GET', url: '/readyz' })).json();
+    assert.deepEqual(open.sources, [{ source: 'innertube', status: 'paused' }]);
+    assert.equal(open.sourceDetails, undefined);
+    const customer = await h.app.inject({ method: 'GET', url: '/readyz', headers: bearer(user.key) });
+    assert.equal(customer.json().sourceDetails, undefined, "a customer's key sees no details");
+    const operator = (
+      await h.app.inject({ method: 'GET', url: '/readyz', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+    ).json();
+    const [innertube] = operator.sourceDetails;
+    assert.equal(innertube.source, 'innertube');
+    assert.deepEqual(innertube.breakers, { resolve_url: 'closed', browse: 'open', player: 'closed' });
+    assert.equal(innertube.breakerOpen, true);
+    assert.deepEqual([innertube.lastError.class, innertube.lastError.status], ['http-error', 500]);
+    assert.ok(innertube.successRate > 0 && innertube.successRate < 1, `${innertube.successRate}`);
+
+    const quota = await h.app.inject({
+      method: 'GET',
+      url: '/operator/quota',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
+    assert.deepEqual(quota.json().sources, operator.sourceDetails);
+
+    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(metrics, /upstream_source_breaker_open\{source="innertube",call="browse"\} 1/);
+    assert.match(metrics, /upstream_source_breaker_open\{source="innertube",call="resolve_url"\} 0/);
+    assert.match(metrics, /upstream_source_success_ratio\{source="innertube"\} 0\.\d+/);
+    assert.match(metrics, /upstream_source_last_error_timestamp_seconds\{source="innertube",class="http-error"\} \d+/);
+  });
+});

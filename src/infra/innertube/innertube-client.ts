@@ -63,6 +63,8 @@ export interface InnertubeClientOptions {
   onCall?: (call: InnertubeCallReport) => void;
   /** A Shorts-tab continuation that failed transiently: default 2 retries, from 500 ms. */
   pageRetry?: RetryPolicy;
+  /** Each operation's outcome (a Shorts-tab page is one): the source's health. */
+  onOutcome?: (outcome: InnertubeOutcome) => void;
 }
 
 /**
@@ -145,12 +147,27 @@ Parser.setParserErrorHandler((context) => {
   operations.getStore()?.parserErrors.push(`${context.classname} (${context.error_type})`);
 });
 
-async function operation<T>(what: string, work: (context: OperationContext) => Promise<T>): Promise<T> {
+/** An operation's outcome, for the source's health: the endpoint it reads, and its failure when it failed. */
+export interface InnertubeOutcome {
+  endpoint: 'resolve_url' | 'browse' | 'player';
+  failure?: InnertubeError;
+}
+type OutcomeObserver = ((outcome: InnertubeOutcome) => void) | undefined;
+
+async function operation<T>(
+  what: string,
+  work: (context: OperationContext) => Promise<T>,
+  observe?: { endpoint: InnertubeOutcome['endpoint']; onOutcome: OutcomeObserver },
+): Promise<T> {
   const context: OperationContext = { parserErrors: [] };
   try {
-    return await operations.run(context, () => work(context));
+    const value = await operations.run(context, () => work(context));
+    observe?.onOutcome?.({ endpoint: observe.endpoint });
+    return value;
   } catch (error) {
-    throw classify(error, what);
+    const failure = classify(error, what);
+    observe?.onOutcome?.({ endpoint: observe.endpoint, failure });
+    throw failure;
   }
 }
 
@@ -388,7 +405,7 @@ async function continuationPage(
   context: OperationContext,
   channelId: string,
   ahead: boolean,
-  retry: RetryPolicy,
+  paging: Paging,
 ): Promise<InnertubeShortsPage> {
   const following = ahead ? readAhead(data, feed) : undefined;
   // Let the request leave before parsing holds the event loop for milliseconds.
@@ -401,9 +418,15 @@ async function continuationPage(
     new YT.ChannelListContinuation(feed.actions, parsed, true),
     context,
     channelId,
-    retry,
+    paging,
     navigate ? undefined : following,
   );
+}
+
+/** What every page of a Shorts tab is read with: the retry policy and the outcome observer. */
+interface Paging {
+  retry: RetryPolicy;
+  onOutcome: OutcomeObserver;
 }
 
 /** How a continuation page that failed is asked for again. */
@@ -450,7 +473,7 @@ function shortsPage(
   feed: ShortsFeed,
   context: OperationContext,
   channelId: string,
-  retry: RetryPolicy,
+  paging: Paging,
   ahead?: Ahead,
 ): InnertubeShortsPage {
   const items = shortsItems(feed, context, channelId);
@@ -466,10 +489,14 @@ function shortsPage(
     next(options) {
       if (!hasMore || !endpoint) return Promise.resolve(lastPage());
       const what = `the Shorts of ${channelId}`;
-      nextPage ??= operation(what, async (ctx) => {
-        const data = await continuationData(endpoint, feed, usable?.data, retry, what);
-        return continuationPage(data, feed, ctx, channelId, options?.readAhead === true, retry);
-      }).catch((error: unknown) => {
+      nextPage ??= operation(
+        what,
+        async (ctx) => {
+          const data = await continuationData(endpoint, feed, usable?.data, paging.retry, what);
+          return continuationPage(data, feed, ctx, channelId, options?.readAhead === true, paging);
+        },
+        { endpoint: 'browse', onOutcome: paging.onOutcome },
+      ).catch((error: unknown) => {
         nextPage = undefined;
         throw error;
       });
@@ -534,7 +561,7 @@ async function readShorts(
   yt: Innertube,
   id: string,
   context: OperationContext,
-  retry: RetryPolicy,
+  paging: Paging,
 ): Promise<InnertubeShortsPage & { channel: InnertubeChannel }> {
   let page: YT.Channel;
   try {
@@ -554,7 +581,7 @@ async function readShorts(
   const onShortsTab =
     page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
   if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
-  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id, retry);
+  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id, paging);
   return { ...first, channel };
 }
 
@@ -639,7 +666,8 @@ async function createSession(target: FetchTarget): Promise<Innertube> {
 
 export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
   const base = new URL(options.baseUrl);
-  const retry = options.pageRetry ?? { retries: 2, backoffMs: 500 };
+  const onOutcome = options.onOutcome;
+  const paging: Paging = { retry: options.pageRetry ?? { retries: 2, backoffMs: 500 }, onOutcome };
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     connections: 32,
@@ -653,14 +681,23 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     onCall: options.onCall,
   });
   return {
-    resolve: (url) => operation(`the address ${url}`, () => resolveChannelId(yt, url)),
+    resolve: (url) =>
+      operation(`the address ${url}`, () => resolveChannelId(yt, url), { endpoint: 'resolve_url', onOutcome }),
     channel: (id) =>
-      operation(`the channel ${id}`, async () => {
-        const page = await channelPage(yt, id);
-        return page && channelFromPage(id, page);
+      operation(
+        `the channel ${id}`,
+        async () => {
+          const page = await channelPage(yt, id);
+          return page && channelFromPage(id, page);
+        },
+        { endpoint: 'browse', onOutcome },
+      ),
+    shorts: (id) =>
+      operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context, paging), {
+        endpoint: 'browse',
+        onOutcome,
       }),
-    shorts: (id) => operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context, retry)),
-    video: (id) => operation(`the video ${id}`, () => readVideo(yt, id)),
+    video: (id) => operation(`the video ${id}`, () => readVideo(yt, id), { endpoint: 'player', onOutcome }),
     close: () => agent.close(),
   };
 }

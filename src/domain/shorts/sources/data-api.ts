@@ -104,16 +104,16 @@ async function collect(
   if (found.tab) {
     try {
       const first = await found.tab;
-      ctx.innertube.succeeded();
+      ctx.innertube.succeeded('browse');
       // An empty tab on a channel that reports videos may be a tab that failed to render: ask the playlist.
       if (first.items.length > 0 || Number(found.channel.statistics?.videoCount ?? 0) === 0) {
         const collected = await collectFromTab(read.calls, first, options);
         if (collected.failure === undefined || !collected.truncated) return { collected, source: 'hybrid' };
-        ctx.innertube.failed(collected.failure);
+        ctx.innertube.failed(collected.failure, 'browse');
         partial = collected;
       }
     } catch (error) {
-      if (!ctx.innertube.failed(error)) throw error; // the UUSH playlist below is the fallback
+      if (!ctx.innertube.failed(error, 'browse')) throw error; // the UUSH playlist below is the fallback
     }
   }
   const firstPage = found.firstPage ? { firstPage: found.firstPage } : {};

@@ -20,6 +20,8 @@ import {
 export const keylessSource: ShortsSource = {
   async findChannel(ctx, read) {
     const { query } = read;
+    // Nothing stands in for the Shorts tab here: with its breaker open, no call is worth making.
+    ctx.innertube.assertUsable('browse');
     let channelId = read.channelId;
     if (!channelId) {
       const id = await ctx.innertube.resolve(query.ref);
@@ -45,8 +47,8 @@ export const keylessSource: ShortsSource = {
         video: ctx.innertube.video,
         ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
       });
-      if (collected.failure === undefined) ctx.innertube.succeeded();
-      else ctx.innertube.failed(collected.failure);
+      if (collected.failure === undefined) ctx.innertube.succeeded('browse');
+      else ctx.innertube.failed(collected.failure, 'browse');
     } catch (error) {
       if (ctx.innertube.failed(error)) throw ctx.innertube.unavailable(error);
       throw error;
