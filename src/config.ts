@@ -118,6 +118,14 @@ export const ConfigSchema = Type.Object({
     default: 300,
     description: 'Keyless publish-date lookups per hour per process (YouTube bot-checks beyond about 300).',
   }),
+  INNERTUBE_PROXY_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        "An HTTP or HTTPS proxy for YouTube's web API (InnerTube) only, e.g. http://user:pass@proxy.example:3128: " +
+        'for servers whose address YouTube bot-checks or blocks. The Data API and webhooks never use it.',
+    }),
+  ),
   INNERTUBE_PAGE_RETRIES: Type.Integer({
     minimum: 0,
     maximum: 10,

@@ -38,6 +38,7 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
       : await (await import('../infra/innertube/innertube-client.ts')).createInnertubeClient({
           baseUrl: config.YOUTUBE_INNERTUBE_BASE_URL,
           timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+          proxyUrl: config.INNERTUBE_PROXY_URL || undefined,
           pageRetry: { retries: config.INNERTUBE_PAGE_RETRIES, backoffMs: config.INNERTUBE_RETRY_BACKOFF_MS },
           onCall: (call) => metrics.innertubeCalls.inc({ endpoint: call.endpoint, status: String(call.status) }),
           onOutcome: ({ failure }) =>

@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 // First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
 import '../http-globals.ts';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 import {
   CallFailure,
@@ -65,6 +65,11 @@ export interface InnertubeClientOptions {
   pageRetry?: RetryPolicy;
   /** Each operation's outcome (a Shorts-tab page is one): the source's health. */
   onOutcome?: (outcome: InnertubeOutcome) => void;
+  /**
+   * An HTTP(S) proxy every InnerTube call goes through (http://user:pass@host:port), for addresses
+   * YouTube blocks: each call is a CONNECT tunnel through it, as https://www.youtube.com needs.
+   */
+  proxyUrl?: string | undefined;
 }
 
 /**
@@ -668,12 +673,16 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
   const base = new URL(options.baseUrl);
   const onOutcome = options.onOutcome;
   const paging: Paging = { retry: options.pageRetry ?? { retries: 2, backoffMs: 500 }, onOutcome };
-  const agent = new Agent({
+  const pool = {
     keepAliveTimeout: 30_000,
     connections: 32,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-  });
+  };
+  // Tunnelled for http:// origins too (the fake platform): the proxy is used as it is with youtube.com.
+  const agent: Dispatcher = options.proxyUrl
+    ? new ProxyAgent({ ...pool, uri: options.proxyUrl, proxyTunnel: true })
+    : new Agent(pool);
   const yt = await createSession({
     base,
     agent,

@@ -5,7 +5,7 @@
 // failure never has to be guessed from a library message. Redirects are followed by hand: one to
 // YouTube's cookie-consent page (consent.youtube.com, what addresses in the EU and some datacenters
 // are sent to) is a consent wall, never a page to read.
-import { type Agent, fetch as undiciFetch, Headers, type Request, type RequestInit, Response } from 'undici';
+import { type Dispatcher, fetch as undiciFetch, Headers, type Request, type RequestInit, Response } from 'undici';
 
 export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
 
@@ -40,7 +40,8 @@ export class CallFailure extends Error {
 export interface FetchTarget {
   /** Stands for https://www.youtube.com. */
   base: URL;
-  agent: Agent;
+  /** The connection pool: direct, or through the outbound proxy (a ProxyAgent). */
+  agent: Dispatcher;
   /** Per HTTP call, body included. */
   timeoutMs: number;
   onCall?: ((call: InnertubeCallReport) => void) | undefined;
