@@ -190,7 +190,7 @@ function noAnswer(target: FetchTarget, endpoint: string, status: number, signal:
     endpoint,
     status,
     'network',
-    `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`,
+    `Could not reach YouTube for ${endpoint}: ${(error as Error).message}${code ? ` (${code})` : ''}.`,
     error,
   );
 }

@@ -132,13 +132,14 @@ const WHAT_HELPS =
  */
 export function unavailableError(error: unknown): AppError {
   const kind = innertubeFailureKind(error);
-  const detail = error instanceof Error ? error.message : String(error);
+  // The failure's own sentence, without its full stop: it is quoted inside this one.
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
   const cause = { cause: error };
   switch (kind) {
     case 'timeout':
       return new AppError('UPSTREAM_TIMEOUT', `${WEB_API} did not answer in time.`, cause);
     case 'rate-limited':
-      return new AppError('UPSTREAM_RATE_LIMITED', `${WEB_API} is rate limiting the service (${detail})`, {
+      return new AppError('UPSTREAM_RATE_LIMITED', `${WEB_API} is rate limiting the service (${detail}).`, {
         headers: { 'retry-after': '60' },
         ...cause,
       });
@@ -150,16 +151,16 @@ export function unavailableError(error: unknown): AppError {
           kind === 'consent'
             ? 'it answers with its cookie-consent page'
             : 'it asks the service to prove it is not a bot'
-        } (${detail}) ${WHAT_HELPS}`,
+        } (${detail}). ${WHAT_HELPS}`,
         { headers: { 'retry-after': '300' }, ...cause },
       );
     case 'parse':
-      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered pages the service cannot read: ${detail}`, cause);
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered pages the service cannot read: ${detail}.`, cause);
     case 'http-error':
-      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered with an error: ${detail}`, cause);
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered with an error: ${detail}.`, cause);
     default:
       if (error instanceof InnertubeDown) return error.asAppError();
-      return new AppError('UPSTREAM_UNAVAILABLE', `${WEB_API} could not be reached: ${detail}`, cause);
+      return new AppError('UPSTREAM_UNAVAILABLE', `${WEB_API} could not be reached: ${detail}.`, cause);
   }
 }
 
