@@ -5,6 +5,8 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { useHarness } from './helpers/harness.ts';
+import { runWatchCheck } from '../src/domain/watches/watch-check.ts';
+import { newCheckId } from '../src/domain/watches/watch-store.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
@@ -82,6 +84,28 @@ describe('a Shorts tab whose third page keeps failing', () => {
     const res = await post(keyless, users.keyless!, { channelUrl: channel('@fake-202') });
     assert.deepEqual([res.statusCode, res.json().error], [502, 'UPSTREAM_ERROR'], res.body);
     assert.equal(await balance(keyless, users.keyless!), before);
+  });
+
+  it('keyless watches: a bot check answers creation 503 UPSTREAM_BLOCKED and is named in a failed check', async (t) => {
+    t.after(() => hybrid.fake.clearFaults());
+    const receiver = await hybrid.receiver();
+    const create = (handle: string) =>
+      keyless.app.inject({
+        method: 'POST',
+        url: '/api/youtube/watches',
+        headers: bearer(users.keyless!.key),
+        payload: { channelUrl: channel(handle), webhookUrl: receiver.url() },
+      });
+    const created = await create('@fake-12');
+    assert.equal(created.statusCode, 201, created.body);
+    hybrid.fake.injectFault({ protocol: 'innertube', endpoint: 'browse', kind: 'forbidden', times: Infinity });
+    const refused = await create('@fake-13');
+    assert.deepEqual([refused.statusCode, refused.json().error], [503, 'UPSTREAM_BLOCKED'], refused.body);
+    assert.match(refused.json().message, /Data API key.*INNERTUBE_PROXY_URL/s);
+    assert.equal(refused.headers['retry-after'], '300');
+    const check = await runWatchCheck(keyless.services.watches, created.json().id, newCheckId(), 'manual');
+    assert.equal(check.outcome, 'failed');
+    assert.match((check as { error: string }).error, /^UPSTREAM_BLOCKED: .*HTTP 403/);
   });
 
   it('hybrid: the tab and then the Data API fallback fail mid-way: the shorts the tab read are answered', async (t) => {
