@@ -139,7 +139,8 @@ function send(target: FetchTarget, request: Outgoing, headers: Array<[string, st
 
 /**
  * Where a redirect leads (youtube.com addresses to the base URL, as every call). YouTube's consent
- * page is not followed: it answers HTML that no InnerTube call can use, whatever the hop count.
+ * page is not followed: it answers HTML that no InnerTube call can use, whatever the hop count; nor
+ * is any other host (google.com/sorry, a captcha): the call's headers are for YouTube only.
  */
 function followed(target: FetchTarget, endpoint: string, from: Outgoing, response: Response) {
   const location = response.headers.get('location');
@@ -161,6 +162,13 @@ function followed(target: FetchTarget, endpoint: string, from: Outgoing, respons
   const basePath = target.base.pathname.replace(/\/+$/, '');
   const url =
     next.origin === YOUTUBE_ORIGIN ? new URL(`${target.base.origin}${basePath}${next.pathname}${next.search}`) : next;
+  if (url.origin !== target.base.origin)
+    throw new CallFailure(
+      endpoint,
+      response.status,
+      'http',
+      `YouTube answered ${endpoint} with HTTP ${response.status} to ${next.hostname}${next.pathname}.`,
+    );
   // 303, and 301/302 after a POST as browsers do: the next request is a GET without a body.
   const asGet =
     response.status === 303 || ((response.status === 301 || response.status === 302) && from.method === 'POST');
