@@ -73,7 +73,7 @@ export function cutShort(why: string): Pick<ShortsResult, 'truncated' | 'truncat
   return { truncated: true, truncatedBy: 'upstream', truncatedWhy: why };
 }
 
-/** What an upstream failure was, as the rest of a sentence: "answered the browse call with HTTP 503." */
+/** An upstream failure as the rest of a sentence: "failed: YouTube answered the browse call with HTTP 503." */
 export function failureText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return `failed: ${message.replace(/\.$/, '')}.`;
