@@ -122,6 +122,27 @@ export const ConfigSchema = Type.Object({
     default: 300,
     description: 'Keyless publish-date lookups per hour per process (YouTube bot-checks beyond about 300).',
   }),
+  INNERTUBE_PROXY_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        "An HTTP or HTTPS proxy for YouTube's web API (InnerTube) only, e.g. http://user:pass@proxy.example:3128: " +
+        'for servers whose address YouTube bot-checks or blocks. The Data API and webhooks never use it.',
+    }),
+  ),
+  INNERTUBE_PAGE_RETRIES: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 2,
+    description:
+      'Times a Shorts-tab page after the first is asked again when YouTube failed transiently (no answer, 5xx, ' +
+      '429); still failing, the shorts read so far are answered, truncated.',
+  }),
+  INNERTUBE_RETRY_BACKOFF_MS: Type.Integer({
+    minimum: 0,
+    default: 500,
+    description: 'Pause before the first such retry, doubled before each next one (jittered).',
+  }),
   YOUTUBE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10000 }),
   MAX_SHORTS_PER_REQUEST: Type.Integer({ minimum: 1, default: 5000 }),
   CREDITS_PER_BLOCK: Type.Integer({

@@ -43,6 +43,13 @@ export const ERROR_CATALOG = {
     message: 'The video platform quota is exhausted for today; try again later.',
   },
   UPSTREAM_RATE_LIMITED: { status: 503, message: 'The video platform is throttling the service; try again shortly.' },
+  UPSTREAM_BLOCKED: {
+    status: 503,
+    message:
+      "The video platform's web API blocks the service (a bot check or a consent wall); a Data API key or an " +
+      'outbound proxy helps.',
+  },
+  UPSTREAM_UNAVAILABLE: { status: 503, message: 'The video platform could not be reached.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable; try again shortly.' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The video platform did not answer in time.' },
 } as const;

@@ -22,7 +22,7 @@ export interface Services
   extends Pick<Core, 'config' | 'clock' | 'db' | 'metrics'>,
     Pick<Stores, 'redis' | 'rateLimiter'>,
     Access,
-    Pick<Upstream, 'source' | 'keyPool' | 'youtube'>,
+    Pick<Upstream, 'source' | 'keyPool' | 'youtube' | 'health'>,
     Pick<WatchParts, 'watches' | 'websub'>,
     Pick<Worker, 'sweepOnce' | 'jobs'> {
   shortsRequests: ShortsRequestDeps;
@@ -69,6 +69,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     ...access,
     youtube,
     keyPool: upstream.keyPool,
+    health: upstream.health,
     source,
     shortsRequests,
     acceptances,

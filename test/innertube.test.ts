@@ -224,7 +224,7 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
     const closed = await client.resolve('https://www.youtube.com/@closedone');
     assert.ok(closed);
     assert.equal(await client.channel(closed), undefined);
-    await rejectsWith(client.shorts(closed), 'unavailable');
+    await rejectsWith(client.shorts(closed), 'http-error');
   });
 
   it('reads ahead when asked: the page after the next is requested as the next one arrives, then used, never asked twice', async () => {
@@ -424,6 +424,21 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     assert.ok(await client.video(shortId), 'only once');
   });
 
+  it('browse answering 403 → bot-check; a redirect to the consent page → consent, never followed', async () => {
+    inject({ endpoint: 'browse', kind: 'forbidden' });
+    const refused = await rejectsWith(client.shorts(demo), 'bot-check');
+    assert.deepEqual([refused.endpoint, refused.status], ['browse', 403]);
+    inject({ endpoint: 'resolve_url', kind: 'consentRedirect' });
+    const walled = await rejectsWith(client.resolve('https://www.youtube.com/@demo'), 'consent');
+    assert.deepEqual([walled.endpoint, walled.status], ['resolve_url', 302]);
+    assert.match(walled.message, /consent\.youtube\.com/);
+    assert.deepEqual(
+      reports.map((r) => [r.endpoint, r.status]),
+      [['resolve_url', 302]],
+      'one call, reported with its status: the consent page was not asked for',
+    );
+  });
+
   it('HTTP 429 → rate-limited, on any endpoint', async () => {
     inject({ endpoint: 'player', kind: 'rateLimited' });
     const error = await rejectsWith(client.video(shortId), 'rate-limited');
@@ -460,12 +475,16 @@ describe('InnerTube faults map onto InnertubeError kinds', () => {
     assert.equal((await first.next()).items.length, 48, 'a failed page can be asked again');
   });
 
-  it('5xx and dropped connections → unavailable; no answer in time → timeout', async () => {
+  it('answered errors (5xx, 501, 404 on browse) → http-error; dropped connections → unavailable; no answer in time → timeout', async () => {
     inject({ endpoint: 'browse', kind: 'backendError' });
-    const error = await rejectsWith(client.channel(demo), 'unavailable');
+    const error = await rejectsWith(client.channel(demo), 'http-error');
     assert.equal(error.status, 503);
     inject({ endpoint: 'player', kind: 'backendError', status: 500 });
-    await rejectsWith(client.video(shortId), 'unavailable');
+    await rejectsWith(client.video(shortId), 'http-error');
+    inject({ endpoint: 'browse', kind: 'backendError', status: 501 });
+    assert.equal((await rejectsWith(client.shorts(demo), 'http-error')).status, 501);
+    inject({ endpoint: 'browse', kind: 'backendError', status: 404 });
+    assert.equal((await rejectsWith(client.shorts(demo), 'http-error')).status, 404);
     inject({ endpoint: 'browse', kind: 'reset' });
     await rejectsWith(client.shorts(demo), 'unavailable');
     inject({ endpoint: 'resolve_url', kind: 'hang' });

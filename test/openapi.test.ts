@@ -350,8 +350,10 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
     const failed = doc.paths['/api/youtube/shorts']!.post!.responses['503']!.content!['application/json']!.examples!;
     assert.deepEqual(Object.keys(failed).sort(), [
       'SERVICE_UNAVAILABLE',
+      'UPSTREAM_BLOCKED',
       'UPSTREAM_QUOTA_EXHAUSTED',
       'UPSTREAM_RATE_LIMITED',
+      'UPSTREAM_UNAVAILABLE',
     ]);
     for (const [code, { value }] of Object.entries(failed)) {
       assert.equal(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status, 503, code);

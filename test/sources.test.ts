@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createUser, bearer, type TestApp, type TestUser } from './helpers/test-app.ts';
 import { harness, useHarness } from './helpers/harness.ts';
 import { parseTimestamp } from '../src/domain/shorts/mapping.ts';
+import type { InnertubeFault } from '../src/fake-platform/types.ts';
 
 const SHORTS = '/api/youtube/shorts';
 const channel = (path: string) => `https://www.youtube.com/${path}`;
@@ -294,15 +295,43 @@ describe('source modes against the same fake channels', () => {
     assert.deepEqual([res.statusCode, res.json().error], [400, 'VALIDATION_FAILED']);
   });
 
-  const faults = [
-    ['botCheck', 'player'],
-    ['rateLimited', 'browse'],
-    ['malformed', 'browse'],
-    ['layoutChanged', 'browse'],
-    ['hang', 'resolve_url'],
-  ] as const;
-  for (const [kind, endpoint] of faults) {
-    it(`innertube: ${kind} on ${endpoint} is a clear 502/503/504 failure, never 500`, async (ctx) => {
+  // Each fault as YouTube answers it, and what the caller is told: an answered error is 502 and names
+  // the answer (no Retry-After: retrying a 501 does not help); only a rate limit or a block promises a
+  // retry; a block says what helps; no answer in time is 504; no answer at all is 503 without a promise.
+  const faults: Array<[Omit<InnertubeFault, 'protocol'>, number, string, RegExp, boolean]> = [
+    [{ kind: 'botCheck', endpoint: 'player' }, 503, 'UPSTREAM_BLOCKED', /not a bot.*Data API key.*proxy/s, true],
+    [{ kind: 'forbidden', endpoint: 'browse' }, 503, 'UPSTREAM_BLOCKED', /HTTP 403.*Data API key.*proxy/s, true],
+    [{ kind: 'consentRedirect', endpoint: 'resolve_url' }, 503, 'UPSTREAM_BLOCKED', /consent.*Data API key/s, true],
+    [{ kind: 'rateLimited', endpoint: 'browse' }, 503, 'UPSTREAM_RATE_LIMITED', /rate limiting.*HTTP 429/, true],
+    [
+      { kind: 'backendError', status: 501, endpoint: 'browse' },
+      502,
+      'UPSTREAM_ERROR',
+      /browse call with HTTP 501/,
+      false,
+    ],
+    [
+      { kind: 'backendError', status: 500, endpoint: 'browse' },
+      502,
+      'UPSTREAM_ERROR',
+      /browse call with HTTP 500/,
+      false,
+    ],
+    [
+      { kind: 'backendError', status: 404, endpoint: 'browse' },
+      502,
+      'UPSTREAM_ERROR',
+      /browse call with HTTP 404/,
+      false,
+    ],
+    [{ kind: 'malformed', endpoint: 'browse' }, 502, 'UPSTREAM_ERROR', /cannot read/, false],
+    [{ kind: 'layoutChanged', endpoint: 'browse' }, 502, 'UPSTREAM_ERROR', /cannot read/, false],
+    [{ kind: 'hang', endpoint: 'resolve_url' }, 504, 'UPSTREAM_TIMEOUT', /did not answer in time/, false],
+    [{ kind: 'reset', endpoint: 'resolve_url' }, 503, 'UPSTREAM_UNAVAILABLE', /could not be reached/, false],
+  ];
+  for (const [fault, status, code, message, retryAfter] of faults) {
+    const name = `${fault.kind}${fault.status ? ` ${fault.status}` : ''} on ${fault.endpoint}`;
+    it(`innertube: ${name} answers ${status} ${code}${retryAfter ? ' with Retry-After' : ''}, nothing charged`, async (ctx) => {
       const t = await harness(ctx, {
         fake: main.fake,
         env: { YOUTUBE_API_KEY: '', YOUTUBE_SOURCE: 'auto', CACHE_TTL_SECONDS: '0', YOUTUBE_TIMEOUT_MS: '2000' },
@@ -310,18 +339,15 @@ describe('source modes against the same fake channels', () => {
       t.defer(() => t.fake.clearFaults());
       assert.equal(t.services.source, 'innertube', 'auto without a key is keyless');
       const user = await createUser(t, 10);
-      main.fake.injectFault({ protocol: 'innertube', endpoint, kind, times: Infinity });
+      main.fake.injectFault({ protocol: 'innertube', ...fault, times: Infinity });
       const payload =
-        endpoint === 'player' ? { channelUrl: channel('@demo'), oldestDate: 0 } : { channelUrl: channel('@demo') };
+        fault.endpoint === 'player'
+          ? { channelUrl: channel('@demo'), oldestDate: 0 }
+          : { channelUrl: channel('@demo') };
       const res = await post(t, user, payload);
-      // A platform that does not answer is a timeout, as on the Data API path (before: it was 503 "rate limited").
-      const expected =
-        kind === 'hang'
-          ? [504, 'UPSTREAM_TIMEOUT']
-          : kind === 'malformed' || kind === 'layoutChanged'
-            ? [502, 'UPSTREAM_ERROR']
-            : [503, 'UPSTREAM_RATE_LIMITED'];
-      assert.deepEqual([res.statusCode, res.json().error], expected, res.body);
+      assert.deepEqual([res.statusCode, res.json().error], [status, code], res.body);
+      assert.match(res.json().message, message);
+      assert.equal(res.headers['retry-after'] !== undefined, retryAfter, `Retry-After: ${res.headers['retry-after']}`);
       assert.equal(res.json().success, false);
       const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
       assert.match(metrics, /innertube_failures_total\{kind="[a-z-]+"\} [1-9]/);

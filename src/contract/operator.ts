@@ -172,3 +172,45 @@ export const DoctorReportSchema = Type.Object(
   { $id: 'DoctorReport', description: 'The invariants checked by doctor.' },
 );
 export type DoctorReport = Static<typeof DoctorReportSchema>;
+
+export const SourceHealthSchema = Type.Object(
+  {
+    source: Type.Union([Type.Literal('data-api'), Type.Literal('innertube')]),
+    recentCalls: Type.Integer({
+      description: 'Calls in the last 15 minutes (at most the last 200), by this instance.',
+    }),
+    successRate: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Share of those that succeeded.' })),
+    lastError: Nullable(
+      Type.Object({
+        class: Type.String({
+          description:
+            'InnerTube: bot-check, consent, rate-limited, http-error, parse, unavailable, timeout. Data API: ' +
+            'forbidden (quota, key), rate-limited, http-error, no-answer.',
+        }),
+        status: Nullable(Type.Integer({ description: 'The HTTP status answered, when there was one.' })),
+        at: Type.String({ format: 'date-time' }),
+      }),
+    ),
+    breakerOpen: Type.Boolean({ description: 'Whether a breaker of this source pauses calls now.' }),
+    breakers: Type.Record(
+      Type.String(),
+      Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')]),
+      { description: "InnerTube's breaker per call kind (resolve_url, browse, player); none for the Data API." },
+    ),
+  },
+  {
+    $id: 'SourceHealth',
+    description: "An upstream source's recent health as this instance met it.",
+    examples: [
+      {
+        source: 'innertube',
+        recentCalls: 40,
+        successRate: 0.25,
+        lastError: { class: 'bot-check', status: 403, at: EXAMPLE_TIME },
+        breakerOpen: true,
+        breakers: { resolve_url: 'closed', browse: 'open', player: 'closed' },
+      },
+    ],
+  },
+);
+export type SourceHealth = Static<typeof SourceHealthSchema>;

@@ -209,8 +209,9 @@ export const SuccessBodySchema = Type.Object(
     creditsCharged: Type.Integer(),
     truncated: Type.Boolean({
       description:
-        'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what ' +
-        'the available credits paid to read (message says which). The newest are returned. A ' +
+        'True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, beyond what ' +
+        'the available credits paid to read, or beyond where the video platform kept failing after some shorts ' +
+        'were read (message says which, and names the failure). The newest are returned and priced. A ' +
         '`limit` reached is not truncation.',
     }),
     fetchedAt: Type.String({

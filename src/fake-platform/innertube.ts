@@ -214,6 +214,51 @@ function googleError(status: number, message: string, reason: string): Innertube
 }
 
 export const notFound = () => googleError(404, 'Requested entity was not found.', 'notFound');
+
+/** What browse answers addresses and sessions YouTube blocks outright. */
+export const forbidden = (): InnertubeResult => ({
+  status: 403,
+  body: {
+    error: {
+      code: 403,
+      message: 'The caller does not have permission',
+      errors: [{ message: 'The caller does not have permission', domain: 'global', reason: 'forbidden' }],
+      status: 'PERMISSION_DENIED',
+    },
+  },
+});
+
+const ANSWERED_ERRORS: Record<number, [message: string, status: string]> = {
+  404: ['Requested entity was not found.', 'NOT_FOUND'],
+  500: ['Internal error encountered.', 'INTERNAL'],
+  501: ['Operation is not implemented, or supported, or enabled.', 'UNIMPLEMENTED'],
+  503: ['The service is currently unavailable.', 'UNAVAILABLE'],
+};
+
+/** An error InnerTube answers in Google's envelope without an errors list (404, 500, 501, 503). */
+export function answeredError(code: number): InnertubeResult {
+  const [message, status] = ANSWERED_ERRORS[code] ?? ANSWERED_ERRORS[503]!;
+  return { status: code, body: { error: { code, message, status } } };
+}
+
+/**
+ * The redirect to the cookie-consent page that addresses in the EU (and some datacenters) get in
+ * place of any youtube.com answer: a 302 with Google's short HTML body, to consent.youtube.com with
+ * the address asked for as `continue`.
+ */
+export function consentRedirect(pathAndQuery: string): { status: 302; headers: Record<string, string>; body: string } {
+  const location =
+    `https://consent.youtube.com/m?continue=${encodeURIComponent(`https://www.youtube.com${pathAndQuery}`)}` +
+    '&gl=DE&m=0&pc=yt&cm=2&hl=en&src=1';
+  const href = location.replaceAll('&', '&amp;');
+  return {
+    status: 302,
+    headers: { location, 'content-type': 'text/html; charset=UTF-8' },
+    body:
+      '<HTML><HEAD><meta http-equiv="content-type" content="text/html;charset=utf-8">\n<TITLE>302 Moved</TITLE>' +
+      `</HEAD><BODY>\n<H1>302 Moved</H1>\nThe document has moved\n<A HREF="${href}">here</A>.\r\n</BODY></HTML>\r\n`,
+  };
+}
 const invalidArgument = () => googleError(400, 'Request contains an invalid argument.', 'badRequest');
 export function rateLimited(): InnertubeResult {
   return {

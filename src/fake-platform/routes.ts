@@ -5,7 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENDPOINTS, handle, QUOTA_COST, type Endpoint } from './endpoints.ts';
 import * as errors from './errors.ts';
 import {
+  answeredError,
   botCheck,
+  consentRedirect,
+  forbidden,
   handleInnertube,
   hasClientContext,
   INNERTUBE_ENDPOINTS,
@@ -24,9 +27,9 @@ export interface FakeState {
   projects: Map<string, { daily: number; used: number }>;
   latencyMs: number;
   log: FakeCall[];
-  faults: Array<Fault & { remaining: number }>;
+  faults: Array<Fault & { remaining: number; waiting: number }>;
   innertubeLog: InnertubeCall[];
-  innertubeFaults: Array<InnertubeFault & { remaining: number }>;
+  innertubeFaults: Array<InnertubeFault & { remaining: number; waiting: number }>;
   registry: ChannelRegistry;
   hub: FakeHub;
   /** http://<host>:<port>, known once the server listens. */
@@ -198,7 +201,17 @@ function takeInnertubeFault(state: FakeState, endpoint: InnertubeEndpoint, body:
       (f.kind !== 'botCheck' || endpoint === 'player') &&
       (f.kind !== 'layoutChanged' || (endpoint === 'browse' && requestsShortsItems(body))),
   );
-  if (fault) fault.remaining--;
+  return taken(fault);
+}
+
+/** The fault, counted, when it applies to this request; undefined while it still lets requests through. */
+function taken<F extends { remaining: number; waiting: number }>(fault: F | undefined): F | undefined {
+  if (!fault) return undefined;
+  if (fault.waiting > 0) {
+    fault.waiting--;
+    return undefined;
+  }
+  fault.remaining--;
   return fault;
 }
 
@@ -218,18 +231,9 @@ function parseObject(text: string): { body: Record<string, unknown>; parsed: boo
 function innertubeFaultAnswer(fault: InnertubeFault, body: Record<string, unknown>): InnertubeResult | undefined {
   if (fault.kind === 'rateLimited') return rateLimited();
   if (fault.kind === 'botCheck') return botCheck(body);
+  if (fault.kind === 'forbidden') return forbidden();
   if (fault.kind !== 'backendError') return undefined;
-  const status = fault.status ?? 503;
-  return {
-    status,
-    body: {
-      error: {
-        code: status,
-        message: status === 503 ? 'The service is currently unavailable.' : 'Internal error encountered.',
-        status: status === 503 ? 'UNAVAILABLE' : 'INTERNAL',
-      },
-    },
-  };
+  return answeredError(fault.status ?? 503);
 }
 
 async function innertubeRoute(
@@ -263,6 +267,12 @@ async function innertubeRoute(
     record(0);
     return void req.socket.resetAndDestroy();
   }
+  if (fault?.kind === 'consentRedirect') {
+    const redirect = consentRedirect(`${url.pathname}${url.search}`);
+    record(redirect.status);
+    res.writeHead(redirect.status, redirect.headers);
+    return void res.end(redirect.body);
+  }
   const failure = fault && innertubeFaultAnswer(fault, body);
   if (failure) return send(failure.status, failure.body);
   const result = handleInnertube(endpoint, state.registry, body, { malformedItems: fault?.kind === 'layoutChanged' });
@@ -281,8 +291,7 @@ function takeFault(state: FakeState, endpoint: Endpoint) {
   const fault = state.faults.find(
     (f) => f.remaining > 0 && (f.endpoint === undefined || f.endpoint === '*' || f.endpoint === endpoint),
   );
-  if (fault) fault.remaining--;
-  return fault;
+  return taken(fault);
 }
 
 async function dataApiRoute(state: FakeState, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -164,8 +164,8 @@ function platformHandle(state: FakeState, close: () => Promise<void>): FakePlatf
     },
     injectFault(fault) {
       if ('protocol' in fault && fault.protocol === 'innertube')
-        state.innertubeFaults.push({ ...fault, remaining: fault.times ?? 1 });
-      else state.faults.push({ ...(fault as Fault), remaining: fault.times ?? 1 });
+        state.innertubeFaults.push({ ...fault, remaining: fault.times ?? 1, waiting: fault.after ?? 0 });
+      else state.faults.push({ ...(fault as Fault), remaining: fault.times ?? 1, waiting: fault.after ?? 0 });
     },
     clearFaults() {
       state.faults = [];

@@ -12,12 +12,16 @@ export type FaultKind =
   | 'malformed';
 /**
  * InnerTube faults: 'botCheck' (player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot";
- * other endpoints are unaffected), 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body),
- * 'layoutChanged' (valid JSON whose Shorts items have a shape youtubei.js does not know),
- * 'backendError' (503 or 500), 'hang' and 'reset'.
+ * other endpoints are unaffected), 'forbidden' (HTTP 403 PERMISSION_DENIED, as browse answers
+ * blocked addresses), 'consentRedirect' (302 to consent.youtube.com, as addresses in the EU meet),
+ * 'rateLimited' (HTTP 429), 'malformed' (a truncated JSON body), 'layoutChanged' (valid JSON whose
+ * Shorts items have a shape youtubei.js does not know), 'backendError' (503 by default; 404, 500,
+ * 501), 'hang' and 'reset'.
  */
 export type InnertubeFaultKind =
   | 'botCheck'
+  | 'forbidden'
+  | 'consentRedirect'
   | 'rateLimited'
   | 'malformed'
   | 'layoutChanged'
@@ -30,6 +34,8 @@ export interface Fault {
   kind: FaultKind;
   /** How many matching requests it affects: default 1; Infinity for all until cleared. */
   times?: number;
+  /** How many matching requests it lets through first (a failure mid-way): default 0. */
+  after?: number;
   /** For backendError: 503 "service unavailable" (default) or 500 "Backend Error". */
   status?: 500 | 503;
 }
@@ -40,8 +46,10 @@ export interface InnertubeFault {
   kind: InnertubeFaultKind;
   /** How many matching requests it affects: default 1; Infinity for all until cleared. */
   times?: number;
-  /** For backendError: 503 (default) or 500. */
-  status?: 500 | 503;
+  /** How many matching requests it lets through first (e.g. 2 on browse: the third tab page fails): default 0. */
+  after?: number;
+  /** For backendError: 503 (default), 404, 500 or 501. */
+  status?: 404 | 500 | 501 | 503;
 }
 
 export interface FakeCall {

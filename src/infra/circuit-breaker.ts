@@ -9,6 +9,8 @@ export interface CircuitBreaker {
   allows(): boolean;
   success(): void;
   failure(): void;
+  /** How long until a trial call may go through: 0 unless open. */
+  retryInMs(): number;
   readonly state: 'closed' | 'open' | 'half-open';
 }
 
@@ -33,6 +35,9 @@ export function createCircuitBreaker(options: {
       if (now() < openUntil || trialInFlight) return false;
       trialInFlight = true;
       return true;
+    },
+    retryInMs() {
+      return failures < options.threshold ? 0 : Math.max(0, openUntil - now());
     },
     success() {
       failures = 0;

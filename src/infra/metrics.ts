@@ -49,6 +49,24 @@ function upstreamMetrics(registry: Registry) {
       labelNames: ['endpoint', 'status'],
       registers: [registry],
     }),
+    sourceSuccessRatio: new Gauge({
+      name: 'upstream_source_success_ratio',
+      help: "Share of the source's calls in the last 15 minutes that succeeded (absent without calls)",
+      labelNames: ['source'],
+      registers: [registry],
+    }),
+    sourceBreakerOpen: new Gauge({
+      name: 'upstream_source_breaker_open',
+      help: 'Whether the breaker of this source and call kind pauses calls now (1) or not (0)',
+      labelNames: ['source', 'call'],
+      registers: [registry],
+    }),
+    sourceLastError: new Gauge({
+      name: 'upstream_source_last_error_timestamp_seconds',
+      help: "When the source's last failure happened, labelled with its class",
+      labelNames: ['source', 'class'],
+      registers: [registry],
+    }),
     innertubeFailures: new Counter({
       name: 'innertube_failures_total',
       help: 'InnerTube failures by kind (bot-check, rate-limited, parse, unavailable, timeout)',

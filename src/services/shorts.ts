@@ -5,7 +5,9 @@ import type { Core } from './core.ts';
 import type { Stores } from './stores.ts';
 import type { Upstream } from './upstream.ts';
 import { insertDeferredJobs } from '../infra/queue.ts';
-import { createCircuitBreaker } from '../infra/circuit-breaker.ts';
+import { type CircuitBreaker, createCircuitBreaker } from '../infra/circuit-breaker.ts';
+import type { SourceHealth } from '../infra/source-health.ts';
+import { INNERTUBE_CALLS, type InnertubeCall } from '../domain/shorts/sources/innertube-access.ts';
 import type { PriceSettings } from '../domain/shorts/pricing.ts';
 import { createShortsService } from '../domain/shorts/shorts-service.ts';
 import type { ShortsService, SourceMode } from '../domain/shorts/shorts-query.ts';
@@ -17,7 +19,7 @@ import { createQueuedSettlementBatcher } from '../domain/requests/queued-settlem
 export function buildShorts(
   { config, metrics, clock: now, log }: Core,
   { cache, staleCache }: Pick<Stores, 'cache' | 'staleCache'>,
-  { youtube, source, innertube }: Pick<Upstream, 'youtube' | 'source' | 'innertube'>,
+  { youtube, source, innertube, health }: Pick<Upstream, 'youtube' | 'source' | 'innertube' | 'health'>,
 ): { pricing: PriceSettings; shorts: ShortsService } {
   const pricing = {
     creditsPerBlock: config.CREDITS_PER_BLOCK,
@@ -37,9 +39,7 @@ export function buildShorts(
     now,
     onUpstream: (units) => log.info({ quotaUnits: units }, 'upstream fetch finished'),
     source,
-    ...(innertube
-      ? { innertube, breaker: createCircuitBreaker({ threshold: 3, baseMs: 30_000, maxMs: 600_000, now }) }
-      : {}),
+    ...(innertube ? { innertube, breakers: innertubeBreakers(health, now) } : {}),
     playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
     onInnertubeFailure: (kind, error) => {
       metrics.innertubeFailures.inc({ kind });
@@ -79,4 +79,14 @@ export function buildShortsRequests(
     },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
   };
+}
+
+/** A breaker per InnerTube call kind, each shown in the source's health. */
+function innertubeBreakers(health: SourceHealth, now: () => number): Record<InnertubeCall, CircuitBreaker> {
+  const breakers = {} as Record<InnertubeCall, CircuitBreaker>;
+  for (const call of INNERTUBE_CALLS) {
+    breakers[call] = createCircuitBreaker({ threshold: 3, baseMs: 30_000, maxMs: 600_000, now });
+    health.watchBreaker('innertube', call, breakers[call]);
+  }
+  return breakers;
 }

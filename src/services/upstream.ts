@@ -2,6 +2,7 @@
 // when the source reads InnerTube.
 import type { Core } from './core.ts';
 import type { InnertubeClient } from '../infra/innertube/innertube-types.ts';
+import { createSourceHealth, type SourceHealth, type SourceName } from '../infra/source-health.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from '../domain/quota/key-pool.ts';
 import { createYoutubeClient, type YoutubeClient } from '../domain/shorts/youtube-client.ts';
 import type { SourceMode } from '../domain/shorts/shorts-service.ts';
@@ -14,6 +15,8 @@ export interface Upstream {
   keyPool: KeyPool;
   /** The Data API client (tests close it as a stopping service does). */
   youtube: YoutubeClient;
+  /** Each source's recent calls and breakers (/readyz, /metrics, the operator API). */
+  health: SourceHealth;
   /** Closes both clients, then gives back what is left of the keys' leases. */
   close(): Promise<void>;
 }
@@ -23,6 +26,11 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
   // auto: hybrid (InnerTube lists, the Data API details) with a key; keyless InnerTube without one.
   const source: SourceMode =
     config.YOUTUBE_SOURCE === 'auto' ? (apiKeys.length > 0 ? 'hybrid' : 'innertube') : config.YOUTUBE_SOURCE;
+  const sources: SourceName[] = [
+    ...(source !== 'innertube' || apiKeys.length > 0 ? (['data-api'] as const) : []),
+    ...(source !== 'data-api' ? (['innertube'] as const) : []),
+  ];
+  const health = createSourceHealth({ sources, now });
   // youtubei.js is loaded only by the modes that read InnerTube: it is ~40 MiB of the process at import.
   const innertube =
     source === 'data-api'
@@ -30,7 +38,16 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
       : await (await import('../infra/innertube/innertube-client.ts')).createInnertubeClient({
           baseUrl: config.YOUTUBE_INNERTUBE_BASE_URL,
           timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+          proxyUrl: config.INNERTUBE_PROXY_URL || undefined,
+          pageRetry: { retries: config.INNERTUBE_PAGE_RETRIES, backoffMs: config.INNERTUBE_RETRY_BACKOFF_MS },
           onCall: (call) => metrics.innertubeCalls.inc({ endpoint: call.endpoint, status: String(call.status) }),
+          onOutcome: ({ failure }) =>
+            health.record(
+              'innertube',
+              failure
+                ? { ok: false, class: failure.kind, ...(failure.status ? { status: failure.status } : {}) }
+                : { ok: true },
+            ),
         });
   const keyPool = createKeyPool(db, {
     keys: apiKeys,
@@ -55,12 +72,14 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
     baseUrl: config.YOUTUBE_API_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     onCall: (call) => {
+      health.record('data-api', dataApiOutcome(call.status));
       metrics.upstreamCalls.inc({ endpoint: call.endpoint, status: String(call.status) });
       metrics.upstreamQuota.inc({ endpoint: call.endpoint, key: call.key }, call.units);
     },
   });
   return {
     source,
+    health,
     innertube,
     keyPool,
     youtube,
@@ -74,4 +93,15 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
         );
     },
   };
+}
+
+/**
+ * A Data API call's outcome for the source's health. A 404 is an answer (a channel without Shorts has
+ * no Shorts playlist); a 403 is the key's trouble (quota, restrictions), a 429 the project's rate.
+ */
+function dataApiOutcome(status: number): { ok: true } | { ok: false; class: string; status?: number } {
+  if (status === 0) return { ok: false, class: 'no-answer' };
+  if (status < 400 || status === 404) return { ok: true };
+  const kind = status === 403 ? 'forbidden' : status === 429 ? 'rate-limited' : 'http-error';
+  return { ok: false, class: kind, status };
 }

@@ -2310,7 +2310,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.
+         * Upstream quota per YouTube Data API key today (the pool shared by every instance), the source in use, and each source's recent health as this instance met it.
          * @description **curl**
          *
          *     ```bash
@@ -5002,7 +5002,7 @@ export type components = {
             };
             itemCount: number;
             creditsCharged: number;
-            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, or beyond what the available credits paid to read (message says which). The newest are returned. A `limit` reached is not truncation. */
+            /** @description True when more matching shorts exist than were returned: beyond MAX_SHORTS_PER_REQUEST, beyond what the available credits paid to read, or beyond where the video platform kept failing after some shorts were read (message says which, and names the failure). The newest are returned and priced. A `limit` reached is not truncation. */
             truncated: boolean;
             /**
              * Format: date-time
@@ -5035,6 +5035,44 @@ export type components = {
         SignupInfo: {
             mode: "off" | "invite" | "open";
             startingCredits: number;
+        };
+        /**
+         * @description An upstream source's recent health as this instance met it.
+         * @example {
+         *       "source": "innertube",
+         *       "recentCalls": 40,
+         *       "successRate": 0.25,
+         *       "lastError": {
+         *         "class": "bot-check",
+         *         "status": 403,
+         *         "at": "2026-06-01T12:00:00.000Z"
+         *       },
+         *       "breakerOpen": true,
+         *       "breakers": {
+         *         "resolve_url": "closed",
+         *         "browse": "open",
+         *         "player": "closed"
+         *       }
+         *     }
+         */
+        SourceHealth: {
+            source: "data-api" | "innertube";
+            /** @description Calls in the last 15 minutes (at most the last 200), by this instance. */
+            recentCalls: number;
+            successRate: number | null;
+            lastError: {
+                /** @description InnerTube: bot-check, consent, rate-limited, http-error, parse, unavailable, timeout. Data API: forbidden (quota, key), rate-limited, http-error, no-answer. */
+                class: string;
+                status: number | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            /** @description Whether a breaker of this source pauses calls now. */
+            breakerOpen: boolean;
+            /** @description InnerTube's breaker per call kind (resolve_url, browse, player); none for the Data API. */
+            breakers: {
+                [key: string]: "closed" | "open" | "half-open";
+            };
         };
         /**
          * @description A ledger entry with the request and channel it paid for.
@@ -7087,7 +7125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), or a backing store is down. */
+            /** @description Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), its web API blocks the service with a bot check or a consent wall (UPSTREAM_BLOCKED; a Data API key or an outbound proxy helps), it cannot be reached (UPSTREAM_UNAVAILABLE), or a backing store is down. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8065,6 +8103,13 @@ export interface operations {
                                 invalid: number;
                             };
                         };
+                        sources?: {
+                            source: "data-api" | "innertube";
+                            /** @description ok: most recent calls succeeded (or none were made); failing: most of the last 15 minutes' calls failed; paused: a breaker pauses its calls. Not decisive for readiness. */
+                            status: "ok" | "failing" | "paused";
+                        }[];
+                        /** @description Sent with an operator credential (OPERATOR_TOKEN or an operator session) only. */
+                        sourceDetails?: components["schemas"]["SourceHealth"][];
                         setup?: {
                             /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
                             warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
@@ -8110,6 +8155,13 @@ export interface operations {
                                 invalid: number;
                             };
                         };
+                        sources?: {
+                            source: "data-api" | "innertube";
+                            /** @description ok: most recent calls succeeded (or none were made); failing: most of the last 15 minutes' calls failed; paused: a breaker pauses its calls. Not decisive for readiness. */
+                            status: "ok" | "failing" | "paused";
+                        }[];
+                        /** @description Sent with an operator credential (OPERATOR_TOKEN or an operator session) only. */
+                        sourceDetails?: components["schemas"]["SourceHealth"][];
                         setup?: {
                             /** @description NO_DATA_API_KEY: the source needs a Data API key and none is set; DATA_API_KEYS_REJECTED: YouTube rejected a configured key; NO_USERS: nobody can sign in yet. Not decisive for readiness. */
                             warnings: ("NO_DATA_API_KEY" | "DATA_API_KEYS_REJECTED" | "NO_USERS")[];
@@ -10029,6 +10081,7 @@ export interface operations {
                         }[];
                         /** @description Units spent today on requests that then failed on the service's own side (its database or Redis unavailable, an unexpected error): its loss, counted against no account's allowance. */
                         lostUnits: number;
+                        sources: components["schemas"]["SourceHealth"][];
                     };
                 };
             };

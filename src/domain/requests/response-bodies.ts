@@ -44,6 +44,11 @@ export function successBody(
         : `The account's available credits paid for reading the newest ${result.shorts.length} shorts; older ` +
             'ones were not read. Add credits, or narrow the window with oldestDate or limit.',
     );
+  } else if (result.truncated && result.truncatedBy === 'upstream') {
+    notes.push(
+      `Reading stopped after the newest ${result.arrangedFrom ?? result.shorts.length} shorts: ${result.truncatedWhy} ` +
+        'Older ones were not read; the price counts the shorts returned. Request again to read them.',
+    );
   } else if (result.truncated && cap !== undefined) {
     // The cap is below the service's maximum, so it is what stopped the read.
     notes.push(

@@ -4,14 +4,15 @@
 // are display text ("2.9M views"), so the fields it alone supplies are approximate, and it has no
 // publish date in a listing.
 import type { YtChannel, YtVideo, Thumbnails } from './youtube-types.ts';
-import type {
-  InnertubeChannel,
-  InnertubeClient,
-  InnertubeFailureKind,
-  InnertubeShortItem,
-  InnertubeShortsPage,
-  InnertubeThumbnail,
-  InnertubeVideo,
+import {
+  INNERTUBE_FAILURE_KINDS,
+  type InnertubeChannel,
+  type InnertubeClient,
+  type InnertubeFailureKind,
+  type InnertubeShortItem,
+  type InnertubeShortsPage,
+  type InnertubeThumbnail,
+  type InnertubeVideo,
 } from '../../infra/innertube/innertube-types.ts';
 export type {
   InnertubeChannel,
@@ -26,7 +27,7 @@ export type {
 /** Is this an InnerTube failure (bot check, 429, layout change, network)? */
 export function innertubeFailureKind(error: unknown): InnertubeFailureKind | undefined {
   const kind = (error as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && ['bot-check', 'rate-limited', 'parse', 'unavailable', 'timeout'].includes(kind)
+  return typeof kind === 'string' && (INNERTUBE_FAILURE_KINDS as readonly string[]).includes(kind)
     ? (kind as InnertubeFailureKind)
     : undefined;
 }

@@ -5,7 +5,11 @@
 // until one is older than oldestDate, then a binary search for the window's edge within that page
 // (about pages + log2(48) ≈ pages + 6 calls). Answers are cached for good: publish dates do not
 // change. Items whose date was looked up carry it; the others stay without one.
+//
+// A page after the first that still fails after the client's retries ends the listing: what was
+// read is kept and the listing says why it stopped (`failure`), so the caller answers it truncated.
 import { AppError } from '../../errors.ts';
+import { innertubeFailureKind } from './innertube-source.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { InnertubeShortItem, InnertubeShortsPage, InnertubeVideo } from './innertube-source.ts';
 
@@ -24,6 +28,8 @@ export interface KeylessCollected {
   pages: number;
   /** Player calls made for dates (cache hits included). */
   dateLookups: number;
+  /** The InnerTube failure that ended the listing before its end (then `truncated`). */
+  failure?: unknown;
 }
 
 export async function collectKeyless(
@@ -34,6 +40,15 @@ export async function collectKeyless(
   const listed = await listTab(first, options, dates);
   const { items } = listed;
   let { truncated } = listed;
+  if (listed.failure !== undefined)
+    return {
+      items,
+      details: dates.details,
+      truncated,
+      pages: listed.pages,
+      dateLookups: dates.lookups,
+      failure: listed.failure,
+    };
   if (truncated && options.oldestDate !== undefined && listed.edgeFrom < 0)
     truncated = !(await windowEndsAtCap(listed, dates));
   if (listed.edgeFrom >= 0) items.length = await firstOlder(items, listed.edgeFrom, dates);
@@ -82,6 +97,8 @@ interface TabListing {
   beyond: InnertubeShortItem | undefined;
   /** The last page read. */
   page: InnertubeShortsPage;
+  /** The failure of the page after it, when one ended the listing. */
+  failure?: unknown;
 }
 
 /** Lists the tab page by page until the cap, its end, or (with a window) a page whose last item is older. */
@@ -123,9 +140,16 @@ async function listTab(
     }
     if (items.length >= options.cap || !page.hasMore) return listing;
     // As in tab-collector.ts: the page after the next one is asked for early only when it will be wanted.
-    page = await page.next({
-      readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length,
-    });
+    try {
+      page = await page.next({
+        readAhead: options.oldestDate === undefined && options.cap - items.length > page.items.length,
+      });
+    } catch (error) {
+      if (!innertubeFailureKind(error) || items.length === 0) throw error;
+      listing.failure = error;
+      listing.truncated = true;
+      return listing;
+    }
   }
 }
 

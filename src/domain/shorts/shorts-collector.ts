@@ -45,6 +45,8 @@ export interface Collected {
   /** The balance stopped the read before the end of the window. */
   budgetStopped: boolean;
   pages: number;
+  /** The Shorts tab's failure that ended the read before its end (then `truncated`): hybrid only. */
+  failure?: unknown;
 }
 
 export function shortsPlaylistId(channelId: string): string {

@@ -7,8 +7,13 @@ export interface ShortsResult {
   shorts: Short[];
   /** True when the channel has more matching shorts than one request returns. */
   truncated: boolean;
-  /** Why `truncated` (MAX_SHORTS_PER_REQUEST, or the balance stopped the read). */
-  truncatedBy?: 'max' | 'balance';
+  /**
+   * Why `truncated`: MAX_SHORTS_PER_REQUEST, the balance stopped the read, or an upstream failure
+   * after some shorts were read (`truncatedWhy` names it).
+   */
+  truncatedBy?: 'max' | 'balance' | 'upstream';
+  /** With truncatedBy 'upstream': which failure ended the read, as a sentence. */
+  truncatedWhy?: string;
   /** Set when a sort or duration filter arranged a window of this many shorts (the window read). */
   arrangedFrom?: number;
   /** When the data was read from the platform (ISO 8601). */

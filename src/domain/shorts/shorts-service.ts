@@ -21,7 +21,7 @@ import type { ShortsResult } from './shorts-result.ts';
 import { withArrangement } from './sorting.ts';
 import { dataApiSource } from './sources/data-api.ts';
 import { hybridSource } from './sources/hybrid.ts';
-import { createInnertubeAccess } from './sources/innertube-access.ts';
+import { createInnertubeAccess, type InnertubeCall } from './sources/innertube-access.ts';
 import { keylessSource } from './sources/keyless.ts';
 import type { ShortsSource, SourceContext, SourceRead } from './sources/source.ts';
 import type { YoutubeClient } from './youtube-client.ts';
@@ -54,7 +54,8 @@ export interface ShortsServiceOptions {
   source: SourceMode;
   /** Present when the source uses InnerTube (hybrid, innertube). */
   innertube?: InnertubeClient;
-  breaker?: CircuitBreaker;
+  /** A breaker per InnerTube call kind (sources/innertube-access.ts). */
+  breakers?: Record<InnertubeCall, CircuitBreaker>;
   /** Player calls allowed per hour for keyless dates (YouTube bot-checks beyond about 300). */
   playerCallsPerHour: number;
   onInnertubeFailure?: (kind: InnertubeFailureKind, error: unknown) => void;
@@ -72,7 +73,7 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
   const context: SourceContext = {
     innertube: createInnertubeAccess({
       innertube: options.innertube,
-      breaker: options.breaker,
+      breakers: options.breakers,
       dates: options.staleCache,
       playerCallsPerHour: options.playerCallsPerHour,
       now: options.now,

@@ -5,7 +5,11 @@
 // The next tab page is requested while the current details batch is in flight. The tab's order is
 // newest first in practice but not documented as strictly by date, so with oldestDate the reading
 // stops after the first details batch whose shorts are all older (that batch is the margin).
+//
+// A tab page after the first that still fails after the client's retries ends the read: the ids
+// listed so far get their details and the read says why it stopped (`failure`).
 import { BudgetExhausted } from '../quota/quota-meter.ts';
+import { innertubeFailureKind } from './innertube-source.ts';
 import { parseTimestamp } from './mapping.ts';
 import type { CollectOptions, Collected } from './shorts-collector.ts';
 import type { InnertubeShortsPage } from './innertube-source.ts';
@@ -26,6 +30,7 @@ interface TabReading {
   budgetStopped: boolean;
   stop: boolean;
   pages: number;
+  failure?: unknown;
   /**
    * With a window, the first id the cap cuts off is read with the last batch: older than the
    * window, it shows nothing of the window is missing (else a window of exactly `cap` shorts would
@@ -67,10 +72,23 @@ export async function collectFromTab(
     next?.catch(() => {});
     await readDetails(calls, reading, options, !next);
     if (reading.stop || !next) break;
-    page = await next;
-    reading.pages++;
+    page = await nextPage(next, reading);
+    if (!page) await readDetails(calls, reading, options, true);
+    else reading.pages++;
   }
   return tabCollected(reading, options);
+}
+
+/** The next page; undefined when it failed after ids were listed (the failure is the reading's). */
+async function nextPage(next: Promise<InnertubeShortsPage>, reading: TabReading) {
+  try {
+    return await next;
+  } catch (error) {
+    if (!innertubeFailureKind(error) || reading.listed === 0) throw error;
+    reading.failure = error;
+    reading.truncated = true;
+    return undefined;
+  }
 }
 
 function older(options: CollectOptions, video: YtVideo): boolean {
@@ -153,5 +171,11 @@ function tabCollected(reading: TabReading, options: CollectOptions): Collected {
   // judges it, by the last one, so that one short out of order does not hide a cut window).
   const last = videos.at(-1);
   const truncated = reading.truncated && !(options.oldestDate !== undefined && last && older(options, last));
-  return { videos: kept, truncated: truncated || budgetStopped, budgetStopped, pages: reading.pages };
+  return {
+    videos: kept,
+    truncated: truncated || budgetStopped,
+    budgetStopped,
+    pages: reading.pages,
+    ...(reading.failure !== undefined ? { failure: reading.failure } : {}),
+  };
 }

@@ -29,6 +29,7 @@ import {
   type InnertubeShortItem,
 } from '../shorts/innertube-source.ts';
 import type { SourceMode } from '../shorts/shorts-query.ts';
+import { unavailableError } from '../shorts/sources/innertube-access.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
 import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../../contract/watches.ts';
@@ -379,12 +380,11 @@ async function settleFailedCheck(
   await work.failed(error);
   const budget = error instanceof BudgetExhausted;
   if (!isAppError(error) && !innertubeFailureKind(error) && !budget) throw error;
-  const message = isAppError(error)
-    ? `${error.code}: ${error.message}`
-    : budget
-      ? 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance ' +
-        'could not grow it; the next check tries again.'
-      : `The video platform's web API failed (${innertubeFailureKind(error)}).`;
+  const named = isAppError(error) ? error : budget ? undefined : unavailableError(error);
+  const message = named
+    ? `${named.code}: ${named.message}`
+    : 'The check needed more upstream calls than its reservation paid for (platform retries) and the balance ' +
+      'could not grow it; the next check tries again.';
   const units = work.spent;
   await deps.db.transaction(async (tx) => {
     if (!(await recordCheck(tx, watch, { id: checkId, trigger, units, outcome: 'failed', error: message, at: now })))

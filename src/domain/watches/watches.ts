@@ -8,6 +8,7 @@ import { MeteredWork } from '../quota/metered-work.ts';
 import { parseChannelUrl, type ChannelRef } from '../shorts/channel-url.ts';
 import { resolveChannel } from '../shorts/channel-resolver.ts';
 import { innertubeFailureKind } from '../shorts/innertube-source.ts';
+import { unavailableError } from '../shorts/sources/innertube-access.ts';
 import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
 import { channelAddress } from '../shorts/sources/innertube-access.ts';
 import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
@@ -122,11 +123,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   try {
     watch = await work.run((opened) => takeBaseline(deps, input, opened, { ref, id, checkId, holdId, interval, now }));
   } catch (error) {
-    if (innertubeFailureKind(error))
-      throw new AppError('UPSTREAM_RATE_LIMITED', "The video platform's web API is unavailable; try again shortly.", {
-        headers: { 'retry-after': '60' },
-        cause: error,
-      });
+    if (innertubeFailureKind(error)) throw unavailableError(error);
     throw error;
   }
   deps.onCheck?.({ trigger: 'create', outcome: 'ok', units: work.spent, newShorts: 0 });

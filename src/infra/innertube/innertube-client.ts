@@ -11,9 +11,10 @@
 // the configured base URL, with a timeout and a report per call, and non-2xx answers turned into
 // typed failures before the library sees them.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 // First: the undici package's classes as the globals youtubei.js reads when it loads (http-globals.ts).
 import '../http-globals.ts';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
 import { Innertube, Misc, NavigateAction, Parser, Utils, YT, YTNodes } from 'youtubei.js';
 import {
   CallFailure,
@@ -60,6 +61,15 @@ export interface InnertubeClientOptions {
   /** Per HTTP call, body included. */
   timeoutMs: number;
   onCall?: (call: InnertubeCallReport) => void;
+  /** A Shorts-tab continuation that failed transiently: default 2 retries, from 500 ms. */
+  pageRetry?: RetryPolicy;
+  /** Each operation's outcome (a Shorts-tab page is one): the source's health. */
+  onOutcome?: (outcome: InnertubeOutcome) => void;
+  /**
+   * An HTTP(S) proxy every InnerTube call goes through (http://user:pass@host:port), for addresses
+   * YouTube blocks: each call is a CONNECT tunnel through it, as https://www.youtube.com needs.
+   */
+  proxyUrl?: string | undefined;
 }
 
 /**
@@ -103,27 +113,17 @@ function findInChain<T>(error: unknown, type: abstract new (...args: never[]) =>
 
 function fromCallFailure(failure: CallFailure): InnertubeError {
   const { endpoint, status } = failure;
+  const options = { endpoint, status, cause: failure };
   if (failure.reason === 'timeout') return new InnertubeError('timeout', failure.message, { endpoint, cause: failure });
   if (failure.reason === 'network')
     return new InnertubeError('unavailable', failure.message, { endpoint, cause: failure });
+  if (failure.reason === 'consent') return new InnertubeError('consent', failure.message, options);
   if (status === 429)
-    return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, {
-      endpoint,
-      status,
-      cause: failure,
-    });
+    return new InnertubeError('rate-limited', `YouTube rate-limited the ${endpoint} call (HTTP 429).`, options);
   // YouTube answers 403 to sessions and addresses it blocks outright: the same trouble as its bot check.
   if (status === 403)
-    return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, {
-      endpoint,
-      status,
-      cause: failure,
-    });
-  return new InnertubeError('unavailable', `YouTube answered the ${endpoint} call with HTTP ${status}.`, {
-    endpoint,
-    status,
-    cause: failure,
-  });
+    return new InnertubeError('bot-check', `YouTube refused the ${endpoint} call (HTTP 403).`, options);
+  return new InnertubeError('http-error', `YouTube answered the ${endpoint} call with HTTP ${status}.`, options);
 }
 
 /**
@@ -152,12 +152,27 @@ Parser.setParserErrorHandler((context) => {
   operations.getStore()?.parserErrors.push(`${context.classname} (${context.error_type})`);
 });
 
-async function operation<T>(what: string, work: (context: OperationContext) => Promise<T>): Promise<T> {
+/** An operation's outcome, for the source's health: the endpoint it reads, and its failure when it failed. */
+export interface InnertubeOutcome {
+  endpoint: 'resolve_url' | 'browse' | 'player';
+  failure?: InnertubeError;
+}
+type OutcomeObserver = ((outcome: InnertubeOutcome) => void) | undefined;
+
+async function operation<T>(
+  what: string,
+  work: (context: OperationContext) => Promise<T>,
+  observe?: { endpoint: InnertubeOutcome['endpoint']; onOutcome: OutcomeObserver },
+): Promise<T> {
   const context: OperationContext = { parserErrors: [] };
   try {
-    return await operations.run(context, () => work(context));
+    const value = await operations.run(context, () => work(context));
+    observe?.onOutcome?.({ endpoint: observe.endpoint });
+    return value;
   } catch (error) {
-    throw classify(error, what);
+    const failure = classify(error, what);
+    observe?.onOutcome?.({ endpoint: observe.endpoint, failure });
+    throw failure;
   }
 }
 
@@ -395,6 +410,7 @@ async function continuationPage(
   context: OperationContext,
   channelId: string,
   ahead: boolean,
+  paging: Paging,
 ): Promise<InnertubeShortsPage> {
   const following = ahead ? readAhead(data, feed) : undefined;
   // Let the request leave before parsing holds the event loop for milliseconds.
@@ -407,14 +423,62 @@ async function continuationPage(
     new YT.ChannelListContinuation(feed.actions, parsed, true),
     context,
     channelId,
+    paging,
     navigate ? undefined : following,
   );
+}
+
+/** What every page of a Shorts tab is read with: the retry policy and the outcome observer. */
+interface Paging {
+  retry: RetryPolicy;
+  onOutcome: OutcomeObserver;
+}
+
+/** How a continuation page that failed is asked for again. */
+export interface RetryPolicy {
+  /** Further attempts after the first (0: none). */
+  retries: number;
+  /** The pause before the first retry, doubled before each next one. */
+  backoffMs: number;
+}
+
+/**
+ * Failures a moment later may not repeat: no answer, a 5xx, a 429. A block (bot check, consent), a
+ * 4xx or a page the library cannot read would be answered the same again.
+ */
+function isTransient(error: InnertubeError): boolean {
+  if (error.kind === 'timeout' || error.kind === 'unavailable' || error.kind === 'rate-limited') return true;
+  return error.kind === 'http-error' && (error.status ?? 0) >= 500;
+}
+
+/**
+ * A continuation's raw answer: the one asked ahead when there is one, else a call; a transient
+ * failure is asked again after a pause (jittered, doubling), at most `retries` times.
+ */
+async function continuationData(
+  endpoint: YTNodes.NavigationEndpoint,
+  feed: ShortsFeed,
+  ahead: Promise<unknown> | undefined,
+  retry: RetryPolicy,
+  what: string,
+): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await (attempt === 0 && ahead ? ahead : fetchRaw(endpoint, feed));
+    } catch (error) {
+      const failure = classify(error, what);
+      if (attempt >= retry.retries || !isTransient(failure)) throw failure;
+      const pause = retry.backoffMs * 2 ** attempt;
+      await sleep(pause / 2 + Math.random() * (pause / 2));
+    }
+  }
 }
 
 function shortsPage(
   feed: ShortsFeed,
   context: OperationContext,
   channelId: string,
+  paging: Paging,
   ahead?: Ahead,
 ): InnertubeShortsPage {
   const items = shortsItems(feed, context, channelId);
@@ -429,9 +493,14 @@ function shortsPage(
     // One request per page however often next() is called; after a failure, the next call retries.
     next(options) {
       if (!hasMore || !endpoint) return Promise.resolve(lastPage());
-      const data = usable?.data;
-      nextPage ??= operation(`the Shorts of ${channelId}`, async (ctx) =>
-        continuationPage(await (data ?? fetchRaw(endpoint, feed)), feed, ctx, channelId, options?.readAhead === true),
+      const what = `the Shorts of ${channelId}`;
+      nextPage ??= operation(
+        what,
+        async (ctx) => {
+          const data = await continuationData(endpoint, feed, usable?.data, paging.retry, what);
+          return continuationPage(data, feed, ctx, channelId, options?.readAhead === true, paging);
+        },
+        { endpoint: 'browse', onOutcome: paging.onOutcome },
       ).catch((error: unknown) => {
         nextPage = undefined;
         throw error;
@@ -497,6 +566,7 @@ async function readShorts(
   yt: Innertube,
   id: string,
   context: OperationContext,
+  paging: Paging,
 ): Promise<InnertubeShortsPage & { channel: InnertubeChannel }> {
   let page: YT.Channel;
   try {
@@ -506,7 +576,7 @@ async function readShorts(
     page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
   } catch (error) {
     if (error instanceof Utils.ChannelError)
-      throw new InnertubeError('unavailable', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
+      throw new InnertubeError('http-error', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
         endpoint: 'browse',
         cause: error,
       });
@@ -516,7 +586,7 @@ async function readShorts(
   const onShortsTab =
     page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
   if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
-  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id);
+  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id, paging);
   return { ...first, channel };
 }
 
@@ -601,12 +671,18 @@ async function createSession(target: FetchTarget): Promise<Innertube> {
 
 export async function createInnertubeClient(options: InnertubeClientOptions): Promise<InnertubeClient> {
   const base = new URL(options.baseUrl);
-  const agent = new Agent({
+  const onOutcome = options.onOutcome;
+  const paging: Paging = { retry: options.pageRetry ?? { retries: 2, backoffMs: 500 }, onOutcome };
+  const pool = {
     keepAliveTimeout: 30_000,
     connections: 32,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
-  });
+  };
+  // Tunnelled for http:// origins too (the fake platform): the proxy is used as it is with youtube.com.
+  const agent: Dispatcher = options.proxyUrl
+    ? new ProxyAgent({ ...pool, uri: options.proxyUrl, proxyTunnel: true })
+    : new Agent(pool);
   const yt = await createSession({
     base,
     agent,
@@ -614,14 +690,23 @@ export async function createInnertubeClient(options: InnertubeClientOptions): Pr
     onCall: options.onCall,
   });
   return {
-    resolve: (url) => operation(`the address ${url}`, () => resolveChannelId(yt, url)),
+    resolve: (url) =>
+      operation(`the address ${url}`, () => resolveChannelId(yt, url), { endpoint: 'resolve_url', onOutcome }),
     channel: (id) =>
-      operation(`the channel ${id}`, async () => {
-        const page = await channelPage(yt, id);
-        return page && channelFromPage(id, page);
+      operation(
+        `the channel ${id}`,
+        async () => {
+          const page = await channelPage(yt, id);
+          return page && channelFromPage(id, page);
+        },
+        { endpoint: 'browse', onOutcome },
+      ),
+    shorts: (id) =>
+      operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context, paging), {
+        endpoint: 'browse',
+        onOutcome,
       }),
-    shorts: (id) => operation(`the Shorts of ${id}`, (context) => readShorts(yt, id, context)),
-    video: (id) => operation(`the video ${id}`, () => readVideo(yt, id)),
+    video: (id) => operation(`the video ${id}`, () => readVideo(yt, id), { endpoint: 'player', onOutcome }),
     close: () => agent.close(),
   };
 }

@@ -2,8 +2,10 @@
 // https://www.youtube.com is rewritten to the configured base URL (the fake platform in tests and
 // the demo), each call gets a timeout covering its body too, is reported to `onCall`, and non-2xx
 // answers become typed failures (CallFailure) before the library sees them, so the kind of a
-// failure never has to be guessed from a library message.
-import { type Agent, fetch as undiciFetch, Headers, type Request, type RequestInit, Response } from 'undici';
+// failure never has to be guessed from a library message. Redirects are followed by hand: one to
+// YouTube's cookie-consent page (consent.youtube.com, what addresses in the EU and some datacenters
+// are sent to) is a consent wall, never a page to read.
+import { type Dispatcher, fetch as undiciFetch, Headers, type Request, type RequestInit, Response } from 'undici';
 
 export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
 
@@ -19,12 +21,12 @@ export interface InnertubeCallReport {
 export class CallFailure extends Error {
   readonly endpoint: string;
   readonly status: number;
-  readonly reason: 'http' | 'timeout' | 'network';
+  readonly reason: 'http' | 'timeout' | 'network' | 'consent';
 
   constructor(
     endpoint: string,
     status: number,
-    reason: 'http' | 'timeout' | 'network',
+    reason: 'http' | 'timeout' | 'network' | 'consent',
     message: string,
     cause?: unknown,
   ) {
@@ -38,7 +40,8 @@ export class CallFailure extends Error {
 export interface FetchTarget {
   /** Stands for https://www.youtube.com. */
   base: URL;
-  agent: Agent;
+  /** The connection pool: direct, or through the outbound proxy (a ProxyAgent). */
+  agent: Dispatcher;
   /** Per HTTP call, body included. */
   timeoutMs: number;
   onCall?: ((call: InnertubeCallReport) => void) | undefined;
@@ -87,14 +90,13 @@ export async function fetchThrough(
   const signal = AbortSignal.timeout(target.timeoutMs);
   let status = 0;
   try {
-    const response = await undiciFetch(url, {
-      method,
-      headers,
-      body: body as string | undefined,
-      signal,
-      dispatcher: target.agent,
-      redirect: 'follow',
-    });
+    let request = { url, method, body: body as string | undefined };
+    let response = await send(target, request, headers, signal);
+    for (let hop = 0; isRedirect(response.status) && hop < MAX_REDIRECTS; hop++) {
+      await response.body?.cancel();
+      request = followed(target, endpoint, request, response);
+      response = await send(target, request, headers, signal);
+    }
     status = response.status;
     // Read the body here, so the timeout covers it and the report says when the call really ended.
     const bytes = await response.arrayBuffer();
@@ -107,10 +109,70 @@ export async function fetchThrough(
     });
     return new Response(bytes, { status, statusText: response.statusText, headers: responseHeaders });
   } catch (error) {
-    if (error instanceof CallFailure) throw error;
+    if (error instanceof CallFailure && error.reason !== 'consent') throw error;
+    status = error instanceof CallFailure ? error.status : status;
     target.onCall?.({ endpoint, status, durationMs: performance.now() - started });
+    if (error instanceof CallFailure) throw error;
     throw noAnswer(target, endpoint, status, signal, error);
   }
+}
+
+const MAX_REDIRECTS = 3;
+const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
+
+interface Outgoing {
+  url: URL;
+  method: string;
+  body: string | undefined;
+}
+
+function send(target: FetchTarget, request: Outgoing, headers: Array<[string, string]>, signal: AbortSignal) {
+  return undiciFetch(request.url, {
+    method: request.method,
+    headers,
+    body: request.body,
+    signal,
+    dispatcher: target.agent,
+    redirect: 'manual',
+  });
+}
+
+/**
+ * Where a redirect leads (youtube.com addresses to the base URL, as every call). YouTube's consent
+ * page is not followed: it answers HTML that no InnerTube call can use, whatever the hop count; nor
+ * is any other host (google.com/sorry, a captcha): the call's headers are for YouTube only.
+ */
+function followed(target: FetchTarget, endpoint: string, from: Outgoing, response: Response) {
+  const location = response.headers.get('location');
+  if (!location)
+    throw new CallFailure(
+      endpoint,
+      response.status,
+      'http',
+      `YouTube answered ${endpoint} with HTTP ${response.status}.`,
+    );
+  const next = new URL(location, from.url);
+  if (/^consent\.(youtube|google)\.[a-z.]+$/i.test(next.hostname))
+    throw new CallFailure(
+      endpoint,
+      response.status,
+      'consent',
+      `YouTube sent the ${endpoint} call to its cookie-consent page (${next.hostname}).`,
+    );
+  const basePath = target.base.pathname.replace(/\/+$/, '');
+  const url =
+    next.origin === YOUTUBE_ORIGIN ? new URL(`${target.base.origin}${basePath}${next.pathname}${next.search}`) : next;
+  if (url.origin !== target.base.origin)
+    throw new CallFailure(
+      endpoint,
+      response.status,
+      'http',
+      `YouTube answered ${endpoint} with HTTP ${response.status} to ${next.hostname}${next.pathname}.`,
+    );
+  // 303, and 301/302 after a POST as browsers do: the next request is a GET without a body.
+  const asGet =
+    response.status === 303 || ((response.status === 301 || response.status === 302) && from.method === 'POST');
+  return asGet ? { url, method: 'GET', body: undefined } : { url, method: from.method, body: from.body };
 }
 
 /** A call that got no (complete) answer: a timeout, or the network failed. */
@@ -136,7 +198,7 @@ function noAnswer(target: FetchTarget, endpoint: string, status: number, signal:
     endpoint,
     status,
     'network',
-    `Could not reach YouTube for ${endpoint}: ${(error as Error).message}.`,
+    `Could not reach YouTube for ${endpoint}: ${(error as Error).message}${code ? ` (${code})` : ''}.`,
     error,
   );
 }

@@ -63,7 +63,22 @@ export interface InnertubeVideo {
   channelId?: string;
   thumbnails: InnertubeThumbnail[];
 }
-export type InnertubeFailureKind = 'bot-check' | 'rate-limited' | 'parse' | 'unavailable' | 'timeout';
+/**
+ * Why a call failed: 'bot-check' (LOGIN_REQUIRED "not a bot", a 403), 'consent' (sent to the
+ * cookie-consent page), 'rate-limited' (429), 'http-error' (any other non-2xx answer: 404, 500,
+ * 501, 503), 'parse' (an answer of a shape youtubei.js cannot read), 'unavailable' (no answer: the
+ * network failed, or the service pauses calls), 'timeout'.
+ */
+export const INNERTUBE_FAILURE_KINDS = [
+  'bot-check',
+  'consent',
+  'rate-limited',
+  'http-error',
+  'parse',
+  'unavailable',
+  'timeout',
+] as const;
+export type InnertubeFailureKind = (typeof INNERTUBE_FAILURE_KINDS)[number];
 
 /** Failures are thrown as errors carrying `kind` (InnertubeFailureKind). */
 export interface InnertubeClient {

@@ -672,6 +672,17 @@ class SignupInfo(TypedDict):
     mode: Union[Literal["off"], Literal["invite"], Literal["open"]]
     startingCredits: int
 
+SourceHealthLastError = TypedDict("SourceHealthLastError", {"class": "str", "status": "Optional[int]", "at": "str"}, total=True)
+
+class SourceHealth(TypedDict):
+    """An upstream source's recent health as this instance met it."""
+    source: Union[Literal["data-api"], Literal["innertube"]]
+    recentCalls: int
+    successRate: Optional[float]
+    lastError: Optional[SourceHealthLastError]
+    breakerOpen: bool
+    breakers: Dict[str, Any]
+
 class StatementEntry(TypedDict):
     """A ledger entry with the request and channel it paid for."""
     id: int
@@ -911,6 +922,7 @@ __all__ = [
     "ShortsResult",
     "ShortsWebhookPayload",
     "SignupInfo",
+    "SourceHealth",
     "StatementEntry",
     "UpdateWatch",
     "UsageDay",

@@ -2,7 +2,7 @@
 // address), its Shorts from the UUSH playlist page by page, their details from videos.list.
 // hybrid.ts reads the same way once it has the Shorts tab's ids.
 import type { Short } from '../../../contract/shorts.ts';
-import { AppError } from '../../../errors.ts';
+import { AppError, isAppError } from '../../../errors.ts';
 import { resolveChannel } from '../channel-resolver.ts';
 import { toShort } from '../mapping.ts';
 import type { FetchHooks } from '../shorts-query.ts';
@@ -14,6 +14,8 @@ import {
   type FoundChannel,
   inFlight,
   type ListingFrame,
+  cutShort,
+  failureText,
   listingFrame,
   OwnResult,
   type ShortsSource,
@@ -72,7 +74,7 @@ export async function readDataApiShorts(
     ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
     budget: read.work.listingBudget({ oldestDate: read.query.oldestDate, cap: frame.cap, pageSize: PAGE_SIZE }),
   };
-  const { collected, source } = await collect(ctx, read, found, options);
+  const { collected, source, partial } = await collect(ctx, read, found, options);
   ctx.onUpstream?.(read.work.spent);
   const result: ShortsResult = {
     channel: frame.channel,
@@ -81,35 +83,63 @@ export async function readDataApiShorts(
     ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? ('balance' as const) : ('max' as const) } : {}),
     fetchedAt: frame.fetchedAt,
     source,
+    ...(partial !== undefined ? cutShort(partial) : {}),
   };
-  if (collected.budgetStopped) throw new OwnResult(result);
+  if (collected.budgetStopped || partial !== undefined) throw new OwnResult(result);
   return result;
 }
 
-/** The listing: the Shorts tab where it was asked for and answered, else (or as its fallback) the playlist. */
+/**
+ * The listing: the Shorts tab where it was asked for and answered, else (or as its fallback) the
+ * playlist. A tab that failed after some shorts were read falls back to the playlist too; should
+ * that fail as well, the tab's shorts are the answer, cut short (`partial`).
+ */
 async function collect(
   ctx: SourceContext,
   read: SourceRead,
   found: FoundChannel,
   options: CollectOptions,
-): Promise<{ collected: Collected; source: 'data-api' | 'hybrid' }> {
+): Promise<{ collected: Collected; source: 'data-api' | 'hybrid'; partial?: string }> {
+  let partial: Collected | undefined;
   if (found.tab) {
     try {
       const first = await found.tab;
-      ctx.innertube.succeeded();
+      ctx.innertube.succeeded('browse');
       // An empty tab on a channel that reports videos may be a tab that failed to render: ask the playlist.
-      if (first.items.length > 0 || Number(found.channel.statistics?.videoCount ?? 0) === 0)
-        return { collected: await collectFromTab(read.calls, first, options), source: 'hybrid' };
+      if (first.items.length > 0 || Number(found.channel.statistics?.videoCount ?? 0) === 0) {
+        const collected = await collectFromTab(read.calls, first, options);
+        if (collected.failure === undefined || !collected.truncated) return { collected, source: 'hybrid' };
+        ctx.innertube.failed(collected.failure, 'browse');
+        partial = collected;
+      }
     } catch (error) {
-      if (!ctx.innertube.failed(error)) throw error; // the UUSH playlist below is the fallback
+      if (!ctx.innertube.failed(error, 'browse')) throw error; // the UUSH playlist below is the fallback
     }
   }
   const firstPage = found.firstPage ? { firstPage: found.firstPage } : {};
-  return {
-    collected: await collectShorts(read.calls, found.channel.id, { ...options, ...firstPage }),
-    source: 'data-api',
-  };
+  try {
+    return {
+      collected: await collectShorts(read.calls, found.channel.id, { ...options, ...firstPage }),
+      source: 'data-api',
+    };
+  } catch (error) {
+    if (!partial || !isAppError(error) || !UPSTREAM_FAILURES.has(error.code)) throw error;
+    return {
+      collected: partial,
+      source: 'hybrid',
+      partial:
+        `YouTube's web API ${failureText(partial.failure)} Reading on through the Data API ` + `${failureText(error)}`,
+    };
+  }
 }
+
+/** Data API failures after which a partial read of the tab is worth answering (not a spent quota: that has its own fallbacks). */
+const UPSTREAM_FAILURES = new Set([
+  'UPSTREAM_ERROR',
+  'UPSTREAM_RATE_LIMITED',
+  'UPSTREAM_TIMEOUT',
+  'UPSTREAM_UNAVAILABLE',
+]);
 
 /**
  * Shorts are mapped as their details arrive and offered to the caller (hooks.onShorts), after the

@@ -20,13 +20,15 @@ export const hybridSource: ShortsSource = {
     if (channelId) {
       const known = channelId;
       return channelById(ctx, read, known, () =>
-        client && ctx.innertube.usable()
+        client && ctx.innertube.usable('browse')
           ? { tab: inFlight(client.shorts(known)) }
           : { firstPage: inFlight(calls.playlistItems(shortsPlaylistId(known))) },
       );
     }
     const channel = await resolveChannel(query.ref, { calls, canSpendUnpaid: work.canSpendUnpaid });
-    return client && ctx.innertube.usable() ? { channel, tab: inFlight(client.shorts(channel.id)) } : { channel };
+    return client && ctx.innertube.usable('browse')
+      ? { channel, tab: inFlight(client.shorts(channel.id)) }
+      : { channel };
   },
   readShorts: readDataApiShorts,
 };

@@ -12,9 +12,17 @@ import {
   type InnertubeVideo,
 } from '../innertube-source.ts';
 
+/** The kinds of InnerTube call, each with a breaker of its own: one kind failing pauses only itself. */
+export type InnertubeCall = 'resolve_url' | 'browse' | 'player';
+export const INNERTUBE_CALLS: readonly InnertubeCall[] = ['resolve_url', 'browse', 'player'];
+
 export interface InnertubeAccessOptions {
   innertube: InnertubeClient | undefined;
-  breaker: CircuitBreaker | undefined;
+  /**
+   * A breaker per call kind: a success of one kind must not close another's ('resolves, but every
+   * browse fails' would otherwise never open anything).
+   */
+  breakers: Record<InnertubeCall, CircuitBreaker> | undefined;
   /** Where publish dates are kept for good (they never change): the stale cache. */
   dates: Cache;
   /** Player calls allowed per hour for keyless dates (YouTube bot-checks beyond about 300). */
@@ -26,12 +34,17 @@ export interface InnertubeAccessOptions {
 export interface InnertubeAccess {
   /** The client; present when the service was given one (hybrid, innertube, and the keyless fallback). */
   readonly client: InnertubeClient | undefined;
-  /** Whether InnerTube may be asked now: configured, and its breaker closed. */
-  usable(): boolean;
-  /** Counts an InnerTube failure against the breaker (true), or says `error` is none (false). */
-  failed(error: unknown): boolean;
-  /** A call that went through: the breaker closes. */
-  succeeded(): void;
+  /** Whether InnerTube may be asked for `call` now: configured, and that call's breaker closed. */
+  usable(call: InnertubeCall): boolean;
+  /** Throws the caller's 503 when `call`'s breaker pauses it (nothing can stand in for InnerTube there). */
+  assertUsable(call: InnertubeCall): void;
+  /**
+   * Counts an InnerTube failure against the breaker of the call that failed (the error's endpoint,
+   * else `call`) (true), or says `error` is none (false).
+   */
+  failed(error: unknown, call?: InnertubeCall): boolean;
+  /** A `call` that went through: its breaker closes. */
+  succeeded(call: InnertubeCall): void;
   /** What the caller is answered when InnerTube, with nothing to stand in for it, failed with `error`. */
   unavailable(error: unknown): AppError;
   /** The channel id at `ref`; null: YouTube says there is none; `failed`: InnerTube could not be used (why). */
@@ -40,62 +53,115 @@ export interface InnertubeAccess {
   video(id: string): Promise<InnertubeVideo | undefined>;
 }
 
-/** InnerTube could not be used (breaker open) where nothing else can stand in. */
+/** InnerTube could not be used (its breaker is open) where nothing else can stand in. */
 class InnertubeDown extends Error {
   readonly kind = 'unavailable';
+  readonly retryInMs: number;
+  readonly call: InnertubeCall;
+  constructor(call: InnertubeCall, retryInMs: number) {
+    super(`its ${call} calls are paused after repeated failures`);
+    this.call = call;
+    this.retryInMs = retryInMs;
+  }
+
+  /** 503 with the pause's end as Retry-After: the breaker lets a trial call through then. */
+  asAppError(): AppError {
+    const seconds = Math.max(1, Math.ceil(this.retryInMs / 1000));
+    return new AppError(
+      'UPSTREAM_UNAVAILABLE',
+      `${WEB_API} is unavailable: the service paused its ${this.call} calls after repeated failures, for ` +
+        `${seconds} s more.`,
+      { headers: { 'retry-after': String(seconds) }, cause: this },
+    );
+  }
+}
+
+/** The call kind an error belongs to: the endpoint that failed, when it says. */
+function callOf(error: unknown, fallback: InnertubeCall): InnertubeCall {
+  const endpoint = (error as { endpoint?: unknown } | null)?.endpoint;
+  return INNERTUBE_CALLS.find((c) => c === endpoint) ?? fallback;
 }
 
 export function createInnertubeAccess(options: InnertubeAccessOptions): InnertubeAccess {
-  const { innertube, breaker } = options;
+  const { innertube, breakers } = options;
   const throttle = { windowStart: 0, calls: 0 };
+  const down = (call: InnertubeCall) => new InnertubeDown(call, breakers?.[call].retryInMs() ?? 0);
   const access: InnertubeAccess = {
     client: innertube,
-    usable: () => !!innertube && (!breaker || breaker.allows()),
-    failed(error) {
+    usable: (call) => !!innertube && (!breakers || breakers[call].allows()),
+    assertUsable(call) {
+      if (!access.usable(call)) throw unavailableError(down(call));
+    },
+    failed(error, call = 'browse') {
       const kind = innertubeFailureKind(error);
       if (!kind) return false;
-      breaker?.failure();
+      if (!(error instanceof InnertubeDown)) breakers?.[callOf(error, call)].failure();
       options.onInnertubeFailure?.(kind, error);
       return true;
     },
-    succeeded: () => breaker?.success(),
+    succeeded: (call) => breakers?.[call].success(),
     unavailable: unavailableError,
     async resolve(ref) {
-      if (!access.usable()) return { failed: new InnertubeDown() };
+      if (!access.usable('resolve_url')) return { failed: down('resolve_url') };
       try {
         const id = await innertube!.resolve(channelAddress(ref));
-        breaker?.success();
+        access.succeeded('resolve_url');
         return id ?? null;
       } catch (error) {
-        if (access.failed(error)) return { failed: error };
+        if (access.failed(error, 'resolve_url')) return { failed: error };
         throw error;
       }
     },
-    video: (id) => playerVideo(options, throttle, id),
+    // Its failures are counted where they end the read (the source's `failed`), not twice.
+    video: (id) => playerVideo(options, throttle, id, access),
   };
   return access;
 }
 
-function unavailableError(error: unknown): AppError {
+const WEB_API = "The video platform's web API (keyless mode)";
+
+/** What helps against a block: said to whoever meets one, so it reaches the operator. */
+const WHAT_HELPS =
+  'What helps: a YouTube Data API key (YOUTUBE_API_KEY; the hybrid source then falls back to the Data API by ' +
+  "itself), or an outbound proxy for YouTube's web API (INNERTUBE_PROXY_URL) on an address YouTube does not block.";
+
+/**
+ * InnerTube's failure as the caller's error: an answered error is 502 and names the answer; only a
+ * rate limit or a block promises a retry (503 with Retry-After); no answer in time is 504; no answer
+ * at all is 503 without a promise (nothing says when the network comes back).
+ */
+export function unavailableError(error: unknown): AppError {
   const kind = innertubeFailureKind(error);
-  // A timeout is the platform's 504, as on the Data API path, not a 503 "rate limited".
-  if (kind === 'timeout')
-    return new AppError('UPSTREAM_TIMEOUT', `The video platform's web API (keyless mode) did not answer in time.`, {
-      cause: error,
-    });
-  const why =
-    kind === 'bot-check'
-      ? 'it asks the service to prove it is not a bot'
-      : kind === 'rate-limited'
-        ? 'it is rate limiting the service'
-        : kind === 'parse'
-          ? 'its pages changed in a way the service cannot read'
-          : 'it could not be reached';
-  return new AppError(
-    kind === 'parse' ? 'UPSTREAM_ERROR' : 'UPSTREAM_RATE_LIMITED',
-    `The video platform's web API (keyless mode) is unavailable: ${why}.`,
-    kind === 'parse' ? { cause: error } : { headers: { 'retry-after': '60' }, cause: error },
-  );
+  // The failure's own sentence, without its full stop: it is quoted inside this one.
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  const cause = { cause: error };
+  switch (kind) {
+    case 'timeout':
+      return new AppError('UPSTREAM_TIMEOUT', `${WEB_API} did not answer in time.`, cause);
+    case 'rate-limited':
+      return new AppError('UPSTREAM_RATE_LIMITED', `${WEB_API} is rate limiting the service (${detail}).`, {
+        headers: { 'retry-after': '60' },
+        ...cause,
+      });
+    case 'bot-check':
+    case 'consent':
+      return new AppError(
+        'UPSTREAM_BLOCKED',
+        `${WEB_API} blocks the service: ${
+          kind === 'consent'
+            ? 'it answers with its cookie-consent page'
+            : 'it asks the service to prove it is not a bot'
+        } (${detail}). ${WHAT_HELPS}`,
+        { headers: { 'retry-after': '300' }, ...cause },
+      );
+    case 'parse':
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered pages the service cannot read: ${detail}.`, cause);
+    case 'http-error':
+      return new AppError('UPSTREAM_ERROR', `${WEB_API} answered with an error: ${detail}.`, cause);
+    default:
+      if (error instanceof InnertubeDown) return error.asAppError();
+      return new AppError('UPSTREAM_UNAVAILABLE', `${WEB_API} could not be reached: ${detail}.`, cause);
+  }
 }
 
 /** Keyless date lookups: cached for good (publish dates never change) and throttled per hour. */
@@ -103,6 +169,7 @@ async function playerVideo(
   options: InnertubeAccessOptions,
   throttle: { windowStart: number; calls: number },
   id: string,
+  access: Pick<InnertubeAccess, 'assertUsable' | 'succeeded'>,
 ): Promise<InnertubeVideo | undefined> {
   const key = `yt:player:${id}`;
   const known = await options.dates.get<InnertubeVideo>(key);
@@ -120,7 +187,9 @@ async function playerVideo(
       { headers: { 'retry-after': String(Math.ceil((throttle.windowStart + 3600_000 - now) / 1000)) } },
     );
   }
+  access.assertUsable('player');
   const video = await options.innertube!.video(id);
+  access.succeeded('player');
   if (video) await options.dates.set(key, video, 30 * 86_400_000);
   return video;
 }

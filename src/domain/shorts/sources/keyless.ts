@@ -6,11 +6,22 @@
 import { keylessChannel, keylessVideo, KEYLESS_APPROXIMATE_FIELDS } from '../innertube-source.ts';
 import { collectKeyless } from '../keyless-collector.ts';
 import { toShort } from '../mapping.ts';
-import { inFlight, listingFrame, noSuchChannel, type ShortsSource } from './source.ts';
+import type { ShortsResult } from '../shorts-result.ts';
+import {
+  cutShort,
+  failureText,
+  inFlight,
+  listingFrame,
+  noSuchChannel,
+  OwnResult,
+  type ShortsSource,
+} from './source.ts';
 
 export const keylessSource: ShortsSource = {
   async findChannel(ctx, read) {
     const { query } = read;
+    // Nothing stands in for the Shorts tab here: with its breaker open, no call is worth making.
+    ctx.innertube.assertUsable('browse');
     let channelId = read.channelId;
     if (!channelId) {
       const id = await ctx.innertube.resolve(query.ref);
@@ -36,12 +47,13 @@ export const keylessSource: ShortsSource = {
         video: ctx.innertube.video,
         ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
       });
-      ctx.innertube.succeeded();
+      if (collected.failure === undefined) ctx.innertube.succeeded('browse');
+      else ctx.innertube.failed(collected.failure, 'browse');
     } catch (error) {
       if (ctx.innertube.failed(error)) throw ctx.innertube.unavailable(error);
       throw error;
     }
-    return {
+    const result: ShortsResult = {
       channel: frame.channel,
       shorts: collected.items.map((item) =>
         toShort(keylessVideo(item, found.channel, collected.details.get(item.id)), frame.identity),
@@ -52,5 +64,7 @@ export const keylessSource: ShortsSource = {
       source: 'innertube',
       approximateFields: [...KEYLESS_APPROXIMATE_FIELDS],
     };
+    if (collected.failure === undefined) return result;
+    throw new OwnResult({ ...result, ...cutShort(`YouTube's web API ${failureText(collected.failure)}`) });
   },
 };

@@ -56,13 +56,27 @@ export interface ShortsSource {
   readShorts(ctx: SourceContext, read: SourceRead, found: FoundChannel): Promise<ShortsResult>;
 }
 
-/** A read cut short by the requesting account's own balance: its result is not for sharing or caching. */
+/**
+ * A read cut short by the requesting account's own balance, or by an upstream failure after some
+ * shorts were read: its result answers this request only, never cached or shared.
+ */
 export class OwnResult extends Error {
   readonly result: ShortsResult;
   constructor(result: ShortsResult) {
     super('result limited by the requesting account');
     this.result = result;
   }
+}
+
+/** A result's truncation by an upstream failure mid-way, `why` naming it ("YouTube's web API answered …"). */
+export function cutShort(why: string): Pick<ShortsResult, 'truncated' | 'truncatedBy' | 'truncatedWhy'> {
+  return { truncated: true, truncatedBy: 'upstream', truncatedWhy: why };
+}
+
+/** An upstream failure as the rest of a sentence: "failed: YouTube answered the browse call with HTTP 503." */
+export function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `failed: ${message.replace(/\.$/, '')}.`;
 }
 
 export function noSuchChannel(ref: ChannelRef): AppError {

@@ -49,6 +49,7 @@ export async function metrics(
   }
   await readQueueDepths(services, request.log);
   await readKeyUsage(services, request.log);
+  readSourceHealth(services);
   reply.header('content-type', services.metrics.registry.contentType);
   return services.metrics.registry.metrics();
 }
@@ -81,5 +82,21 @@ async function readKeyUsage({ keyPool, metrics }: Services, log: FastifyBaseLogg
   for (const key of keys) {
     metrics.upstreamKeyUnitsUsed.set({ key: key.label }, key.unitsUsed);
     metrics.upstreamKeyUnitsRemaining.set({ key: key.label, state: key.state }, key.unitsRemaining);
+  }
+}
+
+/** Each source's health as gauges: read from the process's own tracker at scrape time. */
+function readSourceHealth({ health, metrics }: Services) {
+  metrics.sourceSuccessRatio.reset();
+  metrics.sourceLastError.reset(); // only the last class stays
+  for (const view of health.view()) {
+    if (view.successRate !== null) metrics.sourceSuccessRatio.set({ source: view.source }, view.successRate);
+    for (const [call, state] of Object.entries(view.breakers))
+      metrics.sourceBreakerOpen.set({ source: view.source, call }, state === 'open' ? 1 : 0);
+    if (view.lastError)
+      metrics.sourceLastError.set(
+        { source: view.source, class: view.lastError.class },
+        Date.parse(view.lastError.at) / 1000,
+      );
   }
 }

@@ -1,11 +1,15 @@
-// GET /readyz: whether every configured store answers (decisive), with the upstream keys' state and
-// configuration warnings (reported, never decisive: stale results are still served).
-import type { FastifyBaseLogger } from 'fastify';
+// GET /readyz: whether every configured store answers (decisive), with the upstream keys' state, each
+// source's state and configuration warnings (reported, never decisive: stale results are still
+// served). Each source's details (success rate, last error) only to an operator's credential.
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services.ts';
 import { QUEUES } from '../../../infra/queue.ts';
 import { withTimeout } from '../../../infra/timeout.ts';
 import { startupNotes } from '../../../startup-notes.ts';
+import { SourceHealthSchema } from '../../../contract/operator.ts';
+import { authenticateOperator } from '../../../domain/operators/operator-auth.ts';
+import type { SourceHealthView } from '../../../infra/source-health.ts';
 import { json } from '../../schemas/common.ts';
 import type { ReplyOf, RequestOf } from '../../types.ts';
 
@@ -33,6 +37,17 @@ const Upstream = Type.Object({
   keys: Type.Object({ active: Type.Integer(), exhausted: Type.Integer(), invalid: Type.Integer() }),
 });
 
+const Sources = Type.Array(
+  Type.Object({
+    source: Type.Union([Type.Literal('data-api'), Type.Literal('innertube')]),
+    status: Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('paused')], {
+      description:
+        "ok: most recent calls succeeded (or none were made); failing: most of the last 15 minutes' calls " +
+        'failed; paused: a breaker pauses its calls. Not decisive for readiness.',
+    }),
+  }),
+);
+
 export const readinessRoute = {
   method: 'GET',
   url: '/readyz',
@@ -46,6 +61,12 @@ export const readinessRoute = {
           status: Type.Literal('ok'),
           checks: Type.Object({ database: Check, queue: Check, redis: Check }),
           upstream: Type.Optional(Upstream),
+          sources: Type.Optional(Sources),
+          sourceDetails: Type.Optional(
+            Type.Array(SourceHealthSchema, {
+              description: 'Sent with an operator credential (OPERATOR_TOKEN or an operator session) only.',
+            }),
+          ),
           setup: Type.Optional(Setup),
         }),
       ),
@@ -55,6 +76,12 @@ export const readinessRoute = {
           status: Type.Literal('unavailable'),
           checks: Type.Object({ database: Check, queue: Check, redis: Check }),
           upstream: Type.Optional(Upstream),
+          sources: Type.Optional(Sources),
+          sourceDetails: Type.Optional(
+            Type.Array(SourceHealthSchema, {
+              description: 'Sent with an operator credential (OPERATOR_TOKEN or an operator session) only.',
+            }),
+          ),
           setup: Type.Optional(Setup),
         }),
       ),
@@ -73,10 +100,14 @@ export async function readiness(
   const databaseUp = checks.database.status === 'ok';
   const upstream = databaseUp ? await upstreamState(services, request.log) : undefined;
   const warnings = databaseUp ? await setupWarnings(services, request.log) : undefined;
+  const health = services.health.view();
+  const details = databaseUp && (await isOperator(request)) ? { sourceDetails: health } : {};
   return {
     status: ok ? ('ok' as const) : ('unavailable' as const),
     checks,
     ...(upstream ? { upstream } : {}),
+    sources: health.map((h) => ({ source: h.source, status: sourceStatus(h) })),
+    ...details,
     ...(warnings ? { setup: { warnings } } : {}),
   };
 }
@@ -134,5 +165,21 @@ async function setupWarnings(services: Services, log: FastifyBaseLogger) {
   });
   return notes?.flatMap((n) =>
     n.code === 'NO_DATA_API_KEY' || n.code === 'DATA_API_KEYS_REJECTED' || n.code === 'NO_USERS' ? [n.code] : [],
+  );
+}
+
+function sourceStatus(health: SourceHealthView): 'ok' | 'failing' | 'paused' {
+  if (health.breakerOpen) return 'paused';
+  return health.successRate !== null && health.successRate < 0.5 ? 'failing' : 'ok';
+}
+
+/** Whether the caller sent an operator's credential; anything else (none, a customer's) gets the public answer. */
+async function isOperator(request: FastifyRequest): Promise<boolean> {
+  const header = request.headers.authorization;
+  if (!header) return false;
+  const { db, auth, config } = request.server.services;
+  return authenticateOperator({ db, auth, operatorToken: config.OPERATOR_TOKEN }, header).then(
+    () => true,
+    () => false,
   );
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { nextQuotaDayStart, quotaDay } from '../../../domain/quota/quota-day.ts';
 import { json } from '../../schemas/common.ts';
+import { SourceHealthSchema } from '../../../contract/operator.ts';
 import type { RequestOf } from '../../types.ts';
 import { operatorErrors, operatorSchema } from './common.ts';
 
@@ -20,7 +21,8 @@ export const quotaRoute = {
   schema: {
     ...operatorSchema(),
     summary:
-      'Upstream quota per YouTube Data API key today (the pool shared by every instance), and the source in use.',
+      'Upstream quota per YouTube Data API key today (the pool shared by every instance), the source in use, and ' +
+      "each source's recent health as this instance met it.",
     response: {
       200: json(
         "The source and each key's quota today.",
@@ -33,6 +35,7 @@ export const quotaRoute = {
               "Units spent today on requests that then failed on the service's own side (its database or Redis " +
               "unavailable, an unexpected error): its loss, counted against no account's allowance.",
           }),
+          sources: Type.Array(SourceHealthSchema),
         }),
       ),
       ...operatorErrors(),
@@ -41,7 +44,7 @@ export const quotaRoute = {
 } as const;
 
 export async function quota(request: RequestOf<typeof quotaRoute.schema>) {
-  const { db, keyPool, source, clock } = request.server.services;
+  const { db, keyPool, source, clock, health } = request.server.services;
   const keys = await keyPool.status();
   const now = clock();
   const [lost] = await db.query<{ n: number }>(
@@ -50,6 +53,7 @@ export async function quota(request: RequestOf<typeof quotaRoute.schema>) {
   );
   return {
     source,
+    sources: health.view(),
     lostUnits: lost?.n ?? 0,
     resetsAt: new Date(nextQuotaDayStart(now)).toISOString(),
     keys: keys.map(({ label, quotaDay, unitsUsed, budget, unitsRemaining, state, invalidReason }) => ({

@@ -55,9 +55,16 @@ export function submitShortsRoute(config: Config) {
         502: failure("The video platform failed or rejected the service's credentials.", ['UPSTREAM_ERROR']),
         503: failure(
           'Every platform key is out of quota for today and no earlier result exists (UPSTREAM_QUOTA_EXHAUSTED, ' +
-            'Retry-After at the next quota day), the platform throttles ' +
-            '(UPSTREAM_RATE_LIMITED), or a backing store is down.',
-          ['UPSTREAM_QUOTA_EXHAUSTED', 'UPSTREAM_RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
+            'Retry-After at the next quota day), the platform throttles (UPSTREAM_RATE_LIMITED), its web API ' +
+            'blocks the service with a bot check or a consent wall (UPSTREAM_BLOCKED; a Data API key or an ' +
+            'outbound proxy helps), it cannot be reached (UPSTREAM_UNAVAILABLE), or a backing store is down.',
+          [
+            'UPSTREAM_QUOTA_EXHAUSTED',
+            'UPSTREAM_RATE_LIMITED',
+            'UPSTREAM_BLOCKED',
+            'UPSTREAM_UNAVAILABLE',
+            'SERVICE_UNAVAILABLE',
+          ],
         ),
         504: failure('The video platform did not answer in time.', ['UPSTREAM_TIMEOUT']),
       },

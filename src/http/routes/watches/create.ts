@@ -47,6 +47,8 @@ export function createWatchRoute(config: Config) {
         503: failure('Every platform key is out of quota, the platform throttles, or a backing store is unavailable.', [
           'UPSTREAM_QUOTA_EXHAUSTED',
           'UPSTREAM_RATE_LIMITED',
+          'UPSTREAM_BLOCKED',
+          'UPSTREAM_UNAVAILABLE',
           'SERVICE_UNAVAILABLE',
         ]),
       },
