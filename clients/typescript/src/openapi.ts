@@ -5572,9 +5572,18 @@ export type components = {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+         * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description true when this answer is the stored answer of an earlier call with the same Idempotency-Key (nothing was run or charged again). */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -5748,7 +5757,13 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5771,6 +5786,7 @@ export interface operations {
             /** @description The key with its secret (shown once). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5804,7 +5820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account holds the most active keys it may; revoke one first. */
+            /** @description The account holds the most active keys it may; revoke one first. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,6 +5840,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6898,7 +6923,13 @@ export interface operations {
     listChannelShorts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6911,6 +6942,7 @@ export interface operations {
             /** @description The channel and its shorts (no webhookUrl). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6920,6 +6952,7 @@ export interface operations {
             /** @description Accepted (webhookUrl given): the result will be POSTed there. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6971,6 +7004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description A call with this Idempotency-Key is still running; see Retry-After. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description The body is over 64 KiB. */
             413: {
                 headers: {
@@ -6982,6 +7024,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7137,7 +7188,13 @@ export interface operations {
     redeliverRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The requestId of a shorts request.
@@ -7152,6 +7209,7 @@ export interface operations {
             /** @description The redelivery is queued. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7194,7 +7252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description Not a settled webhook request, or a delivery is queued or running. */
+            /** @description Not a settled webhook request, or a delivery is queued or running. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7214,6 +7272,15 @@ export interface operations {
             };
             /** @description A path parameter is over 800 characters. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7253,7 +7320,13 @@ export interface operations {
     submitBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7266,6 +7339,7 @@ export interface operations {
             /** @description Accepted: one webhook request per item. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7382,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description A call with this Idempotency-Key is still running; see Retry-After. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description The body is over 64 KiB. */
             413: {
                 headers: {
@@ -7319,6 +7402,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9134,7 +9226,13 @@ export interface operations {
     operatorChangeUserCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The user's id (or email). */
                 id: string;
@@ -9154,6 +9252,7 @@ export interface operations {
             /** @description The user after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9196,7 +9295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+            /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9225,6 +9324,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10341,7 +10449,13 @@ export interface operations {
     createWatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10354,6 +10468,7 @@ export interface operations {
             /** @description The watch, with its baseline recorded (Location: /api/youtube/watches/{watchId}). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10405,7 +10520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The account has its maximum number of watches. */
+            /** @description The account has its maximum number of watches. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10425,6 +10540,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
