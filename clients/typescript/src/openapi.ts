@@ -2389,8 +2389,10 @@ export type paths = {
         get: operations["getSignupMode"];
         put?: never;
         /**
-         * Create an account (SIGNUP=open) with the configured starting credits; returns a session.
-         * @description **curl**
+         * Create an account (SIGNUP=open); then sign in with POST /auth/login.
+         * @description The configured starting credits go to the first account of a mailbox (another case, a +tag, a trailing dot or look-alike characters are the same mailbox). The answer is the same whether the email is new or already has an account (which is left unchanged): sign in with the password to know. At most 10 sign-ups an hour and 20 a day per client address.
+         *
+         *     **curl**
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/signup' \
@@ -4953,6 +4955,16 @@ export type components = {
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["ShortsResult"] | components["schemas"]["Failure"];
+        };
+        /**
+         * @description The sign-up is taken: the same answer whether the email was new (the account now exists) or already had an account (nothing changed). Sign in with POST /auth/login.
+         * @example {
+         *       "message": "Sign in with this email and password (POST /auth/login)."
+         *     }
+         */
+        SignupAccepted: {
+            /** @description What to do next: sign in with the email and password just sent. */
+            message: string;
         };
         /**
          * @description How new users get an account here.
@@ -10179,13 +10191,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account exists; signed in. */
-            201: {
+            /** @description Taken: sign in with this email and password. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["SignupAccepted"];
                 };
             };
             /** @description Invalid input: the message names the field. */
@@ -10208,15 +10220,6 @@ export interface operations {
             };
             /** @description The invitation is unknown, used or expired. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An account with this email exists. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
