@@ -136,6 +136,10 @@ describe('Idempotency-Key on the embedded database', () => {
     assert.equal(keyAgain.statusCode, 201);
     assert.equal(keyAgain.body, key.body);
     assert.equal(keyAgain.headers['cache-control'], 'no-store');
+    const [kept] = await t.services.db.query<{ body: string }>(
+      "SELECT body FROM idempotency_keys WHERE key = 'make-key-1'",
+    );
+    assert.ok(!kept!.body.includes(key.json().key), 'the new key is not kept in clear');
     const [keys] = await t.services.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1',
       [user.id],

@@ -15,12 +15,15 @@ import {
   type LoginThrottle,
 } from '../domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from '../domain/auth/password-gate.ts';
+import { createAnswerSeal, type AnswerSeal } from '../domain/idempotency/answer-seal.ts';
 
 export interface Access {
   loginThrottle: LoginThrottle;
   passwordGate: PasswordGate;
   jwt: JwtService;
   auth: Authenticator;
+  /** Seals the answers kept for Idempotency-Key retries, with a key derived from the same secret. */
+  answerSeal: AnswerSeal;
 }
 
 export async function buildAuth(
@@ -38,12 +41,13 @@ export async function buildAuth(
     concurrency: config.PASSWORD_HASH_CONCURRENCY,
     maxQueue: config.PASSWORD_HASH_QUEUE,
   });
+  // Without JWT_SECRET, one is generated once and shared through the database, so every instance
+  // (and every restart) signs and verifies with the same.
+  const secret =
+    config.JWT_SECRET ||
+    (await createSettingsStore(db).getOrInsert('jwt_secret', randomBytes(48).toString('base64url')));
   const jwt = createJwtService({
-    // Without JWT_SECRET, one is generated once and shared through the database, so every instance
-    // (and every restart) signs and verifies with the same.
-    secret:
-      config.JWT_SECRET ||
-      (await createSettingsStore(db).getOrInsert('jwt_secret', randomBytes(48).toString('base64url'))),
+    secret,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     ttlSeconds: config.JWT_TTL_SECONDS,
@@ -55,5 +59,5 @@ export async function buildAuth(
     config.CREDENTIAL_CACHE_MS,
     now,
   );
-  return { loginThrottle, passwordGate, jwt, auth };
+  return { loginThrottle, passwordGate, jwt, auth, answerSeal: createAnswerSeal(secret) };
 }

@@ -114,23 +114,27 @@ async function settleClaim(
 ): Promise<void> {
   const ref = request.idempotencyClaim!;
   request.idempotencyClaim = null;
-  const { db } = request.server.services;
+  const { db, answerSeal } = request.server.services;
   if (status >= 500 || status === 429 || body === null) return releaseKey(db, ref);
   const kept: Record<string, string> = {};
   for (const name of STORED_HEADERS) if (headers[name] !== undefined) kept[name] = String(headers[name]);
   // A hijacked reply sets its content type on the raw response, past reply.getHeaders().
   kept['content-type'] ??= 'application/json; charset=utf-8';
-  await storeAnswer(db, ref, { status, headers: kept, body });
+  await storeAnswer(db, ref, { status, headers: kept, body: answerSeal.seal(body) });
 }
 
 function replay(request: FastifyRequest, reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  const body = request.server.services.answerSeal.open(answer.body);
+  // Sealed under another secret (JWT_SECRET was changed): the answer is lost, and running the call again could
+  // charge it twice.
+  if (body === null) throw new Error(`the answer kept for ${answer.requestId} cannot be opened`);
   request.log.info({ replayOf: answer.requestId }, 'idempotent replay');
   return reply
     .code(answer.status)
     .headers(answer.headers)
     .header('x-request-id', answer.requestId)
     .header('idempotent-replayed', 'true')
-    .send(Buffer.from(answer.body, 'utf8'));
+    .send(Buffer.from(body, 'utf8'));
 }
 
 /** Whose key it is: the caller's account, or the operator token (operator routes authenticate on their own). */
