@@ -128,7 +128,7 @@ describe('Idempotency-Key on the embedded database', () => {
     assert.notEqual(retried.json().requestId, failed.json().requestId);
   });
 
-  it('replays key creation (its secret once) and watch creation (its Location)', async () => {
+  it('replays key creation (its secret, kept sealed), watch creation (its Location) and a manual check', async () => {
     const user = await createUser(t, 50);
     const key = await post(t, user.token, '/keys', { name: 'ci' }, 'make-key-1');
     assert.equal(key.statusCode, 201, key.body);
@@ -159,6 +159,14 @@ describe('Idempotency-Key on the embedded database', () => {
       [user.id],
     );
     assert.equal(watches!.n, 1);
+
+    const check = `/api/youtube/watches/${created.json().id}/check`;
+    const queued = await post(t, user.key, check, undefined, 'check-1');
+    assert.equal(queued.statusCode, 202, queued.body);
+    const queuedAgain = await post(t, user.key, check, undefined, 'check-1');
+    assert.equal(queuedAgain.statusCode, 202, queuedAgain.body);
+    assert.equal(queuedAgain.headers['idempotent-replayed'], 'true');
+    assert.equal(queuedAgain.json().checkId, queued.json().checkId, 'one manual check queued');
   });
 
   it('replays an operator grant made with the operator token', async () => {

@@ -10919,7 +10919,13 @@ export interface operations {
     checkWatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The id of a watch. */
                 watchId: string;
@@ -10931,6 +10937,7 @@ export interface operations {
             /** @description The check is queued; it appears in the watch's checks once it has run. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10973,7 +10980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The watch is paused. */
+            /** @description The watch is paused. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10984,6 +10991,15 @@ export interface operations {
             };
             /** @description A path parameter is over 800 characters. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
