@@ -17,6 +17,7 @@ import { measureModuleFloor } from './module-floor.ts';
 import { appendHistory } from './history.ts';
 import { watchesBench } from './watches.ts';
 import { websubBench } from './websub-probe.ts';
+import { pagingBench } from './paging-probe.ts';
 import { cpuSeconds, residentMemory } from './process-stats.ts';
 import { bareWebhookLoop, benchServiceEnv, seedBenchAccount, startBare } from './bench-service.ts';
 
@@ -906,7 +907,7 @@ console.log(
 // `--only hot,memory` (or BENCH_ONLY=hot,memory) runs a subset: results.md keeps the other sections'
 // previous rows, history.csv gets blanks for the figures not measured. `--no-write` prints the rows
 // and writes nothing (to try a change without a result file or a history row to undo).
-const SECTIONS = ['hot', 'cold', 'sources', 'memory', 'async', 'quota', 'watches', 'websub'] as const;
+const SECTIONS = ['hot', 'cold', 'sources', 'memory', 'async', 'quota', 'watches', 'websub', 'paging'] as const;
 const argument = (flag: string) => {
   const at = process.argv.indexOf(flag);
   return at < 0 ? undefined : process.argv[at + 1];
@@ -934,6 +935,7 @@ if (only.has('websub')) {
     headline[`websub_${mode}_accounts_ratio`] = figures.accountsRatio.toFixed(2);
   }
 }
+if (only.has('paging')) await pagingBench(report); // bench/paging-probe.ts
 if (!write) process.exit(0);
 
 // How to read the table: prose kept in bench/reading.md (measurements and what was tried), appended as is.
@@ -947,7 +949,7 @@ try {
     .split('\n')
     .filter(
       (line) =>
-        /^\| (hot|cold|early|sources|memory|async|quota|watches|websub) \|/.test(line) &&
+        /^\| (hot|cold|early|sources|memory|async|quota|watches|websub|paging) \|/.test(line) &&
         !ran.has(line.split('|')[1]!.trim()),
     );
 } catch {

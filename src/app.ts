@@ -17,6 +17,7 @@ import { inputGuard } from './http/plugins/input-guard.ts';
 import { authenticate } from './http/plugins/authenticate.ts';
 import { rateLimit } from './http/plugins/rate-limit.ts';
 import { rejections } from './http/plugins/rejections.ts';
+import { idempotency } from './http/plugins/idempotency.ts';
 import { observe } from './http/plugins/observe.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { docsUiOptions } from './http/docs-ui.ts';
@@ -68,6 +69,7 @@ export async function buildApp(
   await app.register(authenticate);
   await app.register(rateLimit);
   await app.register(rejections);
+  await app.register(idempotency);
   await app.register(authRoutes);
   await app.register(keyRoutes);
   await app.register(accountRoutes);

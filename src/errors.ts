@@ -23,11 +23,19 @@ export const ERROR_CATALOG = {
     status: 409,
     message: 'A delivery of this webhook is already queued or running; wait for it to finish.',
   },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'A call with this Idempotency-Key is still running; retry after Retry-After to get its answer.',
+  },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
   RESULT_EXPIRED: { status: 410, message: 'This result is past its retention period and is no longer kept.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   URI_TOO_LONG: { status: 414, message: 'The URL is too long.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as application/json.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was used with another request; send a new key for a new request.',
+  },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },
   QUOTA_ALLOWANCE_EXHAUSTED: {
     status: 429,

@@ -155,6 +155,32 @@ describe('typed client against the real service', () => {
     assert.deepEqual(slept, [], 'a wait of hours is not attempted');
   });
 
+  it('sends an Idempotency-Key and reuses it after a dropped connection: the call is charged once', async () => {
+    const user = await createUser(t, 100);
+    const keys: Array<string | null> = [];
+    let dropped = false;
+    // The service answers, then the connection breaks before the client reads it.
+    const droppingFetch: typeof fetch = async (input, init) => {
+      keys.push(new Headers(init?.headers).get('idempotency-key'));
+      const response = await fetch(input, init);
+      if (dropped) return response;
+      dropped = true;
+      await response.arrayBuffer();
+      throw new TypeError('fetch failed');
+    };
+    const client = new ChannelShortsClient({ baseUrl, apiKey: user.key, fetch: droppingFetch, sleep: async () => {} });
+    const result = await client.listShorts({ channelUrl: 'https://www.youtube.com/@demo', limit: 2 });
+    assert.equal(keys.length, 2, 'one retry');
+    assert.ok(keys[0] && keys[0] === keys[1], "the retry carries the first attempt's key");
+    const account = await client.getAccount();
+    assert.equal(account.credits.balance, 100 - result.creditsCharged, 'charged once');
+    const [charges] = await t.services.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'charge'",
+      [user.id],
+    );
+    assert.equal(charges!.n, 1);
+  });
+
   it('submits a batch, follows its progress, pages through a stored result and verifies the webhooks', async (context) => {
     const receiver = await startReceiver();
     context.after(() => receiver.close());

@@ -587,7 +587,7 @@ for (const mode of STORAGE_MODES) {
 }
 
 describe('sign-up modes', () => {
-  it('SIGNUP=open: a sign-up gets a session and the configured starting credits', async (ctx) => {
+  it('SIGNUP=open: a sign-up, then a login, gets the configured starting credits', async (ctx) => {
     const t = await harness(ctx, { fake: false, env: { SIGNUP: 'open', SIGNUP_CREDITS: '25' } });
     assert.deepEqual((await t.app.inject({ method: 'GET', url: '/signup' })).json(), {
       mode: 'open',
@@ -595,14 +595,13 @@ describe('sign-up modes', () => {
     });
     const email = uniqueEmail('signup');
     const res = await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } });
-    assert.equal(res.statusCode, 201, res.body);
-    const account = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(res.json().token) })).json();
+    assert.equal(res.statusCode, 202, res.body);
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD } });
+    assert.equal(login.statusCode, 200, login.body);
+    const account = (
+      await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(login.json().token) })
+    ).json();
     assert.equal(account.credits.balance, 25);
-    assertErrorBody(
-      await t.app.inject({ method: 'POST', url: '/signup', payload: { email, password: PASSWORD } }),
-      409,
-      'CONFLICT',
-    );
     assertErrorBody(
       await t.app.inject({
         method: 'POST',

@@ -252,6 +252,18 @@ export const RotatedSecretSchema = Type.Object(
 );
 export type RotatedSecret = Static<typeof RotatedSecretSchema>;
 
+export const SignupAcceptedSchema = Type.Object(
+  { message: Type.String({ description: 'What to do next: sign in with the email and password just sent.' }) },
+  {
+    $id: 'SignupAccepted',
+    description:
+      'The sign-up is taken: the same answer whether the email was new (the account now exists) or already had ' +
+      'an account (nothing changed). Sign in with POST /auth/login.',
+    examples: [{ message: 'Sign in with this email and password (POST /auth/login).' }],
+  },
+);
+export type SignupAccepted = Static<typeof SignupAcceptedSchema>;
+
 export const SignupInfoSchema = Type.Object(
   {
     mode: Type.Union([Type.Literal('off'), Type.Literal('invite'), Type.Literal('open')]),

@@ -14,6 +14,7 @@ import { OPERATION_IDS } from './operation-ids.ts';
 import { codeSamples, samplesMarkdown, type Credential } from './openapi-snippets.ts';
 import { webhookDocs } from './openapi-webhooks.ts';
 import { configuredPricing } from './pricing.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_SCHEMA } from './plugins/idempotency.ts';
 
 /** The product's name, as the API reference and the dashboard show it. */
 export const PRODUCT_NAME = 'channel-shorts';
@@ -28,16 +29,22 @@ const PATH_EXAMPLES: Record<string, string> = {
 
 type Operation = {
   operationId?: string;
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
   security?: unknown[];
   description?: string;
-  parameters?: Array<{ in: string; required?: boolean; schema?: { default?: unknown } }>;
+  parameters?: Array<
+    { in: string; name?: string; required?: boolean; schema?: { default?: unknown } } | { $ref: string }
+  >;
   requestBody?: { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
   'x-codeSamples'?: unknown;
 };
 
 type OpenApiObject = {
-  components?: { schemas?: Record<string, unknown> };
+  components?: {
+    schemas?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+    headers?: Record<string, unknown>;
+  };
   webhooks?: Record<string, Record<string, Operation>>;
   paths: Record<string, Record<string, Operation>>;
 };
@@ -117,6 +124,7 @@ function finishDocument(
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       optionalDefaults(operation);
+      idempotencyKeyParameter(operation);
       addCodeSamples(operation, sampleTarget(method, path));
       const operationId = OPERATION_IDS[`${method.toUpperCase()} ${path}`];
       if (operationId) operation.operationId = operationId;
@@ -132,8 +140,57 @@ function finishDocument(
     }
   }
   doc.webhooks = collector.hoist(doc.webhooks) as OpenApiObject['webhooks'];
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sortedComponents(collector) } };
+  doc.components = {
+    ...doc.components,
+    schemas: { ...doc.components?.schemas, ...sortedComponents(collector) },
+    ...idempotencyComponents(),
+  };
   return doc;
+}
+
+/**
+ * The Idempotency-Key header (http/plugins/idempotency.ts) as one reusable parameter: the routes that take it
+ * declare it in their schema (validated there), and the document names it once and refers to it.
+ */
+function idempotencyKeyParameter(operation: Operation): void {
+  const parameters = operation.parameters ?? [];
+  const at = parameters.findIndex((p) => 'in' in p && p.in === 'header' && p.name === IDEMPOTENCY_HEADER);
+  if (at < 0) return;
+  parameters[at] = { $ref: '#/components/parameters/IdempotencyKey' };
+  for (const [status, response] of Object.entries(operation.responses ?? {}))
+    if (status.startsWith('2'))
+      response.headers = {
+        ...response.headers,
+        'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' },
+      };
+}
+
+function idempotencyComponents() {
+  return {
+    parameters: {
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: IDEMPOTENCY_KEY_SCHEMA.description,
+        schema: {
+          type: 'string',
+          minLength: IDEMPOTENCY_KEY_SCHEMA.minLength,
+          maxLength: IDEMPOTENCY_KEY_SCHEMA.maxLength,
+          pattern: IDEMPOTENCY_KEY_SCHEMA.pattern,
+        },
+        example: '5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71',
+      },
+    },
+    headers: {
+      IdempotentReplayed: {
+        description:
+          'true when this answer is the stored answer of an earlier call with the same Idempotency-Key ' +
+          '(nothing was run or charged again).',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  };
 }
 
 /** The document's title and introduction: what the service does, where to start, then the guides. */
@@ -165,7 +222,8 @@ function credentialOf(url: string, config: { auth?: boolean | 'session' } | unde
  */
 function optionalDefaults(operation: Operation): void {
   for (const parameter of operation.parameters ?? []) {
-    if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
+    if ('in' in parameter && parameter.in === 'query' && parameter.schema?.default !== undefined)
+      parameter.required = false;
   }
 }
 

@@ -1,11 +1,12 @@
 // The worker's timers: the sweep (lapsed holds, paid watches to resume, due watches, WebSub
 // renewals, the event outbox) every WATCH_SWEEP_SECONDS, and the purge of stored results past
-// RESULT_RETENTION_DAYS; on the embedded database, in every process, its vacuum.
+// RESULT_RETENTION_DAYS and of idempotency keys past their 24 h; on the embedded database, in every process, its vacuum.
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../infra/db/database.ts';
 import { startAutovacuum } from '../infra/db/pglite-autovacuum.ts';
 import { releaseAllExpiredReservations } from '../domain/credits/reservations.ts';
 import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
+import { purgeExpiredKeys } from '../domain/idempotency/idempotency-keys.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -69,10 +70,14 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
       });
     return sweeping;
   };
-  const purge = () =>
+  const purge = () => {
     void purgeExpiredResults(db, settings.retentionDays, now()).catch((err: unknown) =>
       log.error({ err }, 'dropping expired results failed'),
     );
+    void purgeExpiredKeys(db, now()).catch((err: unknown) =>
+      log.error({ err }, 'dropping expired idempotency keys failed'),
+    );
+  };
   const timers = settings.timers
     ? [
         setInterval(() => void sweepOnce(), settings.sweepSeconds * 1000).unref(),

@@ -16,6 +16,7 @@ import {
 } from '../domain/auth/login-throttle.ts';
 import { createPasswordGate, type PasswordGate } from '../domain/auth/password-gate.ts';
 import { createFirstOperatorSetup, type FirstOperatorSetup } from '../domain/operators/first-operator.ts';
+import { createAnswerSeal, type AnswerSeal } from '../domain/idempotency/answer-seal.ts';
 
 export interface Access {
   loginThrottle: LoginThrottle;
@@ -24,6 +25,8 @@ export interface Access {
   auth: Authenticator;
   /** The first operator's one-time setup link, while the service has no users. */
   firstOperator: FirstOperatorSetup;
+  /** Seals the answers kept for Idempotency-Key retries, with a key derived from the same secret. */
+  answerSeal: AnswerSeal;
 }
 
 export async function buildAuth(
@@ -59,5 +62,12 @@ export async function buildAuth(
     config.CREDENTIAL_CACHE_MS,
     now,
   );
-  return { loginThrottle, passwordGate, jwt, auth, firstOperator: createFirstOperatorSetup(db, secret) };
+  return {
+    loginThrottle,
+    passwordGate,
+    jwt,
+    auth,
+    firstOperator: createFirstOperatorSetup(db, secret),
+    answerSeal: createAnswerSeal(secret),
+  };
 }

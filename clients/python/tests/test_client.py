@@ -86,6 +86,24 @@ class Retries(unittest.TestCase):
             Client(far.url, "k", sleep=slept.append).get_account()
         self.assertEqual(len(slept), 2, "a wait past max_retry_delay is not made")
 
+    def test_posts_carry_one_idempotency_key_reused_by_their_retries(self):
+        running = {"error": "IDEMPOTENCY_IN_PROGRESS", "message": "m", "requestId": "req_d"}
+        server = self.serve(
+            [
+                (503, {}, {"error": "SERVICE_UNAVAILABLE", "message": "busy"}),
+                (409, {"Retry-After": "1"}, running),
+                (200, {}, {"success": True}),
+                (200, {}, {"success": True}),
+            ]
+        )
+        client = Client(server.url, "k", sleep=lambda s: None)
+        client.list_shorts(channel_url="https://www.youtube.com/@x")
+        keys = [seen[2].get("Idempotency-Key") for seen in server.seen]
+        self.assertEqual(len(keys), 3)
+        self.assertTrue(keys[0] and keys[0] == keys[1] == keys[2], keys)
+        client.list_shorts(channel_url="https://www.youtube.com/@x")
+        self.assertNotEqual(server.seen[3][2].get("Idempotency-Key"), keys[0], "a new call, a new key")
+
     def test_does_not_retry_other_failures(self):
         server = self.serve([(402, {}, {"error": "INSUFFICIENT_CREDITS", "message": "m", "requestId": "req_c"})])
         with self.assertRaises(ChannelShortsError) as caught:
@@ -118,6 +136,27 @@ class AgainstTheService(unittest.TestCase):
         self.assertEqual(detail["requestId"], result["requestId"])
         logged = self.client.list_requests(limit=10)["requests"]
         self.assertIn(result["requestId"], [entry["requestId"] for entry in logged])
+
+    def test_a_dropped_connection_is_retried_with_the_same_key_and_charged_once(self):
+        class Dropping(Client):
+            """The service answers the first attempt, then the connection breaks before the client reads it."""
+
+            keys = []
+
+            def _send(self, method, url, data, idempotency_key=None):
+                self.keys.append(idempotency_key)
+                answer = super()._send(method, url, data, idempotency_key)
+                if len(self.keys) == 1:
+                    raise ConnectionResetError("connection reset by peer")
+                return answer
+
+        before = self.client.get_account()["credits"]["balance"]
+        client = Dropping(BASE_URL, API_KEY, sleep=lambda s: None)
+        result = client.list_shorts(channel_url=CHANNEL, limit=3)
+        self.assertEqual(len(Dropping.keys), 2)
+        self.assertEqual(Dropping.keys[0], Dropping.keys[1])
+        after = self.client.get_account()["credits"]["balance"]
+        self.assertEqual(before - after, result["creditsCharged"], "charged once")
 
     def test_items_pages_through_a_stored_result(self):
         result = self.client.list_shorts(channel_url=CHANNEL, store=True)

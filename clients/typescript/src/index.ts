@@ -32,7 +32,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** An API key (csk_…) or a session JWT. Keep API keys on your backend. */
   apiKey: string;
-  /** Retries after 429 and 503 (the service charges nothing for either). Default 3. */
+  /**
+   * Retries after 429 and 503 (the service charges nothing for either), after 409 IDEMPOTENCY_IN_PROGRESS, and
+   * after a network failure (every POST carries an Idempotency-Key, reused by its retries: a call the service ran
+   * before the connection dropped is answered again, not run twice). Default 3.
+   */
   maxRetries?: number;
   /** A Retry-After longer than this is not waited for: the error is thrown at once. Default 60,000 ms. */
   maxRetryDelayMs?: number;
@@ -71,6 +75,13 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 const RETRYABLE = new Set([429, 503]);
+
+/** A failure worth the same call again: the service charged nothing, or (same Idempotency-Key) it answers again. */
+function retryable(status: number, body: unknown): boolean {
+  return (
+    RETRYABLE.has(status) || (status === 409 && (body as { error?: unknown })?.error === 'IDEMPOTENCY_IN_PROGRESS')
+  );
+}
 
 export class ChannelShortsClient {
   readonly #base: string;
@@ -160,16 +171,27 @@ export class ChannelShortsClient {
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    // One key per call, the same on each of its attempts: the service runs the call at most once.
+    const idempotencyKey = method === 'POST' ? globalThis.crypto.randomUUID() : undefined;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(`${this.#base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.#key}`,
-          accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      let response: Response;
+      try {
+        response = await this.#fetch(`${this.#base}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.#key}`,
+            accept: 'application/json',
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {}),
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      } catch (failure) {
+        // The connection failed: whether the service ran the call is unknown, and the key makes asking again safe.
+        if (attempt >= this.#maxRetries) throw failure;
+        await this.#sleep(Math.min(1000 * 2 ** attempt, this.#maxDelayMs));
+        continue;
+      }
       const text = await response.text();
       let parsed: unknown;
       try {
@@ -180,7 +202,7 @@ export class ChannelShortsClient {
       if (response.ok) return parsed as T;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const error = new ChannelShortsError(response.status, parsed, retryAfter);
-      if (!RETRYABLE.has(response.status) || attempt >= this.#maxRetries) throw error;
+      if (!retryable(response.status, parsed) || attempt >= this.#maxRetries) throw error;
       // Honour Retry-After; without one back off 1 s, 2 s, 4 s… A wait beyond the bound is not worth it.
       const delayMs = retryAfter !== undefined ? retryAfter * 1000 : Math.min(1000 * 2 ** attempt, this.#maxDelayMs);
       if (delayMs > this.#maxDelayMs) throw error;

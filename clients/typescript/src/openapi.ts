@@ -2389,8 +2389,10 @@ export type paths = {
         get: operations["getSignupMode"];
         put?: never;
         /**
-         * Create an account (SIGNUP=open) with the configured starting credits; returns a session.
-         * @description **curl**
+         * Create an account (SIGNUP=open); then sign in with POST /auth/login.
+         * @description The configured starting credits go to the first account of a mailbox (another case, a +tag, a trailing dot or look-alike characters are the same mailbox). The answer is the same whether the email is new or already has an account (which is left unchanged): sign in with the password to know. At most 10 sign-ups an hour and 20 a day per client address.
+         *
+         *     **curl**
          *
          *     ```bash
          *     curl -sS -X POST 'http://localhost:3000/signup' \
@@ -5026,6 +5028,16 @@ export type components = {
             data: components["schemas"]["ShortsResult"] | components["schemas"]["Failure"];
         };
         /**
+         * @description The sign-up is taken: the same answer whether the email was new (the account now exists) or already had an account (nothing changed). Sign in with POST /auth/login.
+         * @example {
+         *       "message": "Sign in with this email and password (POST /auth/login)."
+         *     }
+         */
+        SignupAccepted: {
+            /** @description What to do next: sign in with the email and password just sent. */
+            message: string;
+        };
+        /**
          * @description How new users get an account here.
          * @example {
          *       "mode": "invite",
@@ -5681,9 +5693,18 @@ export type components = {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+         * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description true when this answer is the stored answer of an earlier call with the same Idempotency-Key (nothing was run or charged again). */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -5857,7 +5878,13 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5880,6 +5907,7 @@ export interface operations {
             /** @description The key with its secret (shown once). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5913,7 +5941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account holds the most active keys it may; revoke one first. */
+            /** @description The account holds the most active keys it may; revoke one first. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5933,6 +5961,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7007,7 +7044,13 @@ export interface operations {
     listChannelShorts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7020,6 +7063,7 @@ export interface operations {
             /** @description The channel and its shorts (no webhookUrl). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7029,6 +7073,7 @@ export interface operations {
             /** @description Accepted (webhookUrl given): the result will be POSTed there. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +7125,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description A call with this Idempotency-Key is still running; see Retry-After. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description The body is over 64 KiB. */
             413: {
                 headers: {
@@ -7091,6 +7145,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7246,7 +7309,13 @@ export interface operations {
     redeliverRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The requestId of a shorts request.
@@ -7261,6 +7330,7 @@ export interface operations {
             /** @description The redelivery is queued. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,7 +7373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description Not a settled webhook request, or a delivery is queued or running. */
+            /** @description Not a settled webhook request, or a delivery is queued or running. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7323,6 +7393,15 @@ export interface operations {
             };
             /** @description A path parameter is over 800 characters. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7362,7 +7441,13 @@ export interface operations {
     submitBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7375,6 +7460,7 @@ export interface operations {
             /** @description Accepted: one webhook request per item. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7417,6 +7503,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description A call with this Idempotency-Key is still running; see Retry-After. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description The body is over 64 KiB. */
             413: {
                 headers: {
@@ -7428,6 +7523,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9257,7 +9361,13 @@ export interface operations {
     operatorChangeUserCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The user's id (or email). */
                 id: string;
@@ -9277,6 +9387,7 @@ export interface operations {
             /** @description The user after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9319,7 +9430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. */
+            /** @description The action conflicts with the current state (e.g. deducting below 0); nothing was changed. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9348,6 +9459,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10195,13 +10315,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account exists; signed in. */
-            201: {
+            /** @description Taken: sign in with this email and password. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["SignupAccepted"];
                 };
             };
             /** @description Invalid input: the message names the field. */
@@ -10224,15 +10344,6 @@ export interface operations {
             };
             /** @description The invitation is unknown, used or expired. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An account with this email exists. */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10539,7 +10650,13 @@ export interface operations {
     createWatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10552,6 +10669,7 @@ export interface operations {
             /** @description The watch, with its baseline recorded (Location: /api/youtube/watches/{watchId}). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,7 +10721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The account has its maximum number of watches. */
+            /** @description The account has its maximum number of watches. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10623,6 +10741,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10990,7 +11117,13 @@ export interface operations {
     checkWatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique value per intended call (a UUID), kept per account: a retry with the same key and body within 24 h answers what the first call answered (status, body, requestId) with Idempotent-Replayed: true and charges nothing more; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and a retry while the first call still runs is 409 IDEMPOTENCY_IN_PROGRESS with Retry-After.
+                 * @example 5f0c6b1e-3c1d-4a57-9a63-0f3a8d2c9b71
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The id of a watch. */
                 watchId: string;
@@ -11002,6 +11135,7 @@ export interface operations {
             /** @description The check is queued; it appears in the watch's checks once it has run. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11044,7 +11178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The watch is paused. */
+            /** @description The watch is paused. Or: A call with this Idempotency-Key is still running; see Retry-After. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11055,6 +11189,15 @@ export interface operations {
             };
             /** @description A path parameter is over 800 characters. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,12 +62,13 @@ export async function insertAccount(
   account: Awaited<ReturnType<typeof prepareAccount>>,
   grantNote = 'initial grant',
 ): Promise<AccountRow> {
-  const existing = await tx.query('SELECT 1 FROM accounts WHERE email = $1', [account.email]);
-  if (existing.length > 0) throw new AppError('CONFLICT', `An account with email ${account.email} already exists.`);
+  // ON CONFLICT: two concurrent creations of one email answer CONFLICT, not a unique violation (500).
   const [row] = await tx.query<AccountRow>(
-    'INSERT INTO accounts (id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING *',
+    'INSERT INTO accounts (id, email, password_hash, role) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING ' +
+      'RETURNING *',
     [randomUUID(), account.email, account.passwordHash, account.role],
   );
+  if (!row) throw new AppError('CONFLICT', `An account with email ${account.email} already exists.`);
   await createWebhookSecret(tx, row!.id, null);
   if (account.credits > 0) await grantCredits(tx, row!.id, account.credits, grantNote);
   return { ...row!, credit_balance: account.credits, credits_reserved: 0 };

@@ -1,6 +1,7 @@
 // Onboarding without a shell. SIGNUP=invite: an operator invites an email and passes on a link
 // with a one-time token (only its SHA-256 is stored; it expires); whoever opens it sets a password
-// and gets the account. SIGNUP=open: anyone signs up and gets the configured starting credits.
+// and gets the account. SIGNUP=open: anyone signs up; the configured starting credits go once per
+// mailbox.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -12,7 +13,9 @@ import {
   type AccountRow,
 } from '../accounts/accounts.ts';
 import { writeAudit, type Actor } from './audit.ts';
-import { MAX_BALANCE } from '../credits/ledger.ts';
+import { grantCredits, MAX_BALANCE } from '../credits/ledger.ts';
+import { mailboxKey } from '../accounts/mailbox.ts';
+import type { RateLimiter } from '../../infra/ratelimit/rate-limiter.ts';
 import type { Invitation } from '../../contract/operator.ts';
 
 export type SignupMode = 'off' | 'invite' | 'open';
@@ -144,12 +147,20 @@ export async function acceptInvitation(
   });
 }
 
-/** SIGNUP=open: a new customer with the configured starting credits. */
+/** Sign-ups of one mailbox in a UTC day; beyond, a sign-up makes nothing (and answers the same). */
+export const SIGNUPS_PER_MAILBOX_PER_DAY = 3;
+
+/**
+ * SIGNUP=open: a new customer. The starting credits go to the first account of a mailbox (mailbox.ts), so
+ * x+1@…, X@….com. and a look-alike in another script get no second grant. An email that has an account already
+ * changes nothing (its owner is not touched and gets nothing) and the caller is answered the same way, so
+ * sign-up does not say which emails have accounts. Resolves to the new account, or null when none was made.
+ */
 export async function signUp(
-  db: Database,
+  deps: { db: Database; rateLimiter: RateLimiter },
   input: { email: string; password: string },
   settings: { mode: SignupMode; credits: number },
-): Promise<AccountRow> {
+): Promise<AccountRow | null> {
   if (settings.mode !== 'open')
     throw new AppError(
       'FORBIDDEN',
@@ -157,11 +168,27 @@ export async function signUp(
         ? 'Sign-up is by invitation only; ask an operator for an invitation.'
         : 'Sign-up is switched off; ask an operator for an account.',
     );
-  const prepared = await prepareAccount({
-    email: input.email,
-    password: input.password,
-    credits: settings.credits,
-    role: 'customer',
+  // Checked and hashed whether or not the email has an account: both paths cost the hash.
+  const prepared = await prepareAccount({ email: input.email, password: input.password, role: 'customer' });
+  const mailbox = mailboxKey(prepared.email);
+  const today = await deps.rateLimiter.consume(`signup:mailbox:${mailbox}`, [
+    { name: 'day', limit: SIGNUPS_PER_MAILBOX_PER_DAY, seconds: 86_400 },
+  ]);
+  if (!today.allowed) return null;
+  return deps.db.transaction(async (tx) => {
+    let account: AccountRow;
+    try {
+      account = await insertAccount(tx, prepared);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'CONFLICT') return null;
+      throw error;
+    }
+    const [first] = await tx.query(
+      'INSERT INTO signup_grants (mailbox, account_id) VALUES ($1, $2) ON CONFLICT (mailbox) DO NOTHING RETURNING 1',
+      [mailbox, account.id],
+    );
+    if (!first || settings.credits <= 0) return account;
+    const balance = await grantCredits(tx, account.id, settings.credits, 'sign-up grant');
+    return { ...account, credit_balance: balance };
   });
-  return db.transaction((tx) => insertAccount(tx, prepared, 'sign-up grant'));
 }

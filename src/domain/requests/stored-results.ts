@@ -1,7 +1,8 @@
 // Paged reading of a stored result: webhook requests keep their whole result body, and so do
 // synchronous requests sent with store: true. GET /api/youtube/shorts/:requestId/items reads it
-// page by page (the database slices the stored array, so a page never loads the whole result into
-// the process), for RESULT_RETENTION_DAYS after the request completed; then 410.
+// page by page, for RESULT_RETENTION_DAYS after the request completed; then 410. Pages are read by
+// key from stored_result_items (one row per short, migration 022), never by slicing the result's
+// jsonb: the last page of 5,000 shorts costs what the first does.
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
@@ -23,7 +24,10 @@ export interface PageInput {
 /** The API's ItemsPage shape (contract/batches.ts). */
 export type ResultPage = ItemsPage;
 
-/** Opaque to callers: base64url of the request it belongs to and the offset of the next page. */
+/**
+ * Opaque to callers: base64url of the request it belongs to and the position of the last short handed out (the
+ * next page is the positions after it).
+ */
 export function encodeCursor(requestId: string, offset: number): string {
   return Buffer.from(JSON.stringify({ r: requestId, o: offset }), 'utf8').toString('base64url');
 }
@@ -61,27 +65,27 @@ export async function readResultPage(db: Queryable, input: PageInput): Promise<R
     );
   }
   const offset = input.cursor === undefined || input.cursor === '' ? 0 : decodeCursor(input.cursor, requestId);
+  // By key: the page is the positions after the cursor's (an index range, the same cost on every page), and only
+  // a request of this account is read at all, so another account's id answers as fast as an unknown one.
   const [row] = await db.query<{
-    account_id: string;
     status: string;
-    mode: string;
     completed_at: Date | null;
-    stored: boolean | null;
+    stored: boolean;
     total: number | null;
     channel: Channel | null;
     page: Short[] | null;
   }>(
-    `SELECT account_id, status, mode, completed_at, (result ? 'data') AS stored,
-            CASE WHEN result ? 'data' THEN jsonb_array_length(result->'data'->'shorts') END AS total,
-            CASE WHEN result ? 'data' THEN result->'data'->'channel' END AS channel,
-            CASE WHEN result ? 'data' THEN
-              (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(result->'data'->'shorts')
-              WITH ORDINALITY AS x(e, n) WHERE n > $2 AND n <= $3) END AS page
-     FROM shorts_requests WHERE id = $1`,
-    [requestId, offset, offset + pageSize],
+    `SELECT r.status, r.completed_at, s.request_id IS NOT NULL AS stored, s.total, s.channel,
+            CASE WHEN s.request_id IS NOT NULL THEN
+              (SELECT coalesce(jsonb_agg(p.short ORDER BY p.position), '[]'::jsonb)
+               FROM (SELECT short, position FROM stored_result_items
+                     WHERE request_id = $1 AND position > $3 ORDER BY position LIMIT $4) p) END AS page
+     FROM shorts_requests r LEFT JOIN stored_results s ON s.request_id = r.id
+     WHERE r.id = $1 AND r.account_id = $2`,
+    [requestId, input.accountId, offset, pageSize],
   );
   // Someone else's request is indistinguishable from one that does not exist.
-  if (!row || row.account_id !== input.accountId) throw new AppError('NOT_FOUND', `No request ${requestId}.`);
+  if (!row) throw new AppError('NOT_FOUND', `No request ${requestId}.`);
   if (row.status === 'processing')
     throw new AppError(
       'CONFLICT',

@@ -1,5 +1,7 @@
 // Onboarding without a shell (SIGNUP=off|invite|open): the sign-up mode for the dashboard, open
-// sign-up, and accepting an invitation link. Both end signed in (a session, as /auth/login gives).
+// sign-up, and accepting an invitation link. Accepting an invitation ends signed in (a session, as
+// /auth/login gives); open sign-up answers the same for a new and a registered email, without a
+// session, and the new user signs in with the password just chosen.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services.ts';
@@ -8,10 +10,12 @@ import { clientAddressKey } from '../client-address.ts';
 import { acceptInvitation as acceptUserInvitation, signUp as signUpUser } from '../../domain/operators/invitations.ts';
 import type { AccountRow } from '../../domain/accounts/accounts.ts';
 import { errorResponse, invalidInput, json } from '../schemas/common.ts';
-import { SessionSchema, SignupInfoSchema } from '../../contract/accounts.ts';
+import { SessionSchema, SignupAcceptedSchema, SignupInfoSchema } from '../../contract/accounts.ts';
 import type { ReplyOf, RequestOf } from '../types.ts';
 
 const SIGNUPS_PER_ADDRESS_PER_HOUR = 10;
+const SIGNUPS_PER_ADDRESS_PER_DAY = 20;
+const SIGNUP_ACCEPTED = { message: 'Sign in with this email and password (POST /auth/login).' };
 
 export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({ ...signupModeRoute, handler: signupMode });
@@ -23,8 +27,11 @@ const errors = {
   400: invalidInput(['VALIDATION_FAILED', 'WEAK_PASSWORD']),
   403: errorResponse('Sign-up is not open.', ['FORBIDDEN']),
   404: errorResponse('The invitation is unknown, used or expired.', ['NOT_FOUND']),
-  409: errorResponse('An account with this email exists.', ['CONFLICT']),
   429: errorResponse('Too many sign-ups from this address.', ['RATE_LIMITED']),
+};
+const invitationErrors = {
+  ...errors,
+  409: errorResponse('An account with this email exists.', ['CONFLICT']),
 };
 
 /** What signing up and accepting an invitation answer: a session, as /auth/login gives. */
@@ -53,7 +60,12 @@ const signUpRoute = {
   url: '/signup',
   schema: {
     tags: ['auth'],
-    summary: 'Create an account (SIGNUP=open) with the configured starting credits; returns a session.',
+    summary: 'Create an account (SIGNUP=open); then sign in with POST /auth/login.',
+    description:
+      'The configured starting credits go to the first account of a mailbox (another case, a +tag, a trailing ' +
+      'dot or look-alike characters are the same mailbox). The answer is the same whether the email is new or ' +
+      'already has an account (which is left unchanged): sign in with the password to know. At most ' +
+      `${SIGNUPS_PER_ADDRESS_PER_HOUR} sign-ups an hour and ${SIGNUPS_PER_ADDRESS_PER_DAY} a day per client address.`,
     body: Type.Object(
       {
         email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -61,7 +73,7 @@ const signUpRoute = {
       },
       { additionalProperties: false },
     ),
-    response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+    response: { 202: json('Taken: sign in with this email and password.', SignupAcceptedSchema), ...errors },
   },
 } as const;
 
@@ -71,6 +83,7 @@ async function signUp(request: RequestOf<typeof signUpRoute.schema>, reply: Repl
   if (config.SIGNUP === 'open') {
     const decision = await rateLimiter.consume(`signup:ip:${clientAddressKey(request.ip)}`, [
       { name: 'hour', limit: SIGNUPS_PER_ADDRESS_PER_HOUR, seconds: 3600 },
+      { name: 'day', limit: SIGNUPS_PER_ADDRESS_PER_DAY, seconds: 86_400 },
     ]);
     if (!decision.allowed)
       throw rateLimited(
@@ -79,9 +92,9 @@ async function signUp(request: RequestOf<typeof signUpRoute.schema>, reply: Repl
         'signup',
       );
   }
-  const account = await signUpUser(db, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
-  reply.code(201).header('cache-control', 'no-store');
-  return session(services, account);
+  await signUpUser({ db, rateLimiter }, request.body, { mode: config.SIGNUP, credits: config.SIGNUP_CREDITS });
+  reply.code(202).header('cache-control', 'no-store');
+  return SIGNUP_ACCEPTED;
 }
 
 const acceptInvitationRoute = {
@@ -97,7 +110,7 @@ const acceptInvitationRoute = {
       },
       { additionalProperties: false },
     ),
-    response: { 201: json('The account exists; signed in.', SessionSchema), ...errors },
+    response: { 201: json('The account exists; signed in.', SessionSchema), ...invitationErrors },
   },
 } as const;
 

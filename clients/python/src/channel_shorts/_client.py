@@ -1,4 +1,5 @@
-"""The HTTP client: one method per operation, JSON bodies in and out, retries on 429 and 503."""
+"""The HTTP client: one method per operation, JSON bodies in and out, retries on 429 and 503 and after a
+dropped connection (every POST carries an Idempotency-Key, the same on each of its attempts)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, cast
 
 from .types import (
@@ -28,6 +30,11 @@ from .types import (
 )
 
 _RETRYABLE = (429, 503)
+
+
+def _retryable(status: int, code: str) -> bool:
+    """The service charged nothing (429, 503), or it will answer the same key again (the first call still runs)."""
+    return status in _RETRYABLE or (status == 409 and code == "IDEMPOTENCY_IN_PROGRESS")
 _USER_AGENT = "channel-shorts-python/0.1.0"
 
 
@@ -77,7 +84,9 @@ class Client:
     """A client of one channel-shorts service.
 
     ``api_key`` is an API key (``csk_…``) or a session token; keep keys on your backend.
-    ``max_retries`` bounds the retries after 429 and 503 (the service charges nothing for either);
+    ``max_retries`` bounds the retries after 429 and 503 (the service charges nothing for either), after 409
+    IDEMPOTENCY_IN_PROGRESS and after a network failure (each POST sends an Idempotency-Key that its retries
+    reuse, so a call the service ran before the connection dropped is answered again, not run twice);
     a Retry-After longer than ``max_retry_delay`` seconds is not waited for: the error is raised at once.
     """
 
@@ -225,14 +234,24 @@ class Client:
         if query:
             url += "?" + urllib.parse.urlencode({k: _query_value(v) for k, v in query.items()})
         data = None if body is None else json.dumps(body).encode("utf-8")
+        # One key per call, the same on each of its attempts: the service runs the call at most once.
+        key = str(uuid.uuid4()) if method == "POST" else None
         attempt = 0
         while True:
-            status, headers, parsed = self._send(method, url, data)
+            try:
+                status, headers, parsed = self._send(method, url, data, key)
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                # Whether the service ran the call is unknown; the key makes asking again safe.
+                if attempt >= self.max_retries:
+                    raise
+                self._sleep(min(2.0**attempt, self.max_retry_delay))
+                attempt += 1
+                continue
             if 200 <= status < 300:
                 return parsed
             retry_after = parse_retry_after(headers.get("Retry-After"))
             error = ChannelShortsError(status, parsed, retry_after)
-            if status not in _RETRYABLE or attempt >= self.max_retries:
+            if not _retryable(status, error.error) or attempt >= self.max_retries:
                 raise error
             # Retry-After when given; otherwise 1 s, 2 s, 4 s… A wait beyond the bound is not worth it.
             delay = retry_after if retry_after is not None else min(2.0**attempt, self.max_retry_delay)
@@ -241,8 +260,12 @@ class Client:
             self._sleep(delay)
             attempt += 1
 
-    def _send(self, method: str, url: str, data: Optional[bytes]) -> "tuple[int, Any, Any]":
+    def _send(
+        self, method: str, url: str, data: Optional[bytes], idempotency_key: Optional[str] = None
+    ) -> "tuple[int, Any, Any]":
         request = urllib.request.Request(url, data=data, method=method)
+        if idempotency_key is not None:
+            request.add_header("Idempotency-Key", idempotency_key)
         request.add_header("Authorization", f"Bearer {self._key}")
         request.add_header("Accept", "application/json")
         request.add_header("User-Agent", _USER_AGENT)

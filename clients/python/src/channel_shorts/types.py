@@ -667,6 +667,10 @@ class ShortsWebhookPayload(TypedDict):
     timestamp: str
     data: Union[ShortsResult, Failure]
 
+class SignupAccepted(TypedDict):
+    """The sign-up is taken: the same answer whether the email was new (the account now exists) or already had an account (nothing changed). Sign in with POST /auth/login."""
+    message: str
+
 class SignupInfo(TypedDict):
     """How new users get an account here."""
     mode: Union[Literal["off"], Literal["invite"], Literal["open"]]
@@ -921,6 +925,7 @@ __all__ = [
     "ShortsRequest",
     "ShortsResult",
     "ShortsWebhookPayload",
+    "SignupAccepted",
     "SignupInfo",
     "SourceHealth",
     "StatementEntry",

@@ -13,7 +13,7 @@ const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));
 export const createKeyRoute = {
   method: 'POST',
   url: '/keys',
-  config: sessionOnly,
+  config: { ...sessionOnly, idempotent: true },
   schema: {
     tags: ['keys'],
     summary: 'Create an API key. The secret is in this response only; store it now.',

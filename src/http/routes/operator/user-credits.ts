@@ -8,6 +8,7 @@ import { actorOf, operatorErrors, operatorSchema, Reason, UserParams, viewOf } f
 export const adjustCreditsRoute = {
   method: 'POST',
   url: '/operator/users/:id/credits',
+  config: { idempotent: true },
   schema: {
     ...operatorSchema(),
     summary:

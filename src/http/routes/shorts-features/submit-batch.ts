@@ -15,7 +15,7 @@ export function submitBatchRoute(config: Config) {
   return {
     method: 'POST',
     url: '/api/youtube/shorts/batch',
-    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true, idempotent: true },
     schema: {
       tags: ['shorts'],
       summary: 'Submit up to 50 shorts requests at once, each answered by webhook.',

@@ -57,7 +57,7 @@ export async function getShortsRequest(request: RequestOf<typeof getShortsReques
 export const redeliverRoute = {
   method: 'POST',
   url: '/api/youtube/shorts/:requestId/redeliver',
-  config: { auth: true, scope: 'shorts:write', failureBody: true },
+  config: { auth: true, scope: 'shorts:write', failureBody: true, idempotent: true },
   schema: {
     tags: ['shorts'],
     summary:

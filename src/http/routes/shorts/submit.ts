@@ -23,7 +23,7 @@ export function submitShortsRoute(config: Config) {
   return {
     method: 'POST',
     url: '/api/youtube/shorts',
-    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true, idempotent: true },
     schema: {
       tags: ['shorts'],
       summary: "List a channel's Shorts with the channel's details.",

@@ -11,7 +11,7 @@ import { commonErrors, malformedId, noSuchWatch } from './common.ts';
 export const checkWatchRoute = {
   method: 'POST',
   url: '/api/youtube/watches/:watchId/check',
-  config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
+  config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true, idempotent: true },
   schema: {
     tags: ['watches'],
     summary: 'Check a watch now (priced like any check); the schedule is unchanged.',

@@ -11,7 +11,7 @@ export function createWatchRoute(config: Config) {
   return {
     method: 'POST',
     url: '/api/youtube/watches',
-    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true },
+    config: { auth: true, scope: 'shorts:write', rateLimited: true, failureBody: true, idempotent: true },
     schema: {
       tags: ['watches'],
       summary: 'Watch a channel: its new Shorts are POSTed to webhookUrl as shorts.created events.',
