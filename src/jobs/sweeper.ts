@@ -6,6 +6,7 @@ import type { Database } from '../infra/db/database.ts';
 import { startAutovacuum } from '../infra/db/pglite-autovacuum.ts';
 import { releaseAllExpiredReservations } from '../domain/credits/reservations.ts';
 import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
+import { purgeDestinationHours } from '../domain/webhooks/destinations.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -69,10 +70,15 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
       });
     return sweeping;
   };
-  const purge = () =>
+  const purge = () => {
     void purgeExpiredResults(db, settings.retentionDays, now()).catch((err: unknown) =>
       log.error({ err }, 'dropping expired results failed'),
     );
+    // The destinations' hourly counts past the health window (destinations.ts).
+    void purgeDestinationHours(db, new Date(now())).catch((err: unknown) =>
+      log.error({ err }, 'dropping old webhook destination counts failed'),
+    );
+  };
   const timers = settings.timers
     ? [
         setInterval(() => void sweepOnce(), settings.sweepSeconds * 1000).unref(),

@@ -64,7 +64,7 @@ export interface SettledAs {
 /** The fields of a settled request its webhook is built from, plus the secrets that sign it. */
 export type SettledRow = Pick<
   RequestRow,
-  'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at'
+  'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at' | 'options'
 > & { secrets: string[] };
 
 export interface QueuedSettlementBatcher {
@@ -147,7 +147,7 @@ interface Written {
   low: Map<string, string>;
 }
 
-type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & {
+type GroupRow = Omit<SettledRow, 'id' | 'secrets' | 'options'> & {
   i: number;
   blocked: boolean;
   pending: boolean;
@@ -193,6 +193,7 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
           result,
           created_at,
           completed_at,
+          options: member.item.request.options ?? null,
           secrets: row.secrets ?? [],
         },
       });
