@@ -32,7 +32,7 @@ describe('thin and full shorts.completed webhooks', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.app.inject({
+      const res: { statusCode: number; body: string; json(): unknown } = await t.app.inject({
         method: 'GET',
         url: `${path}?pageSize=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         headers: bearer(user.key),
@@ -81,7 +81,10 @@ describe('thin and full shorts.completed webhooks', () => {
       },
     );
     assert.match(data.resultUrl, new RegExp(`^https?://[^/]+/api/youtube/shorts/${requestId}/items$`));
-    assert.ok(receiver.deliveries[0]!.body.length < 600, `a thin body is small: ${receiver.deliveries[0]!.body.length}`);
+    assert.ok(
+      receiver.deliveries[0]!.body.length < 600,
+      `a thin body is small: ${receiver.deliveries[0]!.body.length}`,
+    );
     const ids = await pageAll(user, data.resultUrl);
     assert.equal(ids.length, 120);
     assert.equal(new Set(ids).size, 120);
@@ -101,7 +104,10 @@ describe('thin and full shorts.completed webhooks', () => {
     assert.equal(put.json().webhookPayload, 'thin');
     const got = await t.app.inject({ method: 'GET', url: '/accounts/alerts', headers: bearer(user.key) });
     assert.equal(got.json().webhookPayload, 'thin');
-    const byDefault = await submit(user, { channelUrl: 'https://www.youtube.com/@fake-5', webhookUrl: receiver.url('/a') });
+    const byDefault = await submit(user, {
+      channelUrl: 'https://www.youtube.com/@fake-5',
+      webhookUrl: receiver.url('/a'),
+    });
     assert.equal(byDefault.statusCode, 202, byDefault.body);
     await receiver.waitFor(1);
     const full = await submit(user, {
@@ -150,7 +156,10 @@ describe('thin and full shorts.completed webhooks', () => {
       ['/big', '@demo'],
       ['/small', '@fake-5'],
     ] as const) {
-      const res = await submit(user, { channelUrl: `https://www.youtube.com/${channel}`, webhookUrl: receiver.url(path) });
+      const res = await submit(user, {
+        channelUrl: `https://www.youtube.com/${channel}`,
+        webhookUrl: receiver.url(path),
+      });
       assert.equal(res.statusCode, 202, res.body);
     }
     await receiver.waitFor(2);

@@ -86,10 +86,7 @@ function toSettings(row: AlertRow): CreditAlertSettings {
 const ALERT_COLUMNS = 'credit_balance, low_balance_threshold, events_webhook_url, webhook_payload';
 
 export async function getCreditAlerts(db: Queryable, accountId: string): Promise<CreditAlertSettings> {
-  const [row] = await db.query<AlertRow>(
-    `SELECT ${ALERT_COLUMNS} FROM accounts WHERE id = $1`,
-    [accountId],
-  );
+  const [row] = await db.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
   return toSettings(row);
 }
@@ -138,10 +135,10 @@ export async function listCreditEvents(db: Queryable, accountId: string, limit: 
     type: CreditsLowEvent['type'];
     payload: CreditsLowEvent['payload'];
     created_at: Date;
-  }>(
-    'SELECT id, type, payload, created_at FROM credit_events WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
-    [accountId, limit],
-  );
+  }>('SELECT id, type, payload, created_at FROM credit_events WHERE account_id = $1 ORDER BY id DESC LIMIT $2', [
+    accountId,
+    limit,
+  ]);
   return rows.map((r) => ({
     id: Number(r.id),
     type: r.type,

@@ -24,7 +24,7 @@ export const DEMO_CHANNEL_URL = 'https://www.youtube.com/@demo';
 
 /** webhookPayload of a shorts or batch request. */
 export const WEBHOOK_PAYLOAD = WebhookPayloadForm(
-  'Webhook requests: how shorts.completed carries the result. full (the default, unless the account\'s default ' +
+  "Webhook requests: how shorts.completed carries the result. full (the default, unless the account's default " +
     'is thin: PUT /accounts/alerts): the whole result, as the synchronous answer; thin: requestId, itemCount, ' +
     'creditsCharged, truncated and resultUrl (GET /api/youtube/shorts/{requestId}/items, paged). A full body over ' +
     'WEBHOOK_MAX_BODY_BYTES is sent thin (reason too_large).',

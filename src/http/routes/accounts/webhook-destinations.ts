@@ -48,7 +48,11 @@ export const resumeDestinationRoute = {
       '{requestId}/redeliver). Resuming a destination that is not paused only restarts its failure count.',
     security: [{ bearer: [] }],
     params: Type.Object({
-      destinationId: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'The id GET …/webhook-destinations gives.' }),
+      destinationId: Type.Integer({
+        minimum: 1,
+        maximum: 2 ** 53 - 1,
+        description: 'The id GET …/webhook-destinations gives.',
+      }),
     }),
     response: {
       200: json('The destination after resuming.', WebhookDestinationSchema),

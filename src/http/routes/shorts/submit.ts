@@ -96,7 +96,9 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
   const caller = callerOf(request);
   const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds, store } =
     request.body;
-  const payloadForm = webhookUrl ? recordedPayloadForm(request.body.webhookPayload, request.account?.webhook_payload) : {};
+  const payloadForm = webhookUrl
+    ? recordedPayloadForm(request.body.webhookPayload, request.account?.webhook_payload)
+    : {};
   return {
     id: request.id,
     accountId: caller.accountId,
