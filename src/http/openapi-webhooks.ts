@@ -95,11 +95,11 @@ function shortsResultThin() {
       'RESULT_RETENTION_DAYS.',
     ThinWebhookPayloadSchema,
     {
-      requested: {
+      'shorts.completed.thin': {
         summary: 'Asked for thin: 5,000 shorts, a body of about 300 bytes.',
         value: { type: 'shorts.completed', timestamp: EXAMPLE_TIME, data: exampleOf(ThinResultSchema) },
       },
-      too_large: {
+      'shorts.completed.too_large': {
         summary: 'Asked for full, but the full body would have been over WEBHOOK_MAX_BODY_BYTES.',
         value: {
           type: 'shorts.completed',
