@@ -278,10 +278,22 @@ for (const mode of STORAGE_MODES) {
             completed_at,
             options,
             secrets,
+            destination_paused,
           } = (await read({ requestId: plan[i]!.request.id, attempt: 1 }))!;
           assert.deepEqual(
             result.settledRow,
-            { id, account_id, webhook_url, status, result: body, created_at, completed_at, options, secrets },
+            {
+              id,
+              account_id,
+              webhook_url,
+              status,
+              result: body,
+              created_at,
+              completed_at,
+              options,
+              secrets,
+              destination_paused,
+            },
             `member ${i}: as the delivery reads it`,
           );
         }

@@ -14,10 +14,10 @@ import type { RequestDetail } from '../src/contract/shorts.ts';
 const SHORTS = '/api/youtube/shorts';
 const DAY = 86_400_000;
 
-let clock = Date.now();
-
 for (const mode of STORAGE_MODES) {
   describe(`webhook destinations: health, pause and resume (${mode})`, () => {
+    // The service's clock, each suite from now: days pass between requests without waiting for them.
+    let clock = Date.now();
     const t = useHarness({
       env: {
         CACHE_TTL_SECONDS: '0',

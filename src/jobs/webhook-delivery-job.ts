@@ -19,6 +19,7 @@ import { activeWebhookSecrets, signingSecretsSql } from '../domain/webhooks/webh
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import { findEvent } from '../domain/webhooks/events.ts';
+import { destinationPausedSql, isDestinationPaused } from '../domain/webhooks/destinations.ts';
 import {
   attemptRecorded,
   nextAttemptNumber,
@@ -55,8 +56,6 @@ export interface DeliveryDeps {
   onRetryScheduled?: (delaySeconds: number) => void;
   /** The thin form's resultUrl base and the full form's maximum size (result-payload.ts); default: full, no maximum. */
   resultPayload?: ResultPayloadSettings;
-  /** Whether the account's destination at a URL is paused (destinations.ts createPausedReader); default: never. */
-  isPaused?: (destination: { accountId: string; url: string }) => Promise<boolean>;
   /** WEBHOOK_DISABLE_AFTER_DAYS: a destination failing this long is paused; 0 or absent: never. */
   disableAfterDays?: number;
   /** The service's clock (ms): when attempts were made, for the destinations' health. */
@@ -86,22 +85,25 @@ export async function enqueueDelivery(
 }
 
 type Target = { id: string; url: string; accountId: string; body: string };
+/** What an attempt sends, signed with `secrets`; not sent when the result was dropped or the destination is paused. */
+type Ready = { target: Target; secrets: string[]; paused: boolean; expired?: boolean };
 
 type RequestAttempt = { requestId: string; attempt: number };
-type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: string[] };
+type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: string[]; destination_paused: boolean };
 const attemptKey = ({ requestId, attempt }: RequestAttempt) => `${requestId}#${attempt}`;
 
 /**
  * The common case in one statement: each request, whether this attempt of it was recorded
- * (attemptRecorded) and its account's signing secrets (activeWebhookSecrets), for several
- * deliveries at once.
+ * (attemptRecorded), its account's signing secrets (activeWebhookSecrets) and whether its destination
+ * is paused, for several deliveries at once.
  */
 async function readRequestAttempts(db: Queryable, attempts: RequestAttempt[]): Promise<Map<string, RequestToDeliver>> {
   const rows = await db.query<RequestToDeliver & { job_attempt: number }>(
     `SELECT r.*, x.attempt AS job_attempt,
             EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = x.attempt) AS
               attempt_recorded,
-            ${signingSecretsSql('r.account_id', '$3')} AS secrets
+            ${signingSecretsSql('r.account_id', '$3')} AS secrets,
+            r.webhook_url IS NOT NULL AND ${destinationPausedSql('r.account_id', 'r.webhook_url')} AS destination_paused
      FROM unnest($1::text[], $2::int[]) AS x(id, attempt) JOIN shorts_requests r ON r.id = x.id`,
     [attempts.map((a) => a.requestId), attempts.map((a) => a.attempt), new Date()],
   );
@@ -147,7 +149,7 @@ async function readyToSend(
   job: DeliveryJob,
   readRequest: DeliveryDeps['readRequestAttempt'],
   payload: ResultPayloadSettings,
-): Promise<{ target: Target; secrets: string[] } | undefined> {
+): Promise<Ready | undefined> {
   if ('requestId' in job) {
     const row = await (
       readRequest ??
@@ -158,18 +160,16 @@ async function readyToSend(
   const target = await deliveryOf(db, job);
   if (!target) return undefined;
   // Both reads at once: with PostgreSQL they take two pool connections instead of two round trips.
-  const [recorded, active] = await Promise.all([
+  const [recorded, active, paused] = await Promise.all([
     attemptRecorded(db, job, job.attempt),
     activeWebhookSecrets(db, target.accountId),
+    isDestinationPaused(db, target.accountId, target.url),
   ]);
-  return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
+  return recorded ? undefined : { target, secrets: active.map((s) => s.secret), paused };
 }
 
 /** A request's webhook and its secrets, from its stored row; undefined while it is in progress or has no webhook. */
-function requestToSend(
-  row: SettledRow,
-  payload: ResultPayloadSettings,
-): { target: Target; secrets: string[]; expired?: boolean } | undefined {
+function requestToSend(row: SettledRow, payload: ResultPayloadSettings): Ready | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
   // A completed result past RESULT_RETENTION_DAYS was dropped (stored-results.ts keeps a summary
   // without `data`): a retry due after that must not send the summary as the result.
@@ -177,6 +177,7 @@ function requestToSend(
   return {
     target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: resultWebhookBody(row, payload) },
     secrets: row.secrets,
+    paused: row.destination_paused,
     ...(expired ? { expired } : {}),
   };
 }
@@ -201,13 +202,10 @@ const PAUSED_ATTEMPT: AttemptResult = {
 };
 
 /** What this attempt is: sent to the receiver, or recorded unsent (a dropped result, a paused destination). */
-async function attemptOf(
-  deps: DeliveryDeps,
-  ready: { target: Target; secrets: string[]; expired?: boolean },
-): Promise<AttemptResult> {
+async function attemptOf(deps: DeliveryDeps, ready: Ready): Promise<AttemptResult> {
   const { target, secrets } = ready;
   if (ready.expired) return EXPIRED_ATTEMPT;
-  if (await deps.isPaused?.({ accountId: target.accountId, url: target.url })) return PAUSED_ATTEMPT;
+  if (ready.paused) return PAUSED_ATTEMPT;
   return deliverOnce({
     url: target.url,
     webhookId: webhookIdFor(target.id),

@@ -5,7 +5,6 @@ import { parseRetrySchedule } from '../config.ts';
 import type { Core } from './core.ts';
 import { createAttemptRecorder } from '../domain/webhooks/delivery-log.ts';
 import { createWebhookAgent } from '../domain/webhooks/guarded-agent.ts';
-import { createPausedReader } from '../domain/webhooks/destinations.ts';
 import { createRequestAttemptReader, type DeliveryDeps } from '../jobs/webhook-delivery-job.ts';
 
 export function buildDelivery({ config, db, metrics, log, clock }: Core, boss: PgBoss): DeliveryDeps {
@@ -26,7 +25,6 @@ export function buildDelivery({ config, db, metrics, log, clock }: Core, boss: P
       // Without PUBLIC_BASE_URL, where this configuration listens (as the OpenAPI document's server says).
       publicBaseUrl: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
     },
-    isPaused: createPausedReader(db),
     disableAfterDays: config.WEBHOOK_DISABLE_AFTER_DAYS,
     now: clock,
     onAttempt: (result, job) => {

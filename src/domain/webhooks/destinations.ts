@@ -6,10 +6,8 @@
 // webhook.destination.paused account event is recorded, as credits.low is (the account's events,
 // and the outbox to its eventsWebhookUrl). It resumes when the customer says so, or when a test
 // event to it succeeds.
-import { createHash } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
-import { groupRead } from '../../infra/db/group-commit.ts';
 import type { WebhookDestination } from '../../contract/requests-log.ts';
 import { newEventId } from './events.ts';
 
@@ -162,28 +160,23 @@ export async function pauseDestination(db: Queryable, destinationId: number, at:
   return rows.length > 0;
 }
 
-/** Whether the account's destination at `url` is paused, for attempts starting together in one statement. */
-export function createPausedReader(
-  db: Queryable,
-  maxGroup = 100,
-): (destination: { accountId: string; url: string }) => Promise<boolean> {
-  const read = groupRead<{ accountId: string; url: string }, true>(
-    maxGroup,
-    (d) => destinationKey(d.accountId, d.url),
-    async (keys) => {
-      const rows = await db.query<{ account_id: string; url: string }>(
-        `SELECT account_id, url FROM webhook_destinations
-         WHERE paused_at IS NOT NULL AND account_id = ANY($1::uuid[]) AND md5(url) = ANY($2::text[])`,
-        [[...new Set(keys.map((k) => k.accountId))], keys.map((k) => md5Hex(k.url))],
-      );
-      return new Map(rows.map((r) => [destinationKey(r.account_id, r.url), true as const]));
-    },
-  );
-  return async (destination) => (await read(destination)) === true;
+/**
+ * Whether the account's destination at `url` is paused, as an SQL expression: the reads that fetch what
+ * an attempt sends include it (the settling statement, the request's delivery read), so checking costs
+ * no statement of its own. The partial index holds paused destinations only.
+ */
+export function destinationPausedSql(account: string, url: string): string {
+  return `EXISTS (SELECT 1 FROM webhook_destinations p WHERE p.paused_at IS NOT NULL AND p.account_id = ${account}
+    AND md5(p.url) = md5(${url}) AND p.url = ${url})`;
 }
 
-function md5Hex(text: string): string {
-  return createHash('md5').update(text).digest('hex');
+/** destinationPausedSql on its own: for a batch summary's or an account event's attempt. */
+export async function isDestinationPaused(db: Queryable, accountId: string, url: string): Promise<boolean> {
+  const [row] = await db.query<{ paused: boolean }>(
+    `SELECT ${destinationPausedSql('$1::uuid', '$2::text')} AS paused`,
+    [accountId, url],
+  );
+  return row?.paused === true;
 }
 
 interface DestinationRow {
