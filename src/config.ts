@@ -185,6 +185,20 @@ export const ConfigSchema = Type.Object({
     description: 'Seconds between attempts after the first (Svix schedule).',
   }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: Type.Integer({ minimum: 0, default: 86400 }),
+  WEBHOOK_MAX_BODY_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 5_000_000,
+    description:
+      'A full shorts.completed body larger than this is sent thin instead (thin: true, reason "too_large"), ' +
+      'the receiver paging the stored result.',
+  }),
+  WEBHOOK_DISABLE_AFTER_DAYS: Type.Integer({
+    minimum: 0,
+    default: 5,
+    description:
+      'A webhook destination whose every attempt has failed for this many days is paused (new attempts held, a ' +
+      'webhook.destination.paused account event); 0 never pauses.',
+  }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 10 }),
   JOB_HEARTBEAT_SECONDS: Type.Integer({
     minimum: 10,

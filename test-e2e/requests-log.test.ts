@@ -343,6 +343,22 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
     await result.getByText('The receiver answered HTTP 500.').waitFor();
   });
 
+  it("webhooks: the destinations table shows each URL's health", async () => {
+    const table = page.getByRole('region', { name: 'Destinations' });
+    await table.getByRole('button', { name: 'Refresh' }).click();
+    const healthy = table.locator('tbody tr').filter({ hasText: '/hooks/shorts' });
+    const broken = table.locator('tbody tr').filter({ hasText: '/hooks/broken' });
+    await healthy.getByText('Healthy').waitFor();
+    await healthy.getByText('100 %').waitFor();
+    await broken.getByText('Failing').waitFor();
+    await broken.getByText('0 %').waitFor();
+    await broken.getByText('The receiver answered HTTP 500.').waitFor();
+    assert.equal(await broken.getByRole('cell', { name: '2', exact: true }).count(), 1, 'two failures in a row');
+    assert.equal(await broken.getByText('never').count(), 1, 'no success yet');
+    assert.equal(await table.locator('tbody tr').count(), 2, 'test events are not destinations until delivered to');
+    await check('27-webhooks-destinations');
+  });
+
   it('had no uncaught errors and no CSP violations', () => {
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(cspViolations, []);

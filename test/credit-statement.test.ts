@@ -332,7 +332,12 @@ for (const mode of STORAGE_MODES) {
     it('sets the threshold and the events URL (session only), shows them in GET /accounts, refuses bad values', async () => {
       const user = await createUser(t, 30);
       const initial = (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json();
-      assert.deepEqual(initial.alerts, { lowBalanceThreshold: null, eventsWebhookUrl: null, low: false });
+      assert.deepEqual(initial.alerts, {
+        lowBalanceThreshold: null,
+        eventsWebhookUrl: null,
+        low: false,
+        webhookPayload: 'full',
+      });
       const set = await t.app.inject({
         method: 'PUT',
         url: '/accounts/alerts',
@@ -344,6 +349,7 @@ for (const mode of STORAGE_MODES) {
         lowBalanceThreshold: 50,
         eventsWebhookUrl: 'https://hooks.example.com/account',
         low: true,
+        webhookPayload: 'full',
       });
       assert.deepEqual(
         (await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(user.key) })).json().alerts,
@@ -358,7 +364,7 @@ for (const mode of STORAGE_MODES) {
       });
       assert.deepEqual(
         onlyUrl.json(),
-        { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: true },
+        { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: true, webhookPayload: 'full' },
         'an omitted field is unchanged',
       );
       const byKey = await t.app.inject({

@@ -276,11 +276,24 @@ for (const mode of STORAGE_MODES) {
             result: body,
             created_at,
             completed_at,
+            options,
             secrets,
+            destination_paused,
           } = (await read({ requestId: plan[i]!.request.id, attempt: 1 }))!;
           assert.deepEqual(
             result.settledRow,
-            { id, account_id, webhook_url, status, result: body, created_at, completed_at, secrets },
+            {
+              id,
+              account_id,
+              webhook_url,
+              status,
+              result: body,
+              created_at,
+              completed_at,
+              options,
+              secrets,
+              destination_paused,
+            },
             `member ${i}: as the delivery reads it`,
           );
         }

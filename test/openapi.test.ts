@@ -327,10 +327,13 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
       'batch.completed',
       'credits.low',
       'shorts.completed',
+      'shorts.completed.thin',
+      'shorts.completed.too_large',
       'shorts.created',
       'shorts.failed',
       'watch.paused',
       'watch.resumed',
+      'webhook.destination.paused',
       'webhook.test',
     ]);
     // Errors Fastify raises before the handler are documented where they can happen.

@@ -1,6 +1,7 @@
 // Bodies of the account, key, session and webhook-secret routes.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable, RateLimits, Role } from './common.ts';
+import { WebhookPayloadForm } from './shorts.ts';
 
 export const EXAMPLE_ACCOUNT_ID = '7d2f0c4e-8a55-4b1f-9e3a-2c6d8f1b0a93';
 export const EXAMPLE_KEY_ID = 'b3e1f6a2-4c7d-4e8f-a1b2-c3d4e5f6a7b8';
@@ -36,14 +37,28 @@ export const CreditAlertsSchema = Type.Object(
       }),
     ),
     eventsWebhookUrl: Nullable(
-      Type.String({ description: 'Where account events (credits.low) are delivered, signed like every webhook.' }),
+      Type.String({
+        description:
+          'Where account events (credits.low, webhook.destination.paused) are delivered, signed like every webhook.',
+      }),
     ),
     low: Type.Boolean({ description: 'The balance is below the threshold now.' }),
+    webhookPayload: WebhookPayloadForm(
+      "The account's default form of shorts.completed webhooks, for requests that do not say (webhookPayload): " +
+        'full (the whole result) or thin (counts and resultUrl).',
+    ),
   },
   {
     $id: 'CreditAlerts',
-    description: 'The low-balance alert.',
-    examples: [{ lowBalanceThreshold: 50, eventsWebhookUrl: 'https://example.com/hooks/account', low: false }],
+    description: 'The low-balance alert, where account events go, and the default webhook payload form.',
+    examples: [
+      {
+        lowBalanceThreshold: 50,
+        eventsWebhookUrl: 'https://example.com/hooks/account',
+        low: false,
+        webhookPayload: 'full',
+      },
+    ],
   },
 );
 export type CreditAlerts = Static<typeof CreditAlertsSchema>;
@@ -108,7 +123,7 @@ export const AccountSchema = Type.Object(
         rateLimits: { perMinute: 60, perHour: 1000, perDay: 10000 },
         readsPerMinute: 600,
         usage: { minute: 1, hour: 3, day: 3, totalRequests: 12, totalCreditsCharged: 31 },
-        alerts: { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: false },
+        alerts: { lowBalanceThreshold: 50, eventsWebhookUrl: null, low: false, webhookPayload: 'full' },
       },
     ],
   },

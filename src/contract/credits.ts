@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, Nullable } from './common.ts';
 import { EXAMPLE_ACCOUNT_ID, EXAMPLE_KEY_ID, LedgerEntrySchema } from './accounts.ts';
+import { DestinationPausedPayloadSchema } from './requests-log.ts';
 
 // The alert settings are part of the Account shape, so they live beside it.
 export { CreditAlertsSchema, type CreditAlerts } from './accounts.ts';
@@ -126,11 +127,13 @@ export type CreditsLowPayload = Static<typeof CreditsLowPayloadSchema>;
 export const CreditEventSchema = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.Literal('credits.low'),
+    type: Type.Union([Type.Literal('credits.low'), Type.Literal('webhook.destination.paused')]),
     createdAt: Type.String({ format: 'date-time' }),
-    payload: CreditsLowPayloadSchema,
+    payload: Type.Union([CreditsLowPayloadSchema, DestinationPausedPayloadSchema], {
+      description: 'The event as it is delivered to eventsWebhookUrl (its type says which).',
+    }),
   },
-  { $id: 'CreditEvent', description: 'An account event.' },
+  { $id: 'CreditEvent', description: 'An account event: credits.low or webhook.destination.paused.' },
 );
 export type CreditEvent = Static<typeof CreditEventSchema>;
 

@@ -271,3 +271,102 @@ export const WebhookTestPayloadSchema = Type.Object(
   },
 );
 export type WebhookTestPayload = Static<typeof WebhookTestPayloadSchema>;
+
+const EXAMPLE_DESTINATION = {
+  id: 3,
+  url: 'https://example.com/hooks/shorts',
+  state: 'failing' as const,
+  successRate: 0.75,
+  recentAttempts: 8,
+  consecutiveFailures: 2,
+  failingSince: '2026-06-01T11:40:00.000Z',
+  lastError: 'The receiver answered HTTP 503.',
+  lastStatusCode: 503,
+  lastFailureAt: '2026-06-01T11:45:00.000Z',
+  lastSuccessAt: '2026-06-01T11:30:00.000Z',
+  lastAttemptAt: '2026-06-01T11:45:00.000Z',
+  pausedAt: null,
+};
+
+export const WebhookDestinationSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'Pass to POST /accounts/webhook-destinations/{destinationId}/resume.' }),
+    url: Type.String({ description: 'A URL the account has sent webhooks to (each distinct URL is one destination).' }),
+    state: Type.Union([Type.Literal('healthy'), Type.Literal('failing'), Type.Literal('paused')], {
+      description:
+        'healthy: the last attempt succeeded; failing: the last attempts failed; paused: failing for ' +
+        'WEBHOOK_DISABLE_AFTER_DAYS, new attempts are held until it is resumed.',
+    }),
+    successRate: Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'Delivered attempts / attempts over the last 24 hours; null without attempts in that time.',
+      }),
+    ),
+    recentAttempts: Type.Integer({ description: 'Attempts sent over the last 24 hours.' }),
+    consecutiveFailures: Type.Integer({ description: 'Failed attempts since the last success (or the resume).' }),
+    failingSince: Nullable(Type.String({ format: 'date-time', description: 'The first of those failures.' })),
+    lastError: Nullable(Type.String()),
+    lastStatusCode: Nullable(Type.Integer({ description: "The last failure's HTTP status (null: no answer)." })),
+    lastFailureAt: Nullable(Type.String({ format: 'date-time' })),
+    lastSuccessAt: Nullable(Type.String({ format: 'date-time' })),
+    lastAttemptAt: Type.String({ format: 'date-time' }),
+    pausedAt: Nullable(Type.String({ format: 'date-time' })),
+  },
+  {
+    $id: 'WebhookDestination',
+    description: 'The health of one webhook destination, as its delivery attempts show it.',
+    examples: [EXAMPLE_DESTINATION],
+  },
+);
+export type WebhookDestination = Static<typeof WebhookDestinationSchema>;
+
+export const WebhookDestinationsSchema = Type.Object(
+  {
+    destinations: Type.Array(WebhookDestinationSchema, { description: 'The most recently used first (at most 100).' }),
+    disableAfterDays: Type.Integer({
+      description: 'WEBHOOK_DISABLE_AFTER_DAYS: a destination failing this long is paused (0: never).',
+    }),
+  },
+  {
+    $id: 'WebhookDestinations',
+    description: "The health of the account's webhook destinations.",
+    examples: [{ destinations: [EXAMPLE_DESTINATION], disableAfterDays: 5 }],
+  },
+);
+export type WebhookDestinations = Static<typeof WebhookDestinationsSchema>;
+
+export const DestinationPausedPayloadSchema = Type.Object(
+  {
+    type: Type.Literal('webhook.destination.paused'),
+    timestamp: Type.String({ format: 'date-time', description: 'When it was paused.' }),
+    data: Type.Object({
+      destinationId: Type.Integer(),
+      url: Type.String(),
+      failingSince: Type.String({ format: 'date-time' }),
+      consecutiveFailures: Type.Integer(),
+      lastError: Nullable(Type.String()),
+    }),
+  },
+  {
+    $id: 'DestinationPausedPayload',
+    description:
+      'The webhook.destination.paused account event: every attempt to this URL failed for ' +
+      'WEBHOOK_DISABLE_AFTER_DAYS; its new attempts are held until it is resumed.',
+    examples: [
+      {
+        type: 'webhook.destination.paused',
+        timestamp: '2026-06-06T11:45:00.000Z',
+        data: {
+          destinationId: 3,
+          url: 'https://example.com/hooks/shorts',
+          failingSince: '2026-06-01T11:40:00.000Z',
+          consecutiveFailures: 212,
+          lastError: 'The receiver answered HTTP 503.',
+        },
+      },
+    ],
+  },
+);
+export type DestinationPausedPayload = Static<typeof DestinationPausedPayloadSchema>;

@@ -303,6 +303,62 @@ export const WebhookPayloadSchema = Type.Object(
 );
 export type WebhookPayload = Static<typeof WebhookPayloadSchema>;
 
+/** How a shorts.completed webhook carries its result: the whole result, or a pointer to it. */
+export function WebhookPayloadForm(description: string) {
+  return Type.Union([Type.Literal('full'), Type.Literal('thin')], { description });
+}
+export type WebhookPayloadFormValue = 'full' | 'thin';
+
+export const ThinResultSchema = Type.Object(
+  {
+    requestId: Type.String(),
+    itemCount: Type.Integer({ description: 'Shorts in the result.' }),
+    creditsCharged: Type.Integer(),
+    truncated: Type.Boolean({ description: "As the full result's truncated." }),
+    resultUrl: Type.String({
+      format: 'uri',
+      description:
+        'GET /api/youtube/shorts/{requestId}/items: the stored result, page by page (nextCursor), with the ' +
+        "account's credentials; free, for RESULT_RETENTION_DAYS.",
+    }),
+    thin: Type.Literal(true),
+    reason: Type.Union([Type.Literal('requested'), Type.Literal('too_large')], {
+      description:
+        'requested: webhookPayload "thin" (the request\'s or the account\'s default); too_large: the full body ' +
+        'would have been over WEBHOOK_MAX_BODY_BYTES.',
+    }),
+  },
+  {
+    $id: 'ShortsThinResult',
+    description: 'A completed result without its shorts: page them from resultUrl.',
+    examples: [
+      {
+        requestId: EXAMPLE_REQUEST_ID,
+        itemCount: 5000,
+        creditsCharged: 100,
+        truncated: false,
+        resultUrl: `https://shorts.example.com/api/youtube/shorts/${EXAMPLE_REQUEST_ID}/items`,
+        thin: true,
+        reason: 'requested',
+      },
+    ],
+  },
+);
+export type ThinResult = Static<typeof ThinResultSchema>;
+
+export const ThinWebhookPayloadSchema = Type.Object(
+  {
+    type: Type.Literal('shorts.completed'),
+    timestamp: Type.String({ format: 'date-time' }),
+    data: ThinResultSchema,
+  },
+  {
+    $id: 'ShortsThinWebhookPayload',
+    description:
+      'Body of a thin shorts.completed webhook: the counts and where to page the result (data.thin is true).',
+  },
+);
+
 export const RequestStatus = Type.Union(
   [Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')],
   { $id: 'RequestStatus' },

@@ -2,10 +2,15 @@
 // one is signed per Standard Webhooks and answered the same way (2xx delivered, 410 stop).
 import type { TSchema } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME } from '../contract/common.ts';
-import { SuccessBodySchema, WebhookPayloadSchema } from '../contract/shorts.ts';
+import {
+  SuccessBodySchema,
+  ThinResultSchema,
+  ThinWebhookPayloadSchema,
+  WebhookPayloadSchema,
+} from '../contract/shorts.ts';
 import { BatchWebhookPayloadSchema } from '../contract/batches.ts';
 import { CreditsLowPayloadSchema } from '../contract/credits.ts';
-import { WebhookTestPayloadSchema } from '../contract/requests-log.ts';
+import { DestinationPausedPayloadSchema, WebhookTestPayloadSchema } from '../contract/requests-log.ts';
 import {
   ShortsCreatedPayloadSchema,
   WatchPausedPayloadSchema,
@@ -79,6 +84,49 @@ function shortsResult() {
   );
 }
 
+/** shorts.completed in its thin form: the counts and where to page the stored result. */
+function shortsResultThin() {
+  return webhook(
+    'shorts.completed (thin): a completed result without its shorts, to page from resultUrl.',
+    `${signedDelivery} webhook-id is msg_<requestId>. Sent instead of the full shorts.completed when the request ` +
+      "(or the account's default, PUT /accounts/alerts) asked for webhookPayload thin (data.reason requested), or " +
+      'when the full body would be over WEBHOOK_MAX_BODY_BYTES (data.reason too_large). data.thin is true in both. ' +
+      "Read the shorts with GET data.resultUrl (the account's API key, shorts:read; cursor paging, free) within " +
+      'RESULT_RETENTION_DAYS.',
+    ThinWebhookPayloadSchema,
+    {
+      'shorts.completed.thin': {
+        summary: 'Asked for thin: 5,000 shorts, a body of about 300 bytes.',
+        value: { type: 'shorts.completed', timestamp: EXAMPLE_TIME, data: exampleOf(ThinResultSchema) },
+      },
+      'shorts.completed.too_large': {
+        summary: 'Asked for full, but the full body would have been over WEBHOOK_MAX_BODY_BYTES.',
+        value: {
+          type: 'shorts.completed',
+          timestamp: EXAMPLE_TIME,
+          data: { ...(exampleOf(ThinResultSchema) as object), reason: 'too_large' },
+        },
+      },
+    },
+  );
+}
+
+function destinationPaused() {
+  return webhook(
+    "Sent once when a webhook destination is paused: every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS; to the account's eventsWebhookUrl.",
+    `${signedDelivery} webhook-id is msg_<event id>. Queued by the workers' sweep; listed with GET /accounts/events. ` +
+      "The destination's new attempts are recorded unsent until it is resumed (POST " +
+      '/accounts/webhook-destinations/{destinationId}/resume, or a test event to it that succeeds).',
+    DestinationPausedPayloadSchema,
+    {
+      'webhook.destination.paused': {
+        summary: 'A receiver answered 503 for five days.',
+        value: exampleOf(DestinationPausedPayloadSchema),
+      },
+    },
+  );
+}
+
 function batchCompleted() {
   return webhook(
     'Sent once when every item of a batch (POST /api/youtube/shorts/batch) has settled.',
@@ -130,6 +178,7 @@ function webhookTest() {
 export function webhookDocs() {
   return {
     'shorts.result': shortsResult(),
+    'shorts.result.thin': shortsResultThin(),
     'batch.completed': batchCompleted(),
     ...watchWebhook(
       'shorts.created',
@@ -152,6 +201,7 @@ export function webhookDocs() {
       'Credits are available again.',
     ),
     'credits.low': creditsLow(),
+    'webhook.destination.paused': destinationPaused(),
     'webhook.test': webhookTest(),
   };
 }

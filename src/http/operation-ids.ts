@@ -11,6 +11,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /accounts/usage': 'getAccountUsage',
   'GET /accounts/webhook-secret': 'getWebhookSecret',
   'POST /accounts/webhook-secret/rotate': 'rotateWebhookSecret',
+  'GET /accounts/webhook-destinations': 'listWebhookDestinations',
+  'POST /accounts/webhook-destinations/{destinationId}/resume': 'resumeWebhookDestination',
   'GET /accounts/ledger': 'listLedgerEntries',
   'GET /accounts/ledger.csv': 'exportLedgerCsv',
   'GET /accounts/balance-history': 'getBalanceHistory',

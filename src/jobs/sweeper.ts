@@ -7,6 +7,7 @@ import { startAutovacuum } from '../infra/db/pglite-autovacuum.ts';
 import { releaseAllExpiredReservations } from '../domain/credits/reservations.ts';
 import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/idempotency-keys.ts';
+import { purgeDestinationHours } from '../domain/webhooks/destinations.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -76,6 +77,10 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
     );
     void purgeExpiredKeys(db, now()).catch((err: unknown) =>
       log.error({ err }, 'dropping expired idempotency keys failed'),
+    );
+    // The destinations' hourly counts past the health window (destinations.ts).
+    void purgeDestinationHours(db, new Date(now())).catch((err: unknown) =>
+      log.error({ err }, 'dropping old webhook destination counts failed'),
     );
   };
   const timers = settings.timers

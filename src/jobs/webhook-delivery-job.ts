@@ -19,13 +19,16 @@ import { activeWebhookSecrets, signingSecretsSql } from '../domain/webhooks/webh
 import { deliverOnce, type AttemptResult } from '../domain/webhooks/deliver-once.ts';
 import { retryDelaySeconds } from '../domain/webhooks/retry-schedule.ts';
 import { findEvent } from '../domain/webhooks/events.ts';
+import { destinationPausedSql, isDestinationPaused } from '../domain/webhooks/destinations.ts';
 import {
   attemptRecorded,
   nextAttemptNumber,
   recordAttempt,
   webhookIdFor,
+  type AttemptContext,
   type AttemptRecord,
 } from '../domain/webhooks/delivery-log.ts';
+import { resultWebhookBody, type ResultPayloadSettings } from '../domain/webhooks/result-payload.ts';
 
 export type DeliveryJob =
   | { requestId: string; attempt: number }
@@ -51,16 +54,15 @@ export interface DeliveryDeps {
   recordAttempt?: (record: AttemptRecord) => Promise<void>;
   /** A retry was queued to start in `delaySeconds` (committed). */
   onRetryScheduled?: (delaySeconds: number) => void;
+  /** The thin form's resultUrl base and the full form's maximum size (result-payload.ts); default: full, no maximum. */
+  resultPayload?: ResultPayloadSettings;
+  /** WEBHOOK_DISABLE_AFTER_DAYS: a destination failing this long is paused; 0 or absent: never. */
+  disableAfterDays?: number;
+  /** The service's clock (ms): when attempts were made, for the destinations' health. */
+  now?: () => number;
 }
 
-/** The delivered body: built from the stored row, so every attempt sends identical bytes. */
-export function webhookPayload(row: Pick<RequestRow, 'status' | 'result' | 'created_at' | 'completed_at'>): string {
-  return JSON.stringify({
-    type: row.status === 'completed' ? 'shorts.completed' : 'shorts.failed',
-    timestamp: (row.completed_at ?? row.created_at).toISOString(),
-    data: row.result,
-  });
-}
+const UNLIMITED: ResultPayloadSettings = { maxBodyBytes: Number.POSITIVE_INFINITY, publicBaseUrl: '' };
 
 export async function enqueueDelivery(
   boss: PgBoss,
@@ -83,22 +85,25 @@ export async function enqueueDelivery(
 }
 
 type Target = { id: string; url: string; accountId: string; body: string };
+/** What an attempt sends, signed with `secrets`; not sent when the result was dropped or the destination is paused. */
+type Ready = { target: Target; secrets: string[]; paused: boolean; expired?: boolean };
 
 type RequestAttempt = { requestId: string; attempt: number };
-type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: string[] };
+type RequestToDeliver = RequestRow & { attempt_recorded: boolean; secrets: string[]; destination_paused: boolean };
 const attemptKey = ({ requestId, attempt }: RequestAttempt) => `${requestId}#${attempt}`;
 
 /**
  * The common case in one statement: each request, whether this attempt of it was recorded
- * (attemptRecorded) and its account's signing secrets (activeWebhookSecrets), for several
- * deliveries at once.
+ * (attemptRecorded), its account's signing secrets (activeWebhookSecrets) and whether its destination
+ * is paused, for several deliveries at once.
  */
 async function readRequestAttempts(db: Queryable, attempts: RequestAttempt[]): Promise<Map<string, RequestToDeliver>> {
   const rows = await db.query<RequestToDeliver & { job_attempt: number }>(
     `SELECT r.*, x.attempt AS job_attempt,
             EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.request_id = r.id AND d.attempt = x.attempt) AS
               attempt_recorded,
-            ${signingSecretsSql('r.account_id', '$3')} AS secrets
+            ${signingSecretsSql('r.account_id', '$3')} AS secrets,
+            r.webhook_url IS NOT NULL AND ${destinationPausedSql('r.account_id', 'r.webhook_url')} AS destination_paused
      FROM unnest($1::text[], $2::int[]) AS x(id, attempt) JOIN shorts_requests r ON r.id = x.id`,
     [attempts.map((a) => a.requestId), attempts.map((a) => a.attempt), new Date()],
   );
@@ -143,33 +148,36 @@ async function readyToSend(
   db: Queryable,
   job: DeliveryJob,
   readRequest: DeliveryDeps['readRequestAttempt'],
-): Promise<{ target: Target; secrets: string[] } | undefined> {
+  payload: ResultPayloadSettings,
+): Promise<Ready | undefined> {
   if ('requestId' in job) {
     const row = await (
       readRequest ??
       ((attempt: RequestAttempt) => readRequestAttempts(db, [attempt]).then((rows) => rows.get(attemptKey(attempt))))
     )(job);
-    return row && !row.attempt_recorded ? requestToSend(row) : undefined;
+    return row && !row.attempt_recorded ? requestToSend(row, payload) : undefined;
   }
   const target = await deliveryOf(db, job);
   if (!target) return undefined;
   // Both reads at once: with PostgreSQL they take two pool connections instead of two round trips.
-  const [recorded, active] = await Promise.all([
+  const [recorded, active, paused] = await Promise.all([
     attemptRecorded(db, job, job.attempt),
     activeWebhookSecrets(db, target.accountId),
+    isDestinationPaused(db, target.accountId, target.url),
   ]);
-  return recorded ? undefined : { target, secrets: active.map((s) => s.secret) };
+  return recorded ? undefined : { target, secrets: active.map((s) => s.secret), paused };
 }
 
 /** A request's webhook and its secrets, from its stored row; undefined while it is in progress or has no webhook. */
-function requestToSend(row: SettledRow): { target: Target; secrets: string[]; expired?: boolean } | undefined {
+function requestToSend(row: SettledRow, payload: ResultPayloadSettings): Ready | undefined {
   if (!row.webhook_url || row.status === 'processing') return undefined;
   // A completed result past RESULT_RETENTION_DAYS was dropped (stored-results.ts keeps a summary
   // without `data`): a retry due after that must not send the summary as the result.
   const expired = row.status === 'completed' && !(row.result && typeof row.result === 'object' && 'data' in row.result);
   return {
-    target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: webhookPayload(row) },
+    target: { id: row.id, url: row.webhook_url, accountId: row.account_id, body: resultWebhookBody(row, payload) },
     secrets: row.secrets,
+    paused: row.destination_paused,
     ...(expired ? { expired } : {}),
   };
 }
@@ -185,33 +193,55 @@ const EXPIRED_ATTEMPT: AttemptResult = {
   responseExcerpt: null,
 };
 
+/** The attempt recorded, unsent, while its destination is paused: the last one (redeliver once resumed). */
+const PAUSED_ATTEMPT: AttemptResult = {
+  ...EXPIRED_ATTEMPT,
+  error:
+    'Not sent: this destination is paused (every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS). Resume it ' +
+    '(POST /accounts/webhook-destinations/{destinationId}/resume, or a successful test event), then redeliver.',
+};
+
+/** What this attempt is: sent to the receiver, or recorded unsent (a dropped result, a paused destination). */
+async function attemptOf(deps: DeliveryDeps, ready: Ready): Promise<AttemptResult> {
+  const { target, secrets } = ready;
+  if (ready.expired) return EXPIRED_ATTEMPT;
+  if (ready.paused) return PAUSED_ATTEMPT;
+  return deliverOnce({
+    url: target.url,
+    webhookId: webhookIdFor(target.id),
+    body: target.body,
+    secrets,
+    agent: deps.agent,
+    allowPrivate: deps.allowPrivate,
+    timeoutMs: deps.timeoutMs,
+  });
+}
+
+/** For a sent attempt: where and when, and from what time on a failing destination is paused by it. */
+function sentAt(deps: DeliveryDeps, url: string): NonNullable<AttemptContext['sent']> {
+  const at = new Date(deps.now?.() ?? Date.now());
+  const days = deps.disableAfterDays ?? 0;
+  return { url, at, pauseIfFailingSince: days > 0 ? new Date(at.getTime() - days * 86_400_000) : null };
+}
+
 /**
  * One attempt. `settled`: the request's row as the statement that settled it just returned (the
  * fetch job's first attempt): no attempt of it can have been made before its settlement, so
  * it is sent without reading anything.
  */
 export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settled?: SettledRow): Promise<void> {
+  const payload = deps.resultPayload ?? UNLIMITED;
   const ready =
     settled && 'requestId' in job && job.attempt === 1
-      ? requestToSend(settled)
-      : await readyToSend(deps.db, job, deps.readRequestAttempt);
+      ? requestToSend(settled, payload)
+      : await readyToSend(deps.db, job, deps.readRequestAttempt, payload);
   if (!ready) return;
-  const { target, secrets } = ready;
-  const result =
-    'expired' in ready && ready.expired
-      ? EXPIRED_ATTEMPT
-      : await deliverOnce({
-          url: target.url,
-          webhookId: webhookIdFor(target.id),
-          body: target.body,
-          secrets,
-          agent: deps.agent,
-          allowPrivate: deps.allowPrivate,
-          timeoutMs: deps.timeoutMs,
-        });
+  const { target } = ready;
+  const result = await attemptOf(deps, ready);
+  const unsent = result === EXPIRED_ATTEMPT || result === PAUSED_ATTEMPT;
   deps.onAttempt?.(result, job);
   const delay =
-    result.outcome === 'failed' && result !== EXPIRED_ATTEMPT
+    result.outcome === 'failed' && !unsent
       ? retryDelaySeconds(deps.schedule, job.attempt + 1, result.retryAfterSeconds)
       : null;
   const retryIn = delay === null ? null : Math.ceil(delay);
@@ -224,7 +254,7 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
       target: job,
       attempt: job.attempt,
       result,
-      context: { accountId: target.accountId, nextAttemptAt },
+      context: { accountId: target.accountId, nextAttemptAt, ...(unsent ? {} : { sent: sentAt(deps, target.url) }) },
     };
     await (deps.recordAttempt
       ? deps.recordAttempt(record)
@@ -232,7 +262,11 @@ export async function runDeliveryJob(deps: DeliveryDeps, job: DeliveryJob, settl
   } else {
     // The attempt and the next one are one fact: a crash can neither lose the retry nor record the attempt twice.
     await deps.db.transaction(async (tx) => {
-      await recordAttempt(tx, job, job.attempt, result, { accountId: target.accountId, nextAttemptAt });
+      await recordAttempt(tx, job, job.attempt, result, {
+        accountId: target.accountId,
+        nextAttemptAt,
+        sent: sentAt(deps, target.url),
+      });
       await enqueueDelivery(deps.boss, tx, { ...job, attempt: job.attempt + 1 }, retryIn);
     });
   }

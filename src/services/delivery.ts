@@ -7,7 +7,7 @@ import { createAttemptRecorder } from '../domain/webhooks/delivery-log.ts';
 import { createWebhookAgent } from '../domain/webhooks/guarded-agent.ts';
 import { createRequestAttemptReader, type DeliveryDeps } from '../jobs/webhook-delivery-job.ts';
 
-export function buildDelivery({ config, db, metrics, log }: Core, boss: PgBoss): DeliveryDeps {
+export function buildDelivery({ config, db, metrics, log, clock }: Core, boss: PgBoss): DeliveryDeps {
   return {
     db,
     boss,
@@ -20,6 +20,13 @@ export function buildDelivery({ config, db, metrics, log }: Core, boss: PgBoss):
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     readRequestAttempt: createRequestAttemptReader(db),
     recordAttempt: createAttemptRecorder(db),
+    resultPayload: {
+      maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES,
+      // Without PUBLIC_BASE_URL, where this configuration listens (as the OpenAPI document's server says).
+      publicBaseUrl: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+    },
+    disableAfterDays: config.WEBHOOK_DISABLE_AFTER_DAYS,
+    now: clock,
     onAttempt: (result, job) => {
       metrics.webhookAttempts.inc({ outcome: result.outcome });
       log.info(

@@ -208,8 +208,18 @@ describe('security suite: generated from the route table', () => {
       );
       return id;
     };
+    // A webhook destination each, written directly: one is recorded with a delivery attempt.
+    const destinationOf = async (user: TestUser) => {
+      const [row] = await t.services.db.query<{ id: string }>(
+        `INSERT INTO webhook_destinations (account_id, url, last_attempt_at) VALUES ($1, 'http://127.0.0.1:9/hook', now())
+         RETURNING id`,
+        [user.id],
+      );
+      return String(row!.id);
+    };
     fixtures.own = {
       id: alice.keyId,
+      destinationId: await destinationOf(alice),
       requestId: aliceRequest.id,
       batchId: await batchOf(alice),
       watchId: await watchOf(alice),
@@ -218,6 +228,7 @@ describe('security suite: generated from the route table', () => {
     };
     fixtures.others = {
       id: bob.keyId,
+      destinationId: await destinationOf(bob),
       requestId: bobRequest.id,
       batchId: await batchOf(bob),
       watchId: await watchOf(bob),

@@ -437,6 +437,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/accounts/webhook-destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each URL the account sends webhooks to, with its health: success rate over the last 24 hours, consecutive failures, last error, last success, and whether it is paused.
+         * @description A destination whose every attempt has failed for WEBHOOK_DISABLE_AFTER_DAYS is paused: new attempts to it are recorded but not sent, and a webhook.destination.paused account event is sent to eventsWebhookUrl (and listed by GET /accounts/events). It is resumed by POST /accounts/webhook-destinations/{destinationId}/resume, or by a successful test event (POST /webhooks/test) to its URL.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/accounts/webhook-destinations' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-destinations', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/accounts/webhook-destinations",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["listWebhookDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/webhook-destinations/{destinationId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a destination: its new attempts are sent again, and its run of failures starts afresh.
+         * @description Attempts held while it was paused are not sent by this: redeliver them (POST /api/youtube/shorts/{requestId}/redeliver). Resuming a destination that is not paused only restarts its failure count.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/accounts/webhook-destinations/destinationId/resume' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/accounts/webhook-destinations/destinationId/resume', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/accounts/webhook-destinations/destinationId/resume",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: operations["resumeWebhookDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/ledger": {
         parameters: {
             query?: never;
@@ -589,7 +689,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The low-balance threshold and the account's events webhook URL.
+         * The low-balance threshold, the account's events webhook URL and its default webhook payload form.
          * @description **curl**
          *
          *     ```bash
@@ -622,7 +722,7 @@ export type paths = {
          */
         get: operations["getCreditAlerts"];
         /**
-         * Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is unchanged). Dashboard session only.
+         * Set the low-balance threshold, the events webhook URL (null turns either off) and/or the default form of shorts.completed webhooks (webhookPayload: full or thin); an omitted field is unchanged. Dashboard session only. A new default applies to requests accepted from then on (within CREDENTIAL_CACHE_MS).
          * @description **curl**
          *
          *     ```bash
@@ -679,7 +779,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Account events (credits.low), newest first, with the body each is delivered with.
+         * Account events (credits.low, webhook.destination.paused), newest first, with the body each is delivered with.
          * @description **curl**
          *
          *     ```bash
@@ -1245,7 +1345,7 @@ export type paths = {
         put?: never;
         /**
          * Send a signed webhook.test event to a URL now (one attempt) and show what happened.
-         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; it does not count against the account's metered rate limits but is limited to at most 10 per minute. The answer is 200 whatever the receiver did: see outcome.
+         * @description Signed with the account's webhook secrets and sent through the same guarded path as real deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits charged; one that succeeds resumes the account's paused destination at that URL (GET /accounts/webhook-destinations). It does not count against the account's metered rate limits but is limited to at most 10 per minute. The answer is 200 whatever the receiver did: see outcome.
          *
          *     **curl**
          *
@@ -2971,6 +3071,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "shorts.result.thin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * shorts.completed (thin): a completed result without its shorts, to page from resultUrl.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<requestId>. Sent instead of the full shorts.completed when the request (or the account's default, PUT /accounts/alerts) asked for webhookPayload thin (data.reason requested), or when the full body would be over WEBHOOK_MAX_BODY_BYTES (data.reason too_large). data.thin is true in both. Read the shorts with GET data.resultUrl (the account's API key, shorts:read; cursor paging, free) within RESULT_RETENTION_DAYS.
+         */
+        post: operations["shortsResultThinEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "batch.completed": {
         parameters: {
             query?: never;
@@ -3071,6 +3191,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "webhook.destination.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent once when a webhook destination is paused: every attempt to it failed for WEBHOOK_DISABLE_AFTER_DAYS; to the account's eventsWebhookUrl.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id>. Queued by the workers' sweep; listed with GET /accounts/events. The destination's new attempts are recorded unsent until it is resumed (POST /accounts/webhook-destinations/{destinationId}/resume, or a test event to it that succeeds).
+         */
+        post: operations["webhookDestinationPausedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -3132,7 +3272,8 @@ export type components = {
          *       "alerts": {
          *         "lowBalanceThreshold": 50,
          *         "eventsWebhookUrl": null,
-         *         "low": false
+         *         "low": false,
+         *         "webhookPayload": "full"
          *       }
          *     }
          */
@@ -3379,6 +3520,8 @@ export type components = {
              * @description Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, one batch.completed summary.
              */
             webhookUrl: string;
+            /** @description Webhook requests: how shorts.completed carries the result. full (the default, unless the account's default is thin: PUT /accounts/alerts): the whole result, as the synchronous answer; thin: requestId, itemCount, creditsCharged, truncated and resultUrl (GET /api/youtube/shorts/{requestId}/items, paged). A full body over WEBHOOK_MAX_BODY_BYTES is sent thin (reason too_large). */
+            webhookPayload?: "full" | "thin";
         };
         /**
          * @description Progress of a batch.
@@ -3743,11 +3886,12 @@ export type components = {
             key: string;
         };
         /**
-         * @description The low-balance alert.
+         * @description The low-balance alert, where account events go, and the default webhook payload form.
          * @example {
          *       "lowBalanceThreshold": 50,
          *       "eventsWebhookUrl": "https://example.com/hooks/account",
-         *       "low": false
+         *       "low": false,
+         *       "webhookPayload": "full"
          *     }
          */
         CreditAlerts: {
@@ -3755,6 +3899,8 @@ export type components = {
             eventsWebhookUrl: string | null;
             /** @description The balance is below the threshold now. */
             low: boolean;
+            /** @description The account's default form of shorts.completed webhooks, for requests that do not say (webhookPayload): full (the whole result) or thin (counts and resultUrl). */
+            webhookPayload: "full" | "thin";
         };
         /**
          * @example {
@@ -3765,15 +3911,17 @@ export type components = {
         CreditAlertsChange: {
             lowBalanceThreshold?: number | null;
             eventsWebhookUrl?: string | null;
+            /** @description The default form of shorts.completed webhooks for requests that do not say. */
+            webhookPayload?: "full" | "thin";
         };
-        /** @description An account event. */
+        /** @description An account event: credits.low or webhook.destination.paused. */
         CreditEvent: {
             id: number;
-            /** @constant */
-            type: "credits.low";
+            type: "credits.low" | "webhook.destination.paused";
             /** Format: date-time */
             createdAt: string;
-            payload: components["schemas"]["CreditsLowPayload"];
+            /** @description The event as it is delivered to eventsWebhookUrl (its type says which). */
+            payload: components["schemas"]["CreditsLowPayload"] | components["schemas"]["DestinationPausedPayload"];
         };
         /**
          * @description The account's events, newest first.
@@ -3952,6 +4100,37 @@ export type components = {
          * @example retrying
          */
         DeliveryState: "pending" | "delivered" | "retrying" | "failed" | "gone";
+        /**
+         * @description The webhook.destination.paused account event: every attempt to this URL failed for WEBHOOK_DISABLE_AFTER_DAYS; its new attempts are held until it is resumed.
+         * @example {
+         *       "type": "webhook.destination.paused",
+         *       "timestamp": "2026-06-06T11:45:00.000Z",
+         *       "data": {
+         *         "destinationId": 3,
+         *         "url": "https://example.com/hooks/shorts",
+         *         "failingSince": "2026-06-01T11:40:00.000Z",
+         *         "consecutiveFailures": 212,
+         *         "lastError": "The receiver answered HTTP 503."
+         *       }
+         *     }
+         */
+        DestinationPausedPayload: {
+            /** @constant */
+            type: "webhook.destination.paused";
+            /**
+             * Format: date-time
+             * @description When it was paused.
+             */
+            timestamp: string;
+            data: {
+                destinationId: number;
+                url: string;
+                /** Format: date-time */
+                failingSince: string;
+                consecutiveFailures: number;
+                lastError: string | null;
+            };
+        };
         /**
          * @example {
          *       "check": "ledger",
@@ -4902,6 +5081,8 @@ export type components = {
              * @description When present, answer 202 at once and POST the result here later (Standard Webhooks signed).
              */
             webhookUrl?: string;
+            /** @description Webhook requests: how shorts.completed carries the result. full (the default, unless the account's default is thin: PUT /accounts/alerts): the whole result, as the synchronous answer; thin: requestId, itemCount, creditsCharged, truncated and resultUrl (GET /api/youtube/shorts/{requestId}/items, paged). A full body over WEBHOOK_MAX_BODY_BYTES is sent thin (reason too_large). */
+            webhookPayload?: "full" | "thin";
             /** @description Synchronous requests: keep the whole result for GET /api/youtube/shorts/{requestId}/items (paged) for RESULT_RETENTION_DAYS. Webhook requests are always kept. */
             store?: boolean;
         };
@@ -5019,6 +5200,43 @@ export type components = {
             approximateFields?: string[];
             /** @description Present when truncated, stale or keyless (source "innertube"): explains what was left out, how old the data is, or which fields are approximate. */
             message?: string;
+        };
+        /**
+         * @description A completed result without its shorts: page them from resultUrl.
+         * @example {
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "itemCount": 5000,
+         *       "creditsCharged": 100,
+         *       "truncated": false,
+         *       "resultUrl": "https://shorts.example.com/api/youtube/shorts/req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0/items",
+         *       "thin": true,
+         *       "reason": "requested"
+         *     }
+         */
+        ShortsThinResult: {
+            requestId: string;
+            /** @description Shorts in the result. */
+            itemCount: number;
+            creditsCharged: number;
+            /** @description As the full result's truncated. */
+            truncated: boolean;
+            /**
+             * Format: uri
+             * @description GET /api/youtube/shorts/{requestId}/items: the stored result, page by page (nextCursor), with the account's credentials; free, for RESULT_RETENTION_DAYS.
+             */
+            resultUrl: string;
+            /** @constant */
+            thin: true;
+            /** @description requested: webhookPayload "thin" (the request's or the account's default); too_large: the full body would have been over WEBHOOK_MAX_BODY_BYTES. */
+            reason: "requested" | "too_large";
+        };
+        /** @description Body of a thin shorts.completed webhook: the counts and where to page the result (data.thin is true). */
+        ShortsThinWebhookPayload: {
+            /** @constant */
+            type: "shorts.completed";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ShortsThinResult"];
         };
         /** @description Body of the shorts.completed and shorts.failed webhooks: data is the synchronous answer's body. */
         ShortsWebhookPayload: {
@@ -5611,6 +5829,74 @@ export type components = {
                 /** @constant */
                 reason: "credits";
             };
+        };
+        /**
+         * @description The health of one webhook destination, as its delivery attempts show it.
+         * @example {
+         *       "id": 3,
+         *       "url": "https://example.com/hooks/shorts",
+         *       "state": "failing",
+         *       "successRate": 0.75,
+         *       "recentAttempts": 8,
+         *       "consecutiveFailures": 2,
+         *       "failingSince": "2026-06-01T11:40:00.000Z",
+         *       "lastError": "The receiver answered HTTP 503.",
+         *       "lastStatusCode": 503,
+         *       "lastFailureAt": "2026-06-01T11:45:00.000Z",
+         *       "lastSuccessAt": "2026-06-01T11:30:00.000Z",
+         *       "lastAttemptAt": "2026-06-01T11:45:00.000Z",
+         *       "pausedAt": null
+         *     }
+         */
+        WebhookDestination: {
+            /** @description Pass to POST /accounts/webhook-destinations/{destinationId}/resume. */
+            id: number;
+            /** @description A URL the account has sent webhooks to (each distinct URL is one destination). */
+            url: string;
+            /** @description healthy: the last attempt succeeded; failing: the last attempts failed; paused: failing for WEBHOOK_DISABLE_AFTER_DAYS, new attempts are held until it is resumed. */
+            state: "healthy" | "failing" | "paused";
+            successRate: number | null;
+            /** @description Attempts sent over the last 24 hours. */
+            recentAttempts: number;
+            /** @description Failed attempts since the last success (or the resume). */
+            consecutiveFailures: number;
+            failingSince: string | null;
+            lastError: string | null;
+            lastStatusCode: number | null;
+            lastFailureAt: string | null;
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string;
+            pausedAt: string | null;
+        };
+        /**
+         * @description The health of the account's webhook destinations.
+         * @example {
+         *       "destinations": [
+         *         {
+         *           "id": 3,
+         *           "url": "https://example.com/hooks/shorts",
+         *           "state": "failing",
+         *           "successRate": 0.75,
+         *           "recentAttempts": 8,
+         *           "consecutiveFailures": 2,
+         *           "failingSince": "2026-06-01T11:40:00.000Z",
+         *           "lastError": "The receiver answered HTTP 503.",
+         *           "lastStatusCode": 503,
+         *           "lastFailureAt": "2026-06-01T11:45:00.000Z",
+         *           "lastSuccessAt": "2026-06-01T11:30:00.000Z",
+         *           "lastAttemptAt": "2026-06-01T11:45:00.000Z",
+         *           "pausedAt": null
+         *         }
+         *       ],
+         *       "disableAfterDays": 5
+         *     }
+         */
+        WebhookDestinations: {
+            /** @description The most recently used first (at most 100). */
+            destinations: components["schemas"]["WebhookDestination"][];
+            /** @description WEBHOOK_DISABLE_AFTER_DAYS: a destination failing this long is paused (0: never). */
+            disableAfterDays: number;
         };
         /**
          * @example {
@@ -6450,6 +6736,175 @@ export interface operations {
                 };
             };
             /** @description Too many rotations this hour; see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's destinations, the most recently used first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDestinations"];
+                };
+            };
+            /** @description The query string holds a NUL character or an unpaired surrogate. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeWebhookDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id GET …/webhook-destinations gives. */
+                destinationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination after resuming. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDestination"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No destination with this id for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is over 800 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11420,6 +11875,35 @@ export interface operations {
             };
         };
     };
+    shortsResultThinEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortsThinWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending this webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     batchCompletedEvent: {
         parameters: {
             query?: never;
@@ -11546,6 +12030,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreditsLowPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending this webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDestinationPausedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DestinationPausedPayload"];
             };
         };
         responses: {

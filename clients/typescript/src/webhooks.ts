@@ -8,9 +8,10 @@ export { WebhookVerificationError };
 type Payload<T> = T extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
 
 /**
- * Every event the service signs: shorts.completed / shorts.failed for a request, batch.completed for a
- * batch, shorts.created / watch.paused / watch.resumed for a watch, credits.low for the account, and
- * webhook.test from POST /webhooks/test. Narrow on `type`.
+ * Every event the service signs: shorts.completed (full, or thin: `data.thin` true, page the result from
+ * `data.resultUrl`) / shorts.failed for a request, batch.completed for a batch, shorts.created /
+ * watch.paused / watch.resumed for a watch, credits.low and webhook.destination.paused for the account,
+ * and webhook.test from POST /webhooks/test. Narrow on `type` (and `'thin' in data`).
  */
 export type WebhookEvent = { [Name in keyof webhooks]: Payload<webhooks[Name]> }[keyof webhooks];
 

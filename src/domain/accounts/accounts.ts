@@ -22,6 +22,8 @@ export interface AccountRow {
   /** The credits.low alert (credit-alerts.ts); NULL: off. */
   low_balance_threshold: number | null;
   events_webhook_url: string | null;
+  /** The default form of its shorts.completed webhooks (result-payload.ts); NULL: full. */
+  webhook_payload: 'full' | 'thin' | null;
 }
 
 export type AccountRole = 'customer' | 'operator';

@@ -71,6 +71,7 @@ interface AlertRow {
   credit_balance: number;
   low_balance_threshold: number | null;
   events_webhook_url: string | null;
+  webhook_payload: 'full' | 'thin' | null;
 }
 
 function toSettings(row: AlertRow): CreditAlertSettings {
@@ -78,27 +79,27 @@ function toSettings(row: AlertRow): CreditAlertSettings {
     lowBalanceThreshold: row.low_balance_threshold,
     eventsWebhookUrl: row.events_webhook_url,
     low: mayBeLow(row.credit_balance, row.low_balance_threshold),
+    webhookPayload: row.webhook_payload ?? 'full',
   };
 }
 
+const ALERT_COLUMNS = 'credit_balance, low_balance_threshold, events_webhook_url, webhook_payload';
+
 export async function getCreditAlerts(db: Queryable, accountId: string): Promise<CreditAlertSettings> {
-  const [row] = await db.query<AlertRow>(
-    'SELECT credit_balance, low_balance_threshold, events_webhook_url FROM accounts WHERE id = $1',
-    [accountId],
-  );
+  const [row] = await db.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM accounts WHERE id = $1`, [accountId]);
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
   return toSettings(row);
 }
 
 /**
- * Changes the threshold and/or the events URL (undefined: unchanged, null: cleared; the URL must be
- * validated by the caller). A new threshold counts from the balance as it is: already below it
+ * Changes the threshold, the events URL and/or the default webhook payload form (undefined: unchanged,
+ * null: cleared; the URL must be validated by the caller). A new threshold counts from the balance as it is: already below it
  * means no event until the balance has been back up (setting a threshold is not a crossing).
  */
 export async function setCreditAlerts(
   db: Queryable,
   accountId: string,
-  change: { lowBalanceThreshold?: number | null; eventsWebhookUrl?: string | null },
+  change: { lowBalanceThreshold?: number | null; eventsWebhookUrl?: string | null; webhookPayload?: 'full' | 'thin' },
 ): Promise<CreditAlertSettings> {
   const threshold = change.lowBalanceThreshold;
   if (threshold !== undefined && threshold !== null && (!Number.isSafeInteger(threshold) || threshold < 1)) {
@@ -111,29 +112,36 @@ export async function setCreditAlerts(
     `UPDATE accounts SET
        low_balance_threshold = CASE WHEN $2 THEN $3::int ELSE low_balance_threshold END,
        credits_low_sent = CASE WHEN $2 THEN $3::int IS NOT NULL AND credit_balance < $3::int ELSE credits_low_sent END,
-       events_webhook_url = CASE WHEN $4 THEN $5::text ELSE events_webhook_url END
-     WHERE id = $1 RETURNING credit_balance, low_balance_threshold, events_webhook_url`,
+       events_webhook_url = CASE WHEN $4 THEN $5::text ELSE events_webhook_url END,
+       webhook_payload = coalesce($6::text, webhook_payload)
+     WHERE id = $1 RETURNING ${ALERT_COLUMNS}`,
     [
       accountId,
       threshold !== undefined,
       threshold ?? null,
       change.eventsWebhookUrl !== undefined,
       change.eventsWebhookUrl ?? null,
+      change.webhookPayload ?? null,
     ],
   );
   if (!row) throw new AppError('NOT_FOUND', 'No such account.');
   return toSettings(row);
 }
 
-/** The account's credit events, newest first. */
+/** The account's events (credits.low, webhook.destination.paused), newest first. */
 export async function listCreditEvents(db: Queryable, accountId: string, limit: number): Promise<CreditsLowEvent[]> {
-  const rows = await db.query<{ id: number | string; payload: CreditsLowPayload; created_at: Date }>(
-    'SELECT id, payload, created_at FROM credit_events WHERE account_id = $1 ORDER BY id DESC LIMIT $2',
-    [accountId, limit],
-  );
+  const rows = await db.query<{
+    id: number | string;
+    type: CreditsLowEvent['type'];
+    payload: CreditsLowEvent['payload'];
+    created_at: Date;
+  }>('SELECT id, type, payload, created_at FROM credit_events WHERE account_id = $1 ORDER BY id DESC LIMIT $2', [
+    accountId,
+    limit,
+  ]);
   return rows.map((r) => ({
     id: Number(r.id),
-    type: CREDITS_LOW,
+    type: r.type,
     createdAt: r.created_at.toISOString(),
     payload: r.payload,
   }));

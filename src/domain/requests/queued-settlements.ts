@@ -24,6 +24,7 @@ import { groupCommit, type Member } from '../../infra/db/group-commit.ts';
 import { CHARGE_GROUP_RELEASING_SQL, lockAccounts, withAccountsLocked } from '../credits/ledger.ts';
 import { emitCreditsLow, mayBeLow } from '../credits/credit-alerts.ts';
 import { signingSecretsSql } from '../webhooks/webhook-secrets.ts';
+import { destinationPausedSql } from '../webhooks/destinations.ts';
 import {
   OUTCOME_COLUMNS,
   outcomeFields,
@@ -64,8 +65,12 @@ export interface SettledAs {
 /** The fields of a settled request its webhook is built from, plus the secrets that sign it. */
 export type SettledRow = Pick<
   RequestRow,
-  'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at'
-> & { secrets: string[] };
+  'id' | 'account_id' | 'webhook_url' | 'status' | 'result' | 'created_at' | 'completed_at' | 'options'
+> & {
+  secrets: string[];
+  /** The account's destination at webhook_url is paused: the attempt is recorded unsent (destinations.ts). */
+  destination_paused: boolean;
+};
 
 export interface QueuedSettlementBatcher {
   settle(settlement: QueuedSettlement): Promise<SettledAs>;
@@ -124,7 +129,9 @@ SELECT given.i, given.account_id IN (SELECT account_id FROM blocked) AS blocked,
        settled.account_id, settled.webhook_url, settled.status, settled.result, settled.created_at,
          settled.completed_at,
        CASE WHEN settled.webhook_url IS NOT NULL THEN ${signingSecretsSql('settled.account_id', '$2::timestamptz')} END
-         AS secrets
+         AS secrets,
+       settled.webhook_url IS NOT NULL AND ${destinationPausedSql('settled.account_id', 'settled.webhook_url')}
+         AS destination_paused
 FROM given LEFT JOIN input ON input.i = given.i LEFT JOIN accepted ON accepted.i = given.i LEFT JOIN settled
   ON settled.id = given.request_id`;
 
@@ -147,7 +154,8 @@ interface Written {
   low: Map<string, string>;
 }
 
-type GroupRow = Omit<SettledRow, 'id' | 'secrets'> & {
+type GroupRow = Omit<SettledRow, 'id' | 'secrets' | 'options' | 'destination_paused'> & {
+  destination_paused: boolean | null;
   i: number;
   blocked: boolean;
   pending: boolean;
@@ -193,7 +201,9 @@ async function writeGroup(db: Queryable, items: Pending[]): Promise<Written> {
           result,
           created_at,
           completed_at,
+          options: member.item.request.options ?? null,
           secrets: row.secrets ?? [],
+          destination_paused: row.destination_paused === true,
         },
       });
     }

@@ -35,6 +35,8 @@ export interface RequestOptions {
   maxCredits?: number;
   /** The door the call came through when it is not the REST API (absent: 'api'). */
   via?: 'mcp';
+  /** A webhook request whose shorts.completed is sent thin (the request's or the account's choice); absent: full. */
+  webhookPayload?: 'thin';
 }
 
 /** The door a recorded request came through. */

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import { groupCommit } from '../../infra/db/group-commit.ts';
 import type { AttemptResult } from './deliver-once.ts';
+import { destinationChanges, destinationsSql, pauseDestination } from './destinations.ts';
 import type { DeliveryAttempt } from '../../contract/shorts.ts';
 import type { DeliveryLogEntry } from '../../contract/requests-log.ts';
 
@@ -16,6 +17,11 @@ export type { DeliveryAttempt };
 export interface AttemptContext {
   accountId: string;
   nextAttemptAt: Date | null;
+  /**
+   * The attempt was sent to `url` at `at`: it counts for that destination's health (destinations.ts). Absent
+   * for an attempt recorded unsent (a dropped result, a paused destination).
+   */
+  sent?: { url: string; at: Date; pauseIfFailingSince: Date | null };
 }
 
 /** Stable across retries and redeliveries: receivers deduplicate on it (Standard Webhooks). */
@@ -48,9 +54,45 @@ export interface AttemptRecord {
   context?: AttemptContext;
 }
 
-/** One INSERT for any number of attempts (json, not jsonb: the headers keep the order they were sent in). */
+/**
+ * One statement for any number of attempts (json, not jsonb: the headers keep the order they were sent
+ * in): their rows, and what the sent ones change in their destinations' health. A destination whose
+ * failures have now lasted long enough is then paused, with its account event.
+ */
 async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<void> {
-  const rows = records.map(({ target, attempt, result, context }) => {
+  const sent = records.flatMap(({ result, context }) =>
+    context?.sent
+      ? [
+          {
+            accountId: context.accountId,
+            url: context.sent.url,
+            outcome: result.outcome,
+            statusCode: result.statusCode,
+            error: result.error,
+            at: context.sent.at,
+            pauseIfFailingSince: context.sent.pauseIfFailingSince,
+          },
+        ]
+      : [],
+  );
+  const destinations = destinationsSql('$2');
+  const toPause = await db.query<{ id: number | string }>(
+    `WITH attempts AS (${INSERT_ATTEMPTS_SQL}), ${destinations.ctes} ${destinations.select}`,
+    [JSON.stringify(attemptRows(records)), JSON.stringify(destinationChanges(sent))],
+  );
+  for (const { id } of toPause) await pauseDestination(db, Number(id), sent.at(-1)!.at);
+}
+
+const INSERT_ATTEMPTS_SQL = `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt,
+       status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
+     SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error,
+       request_headers, response_excerpt, next_attempt_at, account_id
+     FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text,
+       attempt int, status_code int, latency_ms int, outcome text,
+       error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid)`;
+
+function attemptRows(records: AttemptRecord[]) {
+  return records.map(({ target, attempt, result, context }) => {
     const { column, id } = where(target);
     return {
       request_id: column === 'request_id' ? id : null,
@@ -68,16 +110,6 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
       account_id: context?.accountId ?? null,
     };
   });
-  await db.query(
-    `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms,
-       outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
-     SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error,
-       request_headers, response_excerpt, next_attempt_at, account_id
-     FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text,
-       attempt int, status_code int, latency_ms int, outcome text,
-       error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid)`,
-    [JSON.stringify(rows)],
-  );
 }
 
 /**

@@ -1,13 +1,15 @@
 // "Send test event": one synchronous attempt of a webhook.test event to a URL, through the
 // same path as real deliveries — the request-time URL check, the SSRF-guarded agent (address checked
 // at connect time), the account's signing secrets — so a receiver that verifies this verifies real
-// events. Nothing is recorded or retried, and no credits are charged: the caller sees the result.
+// events. Nothing is recorded in the delivery log or retried, and no credits are charged: the caller
+// sees the result. A test that succeeds resumes the account's destination at that URL, if paused.
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Queryable } from '../../infra/db/database.ts';
 import { WEBHOOK_TEST_MESSAGE, type WebhookTestPayload, type WebhookTestResult } from '../../contract/requests-log.ts';
 import { deliverOnce } from './deliver-once.ts';
 import { activeWebhookSecrets } from './webhook-secrets.ts';
+import { testSucceeded } from './destinations.ts';
 import { assertAcceptableWebhookUrl } from './webhook-url.ts';
 
 export interface TestEventDeps {
@@ -44,6 +46,8 @@ export async function sendTestEvent(
     allowPrivate: deps.allowPrivate,
     timeoutMs: deps.timeoutMs,
   });
+  // A receiver that verifies a test verifies real events: a paused destination at this URL resumes.
+  if (result.outcome === 'delivered') await testSucceeded(deps.db, accountId, url, now);
   return {
     webhookId,
     url,

@@ -2,6 +2,7 @@
 // the response shapes live in src/contract/credits.ts (re-exported here for the routes).
 import { Type } from 'typebox';
 import { Nullable } from './common.ts';
+import { WebhookPayloadForm } from '../../contract/shorts.ts';
 
 export {
   BalanceHistorySchema,
@@ -20,6 +21,9 @@ export const CreditAlertsChangeSchema = Type.Object(
   {
     lowBalanceThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }))),
     eventsWebhookUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+    webhookPayload: Type.Optional(
+      WebhookPayloadForm('The default form of shorts.completed webhooks for requests that do not say.'),
+    ),
   },
   {
     $id: 'CreditAlertsChange',

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ShortsOptions } from '../../contract/shorts.ts';
 import { MAX_BATCH_ITEMS } from '../../domain/requests/batches.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/requests/stored-results.ts';
-import { DEMO_CHANNEL_URL } from './shorts.ts';
+import { DEMO_CHANNEL_URL, WEBHOOK_PAYLOAD } from './shorts.ts';
 
 export {
   BatchAcceptedSchema,
@@ -56,6 +56,7 @@ export const BatchRequestBody = Type.Object(
         "Receives every item's shorts.completed / shorts.failed webhook and, once all have settled, " +
         'one batch.completed summary.',
     }),
+    webhookPayload: opt(WEBHOOK_PAYLOAD),
   },
   {
     additionalProperties: false,

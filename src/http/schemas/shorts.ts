@@ -1,7 +1,7 @@
 // Request schemas of the shorts operations; the response shapes live in src/contract/shorts.ts
 // (re-exported here for the route files).
 import { Type } from 'typebox';
-import { ShortsOptions } from '../../contract/shorts.ts';
+import { ShortsOptions, WebhookPayloadForm } from '../../contract/shorts.ts';
 
 export {
   AcceptedBodySchema,
@@ -21,6 +21,14 @@ const opt = Type.Optional;
 
 /** The demo's channel (npm run demo, the fake platform): the example "Try it out" sends succeeds there. */
 export const DEMO_CHANNEL_URL = 'https://www.youtube.com/@demo';
+
+/** webhookPayload of a shorts or batch request. */
+export const WEBHOOK_PAYLOAD = WebhookPayloadForm(
+  "Webhook requests: how shorts.completed carries the result. full (the default, unless the account's default " +
+    'is thin: PUT /accounts/alerts): the whole result, as the synchronous answer; thin: requestId, itemCount, ' +
+    'creditsCharged, truncated and resultUrl (GET /api/youtube/shorts/{requestId}/items, paged). A full body over ' +
+    'WEBHOOK_MAX_BODY_BYTES is sent thin (reason too_large).',
+);
 
 export const ShortsRequestBody = Type.Object(
   {
@@ -63,6 +71,7 @@ export const ShortsRequestBody = Type.Object(
         description: 'When present, answer 202 at once and POST the result here later (Standard Webhooks signed).',
       }),
     ),
+    webhookPayload: opt(WEBHOOK_PAYLOAD),
     store: opt(
       Type.Boolean({
         description:

@@ -112,9 +112,12 @@ class BatchRedeliveryQueued(TypedDict):
     status: Literal["queued"]
     attempt: int
 
-class BatchRequest(TypedDict):
+class _BatchRequestRequired(TypedDict):
     items: List[BatchItem]
     webhookUrl: str
+
+class BatchRequest(_BatchRequestRequired, total=False):
+    webhookPayload: Union[Literal["full"], Literal["thin"]]
 
 class BatchStatusCounts(TypedDict):
     total: int
@@ -246,21 +249,23 @@ class CreatedKey(TypedDict):
     key: str
 
 class CreditAlerts(TypedDict):
-    """The low-balance alert."""
+    """The low-balance alert, where account events go, and the default webhook payload form."""
     lowBalanceThreshold: Optional[int]
     eventsWebhookUrl: Optional[str]
     low: bool
+    webhookPayload: Union[Literal["full"], Literal["thin"]]
 
 class CreditAlertsChange(TypedDict, total=False):
     lowBalanceThreshold: Optional[int]
     eventsWebhookUrl: Optional[str]
+    webhookPayload: Union[Literal["full"], Literal["thin"]]
 
 class CreditEvent(TypedDict):
-    """An account event."""
+    """An account event: credits.low or webhook.destination.paused."""
     id: int
-    type: Literal["credits.low"]
+    type: Union[Literal["credits.low"], Literal["webhook.destination.paused"]]
     createdAt: str
-    payload: CreditsLowPayload
+    payload: Union[CreditsLowPayload, DestinationPausedPayload]
 
 class CreditEvents(TypedDict):
     """The account's events, newest first."""
@@ -316,6 +321,19 @@ class DeliveryLogPage(TypedDict):
     nextCursor: Optional[str]
 
 DeliveryState = Union[Literal["pending"], Literal["delivered"], Literal["retrying"], Literal["failed"], Literal["gone"]]
+
+class DestinationPausedPayloadData(TypedDict):
+    destinationId: int
+    url: str
+    failingSince: str
+    consecutiveFailures: int
+    lastError: Optional[str]
+
+class DestinationPausedPayload(TypedDict):
+    """The webhook.destination.paused account event: every attempt to this URL failed for WEBHOOK_DISABLE_AFTER_DAYS; its new attempts are held until it is resumed."""
+    type: Literal["webhook.destination.paused"]
+    timestamp: str
+    data: DestinationPausedPayloadData
 
 class DoctorFinding(TypedDict):
     check: str
@@ -639,6 +657,7 @@ class ShortsRequest(_ShortsRequestRequired, total=False):
     minDurationSeconds: int
     maxDurationSeconds: int
     webhookUrl: str
+    webhookPayload: Union[Literal["full"], Literal["thin"]]
     store: bool
 
 class ShortsResultData(TypedDict):
@@ -660,6 +679,22 @@ class ShortsResult(_ShortsResultRequired, total=False):
     """The spec's success body: the channel and its shorts."""
     approximateFields: List[str]
     message: str
+
+class ShortsThinResult(TypedDict):
+    """A completed result without its shorts: page them from resultUrl."""
+    requestId: str
+    itemCount: int
+    creditsCharged: int
+    truncated: bool
+    resultUrl: str
+    thin: Literal[true]
+    reason: Union[Literal["requested"], Literal["too_large"]]
+
+class ShortsThinWebhookPayload(TypedDict):
+    """Body of a thin shorts.completed webhook: the counts and where to page the result (data.thin is true)."""
+    type: Literal["shorts.completed"]
+    timestamp: str
+    data: ShortsThinResult
 
 class ShortsWebhookPayload(TypedDict):
     """Body of the shorts.completed and shorts.failed webhooks: data is the synchronous answer's body."""
@@ -840,6 +875,27 @@ class WatchResumedPayload(TypedDict):
     timestamp: str
     data: WatchResumedPayloadData
 
+class WebhookDestination(TypedDict):
+    """The health of one webhook destination, as its delivery attempts show it."""
+    id: int
+    url: str
+    state: Union[Literal["healthy"], Literal["failing"], Literal["paused"]]
+    successRate: Optional[float]
+    recentAttempts: int
+    consecutiveFailures: int
+    failingSince: Optional[str]
+    lastError: Optional[str]
+    lastStatusCode: Optional[int]
+    lastFailureAt: Optional[str]
+    lastSuccessAt: Optional[str]
+    lastAttemptAt: str
+    pausedAt: Optional[str]
+
+class WebhookDestinations(TypedDict):
+    """The health of the account's webhook destinations."""
+    destinations: List[WebhookDestination]
+    disableAfterDays: int
+
 class WebhookSecret(TypedDict):
     secret: str
     createdAt: str
@@ -896,6 +952,7 @@ __all__ = [
     "DeliveryLogEntry",
     "DeliveryLogPage",
     "DeliveryState",
+    "DestinationPausedPayload",
     "DoctorFinding",
     "DoctorReport",
     "Error",
@@ -924,6 +981,8 @@ __all__ = [
     "ShortsCreatedPayload",
     "ShortsRequest",
     "ShortsResult",
+    "ShortsThinResult",
+    "ShortsThinWebhookPayload",
     "ShortsWebhookPayload",
     "SignupAccepted",
     "SignupInfo",
@@ -941,6 +1000,8 @@ __all__ = [
     "WatchList",
     "WatchPausedPayload",
     "WatchResumedPayload",
+    "WebhookDestination",
+    "WebhookDestinations",
     "WebhookSecret",
     "WebhookTestPayload",
     "WebhookTestRequest",

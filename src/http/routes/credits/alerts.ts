@@ -14,7 +14,7 @@ export const getAlertsRoute = {
   config: accountRead,
   schema: {
     tags: ['accounts'],
-    summary: "The low-balance threshold and the account's events webhook URL.",
+    summary: "The low-balance threshold, the account's events webhook URL and its default webhook payload form.",
     security: [{ bearer: [] }],
     response: { 200: json('The alert settings.', CreditAlertsSchema), ...authErrors() },
   },
@@ -32,8 +32,9 @@ export const setAlertsRoute = {
   schema: {
     tags: ['accounts'],
     summary:
-      'Set the low-balance threshold and/or the events webhook URL (null turns either off; an omitted field is ' +
-      'unchanged). Dashboard session only.',
+      'Set the low-balance threshold, the events webhook URL (null turns either off) and/or the default form of ' +
+      'shorts.completed webhooks (webhookPayload: full or thin); an omitted field is unchanged. Dashboard session ' +
+      'only. A new default applies to requests accepted from then on (within CREDENTIAL_CACHE_MS).',
     security: [{ bearer: [] }],
     body: CreditAlertsChangeSchema,
     response: {
@@ -46,12 +47,13 @@ export const setAlertsRoute = {
 
 export async function setAlerts(request: RequestOf<typeof setAlertsRoute.schema>) {
   const { db, config } = request.server.services;
-  const { lowBalanceThreshold, eventsWebhookUrl } = request.body;
+  const { lowBalanceThreshold, eventsWebhookUrl, webhookPayload } = request.body;
   if (typeof eventsWebhookUrl === 'string')
     assertAcceptableWebhookUrl(eventsWebhookUrl, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'eventsWebhookUrl');
   return setCreditAlerts(db, callerOf(request).accountId, {
     lowBalanceThreshold,
     eventsWebhookUrl,
+    webhookPayload,
   });
 }
 
@@ -61,7 +63,8 @@ export const listEventsRoute = {
   config: accountRead,
   schema: {
     tags: ['accounts'],
-    summary: 'Account events (credits.low), newest first, with the body each is delivered with.',
+    summary:
+      'Account events (credits.low, webhook.destination.paused), newest first, with the body each is delivered with.',
     security: [{ bearer: [] }],
     querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
     response: {

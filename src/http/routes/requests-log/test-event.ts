@@ -16,7 +16,8 @@ export const testEventRoute = {
     description:
       "Signed with the account's webhook secrets and sent through the same guarded path as real " +
       'deliveries (the address rules of webhookUrl apply). One attempt, no retries, nothing recorded, no credits ' +
-      "charged; it does not count against the account's metered rate limits but is limited " +
+      "charged; one that succeeds resumes the account's paused destination at that URL (GET " +
+      "/accounts/webhook-destinations). It does not count against the account's metered rate limits but is limited " +
       `to ${describeActionLimit('webhook-test')}. The answer is 200 whatever the receiver did: see outcome.`,
     security: [{ bearer: [] }],
     body: WebhookTestBodySchema,
@@ -35,12 +36,13 @@ export async function testEvent(
   request: RequestOf<typeof testEventRoute.schema>,
   reply: ReplyOf<typeof testEventRoute.schema>,
 ) {
-  const { db, delivery, rateLimiter } = request.server.services;
+  const { db, delivery, rateLimiter, clock } = request.server.services;
   const accountId = callerOf(request).accountId;
   await limitAction(rateLimiter, 'webhook-test', accountId, reply);
   return sendTestEvent(
     { db, agent: delivery.agent, allowPrivate: delivery.allowPrivate, timeoutMs: delivery.timeoutMs },
     accountId,
     request.body.url,
+    new Date(clock()),
   );
 }

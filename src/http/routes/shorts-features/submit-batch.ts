@@ -4,6 +4,7 @@ import { submitBatch as submitBatchOfRequests } from '../../../domain/requests/b
 import type { NewRequest } from '../../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../../domain/webhooks/webhook-url.ts';
 import { webhookIdFor } from '../../../domain/webhooks/delivery-log.ts';
+import { recordedPayloadForm } from '../../../domain/webhooks/result-payload.ts';
 import { newRequestId } from '../../request-id.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
 import { failureResponse as failure, json } from '../../schemas/common.ts';
@@ -80,7 +81,8 @@ export async function submitBatch(request: RequestOf<SubmitBatchSchema>, reply: 
 /** One webhook request per item, in the batch's order. */
 function batchRecords(request: RequestOf<SubmitBatchSchema>, batchId: string): NewRequest[] {
   const caller = callerOf(request);
-  const { items, webhookUrl } = request.body;
+  const { items, webhookUrl, webhookPayload } = request.body;
+  const payloadForm = recordedPayloadForm(webhookPayload, request.account?.webhook_payload);
   // Sorted ids keep the batch's order when items are listed by id.
   const ids = items.map(() => newRequestId()).sort();
   return items.map((item, i) => ({
@@ -97,6 +99,7 @@ function batchRecords(request: RequestOf<SubmitBatchSchema>, batchId: string): N
       minDurationSeconds: item.minDurationSeconds,
       maxDurationSeconds: item.maxDurationSeconds,
       maxCredits: item.maxCredits,
+      ...payloadForm,
     },
   }));
 }

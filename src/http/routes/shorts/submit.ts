@@ -7,6 +7,7 @@ import { runSyncRequest } from '../../../domain/requests/shorts-requests.ts';
 import type { NewRequest } from '../../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../../domain/webhooks/webhook-url.ts';
 import { webhookIdFor } from '../../../domain/webhooks/delivery-log.ts';
+import { recordedPayloadForm } from '../../../domain/webhooks/result-payload.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
 import { callSourceOf } from '../../mcp/call-source.ts';
 import { sendRendered } from '../../send-rendered.ts';
@@ -103,6 +104,9 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
   const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds } =
     request.body;
   const { store, maxCredits } = request.body;
+  const payloadForm = webhookUrl
+    ? recordedPayloadForm(request.body.webhookPayload, request.account?.webhook_payload)
+    : {};
   return {
     id: request.id,
     accountId: caller.accountId,
@@ -119,6 +123,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
       maxDurationSeconds,
       maxCredits,
       ...(callSourceOf(request) === 'mcp' ? { via: 'mcp' } : {}),
+      ...payloadForm,
     },
     ...(store ? { store } : {}),
   };
