@@ -50,6 +50,11 @@ export interface ChannelSpec {
    * late 2024; default) or 'reel' (the older reelItemRenderer, still met in cached and regional pages).
    */
   shortsItemShape?: 'lockup' | 'reel';
+  /**
+   * Whether lockup items list their cover (thumbnailViewModel, as youtube.com does; default true).
+   * False: only the reelWatchEndpoint's first frame is given.
+   */
+  shortsCover?: boolean;
 }
 
 export interface Thumbnail {

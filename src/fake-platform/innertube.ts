@@ -461,6 +461,27 @@ function reelWatchEndpoint(channel: GeneratedChannel, index: number): Record<str
   };
 }
 
+/** A lockup item's cover as youtube.com sends it since late 2024 (youtubei.js 18.1 does not read it). */
+function lockupCover(videoId: string): Record<string, unknown> {
+  const signature = Buffer.from(`fake-cover:${videoId}`).toString('base64url');
+  return {
+    thumbnailViewModel: {
+      image: {
+        sources: [
+          {
+            url: `https://i.ytimg.com/vi/${videoId}/oardefault.jpg?sqp=-oaymwEoCJUDENAFSFqQAgHyq4qpAxcIARUAAIhCcAHAAQbQAQHiAQQIABAB&rs=${signature}`,
+            width: 405,
+            height: 720,
+          },
+        ],
+      },
+      isShort: true,
+      overlays: [],
+      backgroundColor: { lightTheme: 2434341, darkTheme: 2434341 },
+    },
+  };
+}
+
 function shortItem(channel: GeneratedChannel, index: number): Record<string, unknown> {
   const video = channel.video(index);
   const videoId = video.id;
@@ -494,12 +515,9 @@ function shortItem(channel: GeneratedChannel, index: number): Record<string, unk
     shortsLockupViewModel: {
       entityId: `shorts-shelf-item-${videoId}`,
       accessibilityText: `${title}, ${spokenViews(views)} - play Short`,
-      thumbnailViewModel: {
-        thumbnailViewModel: {
-          image: { sources: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }] },
-          isShort: true,
-        },
-      },
+      // The cover YouTube shows (2026: oardefault.jpg, 405×720, signed by its sqp/rs query), left out
+      // for ChannelSpec.shortsCover false: the reelWatchEndpoint's first frame is then the only image.
+      ...(channel.spec.shortsCover === false ? {} : { thumbnailViewModel: lockupCover(videoId) }),
       onTap: { innertubeCommand: reelWatchEndpoint(channel, index) },
       inlinePlayerData: {
         onVisible: {
