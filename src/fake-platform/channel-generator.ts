@@ -51,6 +51,12 @@ export interface ChannelSpec {
    */
   shortsItemShape?: 'lockup' | 'reel';
   /**
+   * Premieres: ordinal (0 = oldest) → publication time (ISO 8601). A premiere keeps its place in the
+   * Shorts playlist and tab (where it was uploaded) but is published later, so it sits below shorts
+   * older than it, as YouTube lists premieres.
+   */
+  premieres?: Record<number, string>;
+  /**
    * Whether lockup items list their cover (thumbnailViewModel, as youtube.com does; default true).
    * False: only the reelWatchEndpoint's first frame is given.
    */
@@ -310,6 +316,7 @@ function layOut(spec: ChannelSpec): Layout {
         newest,
         spacingMs,
         spec.publishedLater ?? [],
+        spec.premieres ?? {},
         takenDown,
       ]),
     ),
@@ -341,6 +348,8 @@ const rawVideoId = (layout: Layout, raw: number) => videoIdForKey(layout.key, la
  * one. The fraction stays below the spacing, so the newest-first order survives.
  */
 function rawPublishedAt(layout: Layout, raw: number): string {
+  const premiere = layout.spec.premieres?.[layout.uploaded - 1 - raw];
+  if (premiere !== undefined) return premiere;
   const { later, newest, spacingMs } = layout;
   if (raw < later.length) return later[later.length - 1 - raw]!;
   const ms = newest - (raw - later.length) * spacingMs;

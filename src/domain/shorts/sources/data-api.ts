@@ -8,6 +8,7 @@ import { toShort } from '../mapping.ts';
 import type { FetchHooks } from '../shorts-query.ts';
 import type { ShortsResult } from '../shorts-result.ts';
 import { type Collected, type CollectOptions, collectShorts, shortsPlaylistId } from '../shorts-collector.ts';
+import { newestFirst } from '../sorting.ts';
 import { collectFromTab } from '../tab-collector.ts';
 import type { YtVideo } from '../youtube-types.ts';
 import {
@@ -76,7 +77,7 @@ export async function readDataApiShorts(
   ctx.onUpstream?.(read.work.spent);
   const result: ShortsResult = {
     channel: frame.channel,
-    shorts: early.shortsOf(collected.videos),
+    shorts: newestFirst(early.shortsOf(collected.videos)),
     truncated: collected.truncated,
     ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? ('balance' as const) : ('max' as const) } : {}),
     fetchedAt: frame.fetchedAt,
