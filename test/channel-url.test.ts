@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { normalizeChannelUrl, parseChannelUrl } from '../src/domain/shorts/channel-url.ts';
 
 describe('channel URL parsing', () => {
-  const ok: Array<[string, { type: string; value: string }]> = [
+  const ok: Array<[string, { type: string; value: string; bare?: true }]> = [
     ['https://www.youtube.com/@MrBeast', { type: 'handle', value: 'MrBeast' }],
     ['https://youtube.com/@mrbeast/shorts', { type: 'handle', value: 'mrbeast' }],
     ['https://m.youtube.com/@demo/videos?view=0&sort=p', { type: 'handle', value: 'demo' }],
@@ -24,7 +24,7 @@ describe('channel URL parsing', () => {
     ],
     ['https://www.youtube.com/user/DemoUser', { type: 'username', value: 'DemoUser' }],
     ['https://www.youtube.com/c/democustom/videos', { type: 'custom', value: 'democustom' }],
-    ['https://www.youtube.com/democustom', { type: 'custom', value: 'democustom' }],
+    ['https://www.youtube.com/democustom', { type: 'custom', value: 'democustom', bare: true }],
     ['  https://WWW.YOUTUBE.COM/@demo  ', { type: 'handle', value: 'demo' }],
     // As people type them: without https://, a bare handle, a bare channel id.
     ['youtube.com/@demo', { type: 'handle', value: 'demo' }],

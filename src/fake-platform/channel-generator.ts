@@ -51,6 +51,11 @@ export interface ChannelSpec {
    */
   shortsItemShape?: 'lockup' | 'reel';
   /**
+   * A legacy vanity name youtube.com knows only in the form it was made in, youtube.com/<name>:
+   * resolve_url answers 404 for /c/<name>, and the Data API finds neither a handle nor a username by it.
+   */
+  legacyVanity?: string;
+  /**
    * Premieres: ordinal (0 = oldest) → publication time (ISO 8601). A premiere keeps its place in the
    * Shorts playlist and tab (where it was uploaded) but is published later, so it sits below shorts
    * older than it, as YouTube lists premieres.

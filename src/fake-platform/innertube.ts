@@ -685,8 +685,14 @@ function channelForUrl(registry: ChannelRegistry, raw: string): GeneratedChannel
   if (first === 'user') return second ? registry.byUsername(second) : undefined;
   const vanity = first === 'c' ? second : first;
   if (!vanity || ['watch', 'shorts', 'playlist', 'results', 'feed'].includes(vanity)) return undefined;
+  // A legacy vanity name resolves only as it was made, youtube.com/<name>; /c/<name> is 404.
+  const legacy =
+    first !== 'c'
+      ? [...registry.all()].find((c) => c.spec.legacyVanity?.toLowerCase() === vanity.toLowerCase())
+      : undefined;
   // Legacy custom URLs became handles; older ones are usernames or a customUrl of their own.
   return (
+    legacy ??
     registry.byHandle(vanity) ??
     registry.byUsername(vanity) ??
     [...registry.all()].find(

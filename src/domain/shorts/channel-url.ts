@@ -5,7 +5,8 @@ export type ChannelRef =
   | { type: 'id'; value: string }
   | { type: 'handle'; value: string }
   | { type: 'username'; value: string }
-  | { type: 'custom'; value: string };
+  /** /c/name, or a bare /name (`bare`): YouTube resolves some legacy names only in the form they were given. */
+  | { type: 'custom'; value: string; bare?: true };
 
 const HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
@@ -153,7 +154,7 @@ export function parseChannelUrl(input: string): ChannelRef {
   if (lower === 'shorts' || lower === 'watch') throw invalid('That URL points to a video, not a channel.');
   if (RESERVED.has(lower) || !NAME.test(first)) throw invalid(`"/${truncate(first)}" is not a channel path.`);
   rest(1);
-  return { type: 'custom', value: first.normalize('NFC') };
+  return { type: 'custom', value: first.normalize('NFC'), bare: true };
 }
 
 function truncate(text: string): string {

@@ -64,7 +64,9 @@ export async function readDataApiShorts(
   read: SourceRead,
   found: FoundChannel,
 ): Promise<ShortsResult> {
-  const frame = listingFrame(ctx, read.query, found.channel);
+  // The Shorts tab's first page (hybrid) is awaited by the listing first anyway: its header shows the handle's case.
+  const shown = found.tab && (await found.tab.then((first) => first.channel?.handle).catch(() => undefined));
+  const frame = listingFrame(ctx, read.query, found.channel, shown || undefined);
   const early = earlyShorts(read.hooks, frame);
   const options: CollectOptions = {
     cap: frame.cap,
