@@ -162,7 +162,7 @@ describe('Try it, requests log and webhook tooling (browser end-to-end)', { skip
       );
       for (let i = 0; i < 3; i++)
         assert.equal(
-          (await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: 'not a url' } })).status,
+          (await api('/api/youtube/shorts', { method: 'POST', body: { channelUrl: '@demo', limit: 0 } })).status,
           400,
         );
       // Both webhook requests settled: one delivered, one given up after its retry.

@@ -285,10 +285,13 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
       const exact = Number(video.statistics.viewCount);
       assert.match(item.viewCountText!, /^\d+(\.\d)?[KMB]? views$/);
       assert.ok(item.viewCount! <= exact && item.viewCount! >= exact * 0.9, `${item.viewCountText} vs ${exact}`);
-      // The frame on the item's reelWatchEndpoint (youtubei.js 18.1 reads no other image of a lockup).
-      assert.deepEqual(item.thumbnails, [
-        { url: `https://i.ytimg.com/vi/${item.id}/frame0.jpg`, width: 1080, height: 1920 },
-      ]);
+      // The cover the item lists (thumbnailViewModel), not the first frame on its reelWatchEndpoint.
+      assert.equal(item.thumbnails.length, 1);
+      assert.match(
+        item.thumbnails[0]!.url,
+        new RegExp(`^https://i\\.ytimg\\.com/vi/${item.id}/oardefault\\.jpg\\?sqp=`),
+      );
+      assert.deepEqual([item.thumbnails[0]!.width, item.thumbnails[0]!.height], [405, 720]);
     }
   });
 
@@ -311,6 +314,16 @@ describe('InnerTube through youtubei.js against the fake platform', () => {
         { url: `https://i.ytimg.com/vi/${item.id}/oar2.jpg`, width: 405, height: 720 },
       ]);
     }
+  });
+
+  it("falls back to an item's first frame only when the item lists no cover", async () => {
+    const id = fake.addChannel({ handle: 'coverless', shortsCount: 60, shortsCover: false }).id;
+    const { items } = await allShorts(client, id);
+    assert.equal(items.length, 60);
+    for (const item of items)
+      assert.deepEqual(item.thumbnails, [
+        { url: `https://i.ytimg.com/vi/${item.id}/frame0.jpg`, width: 1080, height: 1920 },
+      ]);
   });
 
   it('describes the channel on the first page, as channel() does', async () => {

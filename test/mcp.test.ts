@@ -87,6 +87,17 @@ describe('MCP server', () => {
     assert.equal((detail.structuredContent as { via?: string }).via, 'mcp');
   });
 
+  it('list_channel_shorts takes a channel address as people type it (@handle, youtube.com/@handle)', async () => {
+    for (const channelUrl of ['@agents', 'youtube.com/@agents']) {
+      const viaTool = (await client.callTool({
+        name: 'list_channel_shorts',
+        arguments: { channelUrl, limit: 5 },
+      })) as ToolResult;
+      assert.equal(viaTool.isError, undefined, JSON.stringify(viaTool.content));
+      assert.equal((viaTool.structuredContent as { itemCount: number }).itemCount, 5);
+    }
+  });
+
   it('fails with the REST error code and message as a tool error', async () => {
     const invalid = (await client.callTool({
       name: 'list_channel_shorts',

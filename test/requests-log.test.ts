@@ -430,7 +430,7 @@ for (const mode of STORAGE_MODES) {
       const user = await createUser(t, 1);
       const post = (payload: object, token = user.key) =>
         t.app.inject({ method: 'POST', url: SHORTS, headers: bearer(token), payload });
-      assert.equal((await post({ channelUrl: 'not a url' })).statusCode, 400); // schema: no row
+      assert.equal((await post({ channelUrl: '@demo', limit: 0 })).statusCode, 400); // schema: no row
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', bogus: 1 }, user.token)).statusCode, 400);
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', limit: 1 })).statusCode, 200); // 1 credit: spent
       assert.equal(
@@ -439,7 +439,7 @@ for (const mode of STORAGE_MODES) {
       ); // webhook: refused at acceptance, no row
       assert.equal((await post({ channelUrl: 'https://www.youtube.com/@demo', limit: 1 })).statusCode, 402); // synchronous: recorded as a failed request
       const limits = [];
-      for (let i = 0; i < 5; i++) limits.push((await post({ channelUrl: 'not a url' })).statusCode);
+      for (let i = 0; i < 5; i++) limits.push((await post({ channelUrl: '@demo', limit: 0 })).statusCode);
       // 8 per minute: 3 more 400s fit, then 429s.
       assert.deepEqual(limits, [400, 400, 400, 429, 429]);
 

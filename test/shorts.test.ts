@@ -47,8 +47,8 @@ describe('POST /api/youtube/shorts (synchronous)', () => {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual([res.json().data.channel.id, res.json().itemCount], [added.id, 3]);
     }
-    // Still a URL: text that is not one is refused by the schema.
-    assert.equal((await call(user, { channelUrl: 'not a url' })).json().error, 'VALIDATION_FAILED');
+    // Text that is no channel address is refused with the accepted forms.
+    assert.equal((await call(user, { channelUrl: 'not a url' })).json().error, 'INVALID_CHANNEL_URL');
   });
 
   it("returns the channel and all its shorts with the spec's fields, charging 1 credit per started 50", async () => {

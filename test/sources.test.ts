@@ -149,8 +149,10 @@ describe('source modes against the same fake channels', () => {
     ]);
     const thumbnails = (body.data.shorts[0] as { snippet: { thumbnails: Record<string, { width?: number }> } }).snippet
       .thumbnails;
-    assert.deepEqual(Object.keys(thumbnails), ['maxres']);
-    assert.equal(thumbnails.maxres!.width, 1080);
+    // The cover YouTube lists for the item (405×720), not the video's first frame (frame0.jpg, 1080×1920).
+    assert.deepEqual(Object.keys(thumbnails), ['high']);
+    assert.deepEqual([thumbnails.high!.width, (thumbnails.high as { height?: number }).height], [405, 720]);
+    assert.match((thumbnails.high as { url: string }).url, /\/oardefault\.jpg\?/);
   });
 
   it('innertube (keyless) refuses duration filters with 400 before any work: it has no durations', async () => {

@@ -50,6 +50,22 @@ export interface ChannelSpec {
    * late 2024; default) or 'reel' (the older reelItemRenderer, still met in cached and regional pages).
    */
   shortsItemShape?: 'lockup' | 'reel';
+  /**
+   * A legacy vanity name youtube.com knows only in the form it was made in, youtube.com/<name>:
+   * resolve_url answers 404 for /c/<name>, and the Data API finds neither a handle nor a username by it.
+   */
+  legacyVanity?: string;
+  /**
+   * Premieres: ordinal (0 = oldest) → publication time (ISO 8601). A premiere keeps its place in the
+   * Shorts playlist and tab (where it was uploaded) but is published later, so it sits below shorts
+   * older than it, as YouTube lists premieres.
+   */
+  premieres?: Record<number, string>;
+  /**
+   * Whether lockup items list their cover (thumbnailViewModel, as youtube.com does; default true).
+   * False: only the reelWatchEndpoint's first frame is given.
+   */
+  shortsCover?: boolean;
 }
 
 export interface Thumbnail {
@@ -305,6 +321,7 @@ function layOut(spec: ChannelSpec): Layout {
         newest,
         spacingMs,
         spec.publishedLater ?? [],
+        spec.premieres ?? {},
         takenDown,
       ]),
     ),
@@ -336,6 +353,8 @@ const rawVideoId = (layout: Layout, raw: number) => videoIdForKey(layout.key, la
  * one. The fraction stays below the spacing, so the newest-first order survives.
  */
 function rawPublishedAt(layout: Layout, raw: number): string {
+  const premiere = layout.spec.premieres?.[layout.uploaded - 1 - raw];
+  if (premiere !== undefined) return premiere;
   const { later, newest, spacingMs } = layout;
   if (raw < later.length) return later[later.length - 1 - raw]!;
   const ms = newest - (raw - later.length) * spacingMs;

@@ -506,6 +506,27 @@ function reelWatchEndpoint(channel: GeneratedChannel, index: number): Record<str
   };
 }
 
+/** A lockup item's cover as youtube.com sends it since late 2024 (youtubei.js 18.1 does not read it). */
+function lockupCover(videoId: string): Record<string, unknown> {
+  const signature = Buffer.from(`fake-cover:${videoId}`).toString('base64url');
+  return {
+    thumbnailViewModel: {
+      image: {
+        sources: [
+          {
+            url: `https://i.ytimg.com/vi/${videoId}/oardefault.jpg?sqp=-oaymwEoCJUDENAFSFqQAgHyq4qpAxcIARUAAIhCcAHAAQbQAQHiAQQIABAB&rs=${signature}`,
+            width: 405,
+            height: 720,
+          },
+        ],
+      },
+      isShort: true,
+      overlays: [],
+      backgroundColor: { lightTheme: 2434341, darkTheme: 2434341 },
+    },
+  };
+}
+
 function shortItem(channel: GeneratedChannel, index: number): Record<string, unknown> {
   const video = channel.video(index);
   const videoId = video.id;
@@ -539,12 +560,9 @@ function shortItem(channel: GeneratedChannel, index: number): Record<string, unk
     shortsLockupViewModel: {
       entityId: `shorts-shelf-item-${videoId}`,
       accessibilityText: `${title}, ${spokenViews(views)} - play Short`,
-      thumbnailViewModel: {
-        thumbnailViewModel: {
-          image: { sources: [{ url: `https://i.ytimg.com/vi/${videoId}/oar2.jpg`, width: 405, height: 720 }] },
-          isShort: true,
-        },
-      },
+      // The cover YouTube shows (2026: oardefault.jpg, 405×720, signed by its sqp/rs query), left out
+      // for ChannelSpec.shortsCover false: the reelWatchEndpoint's first frame is then the only image.
+      ...(channel.spec.shortsCover === false ? {} : { thumbnailViewModel: lockupCover(videoId) }),
       onTap: { innertubeCommand: reelWatchEndpoint(channel, index) },
       inlinePlayerData: {
         onVisible: {
@@ -712,8 +730,14 @@ function channelForUrl(registry: ChannelRegistry, raw: string): GeneratedChannel
   if (first === 'user') return second ? registry.byUsername(second) : undefined;
   const vanity = first === 'c' ? second : first;
   if (!vanity || ['watch', 'shorts', 'playlist', 'results', 'feed'].includes(vanity)) return undefined;
+  // A legacy vanity name resolves only as it was made, youtube.com/<name>; /c/<name> is 404.
+  const legacy =
+    first !== 'c'
+      ? [...registry.all()].find((c) => c.spec.legacyVanity?.toLowerCase() === vanity.toLowerCase())
+      : undefined;
   // Legacy custom URLs became handles; older ones are usernames or a customUrl of their own.
   return (
+    legacy ??
     registry.byHandle(vanity) ??
     registry.byUsername(vanity) ??
     [...registry.all()].find(

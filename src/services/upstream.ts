@@ -4,7 +4,7 @@ import type { Core } from './core.ts';
 import type { InnertubeClient } from '../infra/innertube/innertube-types.ts';
 import { createSourceHealth, type SourceHealth, type SourceName } from '../infra/source-health.ts';
 import { createKeyPool, parseKeyList, type KeyPool } from '../domain/quota/key-pool.ts';
-import { createYoutubeClient, type YoutubeClient } from '../domain/shorts/youtube-client.ts';
+import { checkKey, createYoutubeClient, type YoutubeClient } from '../domain/shorts/youtube-client.ts';
 import type { SourceMode } from '../domain/shorts/shorts-service.ts';
 
 export interface Upstream {
@@ -57,9 +57,16 @@ export async function buildUpstream({ config, db, metrics, clock: now, log }: Co
     onInvalid: (lease, reason) =>
       log.error(
         { key: `${lease.index}:${lease.keyId}`, reason },
-        'YouTube rejected a Data API key: it is out of the pool for an hour (the other keys, if any, carry the ' +
+        'YouTube rejected a Data API key: it is out of the pool until a re-check passes (after a minute, then ' +
+          'twice as long each time, at most an hour; the other keys, if any, carry the ' +
           'load; with none left, requests that need the Data API answer 502 and nothing is charged). Check ' +
           'YOUTUBE_API_KEY / YOUTUBE_API_KEYS.',
+      ),
+    recheck: (key) => checkKey({ baseUrl: config.YOUTUBE_API_BASE_URL, timeoutMs: config.YOUTUBE_TIMEOUT_MS }, key),
+    onRestored: (lease) =>
+      log.info(
+        { key: `${lease.index}:${lease.keyId}` },
+        'A rejected YouTube Data API key passed its re-check: back in the pool',
       ),
     onExhausted: (lease) =>
       log.info(

@@ -3450,8 +3450,8 @@ export type components = {
         };
         BatchItem: {
             /**
-             * Format: iri
-             * @description Channel address, as for POST /api/youtube/shorts.
+             * @description Channel address, in any form POST /api/youtube/shorts accepts.
+             * @example https://www.youtube.com/@demo
              */
             channelUrl: string;
             /** @description Unix time in milliseconds; only shorts published at or after it. */
@@ -3809,8 +3809,8 @@ export type components = {
          */
         CreateWatch: {
             /**
-             * Format: iri
-             * @description Channel address in any form accepted by POST /api/youtube/shorts.
+             * @description Channel address, in any form POST /api/youtube/shorts accepts.
+             * @example https://www.youtube.com/@demo
              */
             channelUrl: string;
             /**
@@ -5051,12 +5051,11 @@ export type components = {
         };
         ShortsRequest: {
             /**
-             * Format: iri
-             * @description Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).
+             * @description Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.), with or without https://, or a bare @handle or channel id (UC…). Anything else answers 400 INVALID_CHANNEL_URL listing the accepted forms; a user name or password in the address is dropped before it is recorded.
              * @example https://www.youtube.com/@demo
              */
             channelUrl: string;
-            /** @description Unix time in milliseconds; only shorts published at or after it are returned. */
+            /** @description Unix time in milliseconds (e.g. 1735689600000 for 2025-01-01); only shorts published at or after it are returned. */
             oldestDate?: number;
             /** @description At most this many shorts, applied after sort and duration filters. With sort=newest and no duration filter reading stops as soon as they are listed: fewer upstream calls, fewer credits. */
             limit?: number;

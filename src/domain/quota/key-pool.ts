@@ -3,8 +3,11 @@
 // instance sees the same numbers and a key's budget is never overspent by instances racing.
 //
 // - A key that answers quotaExceeded rests until the next quota day (midnight Los Angeles).
-// - A key the platform rejects (keyInvalid, API not enabled) is taken out for KEY_RECHECK_MS, then
-//   tried again once; it is reported in the log, /readyz and /metrics meanwhile.
+// - A key the platform rejects (keyInvalid, API not enabled) is taken out, then re-checked with one
+//   cheap call (KeyPoolOptions.recheck) before any request's call goes to it: after a minute, then
+//   after twice as long as it has been out, up to KEY_RECHECK_MS, so a key revoked by mistake and
+//   restored costs minutes of 502s, not an hour, and a dead key one call an hour. It is reported in
+//   the log, /readyz and /metrics meanwhile.
 // - Each key's budget is YOUTUBE_KEY_DAILY_UNITS minus YOUTUBE_KEY_RESERVE_UNITS: the reserve is
 //   held back for drift between our count and Google's (e.g. other users of the same project).
 // - Units are counted in the database a lease at a time: a process takes LEASE_UNITS of a key
@@ -19,7 +22,10 @@ import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
 import { quotaDay, secondsToNextQuotaDay } from './quota-day.ts';
 
+/** The longest a rejected key stays out before it is checked again. */
 const KEY_RECHECK_MS = 3600_000;
+/** The first re-check of a rejected key, a minute after its rejection. */
+const KEY_FIRST_RECHECK_MS = 60_000;
 /** Units a process takes from a key's budget per database statement (more when one call needs more). */
 export const LEASE_UNITS = 25;
 
@@ -76,6 +82,14 @@ export interface KeyPoolOptions {
   now: () => number;
   onInvalid?: (lease: KeyLease, reason: string) => void;
   onExhausted?: (lease: KeyLease) => void;
+  /**
+   * One cheap call (1 unit) with a rejected key whose time out is over: true, it works again; false,
+   * still rejected; undefined, no answer (checked again a minute later). Without it, the next
+   * request's own call is the check.
+   */
+  recheck?: (key: string) => Promise<boolean | undefined>;
+  /** A rejected key passed its re-check and is back in the pool. */
+  onRestored?: (lease: KeyLease) => void;
   /** Units taken per database statement (LEASE_UNITS). */
   leaseUnits?: number;
 }
@@ -120,6 +134,8 @@ interface PoolState {
   held: Map<string, { day: string; units: number }>;
   /** Refills of one key's lease take turns, so concurrent calls wait for one statement instead of each leasing. */
   refills: Map<string, Promise<unknown>>;
+  /** The re-check of a rejected key in flight: concurrent calls wait for its one call. */
+  rechecks: Map<string, Promise<boolean>>;
 }
 
 export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
@@ -132,6 +148,7 @@ export function createKeyPool(db: Queryable, options: KeyPoolOptions): KeyPool {
     outUntil: new Map(),
     held: new Map(),
     refills: new Map(),
+    rechecks: new Map(),
   };
   return {
     size: state.keys.length,
@@ -164,6 +181,7 @@ async function takeUnits(state: PoolState, units: number): Promise<KeyLease> {
     // units in hand are spent even when the key has no more to lease
     if (spendHeld(state, k.keyId, units, day)) return { ...k, quotaDay: day };
     if (isOut(state, k.keyId, day, now)) continue;
+    if (rejectedUntil(state, k.keyId) !== undefined && !(await recheckOnce(state, k, day, now))) continue;
     if (await takeFrom(state, k, units, day, now)) return { ...k, quotaDay: day };
   }
   const allInvalid = keys.every(
@@ -277,15 +295,66 @@ async function markExhausted(state: PoolState, lease: KeyLease): Promise<void> {
 async function markInvalid(state: PoolState, lease: KeyLease, reason: string): Promise<void> {
   const now = state.options.now();
   state.held.delete(lease.keyId);
+  // A rejection soon after the last time out ended continues its run: out twice as long as the key
+  // has been out so far (1, 2, 4… minutes, at most KEY_RECHECK_MS). Otherwise a new run starts.
+  const [previous] = await state.db.query<{ invalid_since: Date; retry_at: Date }>(
+    'SELECT invalid_since, retry_at FROM upstream_key_status WHERE key_id = $1',
+    [lease.keyId],
+  );
+  const since =
+    previous && previous.retry_at.getTime() >= now - KEY_RECHECK_MS ? previous.invalid_since.getTime() : now;
+  const retryAt = now + Math.min(KEY_RECHECK_MS, Math.max(KEY_FIRST_RECHECK_MS, now - since));
   await state.db.query(
     `INSERT INTO upstream_key_status (key_id, invalid_reason, invalid_since, retry_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (key_id) DO UPDATE
        SET invalid_reason = EXCLUDED.invalid_reason, invalid_since = EXCLUDED.invalid_since,
        retry_at = EXCLUDED.retry_at`,
-    [lease.keyId, reason, new Date(now), new Date(now + KEY_RECHECK_MS)],
+    [lease.keyId, reason, new Date(since), new Date(retryAt)],
   );
-  state.outUntil.set(lease.keyId, { untilMs: now + KEY_RECHECK_MS });
+  state.outUntil.set(lease.keyId, { untilMs: retryAt });
   state.options.onInvalid?.(lease, reason);
+}
+
+/** When the key's time out for a rejection ended, if this process knows it was rejected. */
+function rejectedUntil(state: PoolState, keyId: string): number | undefined {
+  return state.outUntil.get(keyId)?.untilMs;
+}
+
+/**
+ * A rejected key whose time out is over is checked with one cheap call before a request's call may
+ * use it; concurrent calls wait for that one. Passed: back in the pool. Still rejected: out again,
+ * for longer (markInvalid). No answer: checked again a minute later. Without a recheck function the
+ * request's own call is the check.
+ */
+function recheckOnce(state: PoolState, k: PoolKey, day: string, now: number): Promise<boolean> {
+  const { recheck } = state.options;
+  if (!recheck) {
+    state.outUntil.delete(k.keyId);
+    return Promise.resolve(true);
+  }
+  let check = state.rechecks.get(k.keyId);
+  if (!check) {
+    check = (async () => {
+      // The check's unit counts against the key like any call's.
+      if (!(await takeFrom(state, k, 1, day, now))) return false;
+      const lease = { ...k, quotaDay: day };
+      const verdict = await recheck(k.key).catch(() => undefined);
+      if (verdict === false) {
+        await markInvalid(state, lease, 'still rejected when checked again');
+        return false;
+      }
+      if (verdict === undefined) {
+        state.outUntil.set(k.keyId, { untilMs: now + KEY_FIRST_RECHECK_MS });
+        return false;
+      }
+      await state.db.query('DELETE FROM upstream_key_status WHERE key_id = $1', [k.keyId]);
+      state.outUntil.delete(k.keyId);
+      state.options.onRestored?.(lease);
+      return true;
+    })().finally(() => state.rechecks.delete(k.keyId));
+    state.rechecks.set(k.keyId, check);
+  }
+  return check;
 }
 
 async function keyStates(state: PoolState): Promise<KeyState[]> {

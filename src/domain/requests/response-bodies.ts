@@ -75,6 +75,12 @@ export function successBody(
       `Read without the Data API (keyless): ${result.approximateFields.join(', ')} are approximate (from display ` +
         "text) and fields YouTube's web pages do not give are absent.",
     );
+  // Keyless shorts have no publish date (but those a window's edge looked up): nothing to sort by.
+  if (result.source === 'innertube' && result.arrangedFrom === undefined)
+    notes.push(
+      "Newest first here is the order of YouTube's Shorts tab, not a sort by publish date (keyless data has " +
+        'none): a premiere is listed where it was uploaded.',
+    );
   if (notes.length > 0) body.message = notes.join(' ');
   return body;
 }

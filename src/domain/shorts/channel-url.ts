@@ -5,7 +5,8 @@ export type ChannelRef =
   | { type: 'id'; value: string }
   | { type: 'handle'; value: string }
   | { type: 'username'; value: string }
-  | { type: 'custom'; value: string };
+  /** /c/name, or a bare /name (`bare`): YouTube resolves some legacy names only in the form they were given. */
+  | { type: 'custom'; value: string; bare?: true };
 
 const HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
@@ -64,18 +65,52 @@ const TAB_SUFFIXES = new Set([
 export const ACCEPTED_FORMS =
   'Accepted forms: https://www.youtube.com/@handle, https://www.youtube.com/channel/UC…, ' +
   'https://www.youtube.com/user/name, https://www.youtube.com/c/name or https://www.youtube.com/name (also on ' +
-  'm./music. hosts, with a trailing /shorts, /videos… tab and any query string).';
+  'm./music. hosts or without https://, with a trailing /shorts, /videos… tab and any query string), a bare ' +
+  '@handle or a bare channel id UC….';
 
 function invalid(reason: string): AppError {
   return new AppError('INVALID_CHANNEL_URL', `${reason} ${ACCEPTED_FORMS}`);
 }
 
+// An address as people type it: without a scheme ("youtube.com/@x", "m.youtube.com/@x"), a bare
+// handle ("@x") or a bare channel id ("UC…").
+const SCHEMELESS = /^(?:(?:www|m|music)\.)?youtube\.com(?:[/?#]|$)/i;
+const BARE_HANDLE = /^@[^/?#\s]+(?:[/?#]\S*)?$/u;
+const BARE_ID = /^UC[A-Za-z0-9_-]{22}$/;
+// User-info: "user:password@" after "scheme://" (any host), or before a YouTube host typed without a scheme.
+const AFTER_SCHEME = /^([a-z][a-z0-9+.-]*:[/\\]{2})[^/\\?#]*@/i;
+const BEFORE_HOST = /^[^/\\?#\s]*@(?=(?:(?:www|m|music)\.)?youtube\.com(?:[/?#]|$))/i;
+
+/**
+ * The channel address as it is recorded, logged and read: trimmed, with a scheme and host where
+ * the caller typed a bare handle, a bare channel id or a host without https://, and without the
+ * user name and password a URL may carry (credentials have no place in an address that is
+ * stored, logged and shown in the dashboard). Never throws: what it cannot read stays as given,
+ * less any credentials, and parseChannelUrl says why it is not a channel address.
+ */
+export function normalizeChannelUrl(input: string): string {
+  const text = input.trim();
+  if (BARE_HANDLE.test(text)) return `https://www.youtube.com/${text}`;
+  if (BARE_ID.test(text)) return `https://www.youtube.com/channel/${text}`;
+  let address = text.replace(AFTER_SCHEME, '$1').replace(BEFORE_HOST, '');
+  if (SCHEMELESS.test(address)) address = `https://${address}`;
+  // Whatever spelling the patterns missed, the URL parser finds (as any client would read it).
+  const url = URL.parse(address);
+  if (url && (url.username || url.password)) {
+    url.username = '';
+    url.password = '';
+    return url.href;
+  }
+  return address;
+}
+
 export function parseChannelUrl(input: string): ChannelRef {
+  const address = normalizeChannelUrl(input);
   let url: URL;
   try {
-    url = new URL(input.trim());
+    url = new URL(address);
   } catch {
-    throw invalid(`"${truncate(input)}" is not a URL.`);
+    throw invalid(`"${truncate(address)}" is not a channel address.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw invalid(`The scheme ${url.protocol} is not supported.`);
@@ -119,7 +154,7 @@ export function parseChannelUrl(input: string): ChannelRef {
   if (lower === 'shorts' || lower === 'watch') throw invalid('That URL points to a video, not a channel.');
   if (RESERVED.has(lower) || !NAME.test(first)) throw invalid(`"/${truncate(first)}" is not a channel path.`);
   rest(1);
-  return { type: 'custom', value: first.normalize('NFC') };
+  return { type: 'custom', value: first.normalize('NFC'), bare: true };
 }
 
 function truncate(text: string): string {

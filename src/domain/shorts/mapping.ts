@@ -57,12 +57,21 @@ export function toChannel(yt: YtChannel): Channel {
   };
 }
 
-/** channelHandle is the channel's "@name"; channelCustomUrl the full address built from it. */
-export function channelIdentity(channel: Channel): { channelHandle?: string; channelCustomUrl?: string } {
+/**
+ * channelHandle is the channel's "@name"; channelCustomUrl the full address built from customUrl.
+ * The Data API writes customUrl in lower case ("@doobydobap"); where the source shows the handle as
+ * its owner cased it ("@Doobydobap", the channel page's header: `displayHandle`), channelHandle
+ * keeps that case. customUrl and channelCustomUrl stay as the Data API writes them.
+ */
+export function channelIdentity(
+  channel: Channel,
+  displayHandle?: string,
+): { channelHandle?: string; channelCustomUrl?: string } {
   const custom = channel.snippet.customUrl;
   if (!custom) return {};
+  const handle = custom.startsWith('@') ? custom : `@${custom}`;
   return {
-    channelHandle: custom.startsWith('@') ? custom : `@${custom}`,
+    channelHandle: displayHandle?.toLowerCase() === handle.toLowerCase() ? displayHandle : handle,
     channelCustomUrl: `https://www.youtube.com/${custom.startsWith('@') ? custom : `c/${custom}`}`,
   };
 }

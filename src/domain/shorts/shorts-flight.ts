@@ -116,7 +116,13 @@ async function whenKeysAreSpent(
   work: MeteredWork | undefined,
 ): Promise<FetchOutcome | undefined> {
   const copy = await staleResult(deps.results, knownId, query);
-  if (copy) return { result: copy, stale: true, ...(work ? { work } : {}) };
+  if (copy) {
+    // A stale copy costs what a cache hit of it would (docs/quota.md): its item price. The units the
+    // failed read spent before the quota ran out are paid from that price, not from the account's
+    // allowance of unpaid work as well (the price is at least what those units cost: MeteredWork.price).
+    if (work?.opened) await work.commit(work.price(copy.shorts.length), 'This earlier copy of the channel costs');
+    return { result: copy, stale: true, ...(work ? { work } : {}) };
+  }
   if (!deps.keylessFallback || query.freshness === 'exact') return undefined;
   const keyless = await fetchOnce(
     deps,

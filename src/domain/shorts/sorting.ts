@@ -48,6 +48,23 @@ export function sortShorts(shorts: readonly Short[], sort: ShortsSort): Short[] 
 }
 
 /**
+ * The default order, newest first by publishedAt, for a listing whose shorts all carry a date (Data
+ * API, hybrid). The Shorts playlist and tab list a premiere where it was uploaded, below shorts
+ * published before it (2 of 80 in one real channel): their order is not the dates'. Equal times
+ * keep the listing's order. A listing with undated shorts (keyless) is returned as it is: YouTube's
+ * tab order is then the only order there is, and the body says so. Already in order: the same array.
+ */
+export function newestFirst(shorts: Short[]): Short[] {
+  const times = shorts.map(time);
+  if (times.some((t) => t === undefined)) return shorts;
+  if (times.every((t, i) => i === 0 || t! <= times[i - 1]!)) return shorts;
+  return shorts
+    .map((short, i) => ({ short, at: times[i]!, i }))
+    .sort((a, b) => b.at - a.at || a.i - b.i)
+    .map((entry) => entry.short);
+}
+
+/**
  * Keeps shorts whose durationSeconds is within the bounds (inclusive); without a known duration a short cannot match a
  * bound.
  */

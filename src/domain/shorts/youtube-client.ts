@@ -152,6 +152,30 @@ export function createYoutubeClient(options: YoutubeClientOptions): YoutubeClien
   };
 }
 
+/** A channel every key can read: the re-check's one cheap call (channels.list, part=id: 1 unit). */
+const RECHECK_CHANNEL = 'UC_x5XG1OV2P6uZZ5FSM9Ttw';
+
+/**
+ * Whether the platform takes `key` again: one channels.list call. true: it answers (or answers that the
+ * key's quota is spent: the key itself is valid); false: it still refuses the key; undefined: no answer.
+ */
+export async function checkKey(
+  options: { baseUrl: string; timeoutMs: number },
+  key: string,
+): Promise<boolean | undefined> {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const url = `${base}/channels?${new URLSearchParams({ part: 'id', id: RECHECK_CHANNEL, prettyPrint: 'false', key })}`;
+  try {
+    const response = await request(url, { signal: AbortSignal.timeout(options.timeoutMs) });
+    const text = await response.body.text();
+    if (response.statusCode >= 200 && response.statusCode < 300) return true;
+    const trouble = classifyKeyTrouble(googleError(JSON.parse(text)));
+    return trouble === 'invalid' ? false : trouble === 'exhausted' ? true : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 interface GoogleFailure {
   message: string;
   reasons: string[];

@@ -10,7 +10,7 @@ import { resolveChannel } from '../shorts/channel-resolver.ts';
 import { innertubeFailureKind } from '../shorts/innertube-source.ts';
 import { unavailableError } from '../shorts/sources/innertube-access.ts';
 import { assertAcceptableWebhookUrl } from '../webhooks/webhook-url.ts';
-import { channelAddress } from '../shorts/sources/innertube-access.ts';
+import { resolveAddress } from '../shorts/sources/innertube-access.ts';
 import { checkPrice, listNewest, MAX_CHECK_UNITS, type WatchCheckDeps } from './watch-check.ts';
 import {
   countWatches,
@@ -222,7 +222,7 @@ async function resolve(
 ): Promise<{ id: string; title: string; customUrl?: string }> {
   if (deps.innertube && deps.source === 'innertube') {
     // Keyless: InnerTube resolves and describes the channel at 0 units.
-    const channelId = ref.type === 'id' ? ref.value : await deps.innertube.resolve(channelAddress(ref));
+    const channelId = ref.type === 'id' ? ref.value : await resolveAddress(deps.innertube, ref);
     const channel = channelId ? await deps.innertube.channel(channelId) : undefined;
     if (!channel) throw new AppError('CHANNEL_NOT_FOUND', 'No channel exists at that address.');
     return {

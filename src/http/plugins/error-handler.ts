@@ -14,6 +14,17 @@ import type { Duplex } from 'node:stream';
 // undici (~3 MiB for good; the service makes its calls with the undici package).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
+// What a field's value means, added to its validation error: "must be integer" alone does not say
+// that a date is wanted in milliseconds (not seconds, not ISO 8601).
+const FIELD_HINTS: Record<string, string> = {
+  oldestDate: 'Unix milliseconds, e.g. 1735689600000 for 2025-01-01T00:00:00Z',
+};
+
+function hintFor(where: string): string {
+  const hint = FIELD_HINTS[where.split('.').pop() ?? ''];
+  return hint ? ` (${hint})` : '';
+}
+
 export function classify(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
@@ -30,7 +41,7 @@ export function classify(error: FastifyError): AppError {
         const allowed = (v.params as { allowedValues?: unknown[] } | undefined)?.allowedValues;
         if (v.keyword === 'enum' && allowed)
           return `${where || error.validationContext || 'body'} must be one of ${allowed.join(', ')}`;
-        return `${where || error.validationContext || 'body'} ${v.message}`;
+        return `${where || error.validationContext || 'body'} ${v.message}${hintFor(where)}`;
       })
       .join('; ');
     return new AppError('VALIDATION_FAILED', `Invalid ${error.validationContext ?? 'request'}: ${detail}.`);

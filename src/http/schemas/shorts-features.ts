@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ShortsOptions } from '../../contract/shorts.ts';
 import { MAX_BATCH_ITEMS } from '../../domain/requests/batches.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/requests/stored-results.ts';
-import { DEMO_CHANNEL_URL, WEBHOOK_PAYLOAD } from './shorts.ts';
+import { ChannelUrl, DEMO_CHANNEL_URL, WEBHOOK_PAYLOAD } from './shorts.ts';
 
 export {
   BatchAcceptedSchema,
@@ -20,11 +20,7 @@ const opt = Type.Optional;
 
 export const BatchItemSchema = Type.Object(
   {
-    channelUrl: Type.String({
-      format: 'iri',
-      maxLength: 2048,
-      description: 'Channel address, as for POST /api/youtube/shorts.',
-    }),
+    channelUrl: ChannelUrl('Channel address, in any form POST /api/youtube/shorts accepts.'),
     oldestDate: opt(
       Type.Integer({
         minimum: 0,

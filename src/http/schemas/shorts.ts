@@ -30,21 +30,30 @@ export const WEBHOOK_PAYLOAD = WebhookPayloadForm(
     'WEBHOOK_MAX_BODY_BYTES is sent thin (reason too_large).',
 );
 
+/**
+ * A channel address, in any form parseChannelUrl reads (src/domain/shorts/channel-url.ts). Not
+ * `format: uri`: a bare "@handle" or "youtube.com/@x" is no URI, and the schema's "must match
+ * format" would answer before the address's own, clearer INVALID_CHANNEL_URL.
+ */
+export function ChannelUrl(description: string) {
+  return Type.String({ minLength: 1, maxLength: 2048, description, examples: [DEMO_CHANNEL_URL] });
+}
+
 export const ShortsRequestBody = Type.Object(
   {
-    channelUrl: Type.String({
-      format: 'iri',
-      maxLength: 2048,
-      description:
-        'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, ' +
-        '/channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.).',
-      examples: [DEMO_CHANNEL_URL],
-    }),
+    channelUrl: ChannelUrl(
+      'Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, ' +
+        '/channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.), with or without ' +
+        'https://, or a bare @handle or channel id (UC…). Anything else answers 400 INVALID_CHANNEL_URL listing ' +
+        'the accepted forms; a user name or password in the address is dropped before it is recorded.',
+    ),
     oldestDate: opt(
       Type.Integer({
         minimum: 0,
         maximum: 8640000000000000,
-        description: 'Unix time in milliseconds; only shorts published at or after it are returned.',
+        description:
+          'Unix time in milliseconds (e.g. 1735689600000 for 2025-01-01); only shorts published at or after it ' +
+          'are returned.',
       }),
     ),
     limit: opt(

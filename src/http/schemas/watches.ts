@@ -2,6 +2,7 @@
 // src/contract/watches.ts (re-exported here for the routes).
 import { Type, type Static } from 'typebox';
 import { MAX_WATCH_INTERVAL_SECONDS } from '../../domain/watches/watches.ts';
+import { ChannelUrl } from './shorts.ts';
 
 export { WatchCheckQueuedSchema, WatchDetailSchema, WatchListSchema, WatchSchema } from '../../contract/watches.ts';
 
@@ -9,11 +10,7 @@ const opt = Type.Optional;
 
 export const CreateWatchBody = Type.Object(
   {
-    channelUrl: Type.String({
-      format: 'iri',
-      maxLength: 2048,
-      description: 'Channel address in any form accepted by POST /api/youtube/shorts.',
-    }),
+    channelUrl: ChannelUrl('Channel address, in any form POST /api/youtube/shorts accepts.'),
     webhookUrl: Type.String({
       format: 'uri',
       maxLength: 2048,

@@ -3,9 +3,8 @@
 // objects of our own, with every failure mapped onto one error type with a kind.
 //
 // youtubei.js parses; this file only picks fields from its parsed nodes. The one exception is
-// documented at `shortThumbnails`: youtubei.js 18.1 reads no image from current shortsLockupViewModel
-// items, so the frame YouTube puts on the item's reelWatchEndpoint is read through the library's own
-// Thumbnail parser.
+// documented at `lockupCovers`: youtubei.js 18.1 reads no image from current shortsLockupViewModel
+// items, so their cover is read from the raw answer the library parsed.
 //
 // Every HTTP request of the library goes through our own fetch (innertube-fetch.ts): rewritten to
 // the configured base URL, with a timeout and a report per call, and non-2xx answers turned into
@@ -269,23 +268,65 @@ function channelFromPage(id: string, page: YT.Channel): InnertubeChannel {
   return channel;
 }
 
+/** Cover images of a Shorts-tab answer's lockup items, by video id (see lockupCovers). */
+type Covers = ReadonlyMap<string, InnertubeThumbnail[]>;
+
 /**
- * A lockup item's images. youtubei.js 18.1 reads `thumbnail.sources`, which current items no longer
- * carry (their image moved into a thumbnailViewModel it does not parse), so its `thumbnail` comes back
- * empty; the full-size frame YouTube puts on the item's reelWatchEndpoint is then the usable image.
- * That raw object is read through the library's own Thumbnail parser. Remove once the library reads
- * the new shape.
+ * The cover YouTube lists for each current Shorts-tab item, read from the raw answer: youtubei.js
+ * 18.1 reads a lockup's image from `thumbnail.sources`, which items no longer carry; since late
+ * 2024 it sits in `thumbnailViewModel.thumbnailViewModel.image.sources` (oardefault.jpg, 405×720),
+ * which the library does not parse. The image on the item's reelWatchEndpoint is the video's first
+ * frame (frame0.jpg), not its cover: only the fallback (shortThumbnails). Remove once the library
+ * reads the new shape.
  */
-function shortThumbnails(item: YTNodes.ShortsLockupView): InnertubeThumbnail[] {
+function lockupCovers(data: unknown): Covers {
+  const covers = new Map<string, InnertubeThumbnail[]>();
+  const visit = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || depth > 40) return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child, depth + 1);
+      return;
+    }
+    const lockup = (node as { shortsLockupViewModel?: RawLockup }).shortsLockupViewModel;
+    if (lockup && typeof lockup === 'object') {
+      const id = lockup.onTap?.innertubeCommand?.reelWatchEndpoint?.videoId;
+      const sources = lockup.thumbnailViewModel?.thumbnailViewModel?.image?.sources;
+      if (typeof id === 'string' && Array.isArray(sources)) covers.set(id, thumbnails(sources));
+      return;
+    }
+    for (const value of Object.values(node)) visit(value, depth + 1);
+  };
+  visit(data, 0);
+  return covers;
+}
+
+/** The raw fields of a shortsLockupViewModel that lockupCovers reads. */
+interface RawLockup {
+  onTap?: { innertubeCommand?: { reelWatchEndpoint?: { videoId?: unknown } } };
+  thumbnailViewModel?: {
+    thumbnailViewModel?: { image?: { sources?: Array<{ url: string; width?: number; height?: number }> } };
+  };
+}
+
+/**
+ * A lockup item's images: what the library read (older lockups), else the cover from the raw answer,
+ * else the first frame on the item's reelWatchEndpoint (read through the library's own Thumbnail
+ * parser), for an item that lists no cover.
+ */
+function shortThumbnails(
+  item: YTNodes.ShortsLockupView,
+  cover: InnertubeThumbnail[] | undefined,
+): InnertubeThumbnail[] {
   const own = thumbnails(item.thumbnail);
   if (own.length > 0) return own;
+  if (cover?.length) return cover;
   const payload = item.on_tap_endpoint?.payload as { thumbnail?: unknown } | undefined;
   return thumbnails(
     Misc.Thumbnail.fromResponse(payload?.thumbnail as Parameters<typeof Misc.Thumbnail.fromResponse>[0]),
   );
 }
 
-function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem): InnertubeShortItem | undefined {
+function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem, covers: Covers): InnertubeShortItem | undefined {
   let item: InnertubeShortItem;
   if (node.is(YTNodes.ReelItem)) {
     item = { id: node.id, thumbnails: thumbnails(node.thumbnails) };
@@ -297,7 +338,7 @@ function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem): Innertube
   } else {
     const videoId = (node.on_tap_endpoint?.payload as { videoId?: unknown } | undefined)?.videoId;
     if (typeof videoId !== 'string') return undefined;
-    item = { id: videoId, thumbnails: shortThumbnails(node) };
+    item = { id: videoId, thumbnails: shortThumbnails(node, covers.get(videoId)) };
     const title = textOf(node.overlay_metadata?.primary_text);
     if (title) item.title = title;
     const views = counted(textOf(node.overlay_metadata?.secondary_text));
@@ -310,7 +351,12 @@ function shortItem(node: YTNodes.ShortsLockupView | YTNodes.ReelItem): Innertube
 /** A Shorts-tab page or continuation as youtubei.js parsed it. */
 type ShortsFeed = YT.Channel | YT.ChannelListContinuation;
 
-function shortsItems(feed: ShortsFeed, context: OperationContext, channelId: string): InnertubeShortItem[] {
+function shortsItems(
+  feed: ShortsFeed,
+  context: OperationContext,
+  channelId: string,
+  covers: Covers,
+): InnertubeShortItem[] {
   // Strict on purpose: a grid cell the library could not read, or did not recognise as a Short, means
   // YouTube changed the layout. Returning the rest would silently drop Shorts; a 'parse' failure lets
   // the caller fall back to another source.
@@ -318,7 +364,7 @@ function shortsItems(feed: ShortsFeed, context: OperationContext, channelId: str
   const items: InnertubeShortItem[] = [];
   for (const cell of cells) {
     const content = cell.content;
-    const item = content?.is(YTNodes.ShortsLockupView, YTNodes.ReelItem) ? shortItem(content) : undefined;
+    const item = content?.is(YTNodes.ShortsLockupView, YTNodes.ReelItem) ? shortItem(content, covers) : undefined;
     if (!item) {
       const what = content
         ? content.type
@@ -403,6 +449,24 @@ function readAhead(data: unknown, feed: ShortsFeed): Ahead | undefined {
   return ahead;
 }
 
+type Parsed = ReturnType<typeof Parser.parseResponse>;
+
+/**
+ * A raw browse answer parsed as the library parses it (Actions#execute, a redirect followed), with
+ * the covers of its lockup items; a redirect's answer is parsed by the library, so its items fall
+ * back to their first frames.
+ */
+async function parseBrowse(
+  data: unknown,
+  actions: ShortsFeed['actions'],
+): Promise<{ parsed: Parsed; covers: Covers; redirected: boolean }> {
+  const parsed = Parser.parseResponse(data as Parameters<typeof Parser.parseResponse>[0]);
+  const navigate = parsed.on_response_received_actions?.firstOfType(NavigateAction);
+  if (navigate)
+    return { parsed: await navigate.endpoint.call(actions, { parse: true }), covers: new Map(), redirected: true };
+  return { parsed, covers: lockupCovers(data), redirected: false };
+}
+
 /** A continuation page from its raw answer, inside its operation (parser errors are the operation's). */
 async function continuationPage(
   data: unknown,
@@ -415,16 +479,14 @@ async function continuationPage(
   const following = ahead ? readAhead(data, feed) : undefined;
   // Let the request leave before parsing holds the event loop for milliseconds.
   if (following) await new Promise((resolve) => setTimeout(resolve, 1));
-  let parsed = Parser.parseResponse(data as Parameters<typeof Parser.parseResponse>[0]);
-  // A redirect instead of items, followed as the library follows it (Actions#execute).
-  const navigate = parsed.on_response_received_actions?.firstOfType(NavigateAction);
-  if (navigate) parsed = await navigate.endpoint.call(feed.actions, { parse: true });
+  const { parsed, covers, redirected } = await parseBrowse(data, feed.actions);
   return shortsPage(
     new YT.ChannelListContinuation(feed.actions, parsed, true),
     context,
     channelId,
     paging,
-    navigate ? undefined : following,
+    covers,
+    redirected ? undefined : following,
   );
 }
 
@@ -479,9 +541,10 @@ function shortsPage(
   context: OperationContext,
   channelId: string,
   paging: Paging,
+  covers: Covers,
   ahead?: Ahead,
 ): InnertubeShortsPage {
-  const items = shortsItems(feed, context, channelId);
+  const items = shortsItems(feed, context, channelId, covers);
   const hasMore = feed.has_continuation;
   let nextPage: Promise<InnertubeShortsPage> | undefined;
   // Asked ahead and not the page's own continuation: never used (its failure was already caught).
@@ -561,6 +624,20 @@ async function resolveChannelId(yt: Innertube, url: string): Promise<string | un
   return undefined;
 }
 
+async function fetchRawPage(endpoint: YTNodes.NavigationEndpoint, actions: ShortsFeed['actions']): Promise<unknown> {
+  return ((await endpoint.call(actions, { parse: false })) as { data: unknown }).data;
+}
+
+/** The Shorts tab from a channel page on another tab (its params were not honoured): its own endpoint. */
+async function shortsTab(yt: Innertube, page: YT.Channel): Promise<{ page: YT.Channel; covers: Covers }> {
+  const tab = page.page.contents_memo
+    ?.getType(YTNodes.Tab)
+    .find((t) => t.endpoint.metadata.url?.split('/').pop() === 'shorts');
+  if (!tab) return { page: await page.getShorts(), covers: new Map() };
+  const browsed = await parseBrowse(await fetchRawPage(tab.endpoint, yt.actions), yt.actions);
+  return { page: new YT.Channel(yt.actions, browsed.parsed, true), covers: browsed.covers };
+}
+
 /** The channel and the first page of its Shorts tab; a channel that never posted a Short has no tab. */
 async function readShorts(
   yt: Innertube,
@@ -569,11 +646,14 @@ async function readShorts(
   paging: Paging,
 ): Promise<InnertubeShortsPage & { channel: InnertubeChannel }> {
   let page: YT.Channel;
+  let covers: Covers;
   try {
     const endpoint = new YTNodes.NavigationEndpoint({
       browseEndpoint: { browseId: id, params: SHORTS_TAB_PARAMS },
     });
-    page = new YT.Channel(yt.actions, await endpoint.call(yt.actions, { parse: true }), true);
+    const browsed = await parseBrowse(await fetchRawPage(endpoint, yt.actions), yt.actions);
+    covers = browsed.covers;
+    page = new YT.Channel(yt.actions, browsed.parsed, true);
   } catch (error) {
     if (error instanceof Utils.ChannelError)
       throw new InnertubeError('http-error', `YouTube has no channel ${id} (it does not exist or was terminated).`, {
@@ -586,8 +666,8 @@ async function readShorts(
   const onShortsTab =
     page.current_tab?.is(YTNodes.Tab) && page.current_tab.endpoint.metadata.url?.split('/').pop() === 'shorts';
   if (!onShortsTab && !page.has_shorts) return { ...lastPage(), channel };
-  const first = shortsPage(onShortsTab ? page : await page.getShorts(), context, id, paging);
-  return { ...first, channel };
+  const first = onShortsTab ? { page, covers } : await shortsTab(yt, page);
+  return { ...shortsPage(first.page, context, id, paging, first.covers), channel };
 }
 
 /** One video's player data; undefined when YouTube says it is unavailable, private or removed. */

@@ -8,6 +8,7 @@ import { toShort } from '../mapping.ts';
 import type { FetchHooks } from '../shorts-query.ts';
 import type { ShortsResult } from '../shorts-result.ts';
 import { type Collected, type CollectOptions, collectShorts, shortsPlaylistId } from '../shorts-collector.ts';
+import { newestFirst } from '../sorting.ts';
 import { collectFromTab } from '../tab-collector.ts';
 import type { YtVideo } from '../youtube-types.ts';
 import {
@@ -65,7 +66,9 @@ export async function readDataApiShorts(
   read: SourceRead,
   found: FoundChannel,
 ): Promise<ShortsResult> {
-  const frame = listingFrame(ctx, read.query, found.channel);
+  // The Shorts tab's first page (hybrid) is awaited by the listing first anyway: its header shows the handle's case.
+  const shown = found.tab && (await found.tab.then((first) => first.channel?.handle).catch(() => undefined));
+  const frame = listingFrame(ctx, read.query, found.channel, shown || undefined);
   const early = earlyShorts(read.hooks, frame);
   const options: CollectOptions = {
     cap: frame.cap,
@@ -78,7 +81,7 @@ export async function readDataApiShorts(
   ctx.onUpstream?.(read.work.spent);
   const result: ShortsResult = {
     channel: frame.channel,
-    shorts: early.shortsOf(collected.videos),
+    shorts: newestFirst(early.shortsOf(collected.videos)),
     truncated: collected.truncated,
     ...(collected.truncated ? { truncatedBy: collected.budgetStopped ? ('balance' as const) : ('max' as const) } : {}),
     fetchedAt: frame.fetchedAt,

@@ -104,7 +104,7 @@ export function createInnertubeAccess(options: InnertubeAccessOptions): Innertub
     async resolve(ref) {
       if (!access.usable('resolve_url')) return { failed: down('resolve_url') };
       try {
-        const id = await innertube!.resolve(channelAddress(ref));
+        const id = await resolveAddress(innertube!, ref);
         access.succeeded('resolve_url');
         return id ?? null;
       } catch (error) {
@@ -194,17 +194,32 @@ async function playerVideo(
   return video;
 }
 
-/** A channel reference as the address InnerTube's resolver understands. */
-export function channelAddress(ref: ChannelRef): string {
+/**
+ * The addresses InnerTube's resolver is asked for a channel reference, in order: the address as
+ * given, then, for a custom name, its other readings. YouTube knows some legacy names only in the
+ * form they were made in: youtube.com/thedailyshow resolves where /c/thedailyshow answers 404.
+ */
+function channelAddresses(ref: ChannelRef): string[] {
   const value = encodeURIComponent(ref.value);
   switch (ref.type) {
     case 'id':
-      return `https://www.youtube.com/channel/${value}`;
+      return [`https://www.youtube.com/channel/${value}`];
     case 'handle':
-      return `https://www.youtube.com/@${value}`;
+      return [`https://www.youtube.com/@${value}`];
     case 'username':
-      return `https://www.youtube.com/user/${value}`;
-    case 'custom':
-      return `https://www.youtube.com/c/${value}`;
+      return [`https://www.youtube.com/user/${value}`];
+    case 'custom': {
+      const readings = [`https://www.youtube.com/c/${value}`, `https://www.youtube.com/user/${value}`];
+      return ref.bare ? [`https://www.youtube.com/${value}`, ...readings] : readings;
+    }
   }
+}
+
+/** The channel id at `ref`: each of its addresses in turn (channelAddresses) until YouTube knows one. */
+export async function resolveAddress(client: InnertubeClient, ref: ChannelRef): Promise<string | undefined> {
+  for (const address of channelAddresses(ref)) {
+    const id = await client.resolve(address);
+    if (id) return id;
+  }
+  return undefined;
 }

@@ -34,11 +34,11 @@ export const keylessSource: ShortsSource = {
     // The Shorts tab's first page describes the channel too; ask for the channel page only without it.
     const page = (await tab.then((first) => first.channel).catch(() => undefined)) ?? (await client.channel(channelId));
     if (!page) throw noSuchChannel(query.ref);
-    return { channel: keylessChannel(page), tab };
+    return { channel: keylessChannel(page), tab, displayHandle: page.handle };
   },
 
   async readShorts(ctx, read, found) {
-    const frame = listingFrame(ctx, read.query, found.channel);
+    const frame = listingFrame(ctx, read.query, found.channel, found.displayHandle);
     let collected;
     try {
       collected = await collectKeyless(await found.tab!, {

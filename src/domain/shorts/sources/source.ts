@@ -47,6 +47,8 @@ export interface FoundChannel {
   tab?: Promise<InnertubeShortsPage> | undefined;
   /** The UUSH playlist's first page (Data API). */
   firstPage?: Promise<YtListResponse<YtPlaylistItem>> | undefined;
+  /** The handle as the channel page shows it ("@Doobydobap"), where the source read that page. */
+  displayHandle?: string | undefined;
 }
 
 export interface ShortsSource {
@@ -103,7 +105,12 @@ export interface ListingFrame {
   identity: ReturnType<typeof channelIdentity>;
 }
 
-export function listingFrame(ctx: SourceContext, query: ShortsQuery, channel: YtChannel): ListingFrame {
+export function listingFrame(
+  ctx: SourceContext,
+  query: ShortsQuery,
+  channel: YtChannel,
+  displayHandle?: string,
+): ListingFrame {
   const cap = Math.min(query.limit ?? ctx.maxShorts, ctx.maxShorts);
   const mapped = toChannel(channel);
   return {
@@ -111,6 +118,6 @@ export function listingFrame(ctx: SourceContext, query: ShortsQuery, channel: Yt
     capIsServiceMax: cap === ctx.maxShorts || query.capped === true,
     fetchedAt: new Date(ctx.now()).toISOString(),
     channel: mapped,
-    identity: channelIdentity(mapped),
+    identity: channelIdentity(mapped, displayHandle),
   };
 }

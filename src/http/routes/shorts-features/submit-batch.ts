@@ -1,5 +1,6 @@
 // POST /api/youtube/shorts/batch: up to 50 webhook requests accepted together, all or nothing.
 import type { Config } from '../../../config.ts';
+import { normalizeChannelUrl } from '../../../domain/shorts/channel-url.ts';
 import { submitBatch as submitBatchOfRequests } from '../../../domain/requests/batches.ts';
 import type { NewRequest } from '../../../domain/requests/request-store.ts';
 import { assertAcceptableWebhookUrl } from '../../../domain/webhooks/webhook-url.ts';
@@ -89,7 +90,7 @@ function batchRecords(request: RequestOf<SubmitBatchSchema>, batchId: string): N
     id: ids[i]!,
     accountId: caller.accountId,
     apiKeyId: caller.keyId,
-    channelUrl: item.channelUrl,
+    channelUrl: normalizeChannelUrl(item.channelUrl),
     oldestDate: item.oldestDate ?? null,
     limit: item.limit ?? null,
     webhookUrl,

@@ -1,7 +1,7 @@
 // POST /api/youtube/shorts: the metered operation. Without webhookUrl the answer is the result (200);
 // with it, the request is recorded and queued (202) and the result is POSTed there later.
 import type { Config } from '../../../config.ts';
-import { parseChannelUrl } from '../../../domain/shorts/channel-url.ts';
+import { normalizeChannelUrl, parseChannelUrl } from '../../../domain/shorts/channel-url.ts';
 import { priceFormula } from '../../../domain/shorts/pricing.ts';
 import { runSyncRequest } from '../../../domain/requests/shorts-requests.ts';
 import type { NewRequest } from '../../../domain/requests/request-store.ts';
@@ -111,7 +111,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
     id: request.id,
     accountId: caller.accountId,
     apiKeyId: caller.keyId,
-    channelUrl,
+    channelUrl: normalizeChannelUrl(channelUrl),
     oldestDate: oldestDate ?? null,
     limit: limit ?? null,
     freshness: freshness ?? null,

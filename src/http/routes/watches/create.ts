@@ -1,5 +1,6 @@
 // POST /api/youtube/watches: a channel watched for new Shorts, its current ones recorded as the baseline.
 import type { Config } from '../../../config.ts';
+import { normalizeChannelUrl } from '../../../domain/shorts/channel-url.ts';
 import { createWatch as createChannelWatch } from '../../../domain/watches/watches.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
 import { failureResponse as failure, json } from '../../schemas/common.ts';
@@ -60,7 +61,11 @@ type CreateSchema = ReturnType<typeof createWatchRoute>['schema'];
 
 export async function createWatch(request: RequestOf<CreateSchema>, reply: ReplyOf<CreateSchema>) {
   const { watches } = request.server.services;
-  const watch = await createChannelWatch(watches, { accountId: callerOf(request).accountId, ...request.body });
+  const watch = await createChannelWatch(watches, {
+    accountId: callerOf(request).accountId,
+    ...request.body,
+    channelUrl: normalizeChannelUrl(request.body.channelUrl),
+  });
   reply.code(201).header('location', `/api/youtube/watches/${watch.id}`);
   return watch;
 }
