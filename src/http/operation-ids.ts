@@ -22,6 +22,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/youtube/shorts/{requestId}': 'getRequest',
   'POST /api/youtube/shorts/{requestId}/redeliver': 'redeliverRequest',
   'POST /api/youtube/shorts/batch': 'submitBatch',
+  'GET /api/youtube/shorts/batch': 'listBatches',
   'GET /api/youtube/shorts/batch/{batchId}': 'getBatch',
   'POST /api/youtube/shorts/batch/{batchId}/redeliver': 'redeliverBatch',
   'GET /api/youtube/shorts/{requestId}/items': 'getItemsPage',

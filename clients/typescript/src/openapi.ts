@@ -918,7 +918,39 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The batches of the account, newest first: progress counts and charge of each, in pages.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/batch' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/batch",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["listBatches"];
         put?: never;
         /**
          * Submit up to 50 shorts requests at once, each answered by webhook.
@@ -3274,6 +3306,70 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
+        };
+        /**
+         * @description The account's batches, newest first, one page.
+         * @example {
+         *       "success": true,
+         *       "batches": [
+         *         {
+         *           "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "status": "completed",
+         *           "webhookUrl": "https://example.com/hooks/shorts",
+         *           "createdAt": "2026-06-01T12:00:00.000Z",
+         *           "completedAt": "2026-06-01T12:00:05.000Z",
+         *           "counts": {
+         *             "total": 2,
+         *             "processing": 0,
+         *             "completed": 1,
+         *             "failed": 1
+         *           },
+         *           "creditsCharged": 3
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        BatchList: {
+            /** @constant */
+            success: true;
+            /** @description Newest first. */
+            batches: components["schemas"]["BatchListEntry"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description A batch as listed: its progress counts and charge (GET /api/youtube/shorts/batch/{batchId} has each item's).
+         * @example {
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3
+         *     }
+         */
+        BatchListEntry: {
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
         };
         /**
          * @description A redelivery of the batch.completed summary was queued.
@@ -7222,6 +7318,85 @@ export interface operations {
                 };
             };
             /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description Batches per page. */
+                limit?: number;
+                /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description Invalid input; the message says what is accepted. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,7 @@ import { DEMO_CHANNEL_URL } from './shorts.ts';
 export {
   BatchAcceptedSchema,
   BatchItemStatusSchema,
+  BatchListSchema,
   BatchRedeliveryQueuedSchema,
   BatchStatusSchema,
   BatchSummarySchema,
@@ -86,3 +87,17 @@ export const ItemsQuery = Type.Object({
     description: `Shorts per page, 1 to ${MAX_PAGE_SIZE}.`,
   }),
 });
+
+export const BatchListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Batches per page.' }),
+    cursor: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 120,
+        description: "The previous page's nextCursor, unchanged (opaque). Omit for the first page.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -105,6 +105,28 @@ class BatchItemStatus(TypedDict):
     creditsCharged: Optional[int]
     error: Optional[str]
 
+class BatchList(TypedDict):
+    """The account's batches, newest first, one page."""
+    success: Literal[true]
+    batches: List[BatchListEntry]
+    nextCursor: Optional[str]
+
+class BatchListEntryCounts(TypedDict):
+    total: int
+    processing: int
+    completed: int
+    failed: int
+
+class BatchListEntry(TypedDict):
+    """A batch as listed: its progress counts and charge (GET /api/youtube/shorts/batch/{batchId} has each item's)."""
+    batchId: str
+    status: Union[Literal["processing"], Literal["completed"]]
+    webhookUrl: str
+    createdAt: str
+    completedAt: Optional[str]
+    counts: BatchListEntryCounts
+    creditsCharged: int
+
 class BatchRedeliveryQueued(TypedDict):
     """A redelivery of the batch.completed summary was queued."""
     batchId: str
@@ -115,12 +137,6 @@ class BatchRequest(TypedDict):
     items: List[BatchItem]
     webhookUrl: str
 
-class BatchStatusCounts(TypedDict):
-    total: int
-    processing: int
-    completed: int
-    failed: int
-
 class BatchStatus(TypedDict):
     """Progress of a batch."""
     success: Literal[true]
@@ -129,7 +145,7 @@ class BatchStatus(TypedDict):
     webhookUrl: str
     createdAt: str
     completedAt: Optional[str]
-    counts: BatchStatusCounts
+    counts: BatchListEntryCounts
     creditsCharged: int
     items: List[BatchItemStatus]
     deliveries: List[DeliveryAttempt]
@@ -140,7 +156,7 @@ class BatchSummary(TypedDict):
     webhookUrl: str
     createdAt: str
     completedAt: Optional[str]
-    counts: BatchStatusCounts
+    counts: BatchListEntryCounts
     creditsCharged: int
     items: List[BatchItemStatus]
 
@@ -860,6 +876,8 @@ __all__ = [
     "BatchAccepted",
     "BatchItem",
     "BatchItemStatus",
+    "BatchList",
+    "BatchListEntry",
     "BatchRedeliveryQueued",
     "BatchRequest",
     "BatchStatus",
