@@ -4282,7 +4282,8 @@ export type components = {
          *         "minIntervalSeconds": 900,
          *         "maxIntervalSeconds": 2592000,
          *         "maxPerAccount": 20
-         *       }
+         *       },
+         *       "supportContact": "billing@example.com"
          *     }
          */
         Pricing: {
@@ -4328,6 +4329,7 @@ export type components = {
                 /** @description Watches one account may have (WATCHES_PER_ACCOUNT). */
                 maxPerAccount: number;
             };
+            supportContact: string | null;
         };
         /**
          * @example {

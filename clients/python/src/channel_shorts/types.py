@@ -438,6 +438,7 @@ class Pricing(TypedDict):
     limits: PricingLimits
     webhooks: PricingWebhooks
     watches: PricingWatches
+    supportContact: Optional[str]
 
 class RateLimits(TypedDict):
     perMinute: int
