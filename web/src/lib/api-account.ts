@@ -26,10 +26,6 @@ export async function balanceHistory(days: number): Promise<BalanceDay[]> {
   return (await api<BalanceHistory>(`/accounts/balance-history?days=${days}`)).days;
 }
 
-export function creditAlerts(): Promise<CreditAlerts> {
-  return api<CreditAlerts>('/accounts/alerts');
-}
-
 export function saveCreditAlerts(change: CreditAlertsChange): Promise<CreditAlerts> {
   return api<CreditAlerts>('/accounts/alerts', { method: 'PUT', body: change });
 }
