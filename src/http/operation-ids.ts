@@ -3,6 +3,7 @@
 // breaks every generated client, so a new operation adds a line and none changes.
 export const OPERATION_IDS: Record<string, string> = {
   'POST /auth/login': 'login',
+  'POST /auth/session': 'renewSession',
   'POST /keys': 'createApiKey',
   'GET /keys': 'listApiKeys',
   'GET /keys/usage': 'getApiKeyUsage',

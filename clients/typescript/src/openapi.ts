@@ -56,6 +56,54 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a dashboard session: a new session JWT valid for JWT_TTL_SECONDS from now. The dashboard renews while its user is active; API keys may not use it.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/auth/session' \
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/auth/session', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/auth/session",
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: operations["renewSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys": {
         parameters: {
             query?: never;
@@ -541,7 +589,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The balance at the end of each UTC day, oldest first, every day present (from the ledger).
+         * The balance at the end of each UTC day, oldest first, every day present, and each change in the period (from the ledger).
          * @description **curl**
          *
          *     ```bash
@@ -3230,7 +3278,7 @@ export type components = {
             spent: number;
         };
         /**
-         * @description The balance at the end of each day, oldest first.
+         * @description The balance at the end of each day, oldest first, and each change within the period.
          * @example {
          *       "days": [
          *         {
@@ -3245,11 +3293,41 @@ export type components = {
          *           "added": 100,
          *           "spent": 3
          *         }
-         *       ]
+         *       ],
+         *       "steps": [
+         *         {
+         *           "at": "2026-06-01T09:00:00.000Z",
+         *           "balance": 100
+         *         },
+         *         {
+         *           "at": "2026-06-01T12:00:01.200Z",
+         *           "balance": 97
+         *         }
+         *       ],
+         *       "openingBalance": 0
          *     }
          */
         BalanceHistory: {
             days: components["schemas"]["BalanceDay"][];
+            /** @description Every change of the balance in the period, oldest first (the latest 1,000 when there were more), so a chart can show the steps within a day: the balance before the first is the opening one. */
+            steps: components["schemas"]["BalanceStep"][];
+            /** @description The balance when the period began. */
+            openingBalance: number;
+        };
+        /**
+         * @example {
+         *       "at": "2026-06-01T12:00:01.200Z",
+         *       "balance": 97
+         *     }
+         */
+        BalanceStep: {
+            /**
+             * Format: date-time
+             * @description When the balance changed.
+             */
+            at: string;
+            /** @description The balance after the change. */
+            balance: number;
         };
         /**
          * @description The batch was accepted; every item is an ordinary webhook request.
@@ -5758,6 +5836,62 @@ export interface operations {
             };
             /** @description Too many logins are being checked at once, or a backing store is down; see Retry-After. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new session JWT for the same user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The query string holds a NUL character or an unpaired surrogate. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An API key, or a disabled account. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -72,8 +72,14 @@ class BalanceDay(TypedDict):
     spent: int
 
 class BalanceHistory(TypedDict):
-    """The balance at the end of each day, oldest first."""
+    """The balance at the end of each day, oldest first, and each change within the period."""
     days: List[BalanceDay]
+    steps: List[BalanceStep]
+    openingBalance: int
+
+class BalanceStep(TypedDict):
+    at: str
+    balance: int
 
 class BatchAcceptedItemsItem(TypedDict):
     requestId: str
@@ -874,6 +880,7 @@ __all__ = [
     "AuditEntry",
     "BalanceDay",
     "BalanceHistory",
+    "BalanceStep",
     "BatchAccepted",
     "BatchItem",
     "BatchItemStatus",
