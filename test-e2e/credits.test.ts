@@ -131,7 +131,10 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await nav('Account').click();
     await heading('Account').waitFor();
     assert.equal(await page.getByTestId('credit-balance').textContent(), '75');
-    await page.getByRole('img', { name: 'Credit balance at the end of each day, last 30 days' }).waitFor();
+    await page.getByRole('img', { name: 'Credit balance, every change, last 30 days' }).waitFor();
+    // Every change is a step, the many of today too, not only the day's closing balance.
+    const line = (await page.locator('.chart path.line').first().getAttribute('d')) ?? '';
+    assert.ok((line.match(/V/g) ?? []).length >= 20, `a step per ledger entry: ${line.slice(0, 120)}`);
     assert.match(
       (await page.getByTestId('balance-summary').textContent()) ?? '',
       /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/,
