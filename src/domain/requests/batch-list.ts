@@ -1,31 +1,8 @@
 // The account's batches, newest first, in keyset pages: each with its progress counts and charge,
 // read in one query (the items' statuses are grouped per batch), for the dashboard's Batches page.
-import { AppError } from '../../errors.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import type { BatchListEntry } from '../../contract/batches.ts';
-
-interface Position {
-  createdMicros: bigint;
-  id: string;
-}
-
-// Opaque to clients: base64url of "<created_at in µs since the epoch>.<batch id>". Microseconds, as
-// PostgreSQL keeps them: two batches accepted in one millisecond must not share a position.
-function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.createdMicros}.${position.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): Position {
-  const text = /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^(\d{1,17})\.(bat_[a-z0-9]{1,40})$/.exec(text);
-  if (!match)
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, ' +
-        'or omit it for the first page.',
-    );
-  return { createdMicros: BigInt(match[1]!), id: match[2]! };
-}
 
 interface BatchListRow {
   id: string;
@@ -48,7 +25,7 @@ export async function listBatches(
   const params: unknown[] = [accountId];
   let after = '';
   if (options.cursor) {
-    const position = decodeCursor(options.cursor);
+    const position = decodeKeysetCursor(options.cursor, 'bat');
     params.push(position.createdMicros.toString(), position.id);
     after = `AND (b.created_at, b.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3)`;
   }
@@ -74,7 +51,7 @@ export async function listBatches(
     batches: page.map(entryOf),
     nextCursor:
       rows.length > options.limit && last
-        ? encodeCursor({ createdMicros: BigInt(last.created_micros), id: last.id })
+        ? encodeKeysetCursor({ createdMicros: BigInt(last.created_micros), id: last.id })
         : null,
   };
 }
