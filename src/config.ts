@@ -294,6 +294,13 @@ export const ConfigSchema = Type.Object({
     default: 0,
     description: 'Starting credits of a user who signs up (SIGNUP=open).',
   }),
+  SUPPORT_CONTACT: Type.String({
+    default: '',
+    maxLength: 500,
+    description:
+      'An email address or URL shown to customers where they can get more credits (the low-balance banner, ' +
+      'GET /api/pricing); empty: "ask your operator".',
+  }),
   INVITATION_TTL_HOURS: Type.Integer({
     minimum: 1,
     maximum: 8760,

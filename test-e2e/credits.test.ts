@@ -55,6 +55,7 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
           YOUTUBE_API_KEY: 'fake-api-key',
           ...fakeEnv(fake),
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+          SUPPORT_CONTACT: 'billing@example.com',
         },
       });
       // The CSV export is saved here; it goes with the data dir.
@@ -130,7 +131,10 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     await nav('Account').click();
     await heading('Account').waitFor();
     assert.equal(await page.getByTestId('credit-balance').textContent(), '75');
-    await page.getByRole('img', { name: 'Credit balance at the end of each day, last 30 days' }).waitFor();
+    await page.getByRole('img', { name: 'Credit balance, every change, last 30 days' }).waitFor();
+    // Every change is a step, the many of today too, not only the day's closing balance.
+    const line = (await page.locator('.chart path.line').first().getAttribute('d')) ?? '';
+    assert.ok((line.match(/V/g) ?? []).length >= 20, `a step per ledger entry: ${line.slice(0, 120)}`);
     assert.match(
       (await page.getByTestId('balance-summary').textContent()) ?? '',
       /^75 credits at the end of .*: 100 added and 25 spent in 30 days\.$/,
@@ -138,9 +142,9 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     const statement = page.getByRole('region', { name: 'Credit activity' });
     // The statement loads after the chart: wait for its first page before counting.
     await statement.getByRole('row').filter({ hasText: 'Fake 31' }).first().waitFor();
-    assert.equal(await page.getByTestId('ledger-count').textContent(), '20 entries shown');
+    assert.equal(await statement.getByTestId('table-count').textContent(), '20 entries shown');
     await page.getByRole('button', { name: 'Show older entries' }).click();
-    await page.getByTestId('ledger-count').filter({ hasText: '24 entries shown, that is all' }).waitFor();
+    await statement.getByTestId('table-count').filter({ hasText: '24 entries shown, that is all' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Show older entries' }).count(), 0);
     await statement.getByRole('row').filter({ hasText: 'Grant' }).waitFor();
     await screenshot('account-statement');
@@ -169,6 +173,8 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
     // A call made through the API, outside the dashboard: the next page shows the banner.
     await nav('Requests').click();
     await page.getByTestId('low-balance-banner').waitFor();
+    // How to get credits: the operator's SUPPORT_CONTACT.
+    assert.equal(await page.getByTestId('support-contact').getAttribute('href'), 'mailto:billing@example.com');
     await screenshot('requests-low-balance');
     await nav('Account').click();
     await page.getByTestId('low-balance-banner').waitFor();
@@ -184,6 +190,16 @@ describe('credits and keys (browser end-to-end)', { skip: skipWithoutBrowser() }
       events.events.map((e) => [e.payload.type, e.payload.data.balance, e.payload.data.threshold]),
       [['credits.low', 74, 75]],
     );
+  });
+
+  it('at zero credits every page says so and how to get more', async () => {
+    // 3,700 shorts cost 74 credits (1 per 50): the whole balance.
+    assert.equal((await shorts(usedKey, 'https://www.youtube.com/@fake-3700')).status, 200);
+    await nav('API keys').click();
+    const banner = page.getByTestId('low-balance-banner');
+    await banner.filter({ hasText: 'You have no credits left.' }).waitFor();
+    assert.match((await banner.textContent()) ?? '', /write to billing@example\.com/);
+    await screenshot('keys-no-credits');
   });
 
   it('had no uncaught errors in the page', () => {

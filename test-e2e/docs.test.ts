@@ -161,4 +161,25 @@ describe('API reference at /docs (browser)', { skip }, () => {
     await operation.locator('.live-responses-table').screenshot({ path: join(SCREENSHOTS, 'docs-try-it-desktop.png') });
     assert.deepEqual(problems, []);
   });
+
+  it('is readable on a phone, and Try it out is authorised with the dashboard session of the tab', async () => {
+    // The previous test signed in to the dashboard in this tab: its session is in sessionStorage.
+    await page.goto(`${base}/docs/`);
+    await page.locator('header.cs-header').getByText('Try it out uses your dashboard session.').waitFor();
+    assert.equal(
+      await page.evaluate(() => document.querySelector('meta[name="viewport"]')?.getAttribute('content')),
+      'width=device-width, initial-scale=1',
+    );
+    await page.setViewportSize(PHONE);
+    await page.locator('.opblock').first().waitFor();
+    await assertFitsViewport(page, '/docs at phone width');
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-phone.png') });
+    await page.setViewportSize(DESKTOP);
+    const operation = page.locator('.opblock-get', { has: page.locator('[data-path="/accounts"]') }).first();
+    await operation.locator('.opblock-summary').first().click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
+    assert.deepEqual(problems, []);
+  });
 });

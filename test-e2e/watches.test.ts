@@ -100,6 +100,14 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     const row = page.getByRole('row', { name: /Demo Channel/ });
     await row.getByText('Active').waitFor();
     assert.match((await row.textContent()) ?? '', /5 min/);
+    // The watch's webhook is shown, and got a signed test ping at once.
+    assert.match((await row.textContent()) ?? '', /127\.0\.0\.1:\d+\/hooks\/watch/);
+    await page
+      .getByTestId('watch-ping')
+      .filter({ hasText: /delivered \(HTTP 204\)/ })
+      .waitFor();
+    await receiver.waitFor(1, 30_000);
+    assert.equal((JSON.parse(receiver.deliveries[0]!.body) as { type: string }).type, 'webhook.test');
     await page.getByText('No events yet').waitFor();
 
     // A short published now, then "Check now": the event arrives at the receiver and on the page.
@@ -107,8 +115,8 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
       await fetch(`${fake.innertubeBaseUrl}/__admin/channels/demo/shorts`, { method: 'POST' })
     ).json()) as { videoId: string };
     await row.getByRole('button', { name: /Check now/ }).click();
-    await receiver.waitFor(1, 30_000);
-    const body = JSON.parse(receiver.deliveries[0]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
+    await receiver.waitFor(2, 30_000);
+    const body = JSON.parse(receiver.deliveries[1]!.body) as { type: string; data: { shorts: Array<{ id: string }> } };
     assert.equal(body.type, 'shorts.created');
     assert.deepEqual(
       body.data.shorts.map((s) => s.id),
@@ -124,6 +132,15 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     );
     await page.getByText('1 new short').waitFor();
     await screenshot('watches-01-list-and-events');
+
+    // Edit: a longer interval through PATCH, shown in the row.
+    await row.getByRole('button', { name: /Edit/ }).click();
+    await page.getByRole('form', { name: /Edit “Demo Channel”/ }).waitFor();
+    await checkScreen(page, 'watches-01-edit', { screenshots: false });
+    await page.locator('#edit-interval').fill('30');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(/“Demo Channel” is checked every 30 min/).waitFor();
+    assert.match((await row.textContent()) ?? '', /30 min/);
 
     await row.getByRole('button', { name: /Pause/ }).click();
     await row.getByText('Paused').first().waitFor();

@@ -28,6 +28,28 @@ for (const mode of STORAGE_MODES) {
       assert.match(res.headers['x-request-id'] as string, /^req_/);
     });
 
+    it('renews a session for the same user (the dashboard, while its user is active), never for an API key', async () => {
+      const user = await createUser(t);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: user.email, password: PASSWORD },
+      });
+      const first = login.json();
+      const res = await t.app.inject({ method: 'POST', url: '/auth/session', headers: bearer(first.token) });
+      assert.equal(res.statusCode, 200, res.body);
+      const renewed = res.json();
+      assert.deepEqual(renewed.user, { id: user.id, email: user.email });
+      assert.ok(Date.parse(renewed.expiresAt) >= Date.parse(first.expiresAt));
+      assert.equal(decodeJwt(renewed.token).sub, user.id);
+      const account = await t.app.inject({ method: 'GET', url: '/accounts', headers: bearer(renewed.token) });
+      assert.equal(account.statusCode, 200, 'the new token is a session');
+      const withKey = await t.app.inject({ method: 'POST', url: '/auth/session', headers: bearer(user.key) });
+      assert.equal(withKey.statusCode, 403);
+      const none = await t.app.inject({ method: 'POST', url: '/auth/session' });
+      assert.equal(none.statusCode, 401);
+    });
+
     it('answers 401 {error, message, requestId} for a wrong password or unknown email, identically', async () => {
       const user = await createUser(t);
       const wrong = await t.app.inject({

@@ -315,6 +315,14 @@ for (const mode of STORAGE_MODES) {
         { date: '2026-01-15', balance: 122, added: 100, spent: 10 },
         { date: '2026-01-16', balance: 122, added: 0, spent: 0 },
       ]);
+      // Within a day, every change: two charges on day 2, a charge and the grant on day 5.
+      assert.equal(res.json().openingBalance, 40);
+      assert.deepEqual(res.json().steps, [
+        { at: day(2).toISOString(), balance: 35 },
+        { at: day(2).toISOString(), balance: 32 },
+        { at: day(5).toISOString(), balance: 22 },
+        { at: day(5).toISOString(), balance: 122 },
+      ]);
       const empty = await createUser(t, 0);
       assert.deepEqual(
         (await t.app.inject({ method: 'GET', url: '/accounts/balance-history?days=2', headers: bearer(empty.key) }))

@@ -1097,3 +1097,25 @@ describe('fake YouTube: shorts taken down and restored', () => {
     assert.equal((await admin(fake, `takedown/shorts/${newest}/restore`, 'DELETE')).status, 405);
   });
 });
+
+describe('local placeholder images (an offline demo)', () => {
+  it("points YouTube's image URLs at the fake, which serves an SVG for each; off, they stay YouTube's", async (t) => {
+    const local = await start(t, { localImages: true });
+    const channel = await channelByHandle(local, '@demo');
+    const avatar: string = channel.snippet.thumbnails.default.url;
+    assert.ok(avatar.startsWith(`${local.innertubeBaseUrl}/__images/yt3.ggpht.com/`), avatar);
+    assert.ok(
+      String(channel.brandingSettings.image.bannerExternalUrl).startsWith(`${local.innertubeBaseUrl}/__images/`),
+    );
+    const image = await fetch(avatar);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await image.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+
+    const remote = await start(t);
+    assert.match(
+      (await channelByHandle(remote, '@demo')).snippet.thumbnails.default.url,
+      /^https:\/\/yt3\.ggpht\.com\//,
+    );
+  });
+});

@@ -523,6 +523,49 @@ for (const mode of STORAGE_MODES) {
       );
     });
 
+    it("lists the account's batches newest first with their progress, in pages", async () => {
+      const user = await createUser(t, 20);
+      const other = await createUser(t, 20);
+      const ids: string[] = [];
+      for (const items of [1, 2, 3]) {
+        const res = await batch(user, {
+          webhookUrl: 'http://127.0.0.1:9/hook',
+          items: Array.from({ length: items }, () => ({ channelUrl: channel('@demo'), limit: 1 })),
+        });
+        assert.equal(res.statusCode, 202, res.body);
+        ids.push(res.json().batchId);
+      }
+      assert.equal(
+        (await batch(other, { webhookUrl: 'http://127.0.0.1:9/hook', items: [{ channelUrl: channel('@demo') }] }))
+          .statusCode,
+        202,
+      );
+      const list = async (query: string) =>
+        t.app.inject({ method: 'GET', url: `${SHORTS}/batch?${query}`, headers: bearer(user.key) });
+      const first = await list('limit=2');
+      assert.equal(first.statusCode, 200, first.body);
+      const page1 = first.json();
+      assert.deepEqual(
+        page1.batches.map((b: { batchId: string }) => b.batchId),
+        [ids[2], ids[1]],
+      );
+      const newest = page1.batches[0];
+      assert.equal(newest.webhookUrl, 'http://127.0.0.1:9/hook');
+      assert.equal(newest.counts.total, 3);
+      assert.equal(newest.counts.processing + newest.counts.completed + newest.counts.failed, 3);
+      assert.equal('items' in newest, false, 'the list leaves the items to GET /batch/{batchId}');
+      assert.equal(typeof page1.nextCursor, 'string');
+      const page2 = (await list(`limit=2&cursor=${page1.nextCursor}`)).json();
+      assert.deepEqual(
+        page2.batches.map((b: { batchId: string }) => b.batchId),
+        [ids[0]],
+      );
+      assert.equal(page2.nextCursor, null);
+      const bad = await list('cursor=not-a-cursor');
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.json().message, /cursor is not one this endpoint returned/);
+    });
+
     it('is all or nothing: a balance that cannot reserve every item refuses the batch with 402 and records nothing', async () => {
       const user = await createUser(t, 2);
       const res = await batch(user, {

@@ -2,7 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createUser, bearer, PASSWORD, toMidMinute } from './helpers/test-app.ts';
-import { useHarness } from './helpers/harness.ts';
+import { harness, useHarness } from './helpers/harness.ts';
 import { assertMatchesOpenApi, compileDocumentSchema } from './helpers/openapi-check.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -408,6 +408,14 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
       maxIntervalSeconds: 30 * 86_400,
       maxPerAccount: t.config.WATCHES_PER_ACCOUNT,
     });
+    assert.equal(body.supportContact, null, 'SUPPORT_CONTACT is not set here');
+  });
+
+  it("GET /api/pricing names where customers get credits (SUPPORT_CONTACT), for the dashboard's balance banner", async (ctx) => {
+    const h = await harness(ctx, { fake: false, env: { SUPPORT_CONTACT: ' https://example.com/billing ' } });
+    const res = await h.app.inject({ method: 'GET', url: '/api/pricing' });
+    assertMatchesOpenApi(doc as never, 'GET', '/api/pricing', res);
+    assert.equal(res.json().supportContact, 'https://example.com/billing');
   });
 
   it("the webhooks guide's plain-HMAC verifier accepts a real signature and refuses a wrong one", async () => {

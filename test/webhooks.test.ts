@@ -6,6 +6,7 @@ import type { RequestDetail } from '../src/contract/shorts.ts';
 import { harness, useHarness } from './helpers/harness.ts';
 import { until, type Delivery, type startReceiver } from '../support/webhook-receiver.ts';
 import { deliverOnce } from '../src/domain/webhooks/deliver-once.ts';
+import { listAttempts, recordAttempt } from '../src/domain/webhooks/delivery-log.ts';
 import { createWebhookAgent } from '../src/domain/webhooks/guarded-agent.ts';
 import { processQueuedRequest } from '../src/domain/requests/shorts-requests.ts';
 import { runShortsFetchJob } from '../src/jobs/shorts-fetch-job.ts';
@@ -574,5 +575,41 @@ describe('a webhook request that fails on a server-side status', () => {
     };
     assert.equal((await processQueuedRequest(deps, requestId, async () => {})).state, 'settled');
     assert.deepEqual(reported, [[requestId, 'UPSTREAM_ERROR']]);
+  });
+});
+
+describe("a delivery attempt's start time", () => {
+  const t = useHarness({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+  it('is taken before the request is sent, and the log keeps it rather than the time the attempt was recorded', async () => {
+    const receiver = await t.receiver();
+    const agent = createWebhookAgent({ allowPrivate: true, timeoutMs: 2000 });
+    const result = await deliverOnce({
+      url: receiver.url('/hook'),
+      webhookId: 'msg_x',
+      body: '{}',
+      secrets: ['whsec_' + Buffer.from('k'.repeat(32)).toString('base64')],
+      agent,
+      allowPrivate: true,
+      timeoutMs: 2000,
+    });
+    await agent.close();
+    assert.equal(result.outcome, 'delivered');
+    assert.ok(result.startedAt, 'the attempt says when it began');
+    assert.ok(result.startedAt.getTime() <= receiver.deliveries[0]!.receivedAt, 'it began before the receiver got it');
+
+    const user = await createUser(t, 10);
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: SHORTS,
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@demo', webhookUrl: 'http://127.0.0.1:9/hook' },
+    });
+    assert.equal(accepted.statusCode, 202, accepted.body);
+    const requestId: string = accepted.json().requestId;
+    const began = new Date('2026-01-02T03:04:05.678Z');
+    await recordAttempt(t.services.db, { requestId }, 99, { ...result, startedAt: began, latencyMs: 9000 });
+    const logged = (await listAttempts(t.services.db, { requestId })).find((a) => a.attempt === 99);
+    assert.equal(logged?.startedAt, began.toISOString());
   });
 });

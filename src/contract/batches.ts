@@ -135,6 +135,35 @@ export const BatchStatusSchema = Type.Object(
   },
 );
 
+const { items: _items, ...batchListProperties } = batchSummaryProperties;
+
+export const BatchListEntrySchema = Type.Object(batchListProperties, {
+  $id: 'BatchListEntry',
+  description:
+    "A batch as listed: its progress counts and charge (GET /api/youtube/shorts/batch/{batchId} has each item's).",
+  examples: [(({ items: _omit, ...entry }) => entry)(exampleSummary)],
+});
+export type BatchListEntry = Static<typeof BatchListEntrySchema>;
+
+export const BatchListSchema = Type.Object(
+  {
+    success: Type.Literal(true),
+    batches: Type.Array(BatchListEntrySchema, { description: 'Newest first.' }),
+    nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next (older) page; null on the last.' })),
+  },
+  {
+    $id: 'BatchList',
+    description: "The account's batches, newest first, one page.",
+    examples: [
+      {
+        success: true,
+        batches: [(({ items: _omit, ...entry }) => entry)(exampleSummary)],
+        nextCursor: null,
+      },
+    ],
+  },
+);
+
 export const BatchWebhookPayloadSchema = Type.Object(
   {
     type: Type.Literal('batch.completed'),

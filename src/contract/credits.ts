@@ -83,17 +83,39 @@ export const BalanceDaySchema = Type.Object(
 );
 export type BalanceDay = Static<typeof BalanceDaySchema>;
 
+export const BalanceStepSchema = Type.Object(
+  {
+    at: Type.String({ format: 'date-time', description: 'When the balance changed.' }),
+    balance: Type.Integer({ description: 'The balance after the change.' }),
+  },
+  { $id: 'BalanceStep', examples: [{ at: '2026-06-01T12:00:01.200Z', balance: 97 }] },
+);
+export type BalanceStep = Static<typeof BalanceStepSchema>;
+
 export const BalanceHistorySchema = Type.Object(
-  { days: Type.Array(BalanceDaySchema) },
+  {
+    days: Type.Array(BalanceDaySchema),
+    steps: Type.Array(BalanceStepSchema, {
+      description:
+        'Every change of the balance in the period, oldest first (the latest 1,000 when there were more), so a ' +
+        'chart can show the steps within a day: the balance before the first is the opening one.',
+    }),
+    openingBalance: Type.Integer({ description: 'The balance when the period began.' }),
+  },
   {
     $id: 'BalanceHistory',
-    description: 'The balance at the end of each day, oldest first.',
+    description: 'The balance at the end of each day, oldest first, and each change within the period.',
     examples: [
       {
         days: [
           { date: '2026-05-31', balance: 0, added: 0, spent: 0 },
           { date: '2026-06-01', balance: 97, added: 100, spent: 3 },
         ],
+        steps: [
+          { at: '2026-06-01T09:00:00.000Z', balance: 100 },
+          { at: '2026-06-01T12:00:01.200Z', balance: 97 },
+        ],
+        openingBalance: 0,
       },
     ],
   },

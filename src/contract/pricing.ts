@@ -1,6 +1,7 @@
 // The price and webhook timings, as GET /api/pricing publishes them: dashboards and clients read
 // them from the server instead of keeping copies that drift from the configuration.
 import { Type, type Static } from 'typebox';
+import { Nullable } from './common.ts';
 
 export const PricingSchema = Type.Object(
   {
@@ -60,6 +61,11 @@ export const PricingSchema = Type.Object(
       maxIntervalSeconds: Type.Integer({ description: 'The longest check interval a watch accepts (30 days).' }),
       maxPerAccount: Type.Integer({ description: 'Watches one account may have (WATCHES_PER_ACCOUNT).' }),
     }),
+    supportContact: Nullable(
+      Type.String({
+        description: 'Where to get more credits: an email address or URL (SUPPORT_CONTACT); null when not configured.',
+      }),
+    ),
   },
   {
     $id: 'Pricing',
@@ -83,6 +89,7 @@ export const PricingSchema = Type.Object(
           secretOverlapSeconds: 86400,
         },
         watches: { minIntervalSeconds: 900, maxIntervalSeconds: 2592000, maxPerAccount: 20 },
+        supportContact: 'billing@example.com',
       },
     ],
   },

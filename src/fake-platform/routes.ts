@@ -21,6 +21,7 @@ import {
 import type { ChannelRegistry } from './registry.ts';
 import type { FakeHub } from './websub-hub.ts';
 import type { Fault, FakeCall, InnertubeCall, InnertubeFault } from './types.ts';
+import { IMAGE_PATH, imageRoute, rewriteImageHosts } from './placeholder-images.ts';
 
 export interface FakeState {
   /** Each key stands for its own Google project: quota is counted per key. */
@@ -38,6 +39,8 @@ export interface FakeState {
   received: number;
   /** Aborted by close(): held answers go at once, and errors of requests cut short are not reported. */
   closing: AbortController;
+  /** Image URLs point at the fake's own placeholders (placeholder-images.ts). */
+  localImages: boolean;
 }
 
 const HEADERS = {
@@ -99,6 +102,11 @@ async function respond(state: FakeState, req: IncomingMessage, res: ServerRespon
   state.received++;
   if (state.latencyMs > 0) holdAnswer(state, res, state.latencyMs);
   const url = new URL(req.url ?? '/', 'http://fake.invalid');
+  if (state.localImages) {
+    const image = IMAGE_PATH.exec(url.pathname);
+    if (image) return imageRoute(req, res, image);
+    rewriteImageHosts(res, () => state.origin);
+  }
   for (const { path, route } of ROUTES) {
     const match = path.exec(url.pathname);
     if (match) return route(state, req, res, url, match);

@@ -29,6 +29,8 @@ export interface FakePlatformOptions {
   autoGenerate?: boolean;
   port?: number;
   host?: string;
+  /** Thumbnails, avatars and banners served by the fake itself (placeholder SVGs), for an offline demo. */
+  localImages?: boolean;
 }
 
 export interface FakePlatform {
@@ -93,6 +95,7 @@ function createState(options: FakePlatformOptions): FakeState {
     registry,
     hub: createFakeHub(registry, () => state.origin),
     origin: '',
+    localImages: options.localImages ?? false,
     received: 0,
     closing: new AbortController(),
   };

@@ -9,6 +9,14 @@ import { PRODUCT_NAME } from './openapi.ts';
 
 // Runs in the browser (a file under /docs/static/theme/, so the CSP's script-src 'self' allows it).
 const headerScript = (guides: readonly string[]) => `(() => {
+  // Swagger UI's page has no viewport meta: without it a phone lays it out 980 px wide, unreadable.
+  if (!document.querySelector('meta[name="viewport"]')) {
+    const viewport = document.createElement('meta');
+    viewport.name = 'viewport';
+    viewport.content = 'width=device-width, initial-scale=1';
+    document.head.append(viewport);
+  }
+  ${SESSION_READER}
   const product = ${JSON.stringify(PRODUCT_NAME)};
   const guides = ${JSON.stringify(guides)};
   const slug = (text) => 'guide-' + text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -35,6 +43,12 @@ const headerScript = (guides: readonly string[]) => `(() => {
     back.href = '/dashboard/';
     back.textContent = 'Dashboard';
     bar.append(name, title, nav, back);
+    if (readSession()) {
+      const signedIn = document.createElement('p');
+      signedIn.className = 'cs-session';
+      signedIn.textContent = 'Try it out uses your dashboard session.';
+      bar.append(signedIn);
+    }
     return bar;
   }
   // Guide headings get ids, so the header's links (and shared links) reach them.
@@ -57,6 +71,29 @@ const headerScript = (guides: readonly string[]) => `(() => {
 })();
 `;
 
+/**
+ * Reads the dashboard's session token when this tab holds a live one: the dashboard keeps it in
+ * sessionStorage, which a same-origin page in the same tab shares. Browser JavaScript, put into the
+ * page's scripts as source.
+ */
+const SESSION_READER = `function readSession() {
+  try {
+    const session = JSON.parse(sessionStorage.getItem('channel-shorts.session') || 'null');
+    return session && typeof session.token === 'string' && Date.parse(session.expiresAt) > Date.now() ? session.token : null;
+  } catch {
+    return null;
+  }
+}`;
+
+/** Try it out is pre-authorised for a signed-in dashboard user: their session, unless a key was entered. */
+const requestInterceptor = new Function(
+  'request',
+  `${SESSION_READER}
+  const token = readSession();
+  if (token && !request.headers.Authorization && !request.headers.authorization) request.headers.Authorization = 'Bearer ' + token;
+  return request;`,
+) as NonNullable<FastifySwaggerUiOptions['uiConfig']>['requestInterceptor'];
+
 const theme = `
 .swagger-ui .topbar { display: none; }
 .cs-header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.25rem; padding: 0.75rem 1.5rem; background: #1f2937; color: #f9fafb; font-family: system-ui, sans-serif; }
@@ -66,6 +103,16 @@ const theme = `
 .cs-title { color: #d1d5db; }
 .cs-header nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; flex: 1; }
 .cs-dashboard { border: 1px solid #9ca3af; border-radius: 6px; padding: 0.25rem 0.75rem; }
+.cs-session { flex-basis: 100%; margin: 0; color: #d1d5db; font-size: 0.875rem; }
+/* A phone: the page's own width, operations' summaries wrapping instead of overflowing. */
+@media (max-width: 40rem) {
+  .cs-header { padding: 0.6rem 0.75rem; }
+  .swagger-ui .wrapper { padding: 0 0.5rem; }
+  .swagger-ui .info { margin: 1rem 0; }
+  .swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
+  .swagger-ui .opblock .opblock-summary-description { flex-basis: 100%; }
+  .swagger-ui .opblock-tag { font-size: 1.1rem; }
+}
 /* Swagger UI's version badges and spec link, darkened to 4.5:1 contrast (WCAG AA) */
 .swagger-ui .info .title small { background: #4b5563; }
 .swagger-ui .info .title small.version-stamp { background-color: #3f6212; }
@@ -91,6 +138,8 @@ export function docsUiOptions(): FastifySwaggerUiOptions {
       persistAuthorization: true,
       defaultModelsExpandDepth: 0,
       tryItOutEnabled: false,
+      // Serialised as its source into the page's initializer script.
+      requestInterceptor,
     },
   };
 }

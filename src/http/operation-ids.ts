@@ -3,6 +3,7 @@
 // breaks every generated client, so a new operation adds a line and none changes.
 export const OPERATION_IDS: Record<string, string> = {
   'POST /auth/login': 'login',
+  'POST /auth/session': 'renewSession',
   'POST /keys': 'createApiKey',
   'GET /keys': 'listApiKeys',
   'GET /keys/usage': 'getApiKeyUsage',
@@ -24,6 +25,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/youtube/shorts/{requestId}': 'getRequest',
   'POST /api/youtube/shorts/{requestId}/redeliver': 'redeliverRequest',
   'POST /api/youtube/shorts/batch': 'submitBatch',
+  'GET /api/youtube/shorts/batch': 'listBatches',
   'GET /api/youtube/shorts/batch/{batchId}': 'getBatch',
   'POST /api/youtube/shorts/batch/{batchId}/redeliver': 'redeliverBatch',
   'GET /api/youtube/shorts/{requestId}/items': 'getItemsPage',

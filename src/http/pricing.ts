@@ -7,7 +7,7 @@ import { describePricing } from '../domain/shorts/pricing.ts';
 import { MAX_WATCH_INTERVAL_SECONDS } from '../domain/watches/watches.ts';
 
 export function configuredPricing(config: Config): Pricing {
-  return describePricing({
+  const described = describePricing({
     price: {
       creditsPerBlock: config.CREDITS_PER_BLOCK,
       shortsPerBlock: config.SHORTS_PER_CREDIT_BLOCK,
@@ -27,4 +27,5 @@ export function configuredPricing(config: Config): Pricing {
       maxPerAccount: config.WATCHES_PER_ACCOUNT,
     },
   });
+  return { ...described, supportContact: config.SUPPORT_CONTACT.trim() || null };
 }

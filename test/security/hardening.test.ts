@@ -188,6 +188,9 @@ describe('webhook secrets, redelivery', () => {
 describe('security headers and CORS', () => {
   const t = useHarness({ fake: false });
   const withCors = useHarness({ fake: false, env: { CORS_ORIGINS: 'https://app.example.com' } });
+  const withFake = useHarness({});
+  // Only its headers are read: nothing is fetched from YouTube.
+  const withYoutube = useHarness({ fake: false, env: { YOUTUBE_INNERTUBE_BASE_URL: 'https://www.youtube.com' } });
 
   it('the dashboard and the docs carry CSP without inline scripts, frame protection, nosniff and Referrer-Policy', async () => {
     for (const url of ['/dashboard/', '/docs/', '/docs/static/index.html', '/openapi.json']) {
@@ -201,6 +204,21 @@ describe('security headers and CORS', () => {
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
       assert.equal(res.headers['referrer-policy'], 'no-referrer');
     }
+  });
+
+  it("allows images from the configured upstream's origin only when it is not YouTube's (a fake's placeholders)", async () => {
+    const imgSrc = (csp: string) => /img-src ([^;]*)/.exec(csp)?.[1] ?? '';
+    const youtube = String(
+      (await withYoutube.app.inject({ method: 'GET', url: '/dashboard/' })).headers['content-security-policy'],
+    );
+    assert.equal(
+      imgSrc(youtube),
+      "'self' data: https://i.ytimg.com https://yt3.ggpht.com https://yt3.googleusercontent.com",
+    );
+    const local = String(
+      (await withFake.app.inject({ method: 'GET', url: '/dashboard/' })).headers['content-security-policy'],
+    );
+    assert.match(imgSrc(local), / http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('CORS is off by default and allows only the listed origins when configured', async () => {

@@ -56,6 +56,54 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a dashboard session: a new session JWT valid for JWT_TTL_SECONDS from now. The dashboard renews while its user is active; API keys may not use it.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X POST 'http://localhost:3000/auth/session' \
+         *       -H "Authorization: Bearer $SESSION_TOKEN"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/auth/session', {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.SESSION_TOKEN}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.post(
+         *         "http://localhost:3000/auth/session",
+         *         headers={"Authorization": f"Bearer {os.environ['SESSION_TOKEN']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        post: operations["renewSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys": {
         parameters: {
             query?: never;
@@ -641,7 +689,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The balance at the end of each UTC day, oldest first, every day present (from the ledger).
+         * The balance at the end of each UTC day, oldest first, every day present, and each change in the period (from the ledger).
          * @description **curl**
          *
          *     ```bash
@@ -1018,7 +1066,39 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The batches of the account, newest first: progress counts and charge of each, in pages.
+         * @description **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/shorts/batch' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/shorts/batch', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/shorts/batch",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["listBatches"];
         put?: never;
         /**
          * Submit up to 50 shorts requests at once, each answered by webhook.
@@ -3399,7 +3479,7 @@ export type components = {
             spent: number;
         };
         /**
-         * @description The balance at the end of each day, oldest first.
+         * @description The balance at the end of each day, oldest first, and each change within the period.
          * @example {
          *       "days": [
          *         {
@@ -3414,11 +3494,41 @@ export type components = {
          *           "added": 100,
          *           "spent": 3
          *         }
-         *       ]
+         *       ],
+         *       "steps": [
+         *         {
+         *           "at": "2026-06-01T09:00:00.000Z",
+         *           "balance": 100
+         *         },
+         *         {
+         *           "at": "2026-06-01T12:00:01.200Z",
+         *           "balance": 97
+         *         }
+         *       ],
+         *       "openingBalance": 0
          *     }
          */
         BalanceHistory: {
             days: components["schemas"]["BalanceDay"][];
+            /** @description Every change of the balance in the period, oldest first (the latest 1,000 when there were more), so a chart can show the steps within a day: the balance before the first is the opening one. */
+            steps: components["schemas"]["BalanceStep"][];
+            /** @description The balance when the period began. */
+            openingBalance: number;
+        };
+        /**
+         * @example {
+         *       "at": "2026-06-01T12:00:01.200Z",
+         *       "balance": 97
+         *     }
+         */
+        BalanceStep: {
+            /**
+             * Format: date-time
+             * @description When the balance changed.
+             */
+            at: string;
+            /** @description The balance after the change. */
+            balance: number;
         };
         /**
          * @description The batch was accepted; every item is an ordinary webhook request.
@@ -3480,6 +3590,70 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
+        };
+        /**
+         * @description The account's batches, newest first, one page.
+         * @example {
+         *       "success": true,
+         *       "batches": [
+         *         {
+         *           "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *           "status": "completed",
+         *           "webhookUrl": "https://example.com/hooks/shorts",
+         *           "createdAt": "2026-06-01T12:00:00.000Z",
+         *           "completedAt": "2026-06-01T12:00:05.000Z",
+         *           "counts": {
+         *             "total": 2,
+         *             "processing": 0,
+         *             "completed": 1,
+         *             "failed": 1
+         *           },
+         *           "creditsCharged": 3
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        BatchList: {
+            /** @constant */
+            success: true;
+            /** @description Newest first. */
+            batches: components["schemas"]["BatchListEntry"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @description A batch as listed: its progress counts and charge (GET /api/youtube/shorts/batch/{batchId} has each item's).
+         * @example {
+         *       "batchId": "bat_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "status": "completed",
+         *       "webhookUrl": "https://example.com/hooks/shorts",
+         *       "createdAt": "2026-06-01T12:00:00.000Z",
+         *       "completedAt": "2026-06-01T12:00:05.000Z",
+         *       "counts": {
+         *         "total": 2,
+         *         "processing": 0,
+         *         "completed": 1,
+         *         "failed": 1
+         *       },
+         *       "creditsCharged": 3
+         *     }
+         */
+        BatchListEntry: {
+            batchId: string;
+            /** @description completed once every item has settled (completed or failed). */
+            status: "processing" | "completed";
+            webhookUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            completedAt: string | null;
+            counts: {
+                total: number;
+                processing: number;
+                completed: number;
+                failed: number;
+            };
+            /** @description Sum of the items' charges so far. */
+            creditsCharged: number;
         };
         /**
          * @description A redelivery of the batch.completed summary was queued.
@@ -4430,7 +4604,8 @@ export type components = {
          *         "minIntervalSeconds": 900,
          *         "maxIntervalSeconds": 2592000,
          *         "maxPerAccount": 20
-         *       }
+         *       },
+         *       "supportContact": "billing@example.com"
          *     }
          */
         Pricing: {
@@ -4476,6 +4651,7 @@ export type components = {
                 /** @description Watches one account may have (WATCHES_PER_ACCOUNT). */
                 maxPerAccount: number;
             };
+            supportContact: string | null;
         };
         /**
          * @example {
@@ -6075,6 +6251,62 @@ export interface operations {
             };
             /** @description Too many logins are being checked at once, or a backing store is down; see Retry-After. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new session JWT for the same user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description The query string holds a NUL character or an unpaired surrogate. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An API key, or a disabled account. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7864,6 +8096,85 @@ export interface operations {
                 };
             };
             /** @description Too many redeliveries (at most 10 per minute and 100 per hour); see Retry-After. Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description Batches per page. */
+                limit?: number;
+                /** @description The previous page's nextCursor, unchanged (opaque). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description Invalid input; the message says what is accepted. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
             429: {
                 headers: {
                     [name: string]: unknown;

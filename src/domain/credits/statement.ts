@@ -3,7 +3,7 @@
 // (each entry carries the balance after it, so a day's closing balance is its last entry's).
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
-import type { BalanceDay, LedgerPage, StatementEntry } from '../../contract/credits.ts';
+import type { BalanceDay, BalanceStep, LedgerPage, StatementEntry } from '../../contract/credits.ts';
 
 // The shapes are the contract's (src/contract/credits.ts): a page of the statement is its LedgerPage.
 export type { BalanceDay, StatementEntry };
@@ -89,9 +89,38 @@ export async function* allLedgerEntries(
   }
 }
 
+/** The first instant of the last `days` UTC days. */
+function periodStart(days: number, now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+}
+
+/**
+ * Each change of the balance in the last `days` UTC days, oldest first (the latest `limit`), and the
+ * balance before the first of them: a chart draws the steps within each day from these.
+ */
+export async function balanceSteps(
+  db: Queryable,
+  accountId: string,
+  days: number,
+  now: Date,
+  limit = 1000,
+): Promise<{ steps: BalanceStep[]; openingBalance: number }> {
+  const rows = await db.query<{ id: string | number; created_at: Date; balance_after: number; amount: number }>(
+    'SELECT id, created_at, balance_after, amount FROM credit_ledger WHERE account_id = $1 AND created_at >= $2 ' +
+      'ORDER BY id DESC LIMIT $3',
+    [accountId, periodStart(days, now), limit],
+  );
+  rows.reverse();
+  const first = rows[0];
+  const openingBalance = first
+    ? first.balance_after - first.amount
+    : ((await balanceHistory(db, accountId, days, now)).at(-1)?.balance ?? 0);
+  return { steps: rows.map((r) => ({ at: r.created_at.toISOString(), balance: r.balance_after })), openingBalance };
+}
+
 /** The balance at the end of each of the last `days` UTC days, oldest first, every day present. */
 export async function balanceHistory(db: Queryable, accountId: string, days: number, now: Date): Promise<BalanceDay[]> {
-  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const since = periodStart(days, now);
   const [opening] = await db.query<{ balance_after: number }>(
     'SELECT balance_after FROM credit_ledger WHERE account_id = $1 AND created_at < $2 ORDER BY id DESC LIMIT 1',
     [accountId, since],

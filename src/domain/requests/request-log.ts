@@ -1,7 +1,7 @@
 // The requests log: an account's requests, filtered and read in keyset pages, each with the
 // key that made it and, for webhook requests, the state of its delivery. A page is one index range
 // scan on (account_id, created_at DESC, id DESC) plus, per row, the request's latest attempt.
-import { AppError } from '../../errors.ts';
+import { decodeKeysetCursor, encodeKeysetCursor } from './keyset-cursor.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import type { DeliveryState, DeliveryStatus, RequestLogEntry } from '../../contract/requests-log.ts';
 import { summarise, type RequestRow, type RequestStatus } from './request-store.ts';
@@ -20,29 +20,6 @@ export interface RequestLogFilter {
   from?: Date;
   to?: Date;
   delivery?: DeliveryState;
-}
-
-interface Position {
-  createdMicros: bigint;
-  id: string;
-}
-
-// Opaque to clients: base64url of "<created_at in µs since the epoch>.<request id>". Microseconds,
-// because PostgreSQL keeps them and two requests in one millisecond must not share a position.
-export function encodeCursor(position: Position): string {
-  return Buffer.from(`${position.createdMicros}.${position.id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): Position {
-  const text = /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^(\d{1,17})\.(req_[a-z0-9]{1,40})$/.exec(text);
-  if (!match)
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'cursor is not one this endpoint returned: pass the nextCursor of the previous page unchanged, ' +
-        'or omit it for the first page.',
-    );
-  return { createdMicros: BigInt(match[1]!), id: match[2]! };
 }
 
 type LogRow = RequestRow & {
@@ -90,7 +67,7 @@ export async function listRequestLog(
   if (filter.to) add((p) => `r.created_at < ${p}`, filter.to);
   if (filter.delivery) where.push(`r.mode = 'webhook' AND ${DELIVERY_CONDITION[filter.delivery]}`);
   if (options.cursor) {
-    const position = decodeCursor(options.cursor);
+    const position = decodeKeysetCursor(options.cursor, 'req');
     params.push(position.createdMicros.toString(), position.id);
     where.push(
       `(r.created_at, r.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 ` +
@@ -123,7 +100,7 @@ export async function listRequestLog(
     requests: page.map((row) => entryOf(row, options.retrySchedule ?? [])),
     nextCursor:
       rows.length > options.limit && last
-        ? encodeCursor({ createdMicros: BigInt(last.created_micros), id: last.id })
+        ? encodeKeysetCursor({ createdMicros: BigInt(last.created_micros), id: last.id })
         : null,
   };
 }

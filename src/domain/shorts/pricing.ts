@@ -32,7 +32,7 @@ export function priceFormula(price: PriceSettings, unitsPerCredit: number): stri
   );
 }
 
-export function describePricing(input: PricingInput): Pricing {
+export function describePricing(input: PricingInput): Omit<Pricing, 'supportContact'> {
   const schedule = input.retryScheduleSeconds;
   return {
     credits: {

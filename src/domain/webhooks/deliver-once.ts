@@ -24,6 +24,8 @@ export interface AttemptResult {
   requestHeaders: Record<string, string> | null;
   /** The first EXCERPT_BYTES of the answer's body, as text (null without an answer). */
   responseExcerpt: string | null;
+  /** When the attempt began: the delivery log shows this, not when the attempt was recorded. */
+  startedAt?: Date;
 }
 
 /** A customer-facing reason for a failed connection; the precise cause goes to the logs only. */
@@ -60,6 +62,11 @@ export interface DeliveryInput {
 }
 
 export async function deliverOnce(input: DeliveryInput): Promise<AttemptResult> {
+  const startedAt = new Date();
+  return { ...(await attempt(input)), startedAt };
+}
+
+async function attempt(input: DeliveryInput): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let requestHeaders: Record<string, string> | null = null;

@@ -84,12 +84,13 @@ async function insertAttempts(db: Queryable, records: AttemptRecord[]): Promise<
 }
 
 const INSERT_ATTEMPTS_SQL = `INSERT INTO webhook_deliveries (request_id, batch_id, event_id, webhook_id, attempt,
-       status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id)
+       status_code, latency_ms, outcome, error, request_headers, response_excerpt, next_attempt_at, account_id, started_at)
      SELECT request_id, batch_id, event_id, webhook_id, attempt, status_code, latency_ms, outcome, error,
-       request_headers, response_excerpt, next_attempt_at, account_id
+       request_headers, response_excerpt, next_attempt_at, account_id, coalesce(started_at, now())
      FROM json_to_recordset($1::json) AS x(request_id text, batch_id text, event_id text, webhook_id text,
        attempt int, status_code int, latency_ms int, outcome text,
-       error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid)`;
+       error text, request_headers json, response_excerpt text, next_attempt_at timestamptz, account_id uuid,
+       started_at timestamptz)`;
 
 function attemptRows(records: AttemptRecord[]) {
   return records.map(({ target, attempt, result, context }) => {
@@ -108,6 +109,7 @@ function attemptRows(records: AttemptRecord[]) {
       response_excerpt: result.responseExcerpt ?? null,
       next_attempt_at: context?.nextAttemptAt ?? null,
       account_id: context?.accountId ?? null,
+      started_at: result.startedAt?.toISOString() ?? null,
     };
   });
 }

@@ -17,8 +17,9 @@ export const CONTENT_SECURITY_POLICY = {
     scriptSrcAttr: ["'none'"],
     // Swagger UI and Svelte set style attributes; styles cannot run code.
     styleSrc: ["'self'", "'unsafe-inline'"],
-    // The Try it gallery shows thumbnails, avatars and banners where the platform serves them (the
-    // fake platform answers with the same hosts); nothing else from outside is loaded.
+    // The Try it gallery shows thumbnails, avatars and banners where the platform serves them; the
+    // configured upstream's origin is added at start (securityHeaderValues), as a fake platform run
+    // for an offline demo serves its own placeholders. Nothing else from outside is loaded.
     imgSrc: ["'self'", 'data:', 'https://i.ytimg.com', 'https://yt3.ggpht.com', 'https://yt3.googleusercontent.com'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
@@ -43,20 +44,35 @@ const HELMET_OPTIONS = {
  * functions), and @fastify/helmet rebuilt the whole middleware (parsing the CSP directives) for
  * every request: 3-4 % of the hot path's CPU in the profile (bench/profile-hot.ts).
  */
-export function securityHeaderValues(): Array<[string, string]> {
+export function securityHeaderValues(imageOrigins: string[] = []): Array<[string, string]> {
   const headers = new Map<string, string>();
   const collector = {
     setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
     removeHeader: (name: string) => headers.delete(name.toLowerCase()),
   };
-  helmet(HELMET_OPTIONS)({} as IncomingMessage, collector as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
-  });
+  const directives = CONTENT_SECURITY_POLICY.directives;
+  const csp = {
+    ...CONTENT_SECURITY_POLICY,
+    directives: { ...directives, imgSrc: [...directives.imgSrc, ...imageOrigins] },
+  };
+  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: csp })(
+    {} as IncomingMessage,
+    collector as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error;
+    },
+  );
   return [...headers];
 }
 
+/** The InnerTube upstream's origin when it is not YouTube's (a fake platform that draws its own images). */
+function upstreamImageOrigins(innertubeBaseUrl: string): string[] {
+  const origin = URL.canParse(innertubeBaseUrl) ? new URL(innertubeBaseUrl).origin : '';
+  return origin && origin !== 'https://www.youtube.com' ? [origin] : [];
+}
+
 export const securityHeaders = fp(async (app: FastifyInstance) => {
-  const headers = securityHeaderValues();
+  const headers = securityHeaderValues(upstreamImageOrigins(app.services.config.YOUTUBE_INNERTUBE_BASE_URL));
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();

@@ -1,6 +1,7 @@
 // POST /auth/login: email and password for a dashboard session, brute-force limited per email and
-// address (domain/auth/login-throttle.ts).
+// address (domain/auth/login-throttle.ts); POST /auth/session renews a session.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { clientAddressKey } from '../client-address.ts';
@@ -12,7 +13,33 @@ import type { ReplyOf, RequestOf } from '../types.ts';
 
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({ ...loginRoute, handler: login });
+  app.route({ ...renewRoute, handler: renew });
 };
+
+const renewRoute = {
+  method: 'POST',
+  url: '/auth/session',
+  config: { auth: 'session' },
+  schema: {
+    tags: ['auth'],
+    summary:
+      'Renew a dashboard session: a new session JWT valid for JWT_TTL_SECONDS from now. The dashboard renews ' +
+      'while its user is active; API keys may not use it.',
+    security: [{ bearer: [] }],
+    response: {
+      200: json('A new session JWT for the same user.', SessionSchema),
+      401: errorResponse('Missing, invalid or expired session.', ['UNAUTHORIZED', 'TOKEN_EXPIRED']),
+      403: errorResponse('An API key, or a disabled account.', ['FORBIDDEN']),
+    },
+  },
+} as const;
+
+async function renew(request: FastifyRequest, reply: FastifyReply) {
+  const account = request.account!;
+  const { token, expiresAt } = await request.server.services.jwt.sign(account.id, account.email);
+  reply.header('cache-control', 'no-store');
+  return { token, user: { id: account.id, email: account.email }, expiresAt: expiresAt.toISOString() };
+}
 
 const loginRoute = {
   method: 'POST',

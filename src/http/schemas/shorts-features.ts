@@ -9,6 +9,7 @@ import { ChannelUrl, DEMO_CHANNEL_URL, WEBHOOK_PAYLOAD } from './shorts.ts';
 export {
   BatchAcceptedSchema,
   BatchItemStatusSchema,
+  BatchListSchema,
   BatchRedeliveryQueuedSchema,
   BatchStatusSchema,
   BatchSummarySchema,
@@ -83,3 +84,17 @@ export const ItemsQuery = Type.Object({
     description: `Shorts per page, 1 to ${MAX_PAGE_SIZE}.`,
   }),
 });
+
+export const BatchListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Batches per page.' }),
+    cursor: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 120,
+        description: "The previous page's nextCursor, unchanged (opaque). Omit for the first page.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -9,6 +9,7 @@ type Schemas = components['schemas'];
 export type StatementEntry = Schemas['StatementEntry'];
 export type LedgerPage = Schemas['LedgerPage'];
 export type BalanceDay = Schemas['BalanceDay'];
+export type BalanceStep = Schemas['BalanceStep'];
 export type BalanceHistory = Schemas['BalanceHistory'];
 export type CreditAlerts = Schemas['CreditAlerts'];
 export type CreditAlertsChange = Schemas['CreditAlertsChange'];
@@ -22,12 +23,8 @@ export function ledgerPage(limit: number, cursor?: string | null): Promise<Ledge
   return api<LedgerPage>(`/accounts/ledger?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
 }
 
-export async function balanceHistory(days: number): Promise<BalanceDay[]> {
-  return (await api<BalanceHistory>(`/accounts/balance-history?days=${days}`)).days;
-}
-
-export function creditAlerts(): Promise<CreditAlerts> {
-  return api<CreditAlerts>('/accounts/alerts');
+export function balanceHistory(days: number): Promise<BalanceHistory> {
+  return api<BalanceHistory>(`/accounts/balance-history?days=${days}`);
 }
 
 export function saveCreditAlerts(change: CreditAlertsChange): Promise<CreditAlerts> {

@@ -77,9 +77,47 @@ export interface RunInput {
   limit?: number;
   sort?: 'newest' | 'oldest' | 'popular';
   maxCredits?: number;
+  minDurationSeconds?: number;
+  maxDurationSeconds?: number;
+  /** Webhook mode: answered 202 at once, the result POSTed here. */
+  webhookUrl?: string;
 }
 
-/** A synchronous shorts request with the session: charged like any other. */
-export function runShorts(input: RunInput, signal?: AbortSignal): Promise<ShortsResult> {
-  return api<ShortsResult>('/api/youtube/shorts', { method: 'POST', body: input, ...(signal ? { signal } : {}) });
+export type ShortsAccepted = Schemas['ShortsAccepted'];
+
+/** A shorts request with the session (charged like any other): the result, or 202 in webhook mode. */
+export function runShorts(input: RunInput, signal?: AbortSignal): Promise<ShortsResult | ShortsAccepted> {
+  return api<ShortsResult | ShortsAccepted>('/api/youtube/shorts', {
+    method: 'POST',
+    body: input,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+export type ItemsPage = Schemas['ItemsPage'];
+
+/** One page of a stored result (GET /api/youtube/shorts/:id/items), free of charge. */
+export function resultItems(requestId: string, cursor: string | null, pageSize = 24): Promise<ItemsPage> {
+  const qs = query({ pageSize, cursor: cursor ?? undefined });
+  return api<ItemsPage>(`/api/youtube/shorts/${encodeURIComponent(requestId)}/items?${qs}`);
+}
+
+export type BatchListEntry = Schemas['BatchListEntry'];
+export type BatchStatus = Schemas['BatchStatus'];
+
+export async function listBatches(cursor: string | null, limit = 20): Promise<Page<BatchListEntry>> {
+  const page = await api<Schemas['BatchList']>(
+    `/api/youtube/shorts/batch?${query({ limit, cursor: cursor ?? undefined })}`,
+  );
+  return { items: page.batches, nextCursor: page.nextCursor };
+}
+
+export function getBatch(batchId: string): Promise<BatchStatus> {
+  return api<BatchStatus>(`/api/youtube/shorts/batch/${encodeURIComponent(batchId)}`);
+}
+
+export function redeliverBatch(batchId: string): Promise<Schemas['BatchRedeliveryQueued']> {
+  return api<Schemas['BatchRedeliveryQueued']>(`/api/youtube/shorts/batch/${encodeURIComponent(batchId)}/redeliver`, {
+    method: 'POST',
+  });
 }

@@ -24,5 +24,6 @@ export const getWatch = (id: string) => api<WatchDetail>(`${one(id)}?limit=10`);
 export const createWatch = (body: Schemas['CreateWatch']) => api<Watch>(BASE, { method: 'POST', body });
 export const setWatchStatus = (id: string, status: 'active' | 'paused') =>
   api<Watch>(one(id), { method: 'PATCH', body: { status } });
+export const updateWatch = (id: string, body: Schemas['UpdateWatch']) => api<Watch>(one(id), { method: 'PATCH', body });
 export const deleteWatch = (id: string) => api<Watch>(one(id), { method: 'DELETE' });
 export const checkWatchNow = (id: string) => api<Schemas['WatchCheckQueued']>(`${one(id)}/check`, { method: 'POST' });

@@ -72,8 +72,14 @@ class BalanceDay(TypedDict):
     spent: int
 
 class BalanceHistory(TypedDict):
-    """The balance at the end of each day, oldest first."""
+    """The balance at the end of each day, oldest first, and each change within the period."""
     days: List[BalanceDay]
+    steps: List[BalanceStep]
+    openingBalance: int
+
+class BalanceStep(TypedDict):
+    at: str
+    balance: int
 
 class BatchAcceptedItemsItem(TypedDict):
     requestId: str
@@ -106,6 +112,28 @@ class BatchItemStatus(TypedDict):
     creditsCharged: Optional[int]
     error: Optional[str]
 
+class BatchList(TypedDict):
+    """The account's batches, newest first, one page."""
+    success: Literal[true]
+    batches: List[BatchListEntry]
+    nextCursor: Optional[str]
+
+class BatchListEntryCounts(TypedDict):
+    total: int
+    processing: int
+    completed: int
+    failed: int
+
+class BatchListEntry(TypedDict):
+    """A batch as listed: its progress counts and charge (GET /api/youtube/shorts/batch/{batchId} has each item's)."""
+    batchId: str
+    status: Union[Literal["processing"], Literal["completed"]]
+    webhookUrl: str
+    createdAt: str
+    completedAt: Optional[str]
+    counts: BatchListEntryCounts
+    creditsCharged: int
+
 class BatchRedeliveryQueued(TypedDict):
     """A redelivery of the batch.completed summary was queued."""
     batchId: str
@@ -119,12 +147,6 @@ class _BatchRequestRequired(TypedDict):
 class BatchRequest(_BatchRequestRequired, total=False):
     webhookPayload: Union[Literal["full"], Literal["thin"]]
 
-class BatchStatusCounts(TypedDict):
-    total: int
-    processing: int
-    completed: int
-    failed: int
-
 class BatchStatus(TypedDict):
     """Progress of a batch."""
     success: Literal[true]
@@ -133,7 +155,7 @@ class BatchStatus(TypedDict):
     webhookUrl: str
     createdAt: str
     completedAt: Optional[str]
-    counts: BatchStatusCounts
+    counts: BatchListEntryCounts
     creditsCharged: int
     items: List[BatchItemStatus]
     deliveries: List[DeliveryAttempt]
@@ -144,7 +166,7 @@ class BatchSummary(TypedDict):
     webhookUrl: str
     createdAt: str
     completedAt: Optional[str]
-    counts: BatchStatusCounts
+    counts: BatchListEntryCounts
     creditsCharged: int
     items: List[BatchItemStatus]
 
@@ -441,6 +463,7 @@ class Pricing(TypedDict):
     limits: PricingLimits
     webhooks: PricingWebhooks
     watches: PricingWatches
+    supportContact: Optional[str]
 
 class RateLimits(TypedDict):
     perMinute: int
@@ -931,9 +954,12 @@ __all__ = [
     "AuditEntry",
     "BalanceDay",
     "BalanceHistory",
+    "BalanceStep",
     "BatchAccepted",
     "BatchItem",
     "BatchItemStatus",
+    "BatchList",
+    "BatchListEntry",
     "BatchRedeliveryQueued",
     "BatchRequest",
     "BatchStatus",

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { balanceHistory as readBalanceHistory } from '../../../domain/credits/statement.ts';
+import { balanceSteps, balanceHistory as readBalanceHistory } from '../../../domain/credits/statement.ts';
 import { callerOf } from '../../plugins/authenticate.ts';
 import { authErrors, invalidInput, json } from '../../schemas/common.ts';
 import { BalanceHistorySchema } from '../../schemas/credits.ts';
@@ -12,7 +12,9 @@ export const balanceHistoryRoute = {
   config: accountRead,
   schema: {
     tags: ['accounts'],
-    summary: 'The balance at the end of each UTC day, oldest first, every day present (from the ledger).',
+    summary:
+      'The balance at the end of each UTC day, oldest first, every day present, and each change in the period ' +
+      '(from the ledger).',
     security: [{ bearer: [] }],
     querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) }),
     response: {
@@ -25,7 +27,10 @@ export const balanceHistoryRoute = {
 
 export async function balanceHistory(request: RequestOf<typeof balanceHistoryRoute.schema>) {
   const { db, clock } = request.server.services;
+  const accountId = callerOf(request).accountId;
+  const now = new Date(clock());
   return {
-    days: await readBalanceHistory(db, callerOf(request).accountId, request.query.days, new Date(clock())),
+    days: await readBalanceHistory(db, accountId, request.query.days, now),
+    ...(await balanceSteps(db, accountId, request.query.days, now)),
   };
 }
