@@ -36,7 +36,7 @@ export async function grantCredits(
       accountId,
     ]);
     if (!account) throw new AppError('NOT_FOUND', 'No such account.');
-    // Found by review: the overflow answered 500.
+    // A balance past the column's range is the caller's input error, not a 500.
     throw new AppError(
       'VALIDATION_FAILED',
       `This grant would take the balance (${account.credit_balance}) past ${MAX_BALANCE.toLocaleString('en-US')} ` +

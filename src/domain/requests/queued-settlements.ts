@@ -110,7 +110,7 @@ WITH given AS (
 ), open_requests AS (
   -- The requests to charge, locked: one a concurrent settlement (a retried job) settled while this
   -- statement waited is seen as settled, so it is not charged (the statement's snapshot would still
-  -- show it in progress). Found by review: a group then charged a request the other had failed.
+  -- show it in progress, and the group would charge a request the other had failed).
   SELECT s.id FROM shorts_requests s
   WHERE s.id = ANY(ARRAY(SELECT request_id FROM given WHERE amount > 0)) AND s.status = 'processing' ORDER BY s.id
     FOR NO KEY UPDATE

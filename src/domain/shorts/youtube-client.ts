@@ -200,8 +200,8 @@ function googleError(body: unknown): GoogleFailure {
 /**
  * Google's front end refuses the key itself: not valid, expired, restricted to other referrers,
  * addresses, apps or APIs (API_KEY_HTTP_REFERRER_BLOCKED, API_KEY_SERVICE_BLOCKED, …), or the
- * project has the API disabled or is suspended. Found by review: a restricted key answered
- * "forbidden" and failed every call instead of giving way to the next key.
+ * project has the API disabled or is suspended. Such a key gives way to the next one: read as
+ * "forbidden", it would fail every call.
  */
 const KEY_REFUSED = /^(API_KEY_|SERVICE_DISABLED$|CONSUMER_SUSPENDED$|CONSUMER_INVALID$)/;
 

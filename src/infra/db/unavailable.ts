@@ -3,7 +3,7 @@
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   // 57014: statement_timeout, 55P03: lock_timeout; "Query read timeout": the client-side query_timeout.
-  // Found by review (they answered 500): 53300 too many connections (many instances × pool size),
+  // Also unavailable, not a 500: 53300 too many connections (many instances × pool size),
   // 57P02 a crash restart cutting statements in flight, 53100/53200 out of disk or memory, and the
   // host name not resolving (ENOTFOUND, EAI_AGAIN: a container restarting).
   const codes = [
