@@ -57,8 +57,8 @@ const AVATAR_SIZES: Array<[keyof Thumbnails, number]> = [
 
 /**
  * InnerTube's image lists → the Data API's named sizes: each image under the size nearest its own
- * width (the nearest one wins a size two images share), sizes no image is near left absent. Found
- * by review: the sizes took turns picking, so the tab's one 1080-wide frame was named `default`,
+ * width (the nearest one wins a size two images share), sizes no image is near left absent. The
+ * image picks its size, not the sizes an image: a lone 1080-wide frame must not become `default`,
  * which in the Data API is the 120-wide image.
  */
 function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, number]>): Thumbnails | undefined {
@@ -73,11 +73,7 @@ function named(images: InnertubeThumbnail[], sizes: Array<[keyof Thumbnails, num
     const off = Math.abs(nominal - width);
     if ((distance.get(name) ?? Infinity) <= off) continue;
     distance.set(name, off);
-    out[name] = {
-      url: image.url,
-      ...(image.width ? { width: image.width } : {}),
-      ...(image.height ? { height: image.height } : {}),
-    };
+    out[name] = { url: image.url, width: image.width || undefined, height: image.height || undefined };
   }
   return distance.size > 0 ? out : undefined;
 }
@@ -92,7 +88,7 @@ function isoDuration(total: number): string {
 
 const count = (n: number | undefined) => (n === undefined ? undefined : String(n));
 
-/** An InnerTube channel page in the Data API's channel shape (absent stays absent). */
+/** An InnerTube channel page in the Data API's channel shape (absent stays undefined, left out of JSON). */
 export function keylessChannel(ch: InnertubeChannel): YtChannel {
   const thumbnails = named(ch.avatar, AVATAR_SIZES);
   const banner = [...ch.banner].sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0];
@@ -100,27 +96,20 @@ export function keylessChannel(ch: InnertubeChannel): YtChannel {
     kind: 'youtube#channel',
     id: ch.id,
     snippet: {
-      ...(ch.title !== undefined
-        ? {
-            title: ch.title,
-            localized: { title: ch.title, ...(ch.description !== undefined ? { description: ch.description } : {}) },
-          }
-        : {}),
-      ...(ch.description !== undefined ? { description: ch.description } : {}),
-      ...(ch.handle ? { customUrl: ch.handle.toLowerCase() } : {}),
-      ...(thumbnails ? { thumbnails } : {}),
-      ...(ch.country ? { country: ch.country } : {}),
+      title: ch.title,
+      localized: ch.title !== undefined ? { title: ch.title, description: ch.description } : undefined,
+      description: ch.description,
+      customUrl: ch.handle?.toLowerCase() || undefined,
+      thumbnails,
+      country: ch.country || undefined,
     },
-    statistics: {
-      ...(ch.subscriberCount !== undefined ? { subscriberCount: count(ch.subscriberCount)! } : {}),
-      ...(ch.videoCount !== undefined ? { videoCount: count(ch.videoCount)! } : {}),
-    },
+    statistics: { subscriberCount: count(ch.subscriberCount), videoCount: count(ch.videoCount) },
     brandingSettings: {
       channel: {
-        ...(ch.title !== undefined ? { title: ch.title } : {}),
-        ...(ch.description !== undefined ? { description: ch.description } : {}),
-        ...(ch.keywords ? { keywords: ch.keywords } : {}),
-        ...(ch.country ? { country: ch.country } : {}),
+        title: ch.title,
+        description: ch.description,
+        keywords: ch.keywords || undefined,
+        country: ch.country || undefined,
       },
       image: banner ? { bannerExternalUrl: banner.url } : {},
     },
@@ -136,16 +125,16 @@ export function keylessVideo(item: InnertubeShortItem, channel: YtChannel, detai
     kind: 'youtube#video',
     id: item.id,
     snippet: {
-      ...(details?.publishedAt ? { publishedAt: details.publishedAt } : {}),
+      publishedAt: details?.publishedAt || undefined,
       channelId: channel.id,
-      ...(title !== undefined ? { title } : {}),
-      ...(details?.description !== undefined ? { description: details.description } : {}),
-      ...(thumbnails ? { thumbnails } : {}),
-      ...(channel.snippet?.title !== undefined ? { channelTitle: channel.snippet.title } : {}),
-      ...(details?.keywords?.length ? { tags: details.keywords } : {}),
+      title,
+      description: details?.description,
+      thumbnails,
+      channelTitle: channel.snippet?.title,
+      tags: details?.keywords?.length ? details.keywords : undefined,
     },
-    statistics: viewCount !== undefined ? { viewCount } : {},
+    statistics: { viewCount },
     // The player gives the length in whole seconds: the same value the Data API writes as ISO 8601.
-    ...(details?.durationSeconds ? { contentDetails: { duration: isoDuration(details.durationSeconds) } } : {}),
+    contentDetails: details?.durationSeconds ? { duration: isoDuration(details.durationSeconds) } : undefined,
   } as YtVideo;
 }
