@@ -4,6 +4,8 @@ import type { PgBoss } from 'pg-boss';
 import type { Core } from './core.ts';
 import type { Stores } from './stores.ts';
 import type { Upstream } from './upstream.ts';
+import type { StatsParts } from './stats.ts';
+import { snapshotOf } from '../domain/stats/snapshots.ts';
 import { insertDeferredJobs } from '../infra/queue.ts';
 import { createCircuitBreaker } from '../infra/circuit-breaker.ts';
 import type { PriceSettings } from '../domain/shorts/pricing.ts';
@@ -18,6 +20,7 @@ export function buildShorts(
   { config, metrics, clock: now, log }: Core,
   { cache, staleCache }: Pick<Stores, 'cache' | 'staleCache'>,
   { youtube, source, innertube }: Pick<Upstream, 'youtube' | 'source' | 'innertube'>,
+  { snapshots }: StatsParts,
 ): { pricing: PriceSettings; shorts: ShortsService } {
   const pricing = {
     creditsPerBlock: config.CREDITS_PER_BLOCK,
@@ -41,6 +44,7 @@ export function buildShorts(
       ? { innertube, breaker: createCircuitBreaker({ threshold: 3, baseMs: 30_000, maxMs: 600_000, now }) }
       : {}),
     playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
+    onFreshRead: (result) => snapshots.record(snapshotOf(result)),
     onInnertubeFailure: (kind, error) => {
       metrics.innertubeFailures.inc({ kind });
       log.error({ err: error, kind }, 'InnerTube call failed');

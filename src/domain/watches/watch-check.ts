@@ -25,6 +25,7 @@ import {
   innertubeFailureKind,
   keylessChannel,
   keylessVideo,
+  KEYLESS_APPROXIMATE_FIELDS,
   type InnertubeClient,
   type InnertubeShortItem,
 } from '../shorts/innertube-source.ts';
@@ -35,6 +36,7 @@ import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../..
 import type { YtChannel } from '../shorts/youtube-types.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
 import { findWatch, markSeen, seenAmong, type WatchRow } from './watch-store.ts';
+import { snapshotOf, type SnapshotRecorder } from '../stats/snapshots.ts';
 
 /** The most units one check can spend: a listing page and one details batch. */
 export const MAX_CHECK_UNITS = 2;
@@ -53,6 +55,8 @@ export interface WatchCheckDeps {
   quota: QuotaSettings;
   pricing: PriceSettings;
   now: () => number;
+  /** Stores the counts of the shorts a check read in detail (domain/stats); never fails the check. */
+  snapshots?: SnapshotRecorder;
   /** Records an event and queues its delivery in the caller's transaction (events.ts + the delivery job). */
   recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
   /** Metrics: a finished check; lagMs = from the newest new short's publication to its event. */
@@ -349,6 +353,16 @@ async function readNewShorts(deps: WatchCheckDeps, watch: WatchRow, work: Metere
     fresh,
     watch,
     async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)),
+  );
+  deps.snapshots?.record(
+    snapshotOf(
+      {
+        shorts: reported,
+        fetchedAt: new Date(deps.now()).toISOString(),
+        ...(listing.tabItems ? { approximateFields: [...KEYLESS_APPROXIMATE_FIELDS] } : {}),
+      },
+      watch.channel_id,
+    ),
   );
   // No seen id left in the page (they were all taken down, say): shorts published before the newest
   // one the watch has seen are back-catalogue too, where their dates tell (else older shorts would
