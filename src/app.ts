@@ -32,6 +32,7 @@ import { operatorRoutes } from './http/routes/operator.ts';
 import { signupRoutes } from './http/routes/signup.ts';
 import { pricingRoutes } from './http/routes/pricing.ts';
 import { watchRoutes } from './http/routes/watches.ts';
+import { statsRoutes } from './http/routes/stats.ts';
 import { websubRoutes } from './http/routes/websub.ts';
 import { mcpRoutes } from './http/routes/mcp.ts';
 import { llmsRoutes } from './http/routes/llms.ts';
@@ -79,6 +80,7 @@ export async function buildApp(
   await app.register(signupRoutes);
   await app.register(pricingRoutes);
   await app.register(watchRoutes);
+  await app.register(statsRoutes);
   await app.register(websubRoutes);
   await app.register(mcpRoutes);
   await app.register(llmsRoutes);

@@ -2794,6 +2794,56 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/videos/{videoId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Short's counts over time and its growth (stored snapshots; no credits).
+         * @description Every fresh read of a Short from the platform (shorts requests, batches, watch checks, tracked channels) stores a snapshot of its counts, shared by all accounts. This reads them: points oldest first in from..to (default the last 30 days), and growth over the last 24 hours, 7 days and 30 days: the latest point minus the earliest stored point inside the window (`since`), present when the window holds two points or more. Counts in the read rate limit; costs no credits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/videos/videoId/stats' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/videos/videoId/stats', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/videos/videoId/stats",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["getVideoStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3943,6 +3993,25 @@ export type components = {
             requestId: string;
         };
         /**
+         * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+         * @example {
+         *       "viewsGained": 5120,
+         *       "likesGained": 210,
+         *       "commentsGained": 4,
+         *       "since": "2026-05-31T12:10:00.000Z"
+         *     }
+         */
+        Growth: {
+            viewsGained: number;
+            likesGained?: number;
+            commentsGained?: number;
+            /**
+             * Format: date-time
+             * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+             */
+            since: string;
+        };
+        /**
          * @example {
          *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
          *       "email": "grace@example.com",
@@ -4714,6 +4783,22 @@ export type components = {
             durationSeconds?: number;
         };
         /**
+         * @description Growth over the last 24 hours, 7 days and 30 days; a window is absent where history is too short.
+         * @example {
+         *       "last24h": {
+         *         "viewsGained": 5120,
+         *         "likesGained": 210,
+         *         "commentsGained": 4,
+         *         "since": "2026-05-31T12:10:00.000Z"
+         *       }
+         *     }
+         */
+        ShortGrowth: {
+            last24h?: components["schemas"]["Growth"];
+            last7d?: components["schemas"]["Growth"];
+            last30d?: components["schemas"]["Growth"];
+        };
+        /**
          * @description A webhook request was accepted; the result is POSTed to webhookUrl.
          * @example {
          *       "success": true,
@@ -4995,6 +5080,28 @@ export type components = {
             channelTitle: string | null;
             via: ("api" | "mcp") | null;
         };
+        /**
+         * @description One snapshot of a Short's public counts.
+         * @example {
+         *       "at": "2026-06-01T12:00:00.000Z",
+         *       "viewCount": 48211,
+         *       "likeCount": 3120,
+         *       "commentCount": 87,
+         *       "exact": true
+         *     }
+         */
+        StatsPoint: {
+            /**
+             * Format: date-time
+             * @description When the counts were read from the platform.
+             */
+            at: string;
+            viewCount: number;
+            likeCount?: number;
+            commentCount?: number;
+            /** @description False for counts parsed from display text ("2.9M views", keyless reads): approximate. */
+            exact: boolean;
+        };
         /** @description The fields to change; an empty body changes nothing. */
         UpdateWatch: {
             /** Format: uri */
@@ -5095,6 +5202,49 @@ export type components = {
             nextAttemptAt: string | null;
             /** @description The request it delivered; null for a batch summary or an account event (credits.low, a watch's events), which its webhookId names. */
             requestId: string | null;
+        };
+        /**
+         * @description A Short's stored counts over time and its growth.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "videoId": "dQw4w9WgXcQ",
+         *       "channelId": "UCuAXFkgsw1L7xaCfnd5JJOw",
+         *       "points": [
+         *         {
+         *           "at": "2026-05-31T12:10:00.000Z",
+         *           "viewCount": 43091,
+         *           "likeCount": 2910,
+         *           "commentCount": 83,
+         *           "exact": true
+         *         },
+         *         {
+         *           "at": "2026-06-01T12:00:00.000Z",
+         *           "viewCount": 48211,
+         *           "likeCount": 3120,
+         *           "commentCount": 87,
+         *           "exact": true
+         *         }
+         *       ],
+         *       "growth": {
+         *         "last24h": {
+         *           "viewsGained": 5120,
+         *           "likesGained": 210,
+         *           "commentsGained": 4,
+         *           "since": "2026-05-31T12:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        VideoStats: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            videoId: string;
+            channelId: string;
+            /** @description Oldest first, inside from..to (at most the newest 10,000 of them). */
+            points: components["schemas"]["StatsPoint"][];
+            growth: components["schemas"]["ShortGrowth"];
         };
         /**
          * @description A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.
@@ -10865,6 +11015,109 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getVideoStats: {
+        parameters: {
+            query?: {
+                /** @description Points at or after this time (default: 30 days before to). */
+                from?: string;
+                /** @description Points at or before this time (default: now). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The Short's video id (11 characters).
+                 * @example dQw4w9WgXcQ
+                 */
+                videoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Short's points and growth. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoStats"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Nothing was ever read of this video. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A path parameter is over 800 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
             429: {
                 headers: {
                     [name: string]: unknown;

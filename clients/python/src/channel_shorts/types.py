@@ -341,6 +341,15 @@ class Failure(TypedDict):
     message: str
     requestId: str
 
+class _GrowthRequired(TypedDict):
+    viewsGained: int
+    since: str
+
+class Growth(_GrowthRequired, total=False):
+    """The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth."""
+    likesGained: int
+    commentsGained: int
+
 class Invitation(TypedDict):
     id: str
     email: str
@@ -602,6 +611,12 @@ class Short(_ShortRequired, total=False):
     contentDetails: ShortContentDetails
     durationSeconds: int
 
+class ShortGrowth(TypedDict, total=False):
+    """Growth over the last 24 hours, 7 days and 30 days; a window is absent where history is too short."""
+    last24h: Growth
+    last7d: Growth
+    last30d: Growth
+
 class ShortsAccepted(TypedDict):
     """A webhook request was accepted; the result is POSTed to webhookUrl."""
     success: Literal[true]
@@ -682,6 +697,16 @@ class StatementEntry(TypedDict):
     channelTitle: Optional[str]
     via: Optional[Union[Literal["api"], Literal["mcp"]]]
 
+class _StatsPointRequired(TypedDict):
+    at: str
+    viewCount: int
+    exact: bool
+
+class StatsPoint(_StatsPointRequired, total=False):
+    """One snapshot of a Short's public counts."""
+    likeCount: int
+    commentCount: int
+
 class UpdateWatch(TypedDict, total=False):
     """The fields to change; an empty body changes nothing."""
     webhookUrl: str
@@ -725,6 +750,15 @@ class UserDelivery(TypedDict):
     responseExcerpt: Optional[str]
     nextAttemptAt: Optional[str]
     requestId: Optional[str]
+
+class VideoStats(TypedDict):
+    """A Short's stored counts over time and its growth."""
+    success: Literal[true]
+    requestId: str
+    videoId: str
+    channelId: str
+    points: List[StatsPoint]
+    growth: ShortGrowth
 
 class WatchChannel(TypedDict):
     id: str
@@ -882,6 +916,7 @@ __all__ = [
     "DoctorReport",
     "Error",
     "Failure",
+    "Growth",
     "Invitation",
     "ItemsPage",
     "KeyUsage",
@@ -902,6 +937,7 @@ __all__ = [
     "RotatedSecret",
     "Session",
     "Short",
+    "ShortGrowth",
     "ShortsAccepted",
     "ShortsCreatedPayload",
     "ShortsRequest",
@@ -909,10 +945,12 @@ __all__ = [
     "ShortsWebhookPayload",
     "SignupInfo",
     "StatementEntry",
+    "StatsPoint",
     "UpdateWatch",
     "UsageDay",
     "User",
     "UserDelivery",
+    "VideoStats",
     "Watch",
     "WatchCheck",
     "WatchCheckQueued",

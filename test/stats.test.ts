@@ -1,0 +1,196 @@
+// Statistics over time: snapshots stored from fresh upstream reads (never cache hits), at most one
+// per Short per STATS_SNAPSHOT_MIN_SECONDS, shared across accounts; the series per Short and its
+// growth; growth in the shorts answer; a channel's movers; tracked channels and the growth alert.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { harness, type Harness } from './helpers/harness.ts';
+import type { SuccessBody } from '../src/contract/shorts.ts';
+import type { VideoStats } from '../src/contract/stats.ts';
+import type { TestUser } from './helpers/test-app.ts';
+import { runWatchCheck } from '../src/domain/watches/watch-check.ts';
+import { newCheckId } from '../src/domain/watches/watch-store.ts';
+
+const HOUR = 3_600_000;
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+async function readShorts(h: Harness, user: TestUser, handle: string, extra: Record<string, unknown> = {}) {
+  const res = await h
+    .as(user)
+    .post<unknown, SuccessBody & { data: { shorts: Array<{ growth?: unknown }> } }>('/api/youtube/shorts', {
+      channelUrl: `https://www.youtube.com/@${handle}`,
+      ...extra,
+    });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+const series = (h: Harness, user: TestUser, videoId: string, query = '') =>
+  h.as(user).get<VideoStats>(`/api/youtube/videos/${videoId}/stats${query}`);
+
+async function pointCount(h: Harness): Promise<number> {
+  await h.services.stats.snapshots.idle();
+  const [row] = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM stats_points');
+  return row!.n;
+}
+
+for (const mode of ['pglite', 'postgres'] as const) {
+  describe(`snapshots (${mode})`, () => {
+    it('a fresh read stores one snapshot per Short; a cache hit stores none; another read within the interval none', async (t) => {
+      const clock = manualClock();
+      const h = await harness(t, { mode, now: clock.now, env: { STATS_SNAPSHOT_MIN_SECONDS: '600' } });
+      h.fake.addChannel({ handle: 'snap', shortsCount: 3 });
+      const user = await h.user(100);
+      const body = await readShorts(h, user, 'snap');
+      assert.equal(await pointCount(h), 3);
+      await readShorts(h, user, 'snap'); // cached
+      assert.equal(await pointCount(h), 3, 'a cache hit stores nothing');
+      clock.advance(400_000); // past the cache (300 s), inside the snapshot interval (600 s)
+      await readShorts(h, user, 'snap');
+      assert.equal(await pointCount(h), 3, 'within STATS_SNAPSHOT_MIN_SECONDS');
+      clock.advance(400_000);
+      await readShorts(h, user, 'snap');
+      assert.equal(await pointCount(h), 6);
+      const [short] = body.data.shorts;
+      const [channelPoints] = await h.services.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM stats_channel_points',
+      );
+      assert.equal(channelPoints!.n, 2, "the channel's own counts, under the same interval");
+      // Shared across accounts: another account reads the same series.
+      const other = await h.user(0);
+      const res = await series(h, other, short!.id);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.points.length, 2);
+      assert.equal(res.body.channelId, body.data.channel.id);
+      assert.equal(res.body.points[0]!.viewCount, Number(short!.statistics.viewCount));
+      assert.equal(res.body.points[0]!.exact, true);
+    });
+  });
+}
+
+describe('snapshots', () => {
+  it('STATS_SNAPSHOT_MIN_SECONDS=0 keeps every fresh read', async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, env: { STATS_SNAPSHOT_MIN_SECONDS: '0', CACHE_TTL_SECONDS: '0' } });
+    h.fake.addChannel({ handle: 'every', shortsCount: 2 });
+    const user = await h.user(100);
+    await readShorts(h, user, 'every');
+    clock.advance(1000);
+    await readShorts(h, user, 'every');
+    assert.equal(await pointCount(h), 4);
+  });
+
+  it('keyless counts are stored as approximate (exact: false)', async (t) => {
+    const h = await harness(t, { env: { YOUTUBE_SOURCE: 'innertube' } });
+    h.fake.addChannel({ handle: 'keyless', shortsCount: 2 });
+    const user = await h.user(100);
+    const body = await readShorts(h, user, 'keyless');
+    const res = await series(h, user, body.data.shorts[0]!.id);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.points.length, 1);
+    assert.equal(res.body.points[0]!.exact, false);
+  });
+
+  it('a snapshot that cannot be written fails no request', async (t) => {
+    const h = await harness(t);
+    h.fake.addChannel({ handle: 'broken', shortsCount: 2 });
+    const user = await h.user(100);
+    await h.services.db.query('ALTER TABLE stats_points RENAME TO stats_points_away');
+    const body = await readShorts(h, user, 'broken');
+    assert.equal(body.itemCount, 2);
+    await h.services.stats.snapshots.idle();
+  });
+});
+
+describe('a series per Short', () => {
+  it('lists the points oldest first in from..to, with growth per window from the earliest point inside it', async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, env: { CACHE_TTL_SECONDS: '0' } });
+    const { id: channelId } = h.fake.addChannel({ handle: 'series', shortsCount: 1 });
+    const user = await h.user(100);
+    const first = await readShorts(h, user, 'series');
+    const videoId = first.data.shorts[0]!.id;
+    const views = [1000, 1500, 4000, 9000];
+    const times: string[] = [];
+    // Points at -48 h, -20 h, -2 h and now (relative to the last), an hour after the first read.
+    const hours = [1, 29, 47, 49];
+    for (const [i, at] of hours.entries()) {
+      clock.advance((at - (hours[i - 1] ?? 0)) * HOUR);
+      await h.fake.setShortStatistics('series', videoId, { viewCount: String(views[i]), likeCount: String(i * 10) });
+      await readShorts(h, user, 'series');
+      times.push(new Date(clock.now()).toISOString());
+    }
+    const res = await series(h, user, videoId);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.channelId, channelId);
+    // The first read (generated counts) and the four set ones, oldest first.
+    assert.deepEqual(
+      res.body.points.slice(1).map((p) => [p.at, p.viewCount, p.likeCount]),
+      times.map((at, i) => [at, views[i], i * 10]),
+    );
+    assert.deepEqual(res.body.growth.last24h, {
+      viewsGained: 9000 - 1500,
+      likesGained: 30 - 10,
+      commentsGained: 0,
+      since: times[1],
+    });
+    assert.equal(res.body.growth.last7d?.since, res.body.points[0]!.at);
+    // from..to narrows the points, not the growth.
+    const narrow = await series(
+      h,
+      user,
+      videoId,
+      `?from=${encodeURIComponent(times[1]!)}&to=${encodeURIComponent(times[2]!)}`,
+    );
+    assert.deepEqual(
+      narrow.body.points.map((p) => p.at),
+      [times[1], times[2]],
+    );
+    assert.deepEqual(narrow.body.growth, res.body.growth);
+  });
+
+  it('has no growth in a window holding one point, and 404 VIDEO_NOT_TRACKED for a video never read', async (t) => {
+    const h = await harness(t);
+    h.fake.addChannel({ handle: 'single', shortsCount: 1 });
+    const user = await h.user(100);
+    const body = await readShorts(h, user, 'single');
+    const res = await series(h, user, body.data.shorts[0]!.id);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.growth, {});
+    const missing = await series(h, user, 'AAAAAAAAAAA');
+    assert.equal(missing.status, 404);
+    assert.equal((missing.body as unknown as { error: string }).error, 'VIDEO_NOT_TRACKED');
+    const bad = await series(h, user, 'AAAAAAAAAAA', '?from=yesterday');
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal((await h.as('nope').get(`/api/youtube/videos/${body.data.shorts[0]!.id}/stats`)).status, 401);
+  });
+});
+
+describe('snapshots from watch checks', () => {
+  it('a check stores the counts of the new shorts it read in detail', async (t) => {
+    const h = await harness(t, { env: { STATS_SNAPSHOT_MIN_SECONDS: '0' } });
+    h.fake.addChannel({ handle: 'watched-stats', shortsCount: 2 });
+    const user = await h.user(100);
+    const receiver = await h.receiver();
+    const created = await h.as(user).post<unknown, { id: string }>('/api/youtube/watches', {
+      channelUrl: 'https://www.youtube.com/@watched-stats',
+      webhookUrl: receiver.url(),
+    });
+    assert.equal(created.status, 201, created.text);
+    const { videoId } = await h.fake.publishShort('watched-stats');
+    const result = await runWatchCheck(h.services.watches, created.body.id, newCheckId(), 'manual');
+    assert.equal(result.outcome, 'ok', JSON.stringify(result));
+    const res = await series(h, user, videoId);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.points.length, 1);
+  });
+});
