@@ -194,3 +194,69 @@ describe('snapshots from watch checks', () => {
     assert.equal(res.body.points.length, 1);
   });
 });
+
+describe('growth in the answer', () => {
+  it('include: ["growth"] adds each short\'s growth, with this answer\'s counts as the latest point, at no extra price', async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, env: { CACHE_TTL_SECONDS: '0' } });
+    h.fake.addChannel({ handle: 'grows', shortsCount: 2 });
+    const user = await h.user(100);
+    const first = await readShorts(h, user, 'grows', { include: ['growth'] });
+    assert.ok(
+      first.data.shorts.every((s) => s.growth === undefined),
+      'no history yet: no growth',
+    );
+    const [moving, still] = first.data.shorts as Array<{ id: string; statistics: { viewCount: string } }>;
+    clock.advance(2 * HOUR);
+    await h.fake.setShortStatistics('grows', moving!.id, {
+      viewCount: String(Number(moving!.statistics.viewCount) + 700),
+    });
+    const plain = await readShorts(h, user, 'grows');
+    assert.ok(
+      plain.data.shorts.every((s) => s.growth === undefined),
+      'only when asked for',
+    );
+    clock.advance(HOUR);
+    const second = await readShorts(h, user, 'grows', { include: ['growth'] });
+    assert.equal(second.creditsCharged, plain.creditsCharged);
+    const byId = new Map(second.data.shorts.map((s) => [(s as { id: string }).id, s.growth]));
+    assert.deepEqual(byId.get(moving!.id), {
+      last24h: { viewsGained: 700, likesGained: 0, commentsGained: 0, since: first.fetchedAt },
+      last7d: { viewsGained: 700, likesGained: 0, commentsGained: 0, since: first.fetchedAt },
+      last30d: { viewsGained: 700, likesGained: 0, commentsGained: 0, since: first.fetchedAt },
+    });
+    assert.equal(byId.get(still!.id)?.last24h?.viewsGained, 0);
+    const bad = await h.as(user).post('/api/youtube/shorts', {
+      channelUrl: 'https://www.youtube.com/@grows',
+      include: ['everything'],
+    });
+    assert.equal(bad.status, 400, bad.text);
+  });
+
+  it('batch items accept include and their results carry growth', async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, runWorker: true, env: { CACHE_TTL_SECONDS: '0' } });
+    h.fake.addChannel({ handle: 'batched', shortsCount: 1 });
+    const user = await h.user(100);
+    const first = await readShorts(h, user, 'batched');
+    clock.advance(HOUR);
+    const receiver = await h.receiver();
+    const res = await h.as(user).post<unknown, { items: Array<{ requestId: string }> }>('/api/youtube/shorts/batch', {
+      webhookUrl: receiver.url(),
+      items: [{ channelUrl: 'https://www.youtube.com/@batched', include: ['growth'] }],
+    });
+    assert.equal(res.status, 202, res.text);
+    await receiver.waitFor(1, 60_000);
+    const item = receiver.deliveries
+      .map(
+        (d) =>
+          JSON.parse(d.body) as {
+            type: string;
+            data: { data?: { shorts: Array<{ growth?: { last24h?: { since: string } } }> } };
+          },
+      )
+      .find((e) => e.type === 'shorts.completed');
+    assert.ok(item, 'the item was delivered');
+    assert.equal(item.data.data?.shorts[0]?.growth?.last24h?.since, first.fetchedAt);
+  });
+});

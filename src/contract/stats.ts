@@ -39,7 +39,8 @@ export const GrowthSchema = Type.Object(
     }),
   },
   {
-    $id: 'Growth',
+    // No $id: the three windows embed it, and a validator resolving the same $id three times in one
+    // schema (the MCP server's) refuses it as ambiguous.
     description:
       'The latest point minus the earliest stored point inside the window. Never extrapolated: a window with ' +
       'fewer than two points has no growth.',

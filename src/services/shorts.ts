@@ -6,6 +6,7 @@ import type { Stores } from './stores.ts';
 import type { Upstream } from './upstream.ts';
 import type { StatsParts } from './stats.ts';
 import { snapshotOf } from '../domain/stats/snapshots.ts';
+import { withGrowth } from '../domain/stats/series.ts';
 import { insertDeferredJobs } from '../infra/queue.ts';
 import { createCircuitBreaker } from '../infra/circuit-breaker.ts';
 import type { PriceSettings } from '../domain/shorts/pricing.ts';
@@ -82,5 +83,6 @@ export function buildShortsRequests(
       onSettleFailure: ({ requestId, error, what }) => log.error({ reqId: requestId, err: error }, what),
     },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
+    withGrowth: (result) => withGrowth(db, result, now()),
   };
 }

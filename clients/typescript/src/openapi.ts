@@ -2844,6 +2844,56 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/channels/{channelId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's Shorts ranked by views gained in a window, and its own counts over time.
+         * @description The channel's Shorts with stored history (read by any account's requests, watch checks or tracking), ordered by views gained in the window (24h, 7d or 30d), each with its last counts and growth; and the channel's subscriber and view counts over the window. Empty lists for a channel nothing was read of. Counts in the read rate limit; costs no credits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/channels/channelId/stats' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/channels/channelId/stats', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/channels/channelId/stats",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["getChannelStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3307,6 +3357,8 @@ export type components = {
             oldestDate?: number;
             /** @description At most this many shorts (after sort and duration filters). */
             limit?: number;
+            /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+            include?: "growth"[];
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -3641,6 +3693,79 @@ export type components = {
                     bannerExternalUrl?: string;
                 };
             };
+        };
+        /**
+         * @description A channel's Shorts with stored history ranked by growth, and its own counts over time.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "channelId": "UCuAXFkgsw1L7xaCfnd5JJOw",
+         *       "window": "24h",
+         *       "movers": [
+         *         {
+         *           "videoId": "dQw4w9WgXcQ",
+         *           "publishedAt": "2026-05-30T18:00:00.000Z",
+         *           "last": {
+         *             "at": "2026-06-01T12:00:00.000Z",
+         *             "viewCount": 48211,
+         *             "likeCount": 3120,
+         *             "commentCount": 87,
+         *             "exact": true
+         *           },
+         *           "growth": {
+         *             "last24h": {
+         *               "viewsGained": 5120,
+         *               "since": "2026-05-31T12:10:00.000Z"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "channel": {
+         *         "points": [
+         *           {
+         *             "at": "2026-06-01T12:00:00.000Z",
+         *             "subscriberCount": 12400,
+         *             "viewCount": 1843000,
+         *             "videoCount": 140,
+         *             "exact": true
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        ChannelStats: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            channelId: string;
+            /** @description The window movers are ranked by. */
+            window: "24h" | "7d" | "30d";
+            /** @description Ordered by views gained in the window, most first; Shorts without growth in the window follow, by their last view count. */
+            movers: components["schemas"]["Mover"][];
+            /** @description The channel's own counts over the window. */
+            channel: {
+                /** @description Oldest first, inside the window. */
+                points: components["schemas"]["ChannelStatsPoint"][];
+            };
+        };
+        /**
+         * @description One snapshot of a channel's own counts.
+         * @example {
+         *       "at": "2026-06-01T12:00:00.000Z",
+         *       "subscriberCount": 12400,
+         *       "viewCount": 1843000,
+         *       "videoCount": 140,
+         *       "exact": true
+         *     }
+         */
+        ChannelStatsPoint: {
+            /** Format: date-time */
+            at: string;
+            subscriberCount?: number;
+            viewCount?: number;
+            videoCount?: number;
+            /** @description False for counts parsed from display text (keyless reads). */
+            exact: boolean;
         };
         /**
          * @example {
@@ -3993,25 +4118,6 @@ export type components = {
             requestId: string;
         };
         /**
-         * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
-         * @example {
-         *       "viewsGained": 5120,
-         *       "likesGained": 210,
-         *       "commentsGained": 4,
-         *       "since": "2026-05-31T12:10:00.000Z"
-         *     }
-         */
-        Growth: {
-            viewsGained: number;
-            likesGained?: number;
-            commentsGained?: number;
-            /**
-             * Format: date-time
-             * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
-             */
-            since: string;
-        };
-        /**
          * @example {
          *       "id": "e5f6a7b8-c9d0-4e1f-a2b3-c4d5e6f7a8b9",
          *       "email": "grace@example.com",
@@ -4219,6 +4325,33 @@ export type components = {
         LedgerPage: {
             entries: components["schemas"]["StatementEntry"][];
             nextCursor: string | null;
+        };
+        /**
+         * @description One of a channel's Shorts with stored history: its last counts and its growth.
+         * @example {
+         *       "videoId": "dQw4w9WgXcQ",
+         *       "publishedAt": "2026-05-30T18:00:00.000Z",
+         *       "last": {
+         *         "at": "2026-06-01T12:00:00.000Z",
+         *         "viewCount": 48211,
+         *         "likeCount": 3120,
+         *         "commentCount": 87,
+         *         "exact": true
+         *       },
+         *       "growth": {
+         *         "last24h": {
+         *           "viewsGained": 5120,
+         *           "since": "2026-05-31T12:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        Mover: {
+            videoId: string;
+            /** Format: date-time */
+            publishedAt?: string;
+            last: components["schemas"]["StatsPoint"];
+            growth: components["schemas"]["ShortGrowth"];
         };
         /**
          * @description The configured price and webhook timings.
@@ -4453,7 +4586,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort, duration filters and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4462,6 +4595,8 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4516,7 +4651,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort, duration filters and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4525,6 +4660,8 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4618,7 +4755,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters, when the request asked for any. */
+            /** @description Sort, duration filters and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4627,6 +4764,8 @@ export type components = {
                 sort?: "newest" | "oldest" | "popular";
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4779,6 +4918,7 @@ export type components = {
             };
             /** @description https://www.youtube.com/shorts/{id} */
             shortUrl: string;
+            growth?: components["schemas"]["ShortGrowth"];
             /** @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration. */
             durationSeconds?: number;
         };
@@ -4794,9 +4934,63 @@ export type components = {
          *     }
          */
         ShortGrowth: {
-            last24h?: components["schemas"]["Growth"];
-            last7d?: components["schemas"]["Growth"];
-            last30d?: components["schemas"]["Growth"];
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last24h?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last7d?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last30d?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
         };
         /**
          * @description A webhook request was accepted; the result is POSTed to webhookUrl.
@@ -4900,6 +5094,8 @@ export type components = {
             limit?: number;
             /** @description When every Data API key is spent for the day. stale-ok (default): an earlier exact copy (stale:true) if one exists, else current keyless data with approximate counts (source:"innertube", approximateFields listed). exact: an earlier exact copy if one exists, else 503; never approximate values. */
             freshness?: "stale-ok" | "exact";
+            /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+            include?: "growth"[];
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -11101,6 +11297,100 @@ export interface operations {
             };
             /** @description Nothing was ever read of this video. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A path parameter is over 800 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getChannelStats: {
+        parameters: {
+            query?: {
+                /** @description The window movers are ranked by. */
+                window?: "24h" | "7d" | "30d";
+                /** @description At most this many movers. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The channel's id (UC…).
+                 * @example UCuAXFkgsw1L7xaCfnd5JJOw
+                 */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel's movers and counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelStats"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

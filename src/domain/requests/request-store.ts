@@ -31,6 +31,8 @@ export interface RequestOptions {
   sort?: ShortsSort;
   minDurationSeconds?: number;
   maxDurationSeconds?: number;
+  /** "growth": each short carries its growth from stored snapshots. */
+  include?: Array<'growth'>;
   /** The door the call came through when it is not the REST API (absent: 'api'). */
   via?: 'mcp';
 }

@@ -4,6 +4,7 @@
 import type { Growth, ShortGrowth, StatsPoint } from '../../contract/stats.ts';
 import type { Queryable } from '../../infra/db/database.ts';
 import { AppError } from '../../errors.ts';
+import type { ShortsResult } from '../shorts/shorts-result.ts';
 
 const HOUR_MS = 3_600_000;
 export const GROWTH_WINDOWS = { last24h: 24 * HOUR_MS, last7d: 7 * 24 * HOUR_MS, last30d: 30 * 24 * HOUR_MS } as const;
@@ -121,4 +122,36 @@ export async function readSeries(
   };
   const growth = (await growthOf(db, [latest], window.now)).get(videoId)!;
   return { videoId, channelId: short.channel_id, points: rows.map(toPoint), growth };
+}
+
+const countOf = (value: string | undefined): number | null =>
+  value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
+
+/**
+ * A shorts result whose shorts carry their growth, this answer's counts being the latest point
+ * (at its fetchedAt); a short without growth in any window carries none. A new result and new
+ * shorts: the cached result is shared by other answers.
+ */
+export async function withGrowth(db: Queryable, result: ShortsResult, now: number): Promise<ShortsResult> {
+  const at = new Date(result.fetchedAt);
+  const latest: Latest[] = [];
+  for (const short of result.shorts) {
+    const views = countOf(short.statistics.viewCount);
+    if (views === null) continue;
+    latest.push({
+      videoId: short.id,
+      at,
+      views,
+      likes: countOf(short.statistics.likeCount),
+      comments: countOf(short.statistics.commentCount),
+    });
+  }
+  const growth = await growthOf(db, latest, now);
+  return {
+    ...result,
+    shorts: result.shorts.map((short) => {
+      const found = growth.get(short.id);
+      return found && Object.keys(found).length > 0 ? { ...short, growth: found } : short;
+    }),
+  };
 }

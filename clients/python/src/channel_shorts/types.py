@@ -93,6 +93,7 @@ class _BatchItemRequired(TypedDict):
 class BatchItem(_BatchItemRequired, total=False):
     oldestDate: int
     limit: int
+    include: List[Literal["growth"]]
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
@@ -211,6 +212,29 @@ class _ChannelRequired(TypedDict):
 class Channel(_ChannelRequired, total=False):
     """The channel, as the spec's Channel table."""
     etag: str
+
+class ChannelStatsChannel(TypedDict):
+    """The channel's own counts over the window."""
+    points: List[ChannelStatsPoint]
+
+class ChannelStats(TypedDict):
+    """A channel's Shorts with stored history ranked by growth, and its own counts over time."""
+    success: Literal[true]
+    requestId: str
+    channelId: str
+    window: Union[Literal["24h"], Literal["7d"], Literal["30d"]]
+    movers: List[Mover]
+    channel: ChannelStatsChannel
+
+class _ChannelStatsPointRequired(TypedDict):
+    at: str
+    exact: bool
+
+class ChannelStatsPoint(_ChannelStatsPointRequired, total=False):
+    """One snapshot of a channel's own counts."""
+    subscriberCount: int
+    viewCount: int
+    videoCount: int
 
 class _CreateWatchRequired(TypedDict):
     channelUrl: str
@@ -341,15 +365,6 @@ class Failure(TypedDict):
     message: str
     requestId: str
 
-class _GrowthRequired(TypedDict):
-    viewsGained: int
-    since: str
-
-class Growth(_GrowthRequired, total=False):
-    """The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth."""
-    likesGained: int
-    commentsGained: int
-
 class Invitation(TypedDict):
     id: str
     email: str
@@ -399,6 +414,15 @@ class LedgerPage(TypedDict):
     """One page of the credit statement, newest first."""
     entries: List[StatementEntry]
     nextCursor: Optional[str]
+
+class _MoverRequired(TypedDict):
+    videoId: str
+    last: StatsPoint
+    growth: ShortGrowth
+
+class Mover(_MoverRequired, total=False):
+    """One of a channel's Shorts with stored history: its last counts and its growth."""
+    publishedAt: str
 
 class PricingCredits(TypedDict):
     creditsPerBlock: int
@@ -462,10 +486,11 @@ class Rejections(TypedDict):
     days: List[RejectionDay]
 
 class RequestDetailOptions(TypedDict, total=False):
-    """Sort and duration filters, when the request asked for any."""
+    """Sort, duration filters and include, when the request asked for any."""
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
+    include: List[Literal["growth"]]
 
 class _RequestDetailRequired(TypedDict):
     requestId: str
@@ -609,13 +634,23 @@ class Short(_ShortRequired, total=False):
     """One short, as the spec's Short table."""
     etag: str
     contentDetails: ShortContentDetails
+    growth: ShortGrowth
     durationSeconds: int
+
+class _ShortGrowthLast24hRequired(TypedDict):
+    viewsGained: int
+    since: str
+
+class ShortGrowthLast24h(_ShortGrowthLast24hRequired, total=False):
+    """The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth."""
+    likesGained: int
+    commentsGained: int
 
 class ShortGrowth(TypedDict, total=False):
     """Growth over the last 24 hours, 7 days and 30 days; a window is absent where history is too short."""
-    last24h: Growth
-    last7d: Growth
-    last30d: Growth
+    last24h: ShortGrowthLast24h
+    last7d: ShortGrowthLast24h
+    last30d: ShortGrowthLast24h
 
 class ShortsAccepted(TypedDict):
     """A webhook request was accepted; the result is POSTed to webhookUrl."""
@@ -647,6 +682,7 @@ class ShortsRequest(_ShortsRequestRequired, total=False):
     oldestDate: int
     limit: int
     freshness: Union[Literal["stale-ok"], Literal["exact"]]
+    include: List[Literal["growth"]]
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
@@ -900,6 +936,8 @@ __all__ = [
     "BatchSummary",
     "BatchWebhookPayload",
     "Channel",
+    "ChannelStats",
+    "ChannelStatsPoint",
     "CreateWatch",
     "CreatedInvitation",
     "CreatedKey",
@@ -916,13 +954,13 @@ __all__ = [
     "DoctorReport",
     "Error",
     "Failure",
-    "Growth",
     "Invitation",
     "ItemsPage",
     "KeyUsage",
     "KeyUsageEntry",
     "LedgerEntry",
     "LedgerPage",
+    "Mover",
     "Pricing",
     "RateLimits",
     "RedeliveryQueued",

@@ -96,6 +96,7 @@ function batchRecords(request: RequestOf<SubmitBatchSchema>, batchId: string): N
       sort: item.sort,
       minDurationSeconds: item.minDurationSeconds,
       maxDurationSeconds: item.maxDurationSeconds,
+      include: item.include,
     },
   }));
 }

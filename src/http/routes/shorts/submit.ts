@@ -95,6 +95,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
   const caller = callerOf(request);
   const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds, store } =
     request.body;
+  const { include } = request.body;
   return {
     id: request.id,
     accountId: caller.accountId,
@@ -109,6 +110,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
       sort,
       minDurationSeconds,
       maxDurationSeconds,
+      include,
       ...(callSourceOf(request) === 'mcp' ? { via: 'mcp' } : {}),
     },
     ...(store ? { store } : {}),
