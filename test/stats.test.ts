@@ -260,3 +260,53 @@ describe('growth in the answer', () => {
     assert.equal(item.data.data?.shorts[0]?.growth?.last24h?.since, first.fetchedAt);
   });
 });
+
+describe("a channel's movers", () => {
+  it("ranks the Shorts with history by views gained in the window, with the channel's counts over it", async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, env: { CACHE_TTL_SECONDS: '0' } });
+    const { id: channelId } = h.fake.addChannel({ handle: 'movers', shortsCount: 3 });
+    const user = await h.user(100);
+    const first = await readShorts(h, user, 'movers');
+    const [a, b, c] = first.data.shorts as Array<{ id: string; statistics: { viewCount: string } }>;
+    const bump = (s: { id: string; statistics: { viewCount: string } }, by: number) =>
+      h.fake.setShortStatistics('movers', s.id, { viewCount: String(Number(s.statistics.viewCount) + by) });
+    clock.advance(3 * 24 * HOUR);
+    await bump(a!, 10);
+    await bump(b!, 5000);
+    await readShorts(h, user, 'movers'); // 3 days after the first: inside 7d, not 24h
+    clock.advance(HOUR);
+    await bump(c!, 300);
+    await readShorts(h, user, 'movers');
+    const get = (query: string) =>
+      h.as(user).get<{
+        movers: Array<{ videoId: string; growth: Record<string, { viewsGained: number } | undefined> }>;
+        channel: { points: unknown[] };
+        window: string;
+      }>(`/api/youtube/channels/${channelId}/stats${query}`);
+    const day = await get('?window=24h');
+    assert.equal(day.status, 200, day.text);
+    assert.deepEqual(day.body.movers[0], {
+      ...day.body.movers[0],
+      videoId: c!.id,
+    });
+    assert.deepEqual(
+      day.body.movers.map((m) => m.growth.last24h?.viewsGained),
+      [300, 0, 0],
+    );
+    assert.equal(day.body.channel.points.length, 2, "the channel's points inside 24 hours");
+    const week = await get('?window=7d&limit=2');
+    assert.deepEqual(
+      week.body.movers.map((m) => [m.videoId, m.growth.last7d?.viewsGained]),
+      [
+        [b!.id, 5000],
+        [c!.id, 300],
+      ],
+    );
+    assert.equal(week.body.channel.points.length, 3);
+    const none = await h.as(user).get<{ movers: unknown[] }>(`/api/youtube/channels/UC${'A'.repeat(22)}/stats`);
+    assert.equal(none.status, 200, none.text);
+    assert.deepEqual(none.body.movers, []);
+    assert.equal((await get('?window=1y')).status, 400);
+  });
+});
