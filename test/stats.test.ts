@@ -310,3 +310,82 @@ describe("a channel's movers", () => {
     assert.equal((await get('?window=1y')).status, 400);
   });
 });
+
+describe('tracked channels', () => {
+  it('each check refreshes the recent Shorts at 1 unit per 50, paid with the check, and alerts once per window', async (t) => {
+    const clock = manualClock();
+    const h = await harness(t, { now: clock.now, env: { STATS_SNAPSHOT_MIN_SECONDS: '0' } });
+    // 60 shorts an hour apart, the newest now: 60 published within 3 days, 10 of them past the listing page.
+    h.fake.addChannel({ handle: 'tracked', shortsCount: 60, newestPublishedAt: new Date(clock.now()).toISOString() });
+    const user = await h.user(1000);
+    // Every Short of the channel has history (a read by anyone: the tracking's list of recent Shorts).
+    await readShorts(h, user, 'tracked');
+    const receiver = await h.receiver();
+    const created = await h
+      .as(user)
+      .post<unknown, { id: string; trackStats: unknown; alert: unknown }>('/api/youtube/watches', {
+        channelUrl: 'https://www.youtube.com/@tracked',
+        webhookUrl: receiver.url(),
+        trackStats: { days: 3 },
+        alert: { viewsGained: 1000, withinHours: 24 },
+      });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(
+      [created.body.trackStats, created.body.alert],
+      [{ days: 3 }, { viewsGained: 1000, withinHours: 24 }],
+    );
+    const { data } = await readShorts(h, user, 'tracked', { limit: 1 });
+    const star = data.shorts[0] as { id: string; statistics: { viewCount: string } };
+    clock.advance(HOUR);
+    await h.fake.setShortStatistics('tracked', star.id, {
+      viewCount: String(Number(star.statistics.viewCount) + 5000),
+    });
+    h.fake.resetStats();
+    const check = async () => {
+      const result = await runWatchCheck(h.services.watches, created.body.id, newCheckId(), 'manual');
+      assert.equal(result.outcome, 'ok', JSON.stringify(result));
+      return result as { units: number; credits: number };
+    };
+    const first = await check();
+    // 1 listing page + 60 tracked ids in 2 videos.list calls.
+    assert.equal(first.units, 3);
+    assert.deepEqual(
+      h.fake.calls().map((c) => c.endpoint),
+      ['playlistItems', 'videos', 'videos'],
+    );
+    const [stored] = await h.services.db.query<{ payload: string }>(
+      "SELECT payload FROM webhook_events WHERE type = 'shorts.growth'",
+    );
+    const event = JSON.parse(stored!.payload) as { type: string; data: Record<string, unknown> };
+    assert.equal(event.type, 'shorts.growth');
+    assert.equal(event.data.videoId, star.id);
+    assert.equal(event.data.viewsGained, 5000);
+    // Once per Short per alert window: it keeps growing, no second event within 24 hours.
+    clock.advance(HOUR);
+    await h.fake.setShortStatistics('tracked', star.id, {
+      viewCount: String(Number(star.statistics.viewCount) + 9000),
+    });
+    await check();
+    const res = await series(h, user, star.id);
+    assert.ok(res.body.points.length >= 3, 'the tracked counts are stored');
+    const events = await h.as(user).get<{ events: Array<{ type: string }> }>(`/api/youtube/watches/${created.body.id}`);
+    assert.deepEqual(
+      events.body.events.map((e) => e.type).filter((type) => type === 'shorts.growth'),
+      ['shorts.growth'],
+    );
+  });
+
+  it('refuses an alert without tracking, and days outside 1..90', async (t) => {
+    const h = await harness(t);
+    const user = await h.user(100);
+    const create = (extra: object) =>
+      h.as(user).post('/api/youtube/watches', {
+        channelUrl: 'https://www.youtube.com/@demo',
+        webhookUrl: 'https://example.com/hook',
+        ...extra,
+      });
+    assert.equal((await create({ alert: { viewsGained: 10, withinHours: 1 } })).status, 400);
+    assert.equal((await create({ trackStats: { days: 91 } })).status, 400);
+    assert.equal((await create({ trackStats: { days: 0 } })).status, 400);
+  });
+});

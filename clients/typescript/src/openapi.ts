@@ -2905,7 +2905,7 @@ export type paths = {
         put?: never;
         /**
          * The MCP server for AI agents (Streamable HTTP, JSON-RPC 2.0; see the Agents guide).
-         * @description One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: `list_channel_shorts`, `get_request`, `list_requests`, `get_account`, `create_watch`, `list_watches`, `delete_watch`. A tool call is the REST call it names: the same scopes, limits, credits and error codes.
+         * @description One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: `list_channel_shorts`, `get_request`, `list_requests`, `get_short_stats`, `get_channel_movers`, `get_account`, `create_watch`, `list_watches`, `delete_watch`. A tool call is the REST call it names: the same scopes, limits, credits and error codes.
          *
          *     **curl**
          *
@@ -3045,6 +3045,26 @@ export type webhooks = {
          * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
          */
         post: operations["shortsCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shorts.growth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a check of a tracked watch (trackStats with an alert) finds one of the channel's Shorts gained at least alert.viewsGained views within alert.withinHours (from stored snapshots, never extrapolated); at most once per Short per alert window.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
+         */
+        post: operations["shortsGrowthEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3787,6 +3807,18 @@ export type components = {
             webhookUrl: string;
             /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days. */
             intervalSeconds?: number;
+            /** @description Statistics tracking: growth history for the recent Shorts. */
+            trackStats?: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            };
+            /** @description Sends a signed shorts.growth event when a tracked Short gains at least viewsGained views within withinHours (from stored snapshots; once per Short per withinHours). Needs trackStats. */
+            alert?: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            };
         };
         /**
          * @description A new invitation with its one-time link (shown once).
@@ -4387,7 +4419,13 @@ export type components = {
          *       "watches": {
          *         "minIntervalSeconds": 900,
          *         "maxIntervalSeconds": 2592000,
-         *         "maxPerAccount": 20
+         *         "maxPerAccount": 20,
+         *         "trackStats": {
+         *           "unitsPerCall": 1,
+         *           "shortsPerCall": 50,
+         *           "maxDays": 90,
+         *           "perCheck": "ceil(n / 50) upstream units, n = the Shorts published within trackStats.days (and the listing page's), paid with the check at ceil(units / 4) credits beyond its prepaid units."
+         *         }
          *       }
          *     }
          */
@@ -4433,6 +4471,17 @@ export type components = {
                 maxIntervalSeconds: number;
                 /** @description Watches one account may have (WATCHES_PER_ACCOUNT). */
                 maxPerAccount: number;
+                /** @description A watch's trackStats: what refreshing the recent Shorts' counts costs per check. */
+                trackStats: {
+                    /** @description Upstream units one videos.list call costs. */
+                    unitsPerCall: number;
+                    /** @description Shorts one call refreshes. */
+                    shortsPerCall: number;
+                    /** @description The largest trackStats.days. */
+                    maxDays: number;
+                    /** @description What tracking adds to each check, in words. */
+                    perCheck: string;
+                };
             };
         };
         /**
@@ -5081,6 +5130,56 @@ export type components = {
                 shorts: components["schemas"]["Short"][];
             };
         };
+        /**
+         * @description Body of the shorts.growth webhook: a tracked Short is taking off (the watch's alert).
+         * @example {
+         *       "type": "shorts.growth",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "videoId": "dQw4w9WgXcQ",
+         *         "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *         "viewCount": 148211,
+         *         "viewsGained": 100000,
+         *         "since": "2026-05-31T13:00:00.000Z",
+         *         "withinHours": 24
+         *       }
+         *     }
+         */
+        ShortsGrowthPayload: {
+            /** @constant */
+            type: "shorts.growth";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                watchId: string;
+                /** @description The check that read the counts. */
+                checkId: string;
+                channel: {
+                    /** @description UC… */
+                    id: string;
+                    title: string;
+                };
+                videoId: string;
+                shortUrl: string;
+                /** @description Views now. */
+                viewCount: number;
+                /** @description Views gained since `since`. */
+                viewsGained: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored snapshot inside the alert window, the gain is counted from.
+                 */
+                since: string;
+                /** @description The alert's window. */
+                withinHours: number;
+            };
+        };
         ShortsRequest: {
             /**
              * Format: iri
@@ -5306,6 +5405,16 @@ export type components = {
             intervalSeconds?: number;
             /** @description paused: no checks until set to active again (then checked at once). */
             status?: "active" | "paused";
+            trackStats?: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            } | null;
+            alert?: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            } | null;
         };
         /**
          * @example {
@@ -5469,6 +5578,13 @@ export type components = {
          *         "shortsReported": 1,
          *         "prepaidUnits": 87
          *       },
+         *       "trackStats": {
+         *         "days": 7
+         *       },
+         *       "alert": {
+         *         "viewsGained": 10000,
+         *         "withinHours": 24
+         *       },
          *       "lastError": null,
          *       "createdAt": "2026-05-31T09:00:00.000Z"
          *     }
@@ -5502,6 +5618,16 @@ export type components = {
                 /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
                 prepaidUnits: number;
             };
+            trackStats: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            } | null;
+            alert: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            } | null;
             lastError: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -5576,6 +5702,13 @@ export type components = {
          *           "unitsSpent": 13,
          *           "shortsReported": 1,
          *           "prepaidUnits": 87
+         *         },
+         *         "trackStats": {
+         *           "days": 7
+         *         },
+         *         "alert": {
+         *           "viewsGained": 10000,
+         *           "withinHours": 24
          *         },
          *         "lastError": null,
          *         "createdAt": "2026-05-31T09:00:00.000Z"
@@ -5723,7 +5856,7 @@ export type components = {
         WatchEvent: {
             /** @description evt_…; the webhook-id is msg_<id>. */
             id: string;
-            /** @description shorts.created, watch.paused or watch.resumed. */
+            /** @description shorts.created, shorts.growth, watch.paused or watch.resumed. */
             type: string;
             /** Format: date-time */
             createdAt: string;
@@ -5763,6 +5896,13 @@ export type components = {
          *             "unitsSpent": 13,
          *             "shortsReported": 1,
          *             "prepaidUnits": 87
+         *           },
+         *           "trackStats": {
+         *             "days": 7
+         *           },
+         *           "alert": {
+         *             "viewsGained": 10000,
+         *             "withinHours": 24
          *           },
          *           "lastError": null,
          *           "createdAt": "2026-05-31T09:00:00.000Z"
@@ -11661,6 +11801,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ShortsCreatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending this webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shortsGrowthEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortsGrowthPayload"];
             };
         };
         responses: {

@@ -4,6 +4,8 @@ import { Type, type Static } from 'typebox';
 import { MAX_WATCH_INTERVAL_SECONDS } from '../../domain/watches/watches.ts';
 
 export { WatchCheckQueuedSchema, WatchDetailSchema, WatchListSchema, WatchSchema } from '../../contract/watches.ts';
+import { GrowthAlert, TrackStats } from '../../contract/watches.ts';
+import { Nullable } from '../../contract/common.ts';
 
 const opt = Type.Optional;
 
@@ -29,6 +31,8 @@ export const CreateWatchBody = Type.Object(
           'default interval), at most 30 days.',
       }),
     ),
+    trackStats: opt(TrackStats),
+    alert: opt(GrowthAlert),
   },
   {
     additionalProperties: false,
@@ -59,6 +63,8 @@ export const UpdateWatchBody = Type.Object(
         description: 'paused: no checks until set to active again (then checked at once).',
       }),
     ),
+    trackStats: opt(Nullable(TrackStats)),
+    alert: opt(Nullable(GrowthAlert)),
   },
   {
     additionalProperties: false,

@@ -236,12 +236,23 @@ class ChannelStatsPoint(_ChannelStatsPointRequired, total=False):
     viewCount: int
     videoCount: int
 
+class CreateWatchTrackStats(TypedDict):
+    """Statistics tracking: growth history for the recent Shorts."""
+    days: int
+
+class CreateWatchAlert(TypedDict):
+    """Sends a signed shorts.growth event when a tracked Short gains at least viewsGained views within withinHours (from stored snapshots; once per Short per withinHours). Needs trackStats."""
+    viewsGained: int
+    withinHours: int
+
 class _CreateWatchRequired(TypedDict):
     channelUrl: str
     webhookUrl: str
 
 class CreateWatch(_CreateWatchRequired, total=False):
     intervalSeconds: int
+    trackStats: CreateWatchTrackStats
+    alert: CreateWatchAlert
 
 class CreatedInvitation(TypedDict):
     """A new invitation with its one-time link (shown once)."""
@@ -444,10 +455,18 @@ class PricingWebhooks(TypedDict):
     retryWindowSeconds: float
     secretOverlapSeconds: int
 
+class PricingWatchesTrackStats(TypedDict):
+    """A watch's trackStats: what refreshing the recent Shorts' counts costs per check."""
+    unitsPerCall: int
+    shortsPerCall: int
+    maxDays: int
+    perCheck: str
+
 class PricingWatches(TypedDict):
     minIntervalSeconds: int
     maxIntervalSeconds: int
     maxPerAccount: int
+    trackStats: PricingWatchesTrackStats
 
 class Pricing(TypedDict):
     """The configured price and webhook timings."""
@@ -675,6 +694,23 @@ class ShortsCreatedPayload(TypedDict):
     timestamp: str
     data: ShortsCreatedPayloadData
 
+class ShortsGrowthPayloadData(TypedDict):
+    watchId: str
+    checkId: str
+    channel: ShortsCreatedPayloadDataChannel
+    videoId: str
+    shortUrl: str
+    viewCount: int
+    viewsGained: int
+    since: str
+    withinHours: int
+
+class ShortsGrowthPayload(TypedDict):
+    """Body of the shorts.growth webhook: a tracked Short is taking off (the watch's alert)."""
+    type: Literal["shorts.growth"]
+    timestamp: str
+    data: ShortsGrowthPayloadData
+
 class _ShortsRequestRequired(TypedDict):
     channelUrl: str
 
@@ -748,6 +784,8 @@ class UpdateWatch(TypedDict, total=False):
     webhookUrl: str
     intervalSeconds: int
     status: Union[Literal["active"], Literal["paused"]]
+    trackStats: Optional[CreateWatchTrackStats]
+    alert: Optional[CreateWatchAlert]
 
 class UsageDay(TypedDict):
     date: str
@@ -826,6 +864,8 @@ class Watch(TypedDict):
     lastCheckAt: Optional[str]
     lastSeenShort: Optional[WatchLastSeenShort]
     stats: WatchStats
+    trackStats: Optional[CreateWatchTrackStats]
+    alert: Optional[CreateWatchAlert]
     lastError: Optional[str]
     createdAt: str
 
@@ -978,6 +1018,7 @@ __all__ = [
     "ShortGrowth",
     "ShortsAccepted",
     "ShortsCreatedPayload",
+    "ShortsGrowthPayload",
     "ShortsRequest",
     "ShortsResult",
     "ShortsWebhookPayload",
