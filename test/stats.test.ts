@@ -9,6 +9,8 @@ import type { VideoStats } from '../src/contract/stats.ts';
 import type { TestUser } from './helpers/test-app.ts';
 import { runWatchCheck } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
+import { writeShortPoints } from '../src/domain/stats/snapshots.ts';
+import { rollUpOldPoints } from '../src/domain/stats/retention.ts';
 
 const HOUR = 3_600_000;
 
@@ -387,5 +389,39 @@ describe('tracked channels', () => {
     assert.equal((await create({ alert: { viewsGained: 10, withinHours: 1 } })).status, 400);
     assert.equal((await create({ trackStats: { days: 91 } })).status, 400);
     assert.equal((await create({ trackStats: { days: 0 } })).status, 400);
+  });
+});
+
+describe('retention', () => {
+  it('rolls points older than STATS_RETENTION_DAYS up to the last of each UTC day, and keeps newer ones', async (t) => {
+    const h = await harness(t);
+    const { db } = h.services;
+    const now = Date.parse('2026-07-01T12:00:00Z');
+    const day = 86_400_000;
+    const old = now - 91 * day; // 2026-04-01, past 90 days
+    const points = [0, 1, 2].flatMap((d) =>
+      [1, 5, 9].map((hour) => ({
+        videoId: 'AAAAAAAAAAA',
+        channelId: `UC${'A'.repeat(22)}`,
+        at: new Date(Math.floor(old / day) * day - d * day + hour * HOUR),
+        views: String(d * 100 + hour),
+        likes: null,
+        comments: null,
+        exact: true,
+        publishedAt: null,
+      })),
+    );
+    const recent = { ...points[0]!, at: new Date(now - HOUR), views: '5000' };
+    for (const p of [...points, recent].sort((a, b) => a.at.getTime() - b.at.getTime()))
+      await writeShortPoints(db, [p], 0);
+    assert.equal(await rollUpOldPoints(db, 90, now), 6);
+    const left = await db.query<{ at: Date; views: string }>(
+      'SELECT at, views::text AS views FROM stats_points ORDER BY at',
+    );
+    assert.deepEqual(
+      left.map((r) => r.views),
+      ['209', '109', '9', '5000'],
+    );
+    assert.equal(await rollUpOldPoints(db, 90, now), 0, 'idempotent');
   });
 });

@@ -6,6 +6,7 @@ import type { Database } from '../infra/db/database.ts';
 import { startAutovacuum } from '../infra/db/pglite-autovacuum.ts';
 import { releaseAllExpiredReservations } from '../domain/credits/reservations.ts';
 import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
+import { rollUpOldPoints } from '../domain/stats/retention.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -35,6 +36,8 @@ export interface SweeperSettings {
   timers: boolean;
   sweepSeconds: number;
   retentionDays: number;
+  /** STATS_RETENTION_DAYS: snapshots older are rolled up to one per Short per day, with the purge. */
+  statsRetentionDays?: number;
 }
 
 export interface Sweeper {
@@ -69,10 +72,15 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
       });
     return sweeping;
   };
-  const purge = () =>
+  const purge = () => {
     void purgeExpiredResults(db, settings.retentionDays, now()).catch((err: unknown) =>
       log.error({ err }, 'dropping expired results failed'),
     );
+    if (settings.statsRetentionDays !== undefined)
+      void rollUpOldPoints(db, settings.statsRetentionDays, now()).catch((err: unknown) =>
+        log.error({ err }, 'rolling up old statistics snapshots failed'),
+      );
+  };
   const timers = settings.timers
     ? [
         setInterval(() => void sweepOnce(), settings.sweepSeconds * 1000).unref(),
