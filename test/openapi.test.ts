@@ -329,6 +329,7 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
       'shorts.completed',
       'shorts.created',
       'shorts.failed',
+      'shorts.growth',
       'watch.paused',
       'watch.resumed',
       'webhook.test',
@@ -398,11 +399,20 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
     assert.equal(body.webhooks.maxAttempts, 4);
     assert.equal(body.webhooks.retryWindowSeconds, 665);
     assert.equal(body.webhooks.timeoutSeconds, t.config.WEBHOOK_TIMEOUT_MS / 1000);
-    assert.deepEqual(body.watches, {
+    const { trackStats, ...watches } = body.watches;
+    assert.deepEqual(watches, {
       minIntervalSeconds: t.config.WATCH_MIN_INTERVAL_SECONDS,
       maxIntervalSeconds: 30 * 86_400,
       maxPerAccount: t.config.WATCHES_PER_ACCOUNT,
     });
+    // Tracking a channel's recent Shorts: videos.list, 1 unit per 50, paid like the check's other units.
+    assert.deepEqual({ ...trackStats, perCheck: undefined }, {
+      unitsPerCall: 1,
+      shortsPerCall: 50,
+      maxDays: 90,
+      perCheck: undefined,
+    });
+    assert.match(trackStats.perCheck, new RegExp(`ceil\\(units / ${t.config.QUOTA_UNITS_PER_CREDIT}\\)`));
   });
 
   it("the webhooks guide's plain-HMAC verifier accepts a real signature and refuses a wrong one", async () => {
