@@ -406,12 +406,15 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
       maxPerAccount: t.config.WATCHES_PER_ACCOUNT,
     });
     // Tracking a channel's recent Shorts: videos.list, 1 unit per 50, paid like the check's other units.
-    assert.deepEqual({ ...trackStats, perCheck: undefined }, {
-      unitsPerCall: 1,
-      shortsPerCall: 50,
-      maxDays: 90,
-      perCheck: undefined,
-    });
+    assert.deepEqual(
+      { ...trackStats, perCheck: undefined },
+      {
+        unitsPerCall: 1,
+        shortsPerCall: 50,
+        maxDays: 90,
+        perCheck: undefined,
+      },
+    );
     assert.match(trackStats.perCheck, new RegExp(`ceil\\(units / ${t.config.QUOTA_UNITS_PER_CREDIT}\\)`));
   });
 
