@@ -126,7 +126,10 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
     // The check stored the new short's counts: the channel's movers list it, with its views chart.
     await page.getByRole('heading', { name: 'Movers' }).waitFor();
     await page.getByRole('button', { name: published.videoId }).waitFor();
-    await page.getByTestId('views-summary').getByText(/views at .* 1 snapshot/).waitFor();
+    await page
+      .getByTestId('views-summary')
+      .getByText(/views at .* 1 snapshot/)
+      .waitFor();
     await screenshot('watches-01-list-and-events');
 
     await row.getByRole('button', { name: /Pause/ }).click();
