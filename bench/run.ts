@@ -18,6 +18,7 @@ import { appendHistory } from './history.ts';
 import { watchesBench } from './watches.ts';
 import { websubBench } from './websub-probe.ts';
 import { pagingBench } from './paging-probe.ts';
+import { statsStorageBench } from './stats-storage.ts';
 import { cpuSeconds, residentMemory } from './process-stats.ts';
 import { bareWebhookLoop, benchServiceEnv, seedBenchAccount, startBare } from './bench-service.ts';
 
@@ -907,7 +908,18 @@ console.log(
 // `--only hot,memory` (or BENCH_ONLY=hot,memory) runs a subset: results.md keeps the other sections'
 // previous rows, history.csv gets blanks for the figures not measured. `--no-write` prints the rows
 // and writes nothing (to try a change without a result file or a history row to undo).
-const SECTIONS = ['hot', 'cold', 'sources', 'memory', 'async', 'quota', 'watches', 'websub', 'paging'] as const;
+const SECTIONS = [
+  'hot',
+  'cold',
+  'sources',
+  'memory',
+  'async',
+  'quota',
+  'watches',
+  'websub',
+  'paging',
+  'stats',
+] as const;
 const argument = (flag: string) => {
   const at = process.argv.indexOf(flag);
   return at < 0 ? undefined : process.argv[at + 1];
@@ -923,6 +935,7 @@ if (only.has('memory')) await memory();
 if (only.has('async')) await webhooks();
 if (only.has('quota')) await quotaEconomy();
 if (only.has('watches')) await watchesBench(report); // bench/watches.ts
+if (only.has('stats')) await statsStorageBench(report); // bench/stats-storage.ts
 if (only.has('websub')) {
   const { off, on } = await websubBench(report); // bench/websub-probe.ts
   for (const [mode, figures] of [

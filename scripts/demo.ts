@@ -52,7 +52,8 @@ if (process.env.DATA_DIR && existsSync(join(dataDir, 'PG_VERSION')) && !existsSy
 }
 // The CLI reaches the demo through its operator API with this token (README, walk-through step 1).
 const operatorToken = process.env.OPERATOR_TOKEN || randomBytes(32).toString('base64url');
-const fake = await startFakePlatform({ latencyMs: 30, localImages: true });
+// Views grow with the clock, so the statistics pages show movement.
+const fake = await startFakePlatform({ latencyMs: 30, localImages: true, growth: true });
 const receiver = await startDemoReceiver();
 await rm(dataDir, { recursive: true, force: true });
 // Marked as the demo's before anything is written there: a start that fails later (a port in use)

@@ -34,6 +34,7 @@ import { signupRoutes } from './http/routes/signup.ts';
 import { setupRoutes } from './http/routes/setup.ts';
 import { pricingRoutes } from './http/routes/pricing.ts';
 import { watchRoutes } from './http/routes/watches.ts';
+import { statsRoutes } from './http/routes/stats.ts';
 import { websubRoutes } from './http/routes/websub.ts';
 import { mcpRoutes } from './http/routes/mcp.ts';
 import { llmsRoutes } from './http/routes/llms.ts';
@@ -83,6 +84,7 @@ export async function buildApp(
   await app.register(setupRoutes);
   await app.register(pricingRoutes);
   await app.register(watchRoutes);
+  await app.register(statsRoutes);
   await app.register(websubRoutes);
   await app.register(mcpRoutes);
   await app.register(llmsRoutes);

@@ -318,6 +318,22 @@ export const ConfigSchema = Type.Object({
       'How long a stored result (webhook requests, synchronous ones with store: true) can be read page by page ' +
       'after it completed; then 410.',
   }),
+  // statistics over time (docs/guides/statistics.md)
+  STATS_SNAPSHOT_MIN_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 86_400,
+    default: 600,
+    description:
+      "At most one stored snapshot of a Short's counts per this many seconds (upstream reads only; cache hits " +
+      'store nothing); 0 keeps every read.',
+  }),
+  STATS_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 90,
+    description:
+      'Snapshots older than this are rolled up to one per Short per day (the last of the day), by the sweeper.',
+  }),
   // watches (docs/watches.md)
   WATCHES_PER_ACCOUNT: Type.Integer({ minimum: 0, default: 20, description: 'Watches one account may have.' }),
   WATCH_MIN_INTERVAL_SECONDS: Type.Integer({

@@ -17,6 +17,7 @@ export const ERROR_CATALOG = {
   FORBIDDEN: { status: 403, message: 'This credential has no permission for this resource.' },
   NOT_FOUND: { status: 404, message: 'Not found.' },
   CHANNEL_NOT_FOUND: { status: 404, message: 'No channel exists at that address.' },
+  VIDEO_NOT_TRACKED: { status: 404, message: 'No statistics are stored for this video.' },
   CONFLICT: { status: 409, message: 'The resource already exists.' },
   ALREADY_SET_UP: { status: 409, message: 'This service is set up already: it has users.' },
   DELIVERY_IN_PROGRESS: {

@@ -17,6 +17,7 @@ import { buildShorts, buildShortsRequests } from './services/shorts.ts';
 import { buildDelivery } from './services/delivery.ts';
 import { buildWatches, type WatchParts } from './services/watches.ts';
 import { startWorker, type Worker } from './services/worker.ts';
+import { buildStats, type StatsParts } from './services/stats.ts';
 
 export interface Services
   extends Pick<Core, 'config' | 'clock' | 'db' | 'metrics'>,
@@ -29,6 +30,7 @@ export interface Services
   boss: PgBoss;
   acceptances: AcceptanceBatcher;
   delivery: DeliveryDeps;
+  stats: StatsParts;
   /**
    * Aborted when a stopping server cuts the connections its drain left open (server.ts): a
    * synchronous request still running then cannot deliver its answer, so it is not charged.
@@ -43,7 +45,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const access = await buildAuth(core, stores);
   const upstream = await buildUpstream(core);
   const { source, innertube, youtube } = upstream;
-  const { pricing, shorts } = buildShorts(core, stores, upstream);
+  const stats = buildStats(core);
+  const { pricing, shorts } = buildShorts(core, stores, upstream, stats);
   const boss = await startQueue(db, {
     databaseUrl: config.DATABASE_URL,
     heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
@@ -52,7 +55,15 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const shortsRequests = buildShortsRequests(core, { boss, shorts, source, pricing });
   const delivery = buildDelivery(core, boss);
   const quota = shortsRequests.quota;
-  const { watches, websub, subscriptions } = buildWatches(core, { boss, youtube, innertube, source, quota, pricing });
+  const { watches, websub, subscriptions } = buildWatches(core, {
+    boss,
+    youtube,
+    innertube,
+    source,
+    quota,
+    pricing,
+    snapshots: stats.snapshots,
+  });
   const worker = await startWorker(core, options, { watches, subscriptions, boss, shortsRequests, delivery });
   const { jobs } = worker;
   const acceptances = createAcceptanceBatcher(shortsRequests, {
@@ -76,6 +87,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     boss,
     jobs,
     delivery,
+    stats,
     watches,
     websub,
     metrics,
@@ -83,6 +95,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     connectionsCut: new AbortController(),
     async close() {
       await worker.stop();
+      await stats.snapshots.idle();
       await Promise.allSettled([upstream.close(), delivery.agent.close(), stores.closeCaches()]);
       await stores.disconnect();
     },

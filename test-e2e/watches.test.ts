@@ -131,6 +131,13 @@ describe('dashboard: Watches page (browser end-to-end)', { skip: skipWithoutBrow
       500,
     );
     await page.getByText('1 new short').waitFor();
+    // The check stored the new short's counts: the channel's movers list it, with its views chart.
+    await page.getByRole('heading', { name: 'Movers' }).waitFor();
+    await page.getByRole('button', { name: published.videoId }).waitFor();
+    await page
+      .getByTestId('views-summary')
+      .getByText(/views at .* 1 snapshot/)
+      .waitFor();
     await screenshot('watches-01-list-and-events');
 
     // Edit: a longer interval through PATCH, shown in the row.

@@ -105,6 +105,26 @@ describe('typed client against the real service', () => {
     assert.equal(completed.requests.length, 1);
   });
 
+  it("reads a Short's series and a channel's movers with videoStats() and channelStats()", async () => {
+    const user = await createUser(t, 10);
+    const client = new ChannelShortsClient({ baseUrl, apiKey: user.key });
+    const result = await client.listShorts({ channelUrl: 'https://www.youtube.com/@sparse', limit: 2 });
+    const videoId = result.data.shorts[0]!.id;
+    const series = await client.videoStats(videoId, { from: new Date(0) });
+    assert.equal(series.videoId, videoId);
+    assert.equal(series.channelId, result.data.channel.id);
+    assert.ok(series.points.length >= 1);
+    const movers = await client.channelStats(result.data.channel.id, { window: '7d', limit: 5 });
+    assert.equal(movers.window, '7d');
+    assert.ok(movers.movers.some((m) => m.videoId === videoId));
+    const missing = await client.videoStats('AAAAAAAAAAA').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(missing instanceof ChannelShortsError);
+    assert.equal(missing.code, 'VIDEO_NOT_TRACKED');
+  });
+
   it('retries 429 as often as allowed, waiting what Retry-After says, and does not wait beyond its bound', async () => {
     const user = await createUser(t, 100);
     const seen: number[] = [];

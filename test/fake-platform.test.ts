@@ -1119,3 +1119,88 @@ describe('local placeholder images (an offline demo)', () => {
     );
   });
 });
+
+describe("fake YouTube: a short's counts move", () => {
+  const CONTEXT = { client: { clientName: 'WEB', clientVersion: '2.20260101.00.00', hl: 'en', gl: 'US' } };
+  const setStats = (fake: FakePlatform, path: string, body: unknown, method = 'POST') =>
+    fetch(`${fake.innertubeBaseUrl}/__admin/channels/${path}/statistics`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(body) : undefined,
+    });
+  const videoStats = async (fake: FakePlatform, id: string) =>
+    (await call(fake, 'videos', { part: 'statistics', id })).body.items[0].statistics;
+  const playerViews = async (fake: FakePlatform, videoId: string) => {
+    const res = await fetch(`${fake.innertubeBaseUrl}/youtubei/v1/player?prettyPrint=false`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ context: CONTEXT, videoId }),
+    });
+    return ((await res.json()) as Json).videoDetails.viewCount;
+  };
+
+  it('POST …/statistics sets the counts videos.list and the player show, as strings', async (t) => {
+    const fake = await start(t);
+    const { id: channelId } = fake.addChannel({ handle: 'movers', shortsCount: 3 });
+    const videoId = videoIdFor(channelId, 1);
+    const before = await videoStats(fake, videoId);
+    const res = await setStats(fake, `movers/shorts/${videoId}`, { viewCount: '123456', likeCount: '789' });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as Json;
+    assert.deepEqual(body, {
+      videoId,
+      channelId,
+      statistics: { ...before, viewCount: '123456', likeCount: '789' },
+    });
+    assert.deepEqual(await videoStats(fake, videoId), { ...before, viewCount: '123456', likeCount: '789' });
+    assert.equal(await playerViews(fake, videoId), '123456');
+    await fake.setShortStatistics('movers', videoId, { commentCount: '5' });
+    assert.deepEqual(await videoStats(fake, videoId), {
+      ...before,
+      viewCount: '123456',
+      likeCount: '789',
+      commentCount: '5',
+    });
+  });
+
+  it('refuses counts that are not decimal strings, unknown channels, foreign ids and other methods', async (t) => {
+    const fake = await start(t);
+    const { id: channelId } = fake.addChannel({ handle: 'movers', shortsCount: 2 });
+    const videoId = videoIdFor(channelId, 0);
+    for (const body of [{ viewCount: 5 }, { viewCount: '-1' }, { viewCount: '1e3' }, {}, [], 'x'])
+      assert.equal((await setStats(fake, `movers/shorts/${videoId}`, body)).status, 400, JSON.stringify(body));
+    assert.equal((await setStats(fake, `nobody-here/shorts/${videoId}`, { viewCount: '1' })).status, 404);
+    assert.equal((await setStats(fake, `demo/shorts/${videoId}`, { viewCount: '1' })).status, 404);
+    assert.equal((await setStats(fake, `movers/shorts/${videoId}`, undefined, 'GET')).status, 405);
+    await assert.rejects(fake.setShortStatistics('movers', videoId, { viewCount: 'many' }), TypeError);
+  });
+
+  it('grows views with the fake clock when the growth model is on, from the counts last set', async (t) => {
+    let now = Date.parse('2026-07-01T00:00:00Z');
+    const fake = await start(t, { growth: { now: () => now } });
+    const { id: channelId } = fake.addChannel({ handle: 'growing', shortsCount: 2 });
+    const videoId = videoIdFor(channelId, 0);
+    const first = await videoStats(fake, videoId);
+    now += 10 * 3_600_000;
+    const later = await videoStats(fake, videoId);
+    const gained = Number(later.viewCount) - Number(first.viewCount);
+    assert.ok(gained >= 10, `gained ${gained} views in ten hours`);
+    assert.ok(Number(later.likeCount) >= Number(first.likeCount));
+    assert.equal(await playerViews(fake, videoId), later.viewCount);
+    await fake.setShortStatistics('growing', videoId, { viewCount: '1000' });
+    assert.equal((await videoStats(fake, videoId)).viewCount, '1000');
+    now += 10 * 3_600_000;
+    assert.equal(
+      Number((await videoStats(fake, videoId)).viewCount) - 1000,
+      gained,
+      'the same rate, from the set count',
+    );
+  });
+
+  it('keeps counts still without the growth model', async (t) => {
+    const fake = await start(t);
+    const { id: channelId } = fake.addChannel({ handle: 'still', shortsCount: 1 });
+    const videoId = videoIdFor(channelId, 0);
+    assert.deepEqual(await videoStats(fake, videoId), await videoStats(fake, videoId));
+  });
+});

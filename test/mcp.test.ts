@@ -12,7 +12,9 @@ const TOOLS = [
   'create_watch',
   'delete_watch',
   'get_account',
+  'get_channel_movers',
   'get_request',
+  'get_short_stats',
   'list_channel_shorts',
   'list_requests',
   'list_watches',
@@ -144,6 +146,38 @@ describe('MCP server', () => {
     assert.deepEqual((left.structuredContent as { watches: unknown[] }).watches, []);
     const log = (await client.callTool({ name: 'list_requests', arguments: { limit: 2 } })) as ToolResult;
     assert.equal((log.structuredContent as { requests: unknown[] }).requests.length, 2);
+  });
+
+  it('get_short_stats and get_channel_movers answer as their REST calls do', async () => {
+    const read = await t.app.inject({
+      method: 'POST',
+      url: '/api/youtube/shorts',
+      headers: bearer(user.key),
+      payload: { channelUrl: 'https://www.youtube.com/@agents', limit: 2 },
+    });
+    assert.equal(read.statusCode, 200, read.body);
+    const { data } = read.json() as { data: { channel: { id: string }; shorts: Array<{ id: string }> } };
+    const videoId = data.shorts[0]!.id;
+    const stats = (await client.callTool({ name: 'get_short_stats', arguments: { videoId } })) as ToolResult;
+    assert.equal(stats.isError, undefined, JSON.stringify(stats.content));
+    const rest = (
+      await t.app.inject({ method: 'GET', url: `/api/youtube/videos/${videoId}/stats`, headers: bearer(user.key) })
+    ).json();
+    assert.deepEqual((stats.structuredContent as { points: unknown[] }).points, rest.points);
+    const movers = (await client.callTool({
+      name: 'get_channel_movers',
+      arguments: { channelId: data.channel.id, window: '7d' },
+    })) as ToolResult;
+    assert.equal(movers.isError, undefined, JSON.stringify(movers.content));
+    const body = movers.structuredContent as { window: string; movers: Array<{ videoId: string }> };
+    assert.equal(body.window, '7d');
+    assert.ok(body.movers.some((m) => m.videoId === videoId));
+    const untracked = (await client.callTool({
+      name: 'get_short_stats',
+      arguments: { videoId: 'AAAAAAAAAAA' },
+    })) as ToolResult;
+    assert.equal(untracked.isError, true);
+    assert.match(untracked.content[0]?.text ?? '', /^VIDEO_NOT_TRACKED/);
   });
 
   it('counts each tool call in the window of its REST call, and not the MCP message itself', async (ctx) => {

@@ -331,6 +331,7 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
       'shorts.completed.too_large',
       'shorts.created',
       'shorts.failed',
+      'shorts.growth',
       'watch.paused',
       'watch.resumed',
       'webhook.destination.paused',
@@ -403,11 +404,23 @@ describe('OpenAPI document: named shapes, examples, guides', () => {
     assert.equal(body.webhooks.maxAttempts, 4);
     assert.equal(body.webhooks.retryWindowSeconds, 665);
     assert.equal(body.webhooks.timeoutSeconds, t.config.WEBHOOK_TIMEOUT_MS / 1000);
-    assert.deepEqual(body.watches, {
+    const { trackStats, ...watches } = body.watches;
+    assert.deepEqual(watches, {
       minIntervalSeconds: t.config.WATCH_MIN_INTERVAL_SECONDS,
       maxIntervalSeconds: 30 * 86_400,
       maxPerAccount: t.config.WATCHES_PER_ACCOUNT,
     });
+    // Tracking a channel's recent Shorts: videos.list, 1 unit per 50, paid like the check's other units.
+    assert.deepEqual(
+      { ...trackStats, perCheck: undefined },
+      {
+        unitsPerCall: 1,
+        shortsPerCall: 50,
+        maxDays: 90,
+        perCheck: undefined,
+      },
+    );
+    assert.match(trackStats.perCheck, new RegExp(`ceil\\(units / ${t.config.QUOTA_UNITS_PER_CREDIT}\\)`));
     assert.equal(body.supportContact, null, 'SUPPORT_CONTACT is not set here');
   });
 

@@ -60,6 +60,15 @@ export const PricingSchema = Type.Object(
       }),
       maxIntervalSeconds: Type.Integer({ description: 'The longest check interval a watch accepts (30 days).' }),
       maxPerAccount: Type.Integer({ description: 'Watches one account may have (WATCHES_PER_ACCOUNT).' }),
+      trackStats: Type.Object(
+        {
+          unitsPerCall: Type.Integer({ description: 'Upstream units one videos.list call costs.' }),
+          shortsPerCall: Type.Integer({ description: 'Shorts one call refreshes.' }),
+          maxDays: Type.Integer({ description: 'The largest trackStats.days.' }),
+          perCheck: Type.String({ description: 'What tracking adds to each check, in words.' }),
+        },
+        { description: "A watch's trackStats: what refreshing the recent Shorts' counts costs per check." },
+      ),
     }),
     supportContact: Nullable(
       Type.String({
@@ -88,7 +97,19 @@ export const PricingSchema = Type.Object(
           retryWindowSeconds: 99305,
           secretOverlapSeconds: 86400,
         },
-        watches: { minIntervalSeconds: 900, maxIntervalSeconds: 2592000, maxPerAccount: 20 },
+        watches: {
+          minIntervalSeconds: 900,
+          maxIntervalSeconds: 2592000,
+          maxPerAccount: 20,
+          trackStats: {
+            unitsPerCall: 1,
+            shortsPerCall: 50,
+            maxDays: 90,
+            perCheck:
+              'ceil(n / 50) upstream units, n = the Shorts published within trackStats.days (and the listing ' +
+              "page's), paid with the check at ceil(units / 4) credits beyond its prepaid units.",
+          },
+        },
         supportContact: 'billing@example.com',
       },
     ],

@@ -3,6 +3,7 @@
 // Absent upstream values: a field the platform did not send is omitted, never null.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_REQUEST_ID, EXAMPLE_TIME, FailureBody, Nullable } from './common.ts';
+import { ShortGrowthSchema } from './stats.ts';
 
 const opt = Type.Optional;
 const Thumbnail = Type.Object({ url: Type.String(), width: opt(Type.Integer()), height: opt(Type.Integer()) });
@@ -24,7 +25,15 @@ export const Sort = Type.Enum(['newest', 'oldest', 'popular'], {
     'window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.',
 });
 
-/** sort and the duration filters, shared by single requests, batch items and request records. */
+export const Include = Type.Array(Type.Literal('growth'), {
+  uniqueItems: true,
+  maxItems: 1,
+  description:
+    '"growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored ' +
+    "snapshots with this answer's counts as the latest point (absent where history is too short). No extra price.",
+});
+
+/** sort, the duration filters and include, shared by single requests, batch items and request records. */
 export function ShortsOptions() {
   return {
     maxCredits: opt(
@@ -38,6 +47,7 @@ export function ShortsOptions() {
         examples: [10],
       }),
     ),
+    include: opt(Include),
     sort: opt(Sort),
     minDurationSeconds: opt(
       Type.Integer({
@@ -184,6 +194,7 @@ export const ShortSchema = Type.Object(
       ),
     ),
     shortUrl: Type.String({ description: 'https://www.youtube.com/shorts/{id}' }),
+    growth: opt(ShortGrowthSchema),
     durationSeconds: opt(
       Type.Integer({
         minimum: 0,
@@ -385,8 +396,9 @@ export const RequestSummarySchema = Type.Object(
           minDurationSeconds: opt(Type.Integer()),
           maxDurationSeconds: opt(Type.Integer()),
           maxCredits: opt(Type.Integer()),
+          include: opt(Include),
         },
-        { description: 'Sort and duration filters and the spending cap, when the request set any.' },
+        { description: 'Sort and duration filters, the spending cap and include, when the request asked for any.' },
       ),
     ),
     batchId: opt(Type.String({ description: 'The batch this request belongs to.' })),

@@ -21,6 +21,31 @@ const CheckTrigger = Type.Union(
 /** The channel as events name it. */
 const EventChannel = Type.Object({ id: Type.String({ description: 'UC…' }), title: Type.String() });
 
+export const TrackStats = Type.Object(
+  {
+    days: Type.Integer({
+      minimum: 1,
+      maximum: 90,
+      description:
+        "Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, " +
+        '1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing).',
+    }),
+  },
+  { additionalProperties: false, description: 'Statistics tracking: growth history for the recent Shorts.' },
+);
+export const GrowthAlert = Type.Object(
+  {
+    viewsGained: Type.Integer({ minimum: 1, description: 'Views a Short must gain…' }),
+    withinHours: Type.Integer({ minimum: 1, maximum: 720, description: '…within this many hours.' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Sends a signed shorts.growth event when a tracked Short gains at least viewsGained views within ' +
+      'withinHours (from stored snapshots; once per Short per withinHours). Needs trackStats.',
+  },
+);
+
 const EXAMPLE_WATCH = {
   id: EXAMPLE_WATCH_ID,
   channelUrl: 'https://www.youtube.com/@demo',
@@ -37,6 +62,8 @@ const EXAMPLE_WATCH = {
     publishedAt: EXAMPLE_SHORT.snippet.publishedAt,
   },
   stats: { checks: 12, unitsSpent: 13, shortsReported: 1, prepaidUnits: 87 },
+  trackStats: { days: 7 },
+  alert: { viewsGained: 10000, withinHours: 24 },
   lastError: null,
   createdAt: '2026-05-31T09:00:00.000Z',
 };
@@ -74,6 +101,8 @@ export const WatchSchema = Type.Object(
         description: 'Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units).',
       }),
     }),
+    trackStats: Nullable(TrackStats),
+    alert: Nullable(GrowthAlert),
     lastError: Nullable(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
   },
@@ -137,6 +166,49 @@ const EXAMPLE_SHORTS_CREATED = {
   timestamp: EXAMPLE_TIME,
   data: { watchId: EXAMPLE_WATCH_ID, checkId: EXAMPLE_CHECK_ID, channel: exampleChannel, shorts: [EXAMPLE_SHORT] },
 };
+export const ShortsGrowthPayloadSchema = Type.Object(
+  {
+    type: Type.Literal('shorts.growth'),
+    timestamp: Type.String({ format: 'date-time' }),
+    data: Type.Object({
+      watchId: Type.String(),
+      checkId: Type.String({ description: 'The check that read the counts.' }),
+      channel: EventChannel,
+      videoId: Type.String(),
+      shortUrl: Type.String(),
+      viewCount: Type.Integer({ description: 'Views now.' }),
+      viewsGained: Type.Integer({ description: 'Views gained since `since`.' }),
+      since: Type.String({
+        format: 'date-time',
+        description: 'The earliest stored snapshot inside the alert window, the gain is counted from.',
+      }),
+      withinHours: Type.Integer({ description: "The alert's window." }),
+    }),
+  },
+  {
+    $id: 'ShortsGrowthPayload',
+    description: "Body of the shorts.growth webhook: a tracked Short is taking off (the watch's alert).",
+    examples: [
+      {
+        type: 'shorts.growth',
+        timestamp: EXAMPLE_TIME,
+        data: {
+          watchId: EXAMPLE_WATCH_ID,
+          checkId: EXAMPLE_CHECK_ID,
+          channel: exampleChannel,
+          videoId: EXAMPLE_SHORT.id,
+          shortUrl: EXAMPLE_SHORT.shortUrl,
+          viewCount: 148211,
+          viewsGained: 100000,
+          since: '2026-05-31T13:00:00.000Z',
+          withinHours: 24,
+        },
+      },
+    ],
+  },
+);
+export type ShortsGrowthPayload = Static<typeof ShortsGrowthPayloadSchema>;
+
 const pausedMessage = "Not enough credits for this watch's next check.";
 
 export const ShortsCreatedPayloadSchema = Type.Object(
@@ -222,7 +294,7 @@ const EXAMPLE_EVENT = {
 export const WatchEventSchema = Type.Object(
   {
     id: Type.String({ description: 'evt_…; the webhook-id is msg_<id>.' }),
-    type: Type.String({ description: 'shorts.created, watch.paused or watch.resumed.' }),
+    type: Type.String({ description: 'shorts.created, shorts.growth, watch.paused or watch.resumed.' }),
     createdAt: Type.String({ format: 'date-time' }),
     data: Type.Unknown({
       description:

@@ -1,5 +1,6 @@
 // Runs the fake platform on its own, e.g. to point a locally started service at it:
-// PORT (default 0 = any free port), HOST, FAKE_API_KEY (default fake-api-key), FAKE_LATENCY_MS.
+// PORT (default 0 = any free port), HOST, FAKE_API_KEY (default fake-api-key), FAKE_LATENCY_MS,
+// FAKE_GROWTH=0 to keep every short's counts still (views grow with the clock by default here).
 import { startFakePlatform } from './server.ts';
 
 const port = Number(process.env.PORT ?? 0);
@@ -10,6 +11,7 @@ const fake = await startFakePlatform({
   latencyMs: Number(process.env.FAKE_LATENCY_MS ?? 0),
   // Thumbnails drawn by the fake itself: the dashboard's gallery looks as meant with no network.
   localImages: true,
+  growth: process.env.FAKE_GROWTH !== '0',
 }).catch((error: NodeJS.ErrnoException) => {
   // One clear line instead of a stack trace.
   if (error.code === 'EADDRINUSE') {
@@ -33,6 +35,10 @@ console.log(`publish a short now: curl -X POST ${fake.innertubeBaseUrl}/__admin/
 console.log(
   `take one down / restore it: curl -X DELETE ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>; ` +
     `curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>/restore`,
+);
+console.log(
+  `set a short's counts: curl -X POST ${fake.innertubeBaseUrl}/__admin/channels/demo/shorts/<videoId>/statistics ` +
+    `-d '{"viewCount":"1000000"}'`,
 );
 
 let stopping = false;

@@ -3,6 +3,7 @@
 // and benchmarks can ask for any size without setting anything up.
 import { generateChannel, type ChannelSpec, type GeneratedChannel } from './channel-generator.ts';
 import { parseVideoId, videoIdForKey } from './ids.ts';
+import type { CountsInput, ShortStatistics } from './statistics.ts';
 
 export const MAX_AUTO_SHORTS = 100_000;
 const AUTO_HANDLE = /^fake-(\d{1,6})$/;
@@ -31,13 +32,21 @@ export class ChannelRegistry {
   readonly #byUsername = new Map<string, GeneratedChannel>();
   readonly #byKey = new Map<number, GeneratedChannel>();
   readonly #autoGenerate: boolean;
+  readonly #statistics: ShortStatistics;
 
-  constructor(autoGenerate: boolean) {
+  constructor(autoGenerate: boolean, statistics: ShortStatistics) {
     this.#autoGenerate = autoGenerate;
+    this.#statistics = statistics;
   }
 
   add(spec: ChannelSpec): GeneratedChannel {
-    const channel = generateChannel(spec);
+    const generated = generateChannel(spec);
+    // Every answer that shows a short's counts reads them from video(): the counts set and the
+    // growth model apply there once.
+    const channel: GeneratedChannel = {
+      ...generated,
+      video: (index) => this.#statistics.apply(generated.video(index)),
+    };
     const previous = this.#byHandle.get(normalizeHandle(channel.handle));
     if (previous) this.#remove(previous);
     const sameId = this.#byId.get(channel.id);
@@ -75,21 +84,25 @@ export class ChannelRegistry {
   ): { channel: GeneratedChannel; videoId: string; changed: boolean } | undefined {
     const current = this.byHandle(handle);
     if (!current) return undefined;
-    const parsed = parseVideoId(videoId);
-    if (
-      !parsed ||
-      parsed.key !== current.key ||
-      parsed.ordinal >= current.spec.shortsCount ||
-      videoIdForKey(current.key, parsed.ordinal) !== videoId
-    ) {
-      throw new RangeError(`${videoId} is not a short of @${current.handle}`);
-    }
+    const parsed = ordinalOf(current, videoId);
     const takenDown = new Set(current.spec.takenDown ?? []);
     if (takenDown.has(parsed.ordinal) !== visible) return { channel: current, videoId, changed: false };
     if (visible) takenDown.delete(parsed.ordinal);
     else takenDown.add(parsed.ordinal);
     const channel = this.add({ ...current.spec, id: current.id, takenDown: [...takenDown].sort((x, y) => x - y) });
     return { channel, videoId, changed: true };
+  }
+
+  /**
+   * Sets a short's counts (decimal strings, as the Data API sends them); with the growth model on,
+   * it grows from them. Undefined for an unknown handle; a RangeError for a foreign video id.
+   */
+  setShortStatistics(handle: string, videoId: string, counts: CountsInput): { channel: GeneratedChannel } | undefined {
+    const channel = this.byHandle(handle);
+    if (!channel) return undefined;
+    ordinalOf(channel, videoId);
+    this.#statistics.set(videoId, counts);
+    return { channel };
   }
 
   #remove(channel: GeneratedChannel): void {
@@ -134,4 +147,18 @@ export class ChannelRegistry {
     const index = channel?.indexOfOrdinal(parsed!.ordinal);
     return channel && index !== undefined && channel.videoId(index) === id ? { channel, index } : undefined;
   }
+}
+
+/** The ordinal of one of the channel's shorts; a RangeError for any other id. */
+function ordinalOf(channel: GeneratedChannel, videoId: string): { ordinal: number } {
+  const parsed = parseVideoId(videoId);
+  if (
+    !parsed ||
+    parsed.key !== channel.key ||
+    parsed.ordinal >= channel.spec.shortsCount ||
+    videoIdForKey(channel.key, parsed.ordinal) !== videoId
+  ) {
+    throw new RangeError(`${videoId} is not a short of @${channel.handle}`);
+  }
+  return parsed;
 }

@@ -18,7 +18,9 @@ import {
   rateLimited,
   requestsShortsItems,
 } from './innertube.ts';
+import { parseVideoId } from './ids.ts';
 import type { ChannelRegistry } from './registry.ts';
+import { type CountsInput, parseCounts } from './statistics.ts';
 import type { FakeHub } from './websub-hub.ts';
 import type { Fault, FakeCall, InnertubeCall, InnertubeFault } from './types.ts';
 import { IMAGE_PATH, imageRoute, rewriteImageHosts } from './placeholder-images.ts';
@@ -89,6 +91,7 @@ type Route = (
 /** The paths matched in this order (on the path alone); every other path is a Data API call. */
 const ROUTES: Array<{ path: RegExp; route: Route }> = [
   { path: /^\/__admin\/channels\/([^/]+)\/shorts\/?$/, route: publishRoute },
+  { path: /^\/__admin\/channels\/([^/]+)\/shorts\/([^/]+?)\/statistics\/?$/, route: statisticsRoute },
   { path: /^\/__admin\/channels\/([^/]+)\/shorts\/([^/]+?)(\/restore)?\/?$/, route: shortVisibilityRoute },
   { path: /^\/subscribe$/, route: async (state, req, res) => state.hub.handleSubscribe(req, res, await readBody(req)) },
   {
@@ -151,6 +154,14 @@ export function setShortVisible<V extends boolean>(state: FakeState, handle: str
   return { videoId: result.videoId, channelId: result.channel.id, visible };
 }
 
+export function setShortStatistics(state: FakeState, handle: string, videoId: string, counts: CountsInput) {
+  const result = state.registry.setShortStatistics(handle, videoId, counts);
+  if (!result) throw new RangeError(`no channel @${handle}`);
+  const index = result.channel.indexOfOrdinal(parseVideoId(videoId)!.ordinal);
+  const statistics = index === undefined ? undefined : result.channel.video(index).statistics;
+  return { videoId, channelId: result.channel.id, statistics: statistics ?? null };
+}
+
 function adminJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
@@ -189,6 +200,33 @@ async function shortVisibilityRoute(
     const handle = decodeURIComponent(match[1]!);
     const videoId = decodeURIComponent(match[2]!);
     adminJson(res, 200, setShortVisible(state, handle, videoId, restore));
+  } catch (error) {
+    adminJson(res, 404, { error: (error as Error).message });
+  }
+}
+
+/** POST /__admin/channels/:handle/shorts/:videoId/statistics {viewCount?, likeCount?, commentCount?} */
+async function statisticsRoute(
+  state: FakeState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  _url: URL,
+  match: RegExpExecArray,
+) {
+  const text = await readBody(req);
+  if (req.method !== 'POST') return adminJson(res, 405, { error: "POST sets a short's counts" });
+  let counts: CountsInput;
+  try {
+    counts = parseCounts(text ? JSON.parse(text) : undefined);
+  } catch (error) {
+    return adminJson(res, 400, { error: (error as Error).message });
+  }
+  try {
+    adminJson(
+      res,
+      200,
+      setShortStatistics(state, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!), counts),
+    );
   } catch (error) {
     adminJson(res, 404, { error: (error as Error).message });
   }

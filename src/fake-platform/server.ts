@@ -6,9 +6,10 @@
 // youtubei.js at innertubeBaseUrl. InnerTube calls are logged apart and cost no Data API quota.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ChannelSpec } from './channel-generator.ts';
+import type { ChannelSpec, VideoResource } from './channel-generator.ts';
 import { ChannelRegistry, DEMO_CHANNELS } from './registry.ts';
-import { type FakeState, handleRequest, publishShort, setShortVisible } from './routes.ts';
+import { type FakeState, handleRequest, publishShort, setShortStatistics, setShortVisible } from './routes.ts';
+import { type CountsInput, parseCounts, ShortStatistics } from './statistics.ts';
 import { createFakeHub, type FakeHub } from './websub-hub.ts';
 
 export type { ChannelSpec } from './channel-generator.ts';
@@ -31,6 +32,11 @@ export interface FakePlatformOptions {
   host?: string;
   /** Thumbnails, avatars and banners served by the fake itself (placeholder SVGs), for an offline demo. */
   localImages?: boolean;
+  /**
+   * Views grow with the fake's clock (statistics.ts: a seeded rate per short, a few taking off);
+   * off by default so counts stay fixed for tests that compare them. `now` defaults to Date.now.
+   */
+  growth?: boolean | { now: () => number };
 }
 
 export interface FakePlatform {
@@ -72,13 +78,27 @@ export interface FakePlatform {
    * place with its old publication time; no WebSub notification. Idempotent; throws as takeDownShort.
    */
   restoreShort(handle: string, videoId: string): Promise<{ videoId: string; channelId: string; visible: true }>;
+  /**
+   * Sets a short's counts (POST /__admin/channels/:handle/shorts/:videoId/statistics): decimal
+   * strings, as the Data API sends them; every answer shows them from then on (with growth on, it
+   * grows from them). A count the short hides (a sparse channel's likes) stays hidden. Throws as
+   * takeDownShort, and a TypeError for a count that is not a decimal string.
+   */
+  setShortStatistics(
+    handle: string,
+    videoId: string,
+    counts: CountsInput,
+  ): Promise<{ videoId: string; channelId: string; statistics: VideoStatistics | null }>;
   /** The fake WebSub hub (hubUrl = <origin>/subscribe; topics <origin>/feeds/videos.xml?channel_id=…). */
   hub: FakeHub;
   close(): Promise<void>;
 }
 
+type VideoStatistics = VideoResource['statistics'];
+
 function createState(options: FakePlatformOptions): FakeState {
-  const registry = new ChannelRegistry(options.autoGenerate ?? true);
+  const growth = options.growth === true ? { now: Date.now } : options.growth || undefined;
+  const registry = new ChannelRegistry(options.autoGenerate ?? true, new ShortStatistics(growth));
   for (const spec of [...DEMO_CHANNELS, ...(options.channels ?? [])]) registry.add(spec);
   const state: FakeState = {
     // Each key stands for its own Google project: quota is counted per key.
@@ -177,6 +197,8 @@ function platformHandle(state: FakeState, close: () => Promise<void>): FakePlatf
     publishShort: (handle) => publishShort(state, handle),
     takeDownShort: async (handle, videoId) => setShortVisible(state, handle, videoId, false),
     restoreShort: async (handle, videoId) => setShortVisible(state, handle, videoId, true),
+    setShortStatistics: async (handle, videoId, counts) =>
+      setShortStatistics(state, handle, videoId, parseCounts(counts)),
     hub: state.hub,
     close,
   };

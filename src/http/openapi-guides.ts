@@ -18,6 +18,7 @@ export const GUIDES = [
   { file: 'credits.md', title: 'Credits and pricing' },
   { file: 'limits.md', title: 'Limits and headers' },
   { file: 'webhooks.md', title: 'Webhooks' },
+  { file: 'statistics.md', title: 'Statistics over time' },
   { file: 'agents.md', title: 'Agents' },
 ] as const;
 

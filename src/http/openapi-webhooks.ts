@@ -13,6 +13,7 @@ import { CreditsLowPayloadSchema } from '../contract/credits.ts';
 import { DestinationPausedPayloadSchema, WebhookTestPayloadSchema } from '../contract/requests-log.ts';
 import {
   ShortsCreatedPayloadSchema,
+  ShortsGrowthPayloadSchema,
   WatchPausedPayloadSchema,
   WatchResumedPayloadSchema,
 } from '../contract/watches.ts';
@@ -186,6 +187,14 @@ export function webhookDocs() {
       'Sent when a check of a watch (POST /api/youtube/watches) finds new shorts: one event per ' +
         'check, the shorts oldest first.',
       'One new short.',
+    ),
+    ...watchWebhook(
+      'shorts.growth',
+      ShortsGrowthPayloadSchema,
+      "Sent when a check of a tracked watch (trackStats with an alert) finds one of the channel's Shorts " +
+        'gained at least alert.viewsGained views within alert.withinHours (from stored snapshots, never ' +
+        'extrapolated); at most once per Short per alert window.',
+      'A Short taking off.',
     ),
     ...watchWebhook(
       'watch.paused',

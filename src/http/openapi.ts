@@ -106,6 +106,7 @@ const securitySchemes = () => ({
 
 const tags = () => [
   { name: 'shorts', description: 'The metered operation and its request records' },
+  { name: 'statistics', description: "Shorts' counts over time, growth and a channel's movers (stored; no credits)" },
   { name: 'auth', description: 'Dashboard sessions and sign-up' },
   { name: 'keys', description: 'API keys' },
   { name: 'accounts', description: 'Credits, limits, usage and the price' },

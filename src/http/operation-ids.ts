@@ -61,6 +61,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/pricing': 'getPricing',
   'POST /api/youtube/watches': 'createWatch',
   'GET /api/youtube/watches': 'listWatches',
+  'GET /api/youtube/videos/{videoId}/stats': 'getVideoStats',
+  'GET /api/youtube/channels/{channelId}/stats': 'getChannelStats',
   'GET /api/youtube/watches/{watchId}': 'getWatch',
   'PATCH /api/youtube/watches/{watchId}': 'updateWatch',
   'DELETE /api/youtube/watches/{watchId}': 'deleteWatch',

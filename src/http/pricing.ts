@@ -5,6 +5,7 @@ import { parseRetrySchedule } from '../config.ts';
 import type { Pricing } from '../contract/pricing.ts';
 import { describePricing } from '../domain/shorts/pricing.ts';
 import { MAX_WATCH_INTERVAL_SECONDS } from '../domain/watches/watches.ts';
+import { IDS_PER_CALL } from '../domain/stats/tracking.ts';
 
 export function configuredPricing(config: Config): Pricing {
   const described = describePricing({
@@ -25,6 +26,15 @@ export function configuredPricing(config: Config): Pricing {
       minIntervalSeconds: config.WATCH_MIN_INTERVAL_SECONDS,
       maxIntervalSeconds: MAX_WATCH_INTERVAL_SECONDS,
       maxPerAccount: config.WATCHES_PER_ACCOUNT,
+      trackStats: {
+        unitsPerCall: 1,
+        shortsPerCall: IDS_PER_CALL,
+        maxDays: 90,
+        perCheck:
+          `ceil(n / ${IDS_PER_CALL}) upstream units, n = the Shorts published within trackStats.days (and the ` +
+          `listing page's), paid with the check at ceil(units / ${config.QUOTA_UNITS_PER_CREDIT}) credits beyond ` +
+          'its prepaid units.',
+      },
     },
   });
   return { ...described, supportContact: config.SUPPORT_CONTACT.trim() || null };

@@ -8,6 +8,7 @@ import { releaseAllExpiredReservations } from '../domain/credits/reservations.ts
 import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/idempotency-keys.ts';
 import { purgeDestinationHours } from '../domain/webhooks/destinations.ts';
+import { rollUpOldPoints } from '../domain/stats/retention.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -37,6 +38,8 @@ export interface SweeperSettings {
   timers: boolean;
   sweepSeconds: number;
   retentionDays: number;
+  /** STATS_RETENTION_DAYS: snapshots older are rolled up to one per Short per day, with the purge. */
+  statsRetentionDays?: number;
 }
 
 export interface Sweeper {
@@ -82,6 +85,10 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
     void purgeDestinationHours(db, new Date(now())).catch((err: unknown) =>
       log.error({ err }, 'dropping old webhook destination counts failed'),
     );
+    if (settings.statsRetentionDays !== undefined)
+      void rollUpOldPoints(db, settings.statsRetentionDays, now()).catch((err: unknown) =>
+        log.error({ err }, 'rolling up old statistics snapshots failed'),
+      );
   };
   const timers = settings.timers
     ? [

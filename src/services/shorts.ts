@@ -4,6 +4,9 @@ import type { PgBoss } from 'pg-boss';
 import type { Core } from './core.ts';
 import type { Stores } from './stores.ts';
 import type { Upstream } from './upstream.ts';
+import type { StatsParts } from './stats.ts';
+import { snapshotOf } from '../domain/stats/snapshots.ts';
+import { withGrowth } from '../domain/stats/series.ts';
 import { insertDeferredJobs } from '../infra/queue.ts';
 import { type CircuitBreaker, createCircuitBreaker } from '../infra/circuit-breaker.ts';
 import type { SourceHealth } from '../infra/source-health.ts';
@@ -20,6 +23,7 @@ export function buildShorts(
   { config, metrics, clock: now, log }: Core,
   { cache, staleCache }: Pick<Stores, 'cache' | 'staleCache'>,
   { youtube, source, innertube, health }: Pick<Upstream, 'youtube' | 'source' | 'innertube' | 'health'>,
+  { snapshots }: StatsParts,
 ): { pricing: PriceSettings; shorts: ShortsService } {
   const pricing = {
     creditsPerBlock: config.CREDITS_PER_BLOCK,
@@ -41,6 +45,7 @@ export function buildShorts(
     source,
     ...(innertube ? { innertube, breakers: innertubeBreakers(health, now) } : {}),
     playerCallsPerHour: config.INNERTUBE_PLAYER_CALLS_PER_HOUR,
+    onFreshRead: (result) => snapshots.record(snapshotOf(result)),
     onInnertubeFailure: (kind, error) => {
       metrics.innertubeFailures.inc({ kind });
       log.error({ err: error, kind }, 'InnerTube call failed');
@@ -78,6 +83,7 @@ export function buildShortsRequests(
       onSettleFailure: ({ requestId, error, what }) => log.error({ reqId: requestId, err: error }, what),
     },
     onCharged: (credits) => metrics.creditsCharged.inc(credits),
+    withGrowth: (result) => withGrowth(db, result, now()),
   };
 }
 

@@ -16,7 +16,7 @@ export interface WatchParts {
 
 export function buildWatches(
   { config, db, metrics, clock: now, log }: Core,
-  parts: Pick<WatchDeps, 'youtube' | 'innertube' | 'source' | 'quota' | 'pricing'> & { boss: PgBoss },
+  parts: Pick<WatchDeps, 'youtube' | 'innertube' | 'source' | 'quota' | 'pricing' | 'snapshots'> & { boss: PgBoss },
 ): WatchParts {
   const { boss } = parts;
   const websub: WebSubDeps | undefined = config.PUBLIC_BASE_URL
@@ -40,6 +40,7 @@ export function buildWatches(
     source: parts.source,
     quota: parts.quota,
     pricing: parts.pricing,
+    ...(parts.snapshots ? { snapshots: parts.snapshots } : {}),
     now,
     recordEvent: eventRecorder(boss),
     enqueueCheck: (tx, job) => enqueueWatchCheck(boss, tx, job),

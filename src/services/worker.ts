@@ -47,6 +47,7 @@ export async function startWorker(
       timers: options.runWorker,
       sweepSeconds: config.WATCH_SWEEP_SECONDS,
       retentionDays: config.RESULT_RETENTION_DAYS,
+      statsRetentionDays: config.STATS_RETENTION_DAYS,
     },
   );
   return {

@@ -26,6 +26,9 @@ export type Channel = components['schemas']['Channel'];
 export type Short = components['schemas']['Short'];
 export type Pricing = components['schemas']['Pricing'];
 export type Sort = NonNullable<ShortsRequest['sort']>;
+export type VideoStats = components['schemas']['VideoStats'];
+export type ChannelStats = components['schemas']['ChannelStats'];
+export type StatsWindow = ChannelStats['window'];
 
 export interface ClientOptions {
   /** Where the service runs, e.g. https://shorts.example.com */
@@ -159,6 +162,29 @@ export class ChannelShortsClient {
       yield* page.data.shorts;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
+  }
+
+  /**
+   * A Short's stored counts over time (oldest first; from/to as Date or ISO 8601, default the last
+   * 30 days) and its growth. Free; VIDEO_NOT_TRACKED when the service never read it.
+   */
+  videoStats(videoId: string, range: { from?: Date | string; to?: Date | string } = {}): Promise<VideoStats> {
+    const query = new URLSearchParams();
+    for (const key of ['from', 'to'] as const) {
+      const value = range[key];
+      if (value !== undefined) query.set(key, value instanceof Date ? value.toISOString() : value);
+    }
+    const text = query.toString();
+    return this.#call('GET', `/api/youtube/videos/${encodeURIComponent(videoId)}/stats${text ? `?${text}` : ''}`);
+  }
+
+  /** A channel's Shorts ranked by views gained in the window (default 24h), and its own counts over it. Free. */
+  channelStats(channelId: string, options: { window?: StatsWindow; limit?: number } = {}): Promise<ChannelStats> {
+    const query = new URLSearchParams();
+    if (options.window !== undefined) query.set('window', options.window);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    const text = query.toString();
+    return this.#call('GET', `/api/youtube/channels/${encodeURIComponent(channelId)}/stats${text ? `?${text}` : ''}`);
   }
 
   getAccount(): Promise<Account> {

@@ -3034,6 +3034,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/youtube/videos/{videoId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Short's counts over time and its growth (stored snapshots; no credits).
+         * @description Every fresh read of a Short from the platform (shorts requests, batches, watch checks, tracked channels) stores a snapshot of its counts, shared by all accounts. This reads them: points oldest first in from..to (default the last 30 days), and growth over the last 24 hours, 7 days and 30 days: the latest point minus the earliest stored point inside the window (`since`), present when the window holds two points or more. Counts in the read rate limit; costs no credits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/videos/videoId/stats' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/videos/videoId/stats', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/videos/videoId/stats",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["getVideoStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/youtube/channels/{channelId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's Shorts ranked by views gained in a window, and its own counts over time.
+         * @description The channel's Shorts with stored history (read by any account's requests, watch checks or tracking), ordered by views gained in the window (24h, 7d or 30d), each with its last counts and growth; and the channel's subscriber and view counts over the window. Empty lists for a channel nothing was read of. Counts in the read rate limit; costs no credits.
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl -sS -X GET 'http://localhost:3000/api/youtube/channels/channelId/stats' \
+         *       -H "Authorization: Bearer $API_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     const response = await fetch('http://localhost:3000/api/youtube/channels/channelId/stats', {
+         *       method: 'GET',
+         *       headers: { Authorization: `Bearer ${process.env.API_KEY}` },
+         *     });
+         *     const result = await response.json(); // errors: { error, message, requestId }
+         *     ```
+         *
+         *     **Python**
+         *
+         *     ```python
+         *     import os, requests
+         *
+         *     response = requests.get(
+         *         "http://localhost:3000/api/youtube/channels/channelId/stats",
+         *         headers={"Authorization": f"Bearer {os.environ['API_KEY']}"},
+         *         timeout=120,
+         *     )
+         *     result = response.json()  # errors: {"error", "message", "requestId"}
+         *     ```
+         */
+        get: operations["getChannelStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3045,7 +3145,7 @@ export type paths = {
         put?: never;
         /**
          * The MCP server for AI agents (Streamable HTTP, JSON-RPC 2.0; see the Agents guide).
-         * @description One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: `list_channel_shorts`, `get_request`, `list_requests`, `get_account`, `create_watch`, `list_watches`, `delete_watch`. A tool call is the REST call it names: the same scopes, limits, credits and error codes.
+         * @description One JSON-RPC message (or a batch) per POST, answered as JSON (no event stream, no session). Send `Accept: application/json, text/event-stream` as MCP clients do. Tools: `list_channel_shorts`, `get_request`, `list_requests`, `get_short_stats`, `get_channel_movers`, `get_account`, `create_watch`, `list_watches`, `delete_watch`. A tool call is the REST call it names: the same scopes, limits, credits and error codes.
          *
          *     **curl**
          *
@@ -3205,6 +3305,26 @@ export type webhooks = {
          * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
          */
         post: operations["shortsCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "shorts.growth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent when a check of a tracked watch (trackStats with an alert) finds one of the channel's Shorts gained at least alert.viewsGained views within alert.withinHours (from stored snapshots, never extrapolated); at most once per Short per alert window.
+         * @description Signed per Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp (Unix seconds) and webhook-signature (space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per active secret). Answer 2xx to acknowledge; 410 stops retries; anything else (redirects included) is retried on the configured schedule, honouring Retry-After. See the Webhooks guide above. webhook-id is msg_<event id> (the id in the watch's events, GET /api/youtube/watches/{watchId}).
+         */
+        post: operations["shortsGrowthEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3573,6 +3693,8 @@ export type components = {
              * @example 10
              */
             maxCredits?: number;
+            /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+            include?: "growth"[];
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -3975,6 +4097,79 @@ export type components = {
             };
         };
         /**
+         * @description A channel's Shorts with stored history ranked by growth, and its own counts over time.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "channelId": "UCuAXFkgsw1L7xaCfnd5JJOw",
+         *       "window": "24h",
+         *       "movers": [
+         *         {
+         *           "videoId": "dQw4w9WgXcQ",
+         *           "publishedAt": "2026-05-30T18:00:00.000Z",
+         *           "last": {
+         *             "at": "2026-06-01T12:00:00.000Z",
+         *             "viewCount": 48211,
+         *             "likeCount": 3120,
+         *             "commentCount": 87,
+         *             "exact": true
+         *           },
+         *           "growth": {
+         *             "last24h": {
+         *               "viewsGained": 5120,
+         *               "since": "2026-05-31T12:10:00.000Z"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "channel": {
+         *         "points": [
+         *           {
+         *             "at": "2026-06-01T12:00:00.000Z",
+         *             "subscriberCount": 12400,
+         *             "viewCount": 1843000,
+         *             "videoCount": 140,
+         *             "exact": true
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        ChannelStats: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            channelId: string;
+            /** @description The window movers are ranked by. */
+            window: "24h" | "7d" | "30d";
+            /** @description Ordered by views gained in the window, most first; Shorts without growth in the window follow, by their last view count. */
+            movers: components["schemas"]["Mover"][];
+            /** @description The channel's own counts over the window. */
+            channel: {
+                /** @description Oldest first, inside the window. */
+                points: components["schemas"]["ChannelStatsPoint"][];
+            };
+        };
+        /**
+         * @description One snapshot of a channel's own counts.
+         * @example {
+         *       "at": "2026-06-01T12:00:00.000Z",
+         *       "subscriberCount": 12400,
+         *       "viewCount": 1843000,
+         *       "videoCount": 140,
+         *       "exact": true
+         *     }
+         */
+        ChannelStatsPoint: {
+            /** Format: date-time */
+            at: string;
+            subscriberCount?: number;
+            viewCount?: number;
+            videoCount?: number;
+            /** @description False for counts parsed from display text (keyless reads). */
+            exact: boolean;
+        };
+        /**
          * @example {
          *       "channelUrl": "https://www.youtube.com/@demo",
          *       "webhookUrl": "https://example.com/hooks/shorts",
@@ -3994,6 +4189,18 @@ export type components = {
             webhookUrl: string;
             /** @description Seconds between scheduled checks; at least WATCH_MIN_INTERVAL_SECONDS (default 900, also the default interval), at most 30 days. */
             intervalSeconds?: number;
+            /** @description Statistics tracking: growth history for the recent Shorts. */
+            trackStats?: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            };
+            /** @description Sends a signed shorts.growth event when a tracked Short gains at least viewsGained views within withinHours (from stored snapshots; once per Short per withinHours). Needs trackStats. */
+            alert?: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            };
         };
         /**
          * @description A new invitation with its one-time link (shown once).
@@ -4570,6 +4777,33 @@ export type components = {
             nextCursor: string | null;
         };
         /**
+         * @description One of a channel's Shorts with stored history: its last counts and its growth.
+         * @example {
+         *       "videoId": "dQw4w9WgXcQ",
+         *       "publishedAt": "2026-05-30T18:00:00.000Z",
+         *       "last": {
+         *         "at": "2026-06-01T12:00:00.000Z",
+         *         "viewCount": 48211,
+         *         "likeCount": 3120,
+         *         "commentCount": 87,
+         *         "exact": true
+         *       },
+         *       "growth": {
+         *         "last24h": {
+         *           "viewsGained": 5120,
+         *           "since": "2026-05-31T12:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        Mover: {
+            videoId: string;
+            /** Format: date-time */
+            publishedAt?: string;
+            last: components["schemas"]["StatsPoint"];
+            growth: components["schemas"]["ShortGrowth"];
+        };
+        /**
          * @description The configured price and webhook timings.
          * @example {
          *       "credits": {
@@ -4603,7 +4837,13 @@ export type components = {
          *       "watches": {
          *         "minIntervalSeconds": 900,
          *         "maxIntervalSeconds": 2592000,
-         *         "maxPerAccount": 20
+         *         "maxPerAccount": 20,
+         *         "trackStats": {
+         *           "unitsPerCall": 1,
+         *           "shortsPerCall": 50,
+         *           "maxDays": 90,
+         *           "perCheck": "ceil(n / 50) upstream units, n = the Shorts published within trackStats.days (and the listing page's), paid with the check at ceil(units / 4) credits beyond its prepaid units."
+         *         }
          *       },
          *       "supportContact": "billing@example.com"
          *     }
@@ -4650,6 +4890,17 @@ export type components = {
                 maxIntervalSeconds: number;
                 /** @description Watches one account may have (WATCHES_PER_ACCOUNT). */
                 maxPerAccount: number;
+                /** @description A watch's trackStats: what refreshing the recent Shorts' counts costs per check. */
+                trackStats: {
+                    /** @description Upstream units one videos.list call costs. */
+                    unitsPerCall: number;
+                    /** @description Shorts one call refreshes. */
+                    shortsPerCall: number;
+                    /** @description The largest trackStats.days. */
+                    maxDays: number;
+                    /** @description What tracking adds to each check, in words. */
+                    perCheck: string;
+                };
             };
             supportContact: string | null;
         };
@@ -4804,7 +5055,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters and the spending cap, when the request set any. */
+            /** @description Sort and duration filters, the spending cap and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4814,6 +5065,8 @@ export type components = {
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
                 maxCredits?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4868,7 +5121,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters and the spending cap, when the request set any. */
+            /** @description Sort and duration filters, the spending cap and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4878,6 +5131,8 @@ export type components = {
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
                 maxCredits?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -4971,7 +5226,7 @@ export type components = {
             itemCount: number | null;
             creditsCharged: number | null;
             error: string | null;
-            /** @description Sort and duration filters and the spending cap, when the request set any. */
+            /** @description Sort and duration filters, the spending cap and include, when the request asked for any. */
             options?: {
                 /**
                  * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
@@ -4981,6 +5236,8 @@ export type components = {
                 minDurationSeconds?: number;
                 maxDurationSeconds?: number;
                 maxCredits?: number;
+                /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+                include?: "growth"[];
             };
             /** @description The batch this request belongs to. */
             batchId?: string;
@@ -5133,8 +5390,79 @@ export type components = {
             };
             /** @description https://www.youtube.com/shorts/{id} */
             shortUrl: string;
+            growth?: components["schemas"]["ShortGrowth"];
             /** @description contentDetails.duration in seconds (Shorts run up to 180 s since 2024-10-15); absent when the platform sends no duration. */
             durationSeconds?: number;
+        };
+        /**
+         * @description Growth over the last 24 hours, 7 days and 30 days; a window is absent where history is too short.
+         * @example {
+         *       "last24h": {
+         *         "viewsGained": 5120,
+         *         "likesGained": 210,
+         *         "commentsGained": 4,
+         *         "since": "2026-05-31T12:10:00.000Z"
+         *       }
+         *     }
+         */
+        ShortGrowth: {
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last24h?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last7d?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
+            /**
+             * @description The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth.
+             * @example {
+             *       "viewsGained": 5120,
+             *       "likesGained": 210,
+             *       "commentsGained": 4,
+             *       "since": "2026-05-31T12:10:00.000Z"
+             *     }
+             */
+            last30d?: {
+                viewsGained: number;
+                likesGained?: number;
+                commentsGained?: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored point inside the window, which the gains are counted from: how much of the window the stored history covers.
+                 */
+                since: string;
+            };
         };
         /**
          * @description A webhook request was accepted; the result is POSTed to webhookUrl.
@@ -5225,6 +5553,56 @@ export type components = {
                 shorts: components["schemas"]["Short"][];
             };
         };
+        /**
+         * @description Body of the shorts.growth webhook: a tracked Short is taking off (the watch's alert).
+         * @example {
+         *       "type": "shorts.growth",
+         *       "timestamp": "2026-06-01T12:00:00.000Z",
+         *       "data": {
+         *         "watchId": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
+         *         "checkId": "wck_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *         "channel": {
+         *           "id": "UCdemo0000000000000000aa",
+         *           "title": "Demo Channel"
+         *         },
+         *         "videoId": "dQw4w9WgXcQ",
+         *         "shortUrl": "https://www.youtube.com/shorts/dQw4w9WgXcQ",
+         *         "viewCount": 148211,
+         *         "viewsGained": 100000,
+         *         "since": "2026-05-31T13:00:00.000Z",
+         *         "withinHours": 24
+         *       }
+         *     }
+         */
+        ShortsGrowthPayload: {
+            /** @constant */
+            type: "shorts.growth";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                watchId: string;
+                /** @description The check that read the counts. */
+                checkId: string;
+                channel: {
+                    /** @description UC… */
+                    id: string;
+                    title: string;
+                };
+                videoId: string;
+                shortUrl: string;
+                /** @description Views now. */
+                viewCount: number;
+                /** @description Views gained since `since`. */
+                viewsGained: number;
+                /**
+                 * Format: date-time
+                 * @description The earliest stored snapshot inside the alert window, the gain is counted from.
+                 */
+                since: string;
+                /** @description The alert's window. */
+                withinHours: number;
+            };
+        };
         ShortsRequest: {
             /**
              * @description Channel address (non-ASCII handles may be sent as they are, or percent-encoded): /@handle, /channel/UC…, /user/name, /c/name or /name on youtube.com (www., m., music.), with or without https://, or a bare @handle or channel id (UC…). Anything else answers 400 INVALID_CHANNEL_URL listing the accepted forms; a user name or password in the address is dropped before it is recorded.
@@ -5242,6 +5620,8 @@ export type components = {
              * @example 10
              */
             maxCredits?: number;
+            /** @description "growth": every short carries growth over the last 24 hours, 7 days and 30 days, computed from stored snapshots with this answer's counts as the latest point (absent where history is too short). No extra price. */
+            include?: "growth"[];
             /**
              * @description newest (default) | oldest | popular (exact viewCount, ties newest first). oldest and popular read the whole window (up to MAX_SHORTS_PER_REQUEST) and are priced by what was read; limit applies after sorting.
              * @enum {unknown}
@@ -5509,6 +5889,28 @@ export type components = {
             channelTitle: string | null;
             via: ("api" | "mcp") | null;
         };
+        /**
+         * @description One snapshot of a Short's public counts.
+         * @example {
+         *       "at": "2026-06-01T12:00:00.000Z",
+         *       "viewCount": 48211,
+         *       "likeCount": 3120,
+         *       "commentCount": 87,
+         *       "exact": true
+         *     }
+         */
+        StatsPoint: {
+            /**
+             * Format: date-time
+             * @description When the counts were read from the platform.
+             */
+            at: string;
+            viewCount: number;
+            likeCount?: number;
+            commentCount?: number;
+            /** @description False for counts parsed from display text ("2.9M views", keyless reads): approximate. */
+            exact: boolean;
+        };
         /** @description The fields to change; an empty body changes nothing. */
         UpdateWatch: {
             /** Format: uri */
@@ -5517,6 +5919,16 @@ export type components = {
             intervalSeconds?: number;
             /** @description paused: no checks until set to active again (then checked at once). */
             status?: "active" | "paused";
+            trackStats?: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            } | null;
+            alert?: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            } | null;
         };
         /**
          * @example {
@@ -5611,6 +6023,49 @@ export type components = {
             requestId: string | null;
         };
         /**
+         * @description A Short's stored counts over time and its growth.
+         * @example {
+         *       "success": true,
+         *       "requestId": "req_m1x2y3z4a1b2c3d4e5f6a7b8c9d0",
+         *       "videoId": "dQw4w9WgXcQ",
+         *       "channelId": "UCuAXFkgsw1L7xaCfnd5JJOw",
+         *       "points": [
+         *         {
+         *           "at": "2026-05-31T12:10:00.000Z",
+         *           "viewCount": 43091,
+         *           "likeCount": 2910,
+         *           "commentCount": 83,
+         *           "exact": true
+         *         },
+         *         {
+         *           "at": "2026-06-01T12:00:00.000Z",
+         *           "viewCount": 48211,
+         *           "likeCount": 3120,
+         *           "commentCount": 87,
+         *           "exact": true
+         *         }
+         *       ],
+         *       "growth": {
+         *         "last24h": {
+         *           "viewsGained": 5120,
+         *           "likesGained": 210,
+         *           "commentsGained": 4,
+         *           "since": "2026-05-31T12:10:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        VideoStats: {
+            /** @constant */
+            success: true;
+            requestId: string;
+            videoId: string;
+            channelId: string;
+            /** @description Oldest first, inside from..to (at most the newest 10,000 of them). */
+            points: components["schemas"]["StatsPoint"][];
+            growth: components["schemas"]["ShortGrowth"];
+        };
+        /**
          * @description A channel checked on a schedule (and on WebSub pushes) for new Shorts, reported to webhookUrl.
          * @example {
          *       "id": "wch_m1x2y3z4a1b2c3d4e5f6a7b8",
@@ -5636,6 +6091,13 @@ export type components = {
          *         "unitsSpent": 13,
          *         "shortsReported": 1,
          *         "prepaidUnits": 87
+         *       },
+         *       "trackStats": {
+         *         "days": 7
+         *       },
+         *       "alert": {
+         *         "viewsGained": 10000,
+         *         "withinHours": 24
          *       },
          *       "lastError": null,
          *       "createdAt": "2026-05-31T09:00:00.000Z"
@@ -5670,6 +6132,16 @@ export type components = {
                 /** @description Units already paid for (1 credit buys QUOTA_UNITS_PER_CREDIT units). */
                 prepaidUnits: number;
             };
+            trackStats: {
+                /** @description Each check also refreshes the counts of the channel's Shorts published within this many days (videos.list, 1 unit per 50 Shorts, paid like the rest of the check; GET /api/pricing). */
+                days: number;
+            } | null;
+            alert: {
+                /** @description Views a Short must gain… */
+                viewsGained: number;
+                /** @description …within this many hours. */
+                withinHours: number;
+            } | null;
             lastError: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -5744,6 +6216,13 @@ export type components = {
          *           "unitsSpent": 13,
          *           "shortsReported": 1,
          *           "prepaidUnits": 87
+         *         },
+         *         "trackStats": {
+         *           "days": 7
+         *         },
+         *         "alert": {
+         *           "viewsGained": 10000,
+         *           "withinHours": 24
          *         },
          *         "lastError": null,
          *         "createdAt": "2026-05-31T09:00:00.000Z"
@@ -5891,7 +6370,7 @@ export type components = {
         WatchEvent: {
             /** @description evt_…; the webhook-id is msg_<id>. */
             id: string;
-            /** @description shorts.created, watch.paused or watch.resumed. */
+            /** @description shorts.created, shorts.growth, watch.paused or watch.resumed. */
             type: string;
             /** Format: date-time */
             createdAt: string;
@@ -5931,6 +6410,13 @@ export type components = {
          *             "unitsSpent": 13,
          *             "shortsReported": 1,
          *             "prepaidUnits": 87
+         *           },
+         *           "trackStats": {
+         *             "days": 7
+         *           },
+         *           "alert": {
+         *             "viewsGained": 10000,
+         *             "withinHours": 24
          *           },
          *           "lastError": null,
          *           "createdAt": "2026-05-31T09:00:00.000Z"
@@ -11999,6 +12485,203 @@ export interface operations {
             };
         };
     };
+    getVideoStats: {
+        parameters: {
+            query?: {
+                /** @description Points at or after this time (default: 30 days before to). */
+                from?: string;
+                /** @description Points at or before this time (default: now). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The Short's video id (11 characters).
+                 * @example dQw4w9WgXcQ
+                 */
+                videoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Short's points and growth. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoStats"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Nothing was ever read of this video. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A path parameter is over 800 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getChannelStats: {
+        parameters: {
+            query?: {
+                /** @description The window movers are ranked by. */
+                window?: "24h" | "7d" | "30d";
+                /** @description At most this many movers. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The channel's id (UC…).
+                 * @example UCuAXFkgsw1L7xaCfnd5JJOw
+                 */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel's movers and counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelStats"];
+                };
+            };
+            /** @description Invalid input: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credential. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The credential may not use this resource (disabled account, a key without the scope, or an API key on a session-only route). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A path parameter is over 800 characters. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). Or: Too many calls outside the metered routes: READ_RATE_LIMIT_PER_MINUTE per account (600 by default, and at least ten times its own minute limit; see Retry-After and the RateLimit headers, policy "read-minute"). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Unexpected server error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A backing store (database, Redis) is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     mcp: {
         parameters: {
             query?: never;
@@ -12253,6 +12936,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ShortsCreatedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending this webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    shortsGrowthEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShortsGrowthPayload"];
             };
         };
         responses: {

@@ -33,6 +33,8 @@ export interface RequestOptions {
   maxDurationSeconds?: number;
   /** The most credits the caller allows this request to cost (its `maxCredits`). */
   maxCredits?: number;
+  /** "growth": each short carries its growth from stored snapshots. */
+  include?: Array<'growth'>;
   /** The door the call came through when it is not the REST API (absent: 'api'). */
   via?: 'mcp';
   /** A webhook request whose shorts.completed is sent thin (the request's or the account's choice); absent: full. */

@@ -10,6 +10,7 @@ import { releaseReservation, reserveCredits } from '../credits/reservations.ts';
 import { parseChannelUrl } from '../shorts/channel-url.ts';
 import { priceFor, type PriceSettings } from '../shorts/pricing.ts';
 import type { FetchOutcome, ShortsQuery, ShortsService } from '../shorts/shorts-query.ts';
+import type { ShortsResult } from '../shorts/shorts-result.ts';
 import { unwrapFailure } from '../shorts/shorts-flight.ts';
 import type { QuotaSettings } from '../quota/quota-meter.ts';
 import { MeteredWork, type Opening } from '../quota/metered-work.ts';
@@ -59,6 +60,8 @@ export interface ShortsRequestDeps {
    * as the HTTP error handler logs a synchronous one: a webhook request's failure has no HTTP response to log it.
    */
   onServerFailure?: (requestId: string, error: AppError) => void;
+  /** The result with each short's growth from stored snapshots (include: ["growth"]; domain/stats). */
+  withGrowth?: (result: ShortsResult) => Promise<ShortsResult>;
   /** The service reads YouTube keyless only (YOUTUBE_SOURCE innertube): duration filters are refused up front. */
   keylessOnly?: boolean;
 }
@@ -112,6 +115,16 @@ function shortsPaidFor(deps: ShortsRequestDeps, request: NewRequest): number | u
         `(${creditsPerBlock} per ${shortsPerBlock} shorts, at least ${minimumCredits} per request); nothing was read.`,
     );
   return shorts < deps.maxShorts ? shorts : undefined;
+}
+
+/** The outcome with what the request's include asked for added to its result (a new result: the cached one is shared). */
+async function withIncluded(
+  deps: ShortsRequestDeps,
+  request: NewRequest,
+  outcome: FetchOutcome,
+): Promise<FetchOutcome> {
+  if (!deps.withGrowth || !request.options?.include?.includes('growth')) return outcome;
+  return { ...outcome, result: await deps.withGrowth(outcome.result) };
 }
 
 /**
@@ -175,10 +188,14 @@ export async function runSyncRequest(
   const work = requestWork(deps, request, false, { reserve: 'minimum' });
   try {
     const query = queryOf(deps, request);
-    const outcome = await deps.shorts.fetch(query, {
-      openMeter: () => work.open(),
-      onShorts: prerenderShorts,
-    });
+    const outcome = await withIncluded(
+      deps,
+      request,
+      await deps.shorts.fetch(query, {
+        openMeter: () => work.open(),
+        onShorts: prerenderShorts,
+      }),
+    );
     if (options.connectionsCut?.aborted) throw cutByShutdown();
     const credits = priceOf(deps, request, outcome);
     const body = successBody(request.id, outcome.result, credits, deps.maxShorts, outcome.stale, capOf(deps, request));
@@ -421,7 +438,11 @@ async function fetchQueued(
 ): Promise<{ outcome: Outcome; credits: number; failedWith?: AppError }> {
   try {
     if (giveUp) throw giveUp;
-    const fetched = await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() });
+    const fetched = await withIncluded(
+      deps,
+      request,
+      await deps.shorts.fetch(queryOf(deps, request), { openMeter: () => work.open() }),
+    );
     const credits = priceOf(deps, request, fetched);
     const body = successBody(request.id, fetched.result, credits, deps.maxShorts, fetched.stale, capOf(deps, request));
     return { outcome: successOutcome(body, fetched.work?.spent ?? 0, true), credits };

@@ -23,7 +23,7 @@ import { dataApiSource } from './sources/data-api.ts';
 import { hybridSource } from './sources/hybrid.ts';
 import { createInnertubeAccess, type InnertubeCall } from './sources/innertube-access.ts';
 import { keylessSource } from './sources/keyless.ts';
-import type { ShortsSource, SourceContext, SourceRead } from './sources/source.ts';
+import { OwnResult, type ShortsSource, type SourceContext, type SourceRead } from './sources/source.ts';
 import type { YoutubeClient } from './youtube-client.ts';
 
 // Named here for the service's builders (services.ts) and its tests.
@@ -59,6 +59,11 @@ export interface ShortsServiceOptions {
   /** Player calls allowed per hour for keyless dates (YouTube bot-checks beyond about 300). */
   playerCallsPerHour: number;
   onInnertubeFailure?: (kind: InnertubeFailureKind, error: unknown) => void;
+  /**
+   * Every fresh upstream read's result (cut short by a balance included), never a cached one: the
+   * statistics snapshots (domain/stats). Called after the read, must not throw or wait.
+   */
+  onFreshRead?: (result: ShortsResult) => void;
 }
 
 export function createShortsService(options: ShortsServiceOptions): ShortsService {
@@ -89,12 +94,28 @@ export function createShortsService(options: ShortsServiceOptions): ShortsServic
     source: options.source,
     keylessFallback: !!options.innertube,
     readFresh: ({ mode, resolved, ...read }) =>
-      readFresh(context, results, { ...read, calls: options.client.metered(read.work.take) }, mode, resolved),
+      observed(
+        readFresh(context, results, { ...read, calls: options.client.metered(read.work.take) }, mode, resolved),
+        options.onFreshRead,
+      ),
   };
   return withArrangement(
     { fetch: (query, hooks) => fetchShorts(results, flights, query, hooks) },
     { now: options.now },
   );
+}
+
+/** The read's result, also handed to `observe` (a result cut short by the balance too). */
+async function observed(read: Promise<ShortsResult>, observe: ((result: ShortsResult) => void) | undefined) {
+  if (!observe) return read;
+  try {
+    const result = await read;
+    observe(result);
+    return result;
+  } catch (error) {
+    if (error instanceof OwnResult) observe(error.result);
+    throw error;
+  }
 }
 
 /** A cached answer when there is one; else a remembered "not found", else the shared upstream read. */

@@ -25,6 +25,7 @@ import {
   innertubeFailureKind,
   keylessChannel,
   keylessVideo,
+  KEYLESS_APPROXIMATE_FIELDS,
   type InnertubeClient,
   type InnertubeShortItem,
 } from '../shorts/innertube-source.ts';
@@ -32,10 +33,24 @@ import type { SourceMode } from '../shorts/shorts-query.ts';
 import { unavailableError } from '../shorts/sources/innertube-access.ts';
 import { channelIdentity, parseTimestamp, toShort } from '../shorts/mapping.ts';
 import type { Channel, Short } from '../../contract/shorts.ts';
-import type { ShortsCreatedPayload, WatchCheck, WatchPausedPayload } from '../../contract/watches.ts';
+import type {
+  ShortsCreatedPayload,
+  ShortsGrowthPayload,
+  WatchCheck,
+  WatchPausedPayload,
+} from '../../contract/watches.ts';
+import {
+  claimAlerts,
+  type GrowthAlertHit,
+  growthAlerts,
+  readCounts,
+  trackedIds,
+  trackingUnits,
+} from '../stats/tracking.ts';
 import type { YtChannel } from '../shorts/youtube-types.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
 import { findWatch, markSeen, seenAmong, type WatchRow } from './watch-store.ts';
+import { snapshotOf, type SnapshotRecorder } from '../stats/snapshots.ts';
 
 /** The most units one check can spend: a listing page and one details batch. */
 export const MAX_CHECK_UNITS = 2;
@@ -54,6 +69,8 @@ export interface WatchCheckDeps {
   quota: QuotaSettings;
   pricing: PriceSettings;
   now: () => number;
+  /** Stores the counts of the shorts a check read in detail (domain/stats); never fails the check. */
+  snapshots?: SnapshotRecorder;
   /** Records an event and queues its delivery in the caller's transaction (events.ts + the delivery job). */
   recordEvent(tx: Transaction, event: NewEvent): Promise<StoredEvent>;
   /** Metrics: a finished check; lagMs = from the newest new short's publication to its event. */
@@ -79,8 +96,13 @@ export interface Listing {
 }
 
 /** Credits a check reserves before it starts: the units its prepaid units do not cover, and one new page of shorts. */
-export function checkReservation(prepaidUnits: number, quota: QuotaSettings, pricing: PriceSettings): number {
-  const unitCredits = Math.ceil(Math.max(0, MAX_CHECK_UNITS - prepaidUnits) / quota.unitsPerCredit);
+export function checkReservation(
+  prepaidUnits: number,
+  quota: QuotaSettings,
+  pricing: PriceSettings,
+  trackingUnits = 0,
+): number {
+  const unitCredits = Math.ceil(Math.max(0, MAX_CHECK_UNITS + trackingUnits - prepaidUnits) / quota.unitsPerCredit);
   return unitCredits + Math.ceil(PAGE_SIZE / pricing.shortsPerBlock) * pricing.creditsPerBlock;
 }
 
@@ -254,6 +276,8 @@ interface CheckRead {
   reported: Short[];
   backCatalogue: string[];
   identity: ChannelNow;
+  /** Tracked Shorts that gained the alert's views within its hours. */
+  alerts: GrowthAlertHit[];
 }
 
 /**
@@ -270,11 +294,13 @@ export async function runWatchCheck(
   const watch = await checkableWatch(deps.db, watchId, checkId);
   if ('outcome' in watch) return watch;
   const run: CheckRun = { checkId, trigger, now: new Date(deps.now()) };
-  const work = await openCheck(deps, watch, run);
+  const tracked =
+    watch.track_days === null ? [] : await trackedIds(deps.db, watch.channel_id, watch.track_days, deps.now());
+  const work = await openCheck(deps, watch, run, tracked);
   if (!(work instanceof MeteredWork)) return work;
   let read: CheckRead;
   try {
-    read = await readNewShorts(deps, watch, work);
+    read = await readNewShorts(deps, watch, work, tracked);
   } catch (error) {
     // YouTube answered that the channel is gone: a check like any other for what it cost (paid from
     // the check's reservation, never the allowance: each such check counted as unpaid would take a
@@ -306,10 +332,17 @@ async function checkableWatch(db: Queryable, watchId: string, checkId: string): 
  * Reserves what the check may cost and opens its metered work, already paid from that hold (the
  * price is known before the first call); an account that cannot reserve gets its watch paused.
  */
-async function openCheck(deps: WatchCheckDeps, watch: WatchRow, run: CheckRun): Promise<MeteredWork | CheckResult> {
+async function openCheck(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  run: CheckRun,
+  tracked: string[],
+): Promise<MeteredWork | CheckResult> {
   const { db } = deps;
   const { checkId, trigger, now } = run;
-  const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing);
+  // Tracking reads the stored recent Shorts and the listing page's (up to one more call).
+  const extra = watch.track_days === null ? 0 : trackingUnits(tracked.length + PAGE_SIZE);
+  const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing, extra);
   const expiresAt = new Date(deps.now() + CHECK_RESERVATION_MS);
   // A run of this check that died (kill -9) after reserving left its hold under the same id: this
   // run's reservation replaces it. Added to it, the two could exceed the available credits and pause
@@ -335,7 +368,12 @@ async function openCheck(deps: WatchCheckDeps, watch: WatchRow, run: CheckRun): 
 }
 
 /** Reads the newest listing page and the details of the shorts in it this watch has not seen. */
-async function readNewShorts(deps: WatchCheckDeps, watch: WatchRow, work: MeteredWork): Promise<CheckRead> {
+async function readNewShorts(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  work: MeteredWork,
+  tracked: string[],
+): Promise<CheckRead> {
   const calls = deps.youtube.metered(work.take);
   const listing = await listNewest(deps, calls, watch.channel_id);
   const seen = await seenAmong(deps.db, watch.id, listing.ids);
@@ -351,6 +389,16 @@ async function readNewShorts(deps: WatchCheckDeps, watch: WatchRow, work: Metere
     watch,
     async (titleNow) => (identity = await currentIdentity(calls, listing, watch, titleNow)),
   );
+  deps.snapshots?.record(
+    snapshotOf(
+      {
+        shorts: reported,
+        fetchedAt: new Date(deps.now()).toISOString(),
+        ...(listing.tabItems ? { approximateFields: [...KEYLESS_APPROXIMATE_FIELDS] } : {}),
+      },
+      watch.channel_id,
+    ),
+  );
   // No seen id left in the page (they were all taken down, say): shorts published before the newest
   // one the watch has seen are back-catalogue too, where their dates tell (else older shorts would
   // be reported, and charged, as new).
@@ -362,7 +410,41 @@ async function readNewShorts(deps: WatchCheckDeps, watch: WatchRow, work: Metere
     backCatalogue.push(...backdated);
     reported = reported.filter((s) => !backdated.has(s.id));
   }
-  return { listing, reported, backCatalogue, identity };
+  const alerts = await refreshTracked(deps, watch, calls, { listing, tracked, detailed: new Set(fresh) });
+  return { listing, reported, backCatalogue, identity, alerts };
+}
+
+/**
+ * A tracked watch's refresh: the counts of its channel's recent Shorts (the stored ones published
+ * within track_days and the listing page's, less those just read in detail), stored as snapshots;
+ * with an alert, the Shorts that gained its views within its hours.
+ */
+async function refreshTracked(
+  deps: WatchCheckDeps,
+  watch: WatchRow,
+  calls: YoutubeCalls,
+  read: { listing: Listing; tracked: string[]; detailed: Set<string> },
+): Promise<GrowthAlertHit[]> {
+  if (watch.track_days === null || read.listing.tabItems) return [];
+  const cutoff = deps.now() - watch.track_days * 86_400_000;
+  const recent = read.listing.ids.filter((id) => {
+    const at = parseTimestamp(read.listing.publishedAt.get(id));
+    return at === undefined || at >= cutoff;
+  });
+  const ids = [...new Set([...read.tracked, ...recent])].filter((id) => !read.detailed.has(id));
+  const at = new Date(deps.now());
+  const points = await readCounts(calls, ids, watch.channel_id, at);
+  const alerts =
+    watch.alert_views !== null && watch.alert_hours !== null
+      ? await growthAlerts(
+          deps.db,
+          points,
+          { viewsGained: Number(watch.alert_views), withinHours: watch.alert_hours },
+          at,
+        )
+      : [];
+  deps.snapshots?.record({ shorts: points });
+  return alerts;
 }
 
 /**
@@ -463,6 +545,7 @@ async function recordRead(
   await releaseReservation(tx, checkId);
   await chargeCredits(tx, watch.account_id, price.credits, checkId);
   if (shorts.length > 0) await reportShorts(deps, tx, watch, run, identity, shorts);
+  if (read.alerts.length > 0) await reportGrowth(deps, tx, watch, run, identity, read.alerts);
   const newestReported = shorts.reduce<number | undefined>((max, s) => {
     const t = parseTimestamp(s.snippet.publishedAt);
     return t !== undefined && (max === undefined || t > max) ? t : max;
@@ -506,6 +589,45 @@ async function reportShorts(
       shorts,
     } satisfies ShortsCreatedPayload['data'],
   });
+}
+
+/** Tracked Shorts taking off, one shorts.growth event each, at most once per Short per alert window. */
+async function reportGrowth(
+  deps: WatchCheckDeps,
+  tx: Transaction,
+  watch: WatchRow,
+  run: CheckRun,
+  identity: ChannelNow,
+  alerts: GrowthAlertHit[],
+): Promise<void> {
+  const hours = watch.alert_hours ?? 0;
+  const claimed = await claimAlerts(
+    tx,
+    watch.id,
+    alerts.map((a) => a.videoId),
+    hours,
+    run.now,
+  );
+  for (const alert of alerts.filter((a) => claimed.has(a.videoId))) {
+    await deps.recordEvent(tx, {
+      accountId: watch.account_id,
+      type: 'shorts.growth',
+      webhookUrl: watch.webhook_url,
+      subjectId: watch.id,
+      at: run.now,
+      data: {
+        watchId: watch.id,
+        checkId: run.checkId,
+        channel: { id: watch.channel_id, title: identity.title },
+        videoId: alert.videoId,
+        shortUrl: `https://www.youtube.com/shorts/${alert.videoId}`,
+        viewCount: alert.viewCount,
+        viewsGained: alert.viewsGained,
+        since: new Date(alert.since).toISOString(),
+        withinHours: hours,
+      } satisfies ShortsGrowthPayload['data'],
+    });
+  }
 }
 
 /**

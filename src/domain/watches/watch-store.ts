@@ -24,6 +24,9 @@ export interface WatchRow {
   shorts_reported: number;
   last_error: string | null;
   created_at: Date;
+  track_days: number | null;
+  alert_views: string | number | null;
+  alert_hours: number | null;
 }
 
 /** The watch as the API shows it: the contract's shape (src/contract/watches.ts). */
@@ -62,6 +65,11 @@ export function toWatch(row: WatchRow): Watch {
       shortsReported: row.shorts_reported,
       prepaidUnits: row.prepaid_units,
     },
+    trackStats: row.track_days === null ? null : { days: row.track_days },
+    alert:
+      row.alert_views === null || row.alert_hours === null
+        ? null
+        : { viewsGained: Number(row.alert_views), withinHours: row.alert_hours },
     lastError: row.last_error,
     createdAt: row.created_at.toISOString(),
   };

@@ -40,6 +40,14 @@ export interface CreateWatchInput {
   channelUrl: string;
   webhookUrl: string;
   intervalSeconds?: number;
+  trackStats?: { days: number };
+  alert?: { viewsGained: number; withinHours: number };
+}
+
+/** An alert reads the tracked counts: a watch without tracking has none to read. */
+function checkTracking(trackStats: { days: number } | null | undefined, alert: unknown): void {
+  if (alert && !trackStats)
+    throw new AppError('VALIDATION_FAILED', 'alert needs trackStats: it is computed from the tracked counts.');
 }
 
 /** The longest check interval (GET /api/pricing publishes it with the shortest). */
@@ -91,6 +99,7 @@ export async function createWatch(deps: WatchDeps, input: CreateWatchInput): Pro
   assertAcceptableWebhookUrl(input.webhookUrl, deps.settings.allowPrivateWebhooks);
   const interval = input.intervalSeconds ?? deps.settings.minIntervalSeconds;
   checkInterval(deps.settings, interval);
+  checkTracking(input.trackStats, input.alert);
 
   const nowMs = deps.now();
   const now = new Date(nowMs);
@@ -192,8 +201,10 @@ async function insertWatch(
   const [row] = await tx.query<WatchRow>(
     `INSERT INTO watches (id, account_id, channel_url, channel_id, channel_title, channel_custom_url, webhook_url,
       interval_seconds, status, next_check_at, last_check_at,
-       last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10) RETURNING *`,
+       last_seen_short_id, last_seen_published_at, prepaid_units, checks, units_spent, created_at,
+       track_days, alert_views, alert_hours)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, 1, $14, $10, $15, $16, $17)
+     RETURNING *`,
     [
       at.id,
       input.accountId,
@@ -209,6 +220,9 @@ async function insertWatch(
       newestPublished ? new Date(newestPublished) : null,
       prepaidUnits,
       baseline.units,
+      input.trackStats?.days ?? null,
+      input.alert?.viewsGained ?? null,
+      input.alert?.withinHours ?? null,
     ],
   );
   return row!;
@@ -250,6 +264,9 @@ export interface WatchChanges {
   webhookUrl?: string;
   intervalSeconds?: number;
   status?: 'active' | 'paused';
+  /** null stops tracking (and its alert). */
+  trackStats?: { days: number } | null;
+  alert?: { viewsGained: number; withinHours: number } | null;
 }
 
 export async function updateWatch(
@@ -262,13 +279,22 @@ export async function updateWatch(
     assertAcceptableWebhookUrl(changes.webhookUrl, deps.settings.allowPrivateWebhooks);
   if (changes.intervalSeconds !== undefined) checkInterval(deps.settings, changes.intervalSeconds);
   const current = await ownWatch(deps, accountId, id);
+  const days = changes.trackStats === undefined ? current.track_days : (changes.trackStats?.days ?? null);
+  const alert =
+    changes.alert !== undefined
+      ? changes.alert
+      : current.alert_views === null || current.alert_hours === null || days === null
+        ? null
+        : { viewsGained: Number(current.alert_views), withinHours: current.alert_hours };
+  checkTracking(days === null ? null : { days }, changes.alert);
   const now = new Date(deps.now());
   const interval = changes.intervalSeconds ?? current.interval_seconds;
   const resuming = changes.status === 'active' && current.status === 'paused';
   // Resumed: checked at once. A shorter interval: the next check moves closer, never later.
   const next = resuming ? now : new Date(Math.min(current.next_check_at.getTime(), now.getTime() + interval * 1000));
   const [row] = await deps.db.query<WatchRow>(
-    `UPDATE watches SET webhook_url = $3, interval_seconds = $4, status = $5, paused_reason = $6, next_check_at = $7
+    `UPDATE watches SET webhook_url = $3, interval_seconds = $4, status = $5, paused_reason = $6, next_check_at = $7,
+       track_days = $8, alert_views = $9, alert_hours = $10
      WHERE id = $1 AND account_id = $2 RETURNING *`,
     [
       id,
@@ -282,6 +308,9 @@ export async function updateWatch(
           ? 'user'
           : current.paused_reason,
       next,
+      days,
+      alert?.viewsGained ?? null,
+      alert?.withinHours ?? null,
     ],
   );
   if (!row) throw new AppError('NOT_FOUND', `No watch ${id}.`);

@@ -11,6 +11,8 @@ import { WatchListSchema, WatchSchema } from '../../contract/watches.ts';
 import { ShortsRequestBody } from '../schemas/shorts.ts';
 import { RequestLogQuerySchema } from '../schemas/requests-log.ts';
 import { CreateWatchBody } from '../schemas/watches.ts';
+import { ChannelStatsSchema, VideoStatsSchema } from '../../contract/stats.ts';
+import { ChannelStatsParams, ChannelStatsQuery, VideoStatsParams, VideoStatsQuery } from '../schemas/stats.ts';
 
 /** The REST call a tool stands for, built from the tool's validated arguments. */
 export interface RestCall {
@@ -55,6 +57,18 @@ function queryInput(schema: TSchema): TSchema {
     ...input,
     required: input.required.filter((key) => input.properties[key]?.default === undefined),
   } as TSchema;
+}
+
+/** A GET operation's path parameters and query string as one tool input (the path parameters required). */
+function pathAndQueryInput(path: TSchema, search: TSchema): TSchema {
+  const params = toolInput(path) as TSchema & { properties: Record<string, TSchema>; required: string[] };
+  const rest = queryInput(search) as TSchema & { properties: Record<string, TSchema>; required: string[] };
+  return {
+    type: 'object',
+    properties: { ...params.properties, ...rest.properties },
+    required: [...params.required, ...rest.required],
+    additionalProperties: false,
+  } as unknown as TSchema;
 }
 
 const query = (args: Record<string, unknown>) => {
@@ -105,6 +119,37 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
       input: queryInput(RequestLogQuerySchema),
       output: RequestLogPageSchema,
       call: (args) => ({ method: 'GET', url: `/api/youtube/shorts${query(args)}` }),
+    },
+    {
+      name: 'get_short_stats',
+      title: "Get a Short's counts over time",
+      summary:
+        "A Short's stored view/like/comment counts over time (oldest first, from/to as ISO 8601 times, default " +
+        'the last 30 days) and its growth over 24 hours, 7 days and 30 days. Only Shorts the service has read ' +
+        'have history (VIDEO_NOT_TRACKED otherwise).',
+      cost: FREE,
+      rest: 'GET /api/youtube/videos/{videoId}/stats',
+      input: pathAndQueryInput(VideoStatsParams, VideoStatsQuery),
+      output: VideoStatsSchema,
+      call: ({ videoId, ...rest }) => ({
+        method: 'GET',
+        url: `/api/youtube/videos/${encodeURIComponent(String(videoId))}/stats${query(rest)}`,
+      }),
+    },
+    {
+      name: 'get_channel_movers',
+      title: "Get a channel's fastest-growing Shorts",
+      summary:
+        "A channel's Shorts with stored history ranked by views gained in the window (24h, 7d or 30d), with " +
+        "their last counts and growth, and the channel's own counts over the window.",
+      cost: FREE,
+      rest: 'GET /api/youtube/channels/{channelId}/stats',
+      input: pathAndQueryInput(ChannelStatsParams, ChannelStatsQuery),
+      output: ChannelStatsSchema,
+      call: ({ channelId, ...rest }) => ({
+        method: 'GET',
+        url: `/api/youtube/channels/${encodeURIComponent(String(channelId))}/stats${query(rest)}`,
+      }),
     },
     {
       name: 'get_account',

@@ -5,6 +5,8 @@ import { MAX_WATCH_INTERVAL_SECONDS } from '../../domain/watches/watches.ts';
 import { ChannelUrl } from './shorts.ts';
 
 export { WatchCheckQueuedSchema, WatchDetailSchema, WatchListSchema, WatchSchema } from '../../contract/watches.ts';
+import { GrowthAlert, TrackStats } from '../../contract/watches.ts';
+import { Nullable } from '../../contract/common.ts';
 
 const opt = Type.Optional;
 
@@ -26,6 +28,8 @@ export const CreateWatchBody = Type.Object(
           'default interval), at most 30 days.',
       }),
     ),
+    trackStats: opt(TrackStats),
+    alert: opt(GrowthAlert),
   },
   {
     additionalProperties: false,
@@ -56,6 +60,8 @@ export const UpdateWatchBody = Type.Object(
         description: 'paused: no checks until set to active again (then checked at once).',
       }),
     ),
+    trackStats: opt(Nullable(TrackStats)),
+    alert: opt(Nullable(GrowthAlert)),
   },
   {
     additionalProperties: false,

@@ -100,6 +100,7 @@ class BatchItem(_BatchItemRequired, total=False):
     oldestDate: int
     limit: int
     maxCredits: int
+    include: List[Literal["growth"]]
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
@@ -238,12 +239,46 @@ class Channel(_ChannelRequired, total=False):
     """The channel, as the spec's Channel table."""
     etag: str
 
+class ChannelStatsChannel(TypedDict):
+    """The channel's own counts over the window."""
+    points: List[ChannelStatsPoint]
+
+class ChannelStats(TypedDict):
+    """A channel's Shorts with stored history ranked by growth, and its own counts over time."""
+    success: Literal[true]
+    requestId: str
+    channelId: str
+    window: Union[Literal["24h"], Literal["7d"], Literal["30d"]]
+    movers: List[Mover]
+    channel: ChannelStatsChannel
+
+class _ChannelStatsPointRequired(TypedDict):
+    at: str
+    exact: bool
+
+class ChannelStatsPoint(_ChannelStatsPointRequired, total=False):
+    """One snapshot of a channel's own counts."""
+    subscriberCount: int
+    viewCount: int
+    videoCount: int
+
+class CreateWatchTrackStats(TypedDict):
+    """Statistics tracking: growth history for the recent Shorts."""
+    days: int
+
+class CreateWatchAlert(TypedDict):
+    """Sends a signed shorts.growth event when a tracked Short gains at least viewsGained views within withinHours (from stored snapshots; once per Short per withinHours). Needs trackStats."""
+    viewsGained: int
+    withinHours: int
+
 class _CreateWatchRequired(TypedDict):
     channelUrl: str
     webhookUrl: str
 
 class CreateWatch(_CreateWatchRequired, total=False):
     intervalSeconds: int
+    trackStats: CreateWatchTrackStats
+    alert: CreateWatchAlert
 
 class CreatedInvitation(TypedDict):
     """A new invitation with its one-time link (shown once)."""
@@ -432,6 +467,15 @@ class LedgerPage(TypedDict):
     entries: List[StatementEntry]
     nextCursor: Optional[str]
 
+class _MoverRequired(TypedDict):
+    videoId: str
+    last: StatsPoint
+    growth: ShortGrowth
+
+class Mover(_MoverRequired, total=False):
+    """One of a channel's Shorts with stored history: its last counts and its growth."""
+    publishedAt: str
+
 class PricingCredits(TypedDict):
     creditsPerBlock: int
     shortsPerBlock: int
@@ -452,10 +496,18 @@ class PricingWebhooks(TypedDict):
     retryWindowSeconds: float
     secretOverlapSeconds: int
 
+class PricingWatchesTrackStats(TypedDict):
+    """A watch's trackStats: what refreshing the recent Shorts' counts costs per check."""
+    unitsPerCall: int
+    shortsPerCall: int
+    maxDays: int
+    perCheck: str
+
 class PricingWatches(TypedDict):
     minIntervalSeconds: int
     maxIntervalSeconds: int
     maxPerAccount: int
+    trackStats: PricingWatchesTrackStats
 
 class Pricing(TypedDict):
     """The configured price and webhook timings."""
@@ -495,11 +547,12 @@ class Rejections(TypedDict):
     days: List[RejectionDay]
 
 class RequestDetailOptions(TypedDict, total=False):
-    """Sort and duration filters and the spending cap, when the request set any."""
+    """Sort and duration filters, the spending cap and include, when the request asked for any."""
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
     maxCredits: int
+    include: List[Literal["growth"]]
 
 class _RequestDetailRequired(TypedDict):
     requestId: str
@@ -643,7 +696,23 @@ class Short(_ShortRequired, total=False):
     """One short, as the spec's Short table."""
     etag: str
     contentDetails: ShortContentDetails
+    growth: ShortGrowth
     durationSeconds: int
+
+class _ShortGrowthLast24hRequired(TypedDict):
+    viewsGained: int
+    since: str
+
+class ShortGrowthLast24h(_ShortGrowthLast24hRequired, total=False):
+    """The latest point minus the earliest stored point inside the window. Never extrapolated: a window with fewer than two points has no growth."""
+    likesGained: int
+    commentsGained: int
+
+class ShortGrowth(TypedDict, total=False):
+    """Growth over the last 24 hours, 7 days and 30 days; a window is absent where history is too short."""
+    last24h: ShortGrowthLast24h
+    last7d: ShortGrowthLast24h
+    last30d: ShortGrowthLast24h
 
 class ShortsAccepted(TypedDict):
     """A webhook request was accepted; the result is POSTed to webhookUrl."""
@@ -668,6 +737,23 @@ class ShortsCreatedPayload(TypedDict):
     timestamp: str
     data: ShortsCreatedPayloadData
 
+class ShortsGrowthPayloadData(TypedDict):
+    watchId: str
+    checkId: str
+    channel: ShortsCreatedPayloadDataChannel
+    videoId: str
+    shortUrl: str
+    viewCount: int
+    viewsGained: int
+    since: str
+    withinHours: int
+
+class ShortsGrowthPayload(TypedDict):
+    """Body of the shorts.growth webhook: a tracked Short is taking off (the watch's alert)."""
+    type: Literal["shorts.growth"]
+    timestamp: str
+    data: ShortsGrowthPayloadData
+
 class _ShortsRequestRequired(TypedDict):
     channelUrl: str
 
@@ -676,6 +762,7 @@ class ShortsRequest(_ShortsRequestRequired, total=False):
     limit: int
     freshness: Union[Literal["stale-ok"], Literal["exact"]]
     maxCredits: int
+    include: List[Literal["growth"]]
     sort: Literal["newest", "oldest", "popular"]
     minDurationSeconds: int
     maxDurationSeconds: int
@@ -758,11 +845,23 @@ class StatementEntry(TypedDict):
     channelTitle: Optional[str]
     via: Optional[Union[Literal["api"], Literal["mcp"]]]
 
+class _StatsPointRequired(TypedDict):
+    at: str
+    viewCount: int
+    exact: bool
+
+class StatsPoint(_StatsPointRequired, total=False):
+    """One snapshot of a Short's public counts."""
+    likeCount: int
+    commentCount: int
+
 class UpdateWatch(TypedDict, total=False):
     """The fields to change; an empty body changes nothing."""
     webhookUrl: str
     intervalSeconds: int
     status: Union[Literal["active"], Literal["paused"]]
+    trackStats: Optional[CreateWatchTrackStats]
+    alert: Optional[CreateWatchAlert]
 
 class UsageDay(TypedDict):
     date: str
@@ -802,6 +901,15 @@ class UserDelivery(TypedDict):
     nextAttemptAt: Optional[str]
     requestId: Optional[str]
 
+class VideoStats(TypedDict):
+    """A Short's stored counts over time and its growth."""
+    success: Literal[true]
+    requestId: str
+    videoId: str
+    channelId: str
+    points: List[StatsPoint]
+    growth: ShortGrowth
+
 class WatchChannel(TypedDict):
     id: str
     title: str
@@ -832,6 +940,8 @@ class Watch(TypedDict):
     lastCheckAt: Optional[str]
     lastSeenShort: Optional[WatchLastSeenShort]
     stats: WatchStats
+    trackStats: Optional[CreateWatchTrackStats]
+    alert: Optional[CreateWatchAlert]
     lastError: Optional[str]
     createdAt: str
 
@@ -966,6 +1076,8 @@ __all__ = [
     "BatchSummary",
     "BatchWebhookPayload",
     "Channel",
+    "ChannelStats",
+    "ChannelStatsPoint",
     "CreateWatch",
     "CreatedInvitation",
     "CreatedKey",
@@ -989,6 +1101,7 @@ __all__ = [
     "KeyUsageEntry",
     "LedgerEntry",
     "LedgerPage",
+    "Mover",
     "Pricing",
     "RateLimits",
     "RedeliveryQueued",
@@ -1003,8 +1116,10 @@ __all__ = [
     "RotatedSecret",
     "Session",
     "Short",
+    "ShortGrowth",
     "ShortsAccepted",
     "ShortsCreatedPayload",
+    "ShortsGrowthPayload",
     "ShortsRequest",
     "ShortsResult",
     "ShortsThinResult",
@@ -1014,10 +1129,12 @@ __all__ = [
     "SignupInfo",
     "SourceHealth",
     "StatementEntry",
+    "StatsPoint",
     "UpdateWatch",
     "UsageDay",
     "User",
     "UserDelivery",
+    "VideoStats",
     "Watch",
     "WatchCheck",
     "WatchCheckQueued",

@@ -101,6 +101,7 @@ function batchRecords(request: RequestOf<SubmitBatchSchema>, batchId: string): N
       maxDurationSeconds: item.maxDurationSeconds,
       maxCredits: item.maxCredits,
       ...payloadForm,
+      include: item.include,
     },
   }));
 }

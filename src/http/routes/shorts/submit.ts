@@ -103,7 +103,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
   const caller = callerOf(request);
   const { channelUrl, oldestDate, limit, freshness, webhookUrl, sort, minDurationSeconds, maxDurationSeconds } =
     request.body;
-  const { store, maxCredits } = request.body;
+  const { store, maxCredits, include } = request.body;
   const payloadForm = webhookUrl
     ? recordedPayloadForm(request.body.webhookPayload, request.account?.webhook_payload)
     : {};
@@ -122,6 +122,7 @@ function newRequestRecord(request: RequestOf<SubmitSchema>): NewRequest {
       minDurationSeconds,
       maxDurationSeconds,
       maxCredits,
+      include,
       ...(callSourceOf(request) === 'mcp' ? { via: 'mcp' } : {}),
       ...payloadForm,
     },
