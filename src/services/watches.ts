@@ -40,7 +40,7 @@ export function buildWatches(
     source: parts.source,
     quota: parts.quota,
     pricing: parts.pricing,
-    ...(parts.snapshots ? { snapshots: parts.snapshots } : {}),
+    snapshots: parts.snapshots,
     now,
     recordEvent: eventRecorder(boss),
     enqueueCheck: (tx, job) => enqueueWatchCheck(boss, tx, job),

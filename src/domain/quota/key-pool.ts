@@ -385,7 +385,7 @@ async function keyStates(state: PoolState): Promise<KeyState[]> {
       budget: state.budget,
       unitsRemaining: keyState === 'active' ? Math.max(0, state.budget - unitsUsed) : 0,
       state: keyState,
-      ...(bad ? { invalidReason: bad.invalid_reason } : {}),
+      invalidReason: bad?.invalid_reason,
     } satisfies KeyState;
   });
 }

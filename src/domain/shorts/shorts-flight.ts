@@ -121,7 +121,7 @@ async function whenKeysAreSpent(
     // failed read spent before the quota ran out are paid from that price, not from the account's
     // allowance of unpaid work as well (the price is at least what those units cost: MeteredWork.price).
     if (work?.opened) await work.commit(work.price(copy.shorts.length), 'This earlier copy of the channel costs');
-    return { result: copy, stale: true, ...(work ? { work } : {}) };
+    return { result: copy, stale: true, work };
   }
   if (!deps.keylessFallback || query.freshness === 'exact') return undefined;
   const keyless = await fetchOnce(
@@ -133,7 +133,7 @@ async function whenKeysAreSpent(
   ).catch((e: unknown) => {
     throw e instanceof FlightFailure ? e : new FlightFailure(e, work);
   });
-  return { ...keyless, ...(work && !keyless.work ? { work } : {}) };
+  return { ...keyless, work: keyless.work ?? work };
 }
 
 /** One attempt: lead the shared read of `query` (reading with `mode`), or join the one in flight. */
@@ -162,7 +162,7 @@ async function fetchOnce(
       work = await hooks.openMeter();
       return lead(deps, { query, channelId: knownId, mode, work, hooks }, keyless);
     });
-    return { result, stale: false, ...(work ? { work } : {}) };
+    return { result, stale: false, work };
   } catch (error) {
     if (error instanceof OwnResult && work) return { result: error.result, stale: false, work };
     // The error object may be shared with other requests waiting on the same flight: wrap, never mutate.

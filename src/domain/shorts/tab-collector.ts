@@ -176,6 +176,6 @@ function tabCollected(reading: TabReading, options: CollectOptions): Collected {
     truncated: truncated || budgetStopped,
     budgetStopped,
     pages: reading.pages,
-    ...(reading.failure !== undefined ? { failure: reading.failure } : {}),
+    failure: reading.failure,
   };
 }

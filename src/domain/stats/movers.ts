@@ -52,7 +52,7 @@ export async function readMovers(
   const movers: Mover[] = rows
     .map((r) => ({
       videoId: r.video_id,
-      ...(r.published_at ? { publishedAt: new Date(r.published_at).toISOString() } : {}),
+      publishedAt: r.published_at ? new Date(r.published_at).toISOString() : undefined,
       last: toPoint({
         at: r.last_at,
         views: r.last_views,
@@ -77,9 +77,10 @@ export async function readMovers(
   );
   const channel: ChannelStatsPoint[] = points.map((p) => ({
     at: new Date(p.at).toISOString(),
-    ...(p.subscribers !== null ? { subscriberCount: p.subscribers } : {}),
-    ...(p.views !== null ? { viewCount: p.views } : {}),
-    ...(p.videos !== null ? { videoCount: p.videos } : {}),
+    // A row's null is the answer's absent count (JSON leaves an undefined field out).
+    subscriberCount: p.subscribers ?? undefined,
+    viewCount: p.views ?? undefined,
+    videoCount: p.videos ?? undefined,
     exact: p.exact,
   }));
   return { channelId, window: options.window, movers, channel: { points: channel } };

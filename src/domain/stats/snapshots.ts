@@ -68,7 +68,7 @@ export function snapshotOf(
     videos: count(read.channel.statistics.videoCount),
     exact: !approximate.has('channel.statistics.subscriberCount'),
   };
-  return { shorts, ...(channel ? { channel } : {}) };
+  return { shorts, channel };
 }
 
 export interface SnapshotRecorder {

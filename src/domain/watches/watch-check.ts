@@ -137,7 +137,7 @@ export async function listNewest(
         publishedAt: new Map(),
         source: deps.source,
         // The tab's header names the channel as it is now (its title and handle), for free.
-        ...(page.channel ? { header: keylessChannel(page.channel) } : {}),
+        header: page.channel ? keylessChannel(page.channel) : undefined,
         ...(deps.source === 'innertube'
           ? {
               tabItems: new Map(items.map((i) => [i.id, i])),

@@ -73,8 +73,8 @@ export async function readDataApiShorts(
   const options: CollectOptions = {
     cap: frame.cap,
     capIsServiceMax: frame.capIsServiceMax,
-    ...(early.onVideos ? { onVideos: early.onVideos } : {}),
-    ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
+    onVideos: early.onVideos,
+    oldestDate: read.query.oldestDate,
     budget: read.work.listingBudget({ oldestDate: read.query.oldestDate, cap: frame.cap, pageSize: PAGE_SIZE }),
   };
   const { collected, source, partial } = await collect(ctx, read, found, options);

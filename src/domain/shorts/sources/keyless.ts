@@ -45,7 +45,7 @@ export const keylessSource: ShortsSource = {
         cap: frame.cap,
         capIsServiceMax: frame.capIsServiceMax,
         video: ctx.innertube.video,
-        ...(read.query.oldestDate !== undefined ? { oldestDate: read.query.oldestDate } : {}),
+        oldestDate: read.query.oldestDate,
       });
       if (collected.failure === undefined) ctx.innertube.succeeded('browse');
       else ctx.innertube.failed(collected.failure, 'browse');

@@ -47,7 +47,7 @@ export async function resultItems(request: RequestOf<ReturnType<typeof resultIte
   return readResultPage(db, {
     accountId: callerOf(request).accountId,
     requestId: request.params.requestId,
-    ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+    cursor: request.query.cursor,
     pageSize: request.query.pageSize,
     retentionDays: config.RESULT_RETENTION_DAYS,
     now: clock(),

@@ -28,7 +28,7 @@ export async function listBatchesHandler(request: RequestOf<typeof listBatchesRo
     success: true as const,
     ...(await listBatches(request.server.services.db, callerOf(request).accountId, {
       limit,
-      ...(cursor ? { cursor } : {}),
+      cursor: cursor || undefined,
     })),
   };
 }

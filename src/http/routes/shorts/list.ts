@@ -32,7 +32,7 @@ export async function listShortsRequests(request: RequestOf<typeof listShortsReq
   const { limit, cursor, from, to, ...filter } = request.query;
   return listRequestLog(db, callerOf(request).accountId, {
     limit,
-    ...(cursor ? { cursor } : {}),
+    cursor: cursor || undefined,
     retrySchedule: delivery.schedule,
     filter: { ...filter, ...(from ? { from: new Date(from) } : {}), ...(to ? { to: new Date(to) } : {}) },
   });
