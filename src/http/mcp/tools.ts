@@ -82,7 +82,13 @@ const query = (args: Record<string, unknown>) => {
 
 const FREE = 'Free; counts in the read limit.';
 
+/** Every tool the MCP server offers, in the order tools/list lists them. */
 export function mcpTools(pricing: Pricing): ToolDefinition[] {
+  return [...requestTools(pricing), ...statsTools(), ...accountTools(pricing)];
+}
+
+/** Reading a channel's Shorts, and the requests made so far. */
+function requestTools(pricing: Pricing): ToolDefinition[] {
   return [
     {
       name: 'list_channel_shorts',
@@ -120,6 +126,12 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
       output: RequestLogPageSchema,
       call: (args) => ({ method: 'GET', url: `/api/youtube/shorts${query(args)}` }),
     },
+  ];
+}
+
+/** Statistics over time: free reads of stored snapshots. */
+function statsTools(): ToolDefinition[] {
+  return [
     {
       name: 'get_short_stats',
       title: "Get a Short's counts over time",
@@ -151,6 +163,12 @@ export function mcpTools(pricing: Pricing): ToolDefinition[] {
         url: `/api/youtube/channels/${encodeURIComponent(String(channelId))}/stats${query(rest)}`,
       }),
     },
+  ];
+}
+
+/** The account and its watches. */
+function accountTools(pricing: Pricing): ToolDefinition[] {
+  return [
     {
       name: 'get_account',
       title: 'Get the account',
