@@ -1,6 +1,7 @@
 // The worker's timers: the sweep (lapsed holds, paid watches to resume, due watches, WebSub
 // renewals, the event outbox) every WATCH_SWEEP_SECONDS, and the purge of stored results past
-// RESULT_RETENTION_DAYS and of idempotency keys past their 24 h; on the embedded database, in every process, its vacuum.
+// RESULT_RETENTION_DAYS and of idempotency keys past their 24 h, with the roll-up and the month
+// partitions of statistics snapshots; on the embedded database, in every process, its vacuum.
 import type { PgBoss } from 'pg-boss';
 import type { Database } from '../infra/db/database.ts';
 import { startAutovacuum } from '../infra/db/pglite-autovacuum.ts';
@@ -9,6 +10,7 @@ import { purgeExpiredResults } from '../domain/requests/stored-results.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/idempotency-keys.ts';
 import { purgeDestinationHours } from '../domain/webhooks/destinations.ts';
 import { rollUpOldPoints } from '../domain/stats/retention.ts';
+import { addMonthPartitions } from '../domain/stats/partitions.ts';
 import { resumePaidWatches, sweepDueWatches, type SchedulerDeps } from '../domain/watches/scheduler.ts';
 import { dispatchPendingEvents } from '../domain/webhooks/events.ts';
 import { enqueueDelivery } from './webhook-delivery-job.ts';
@@ -84,6 +86,9 @@ export function startSweeper(deps: SweeperDeps, settings: SweeperSettings): Swee
     // The destinations' hourly counts past the health window (destinations.ts).
     void purgeDestinationHours(db, new Date(now())).catch((err: unknown) =>
       log.error({ err }, 'dropping old webhook destination counts failed'),
+    );
+    void addMonthPartitions(db, now()).catch((err: unknown) =>
+      log.error({ err }, 'creating the month partitions of statistics snapshots failed'),
     );
     if (settings.statsRetentionDays !== undefined)
       void rollUpOldPoints(db, settings.statsRetentionDays, now()).catch((err: unknown) =>

@@ -2,7 +2,8 @@
 //   balance = ledger sum per account · every charged request has its charge entry (same amount) and
 //   every charge entry its completed request · every ledger entry and request names an account ·
 //   no request stuck in `processing` without a live job · no settled webhook request without a
-//   delivery attempt or a live fetch or delivery job · queue health · who holds the DATA_DIR lock.
+//   delivery attempt or a live fetch or delivery job · the snapshots' month partitions are there ·
+//   queue health · who holds the DATA_DIR lock.
 // A `breach` means data disagree (exit ≠ 0); a `warn` is worth a look but not wrong.
 import type { Database, Transaction } from '../../infra/db/database.ts';
 import { dirname } from 'node:path';
@@ -199,6 +200,27 @@ async function migrationsUnchanged({ tx }: CheckContext): Promise<Finding> {
   );
 }
 
+/** Snapshots outside every month partition mean no sweeper creates the months ahead (stats/partitions.ts). */
+async function statsPartitionsAhead({ tx }: CheckContext): Promise<Finding> {
+  const problems = await tx.query<{ what: string }>(
+    `SELECT n || ' snapshot' || CASE WHEN n = 1 THEN '' ELSE 's' END || ' in the default partition: no month ' ||
+         'partition covers them' AS what
+       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM stats_points_default LIMIT 1000) d) c WHERE n > 0
+     UNION ALL
+     SELECT 'no partition for ' || to_char(m, 'YYYY-MM') || ': its snapshots would wait in the default partition'
+       FROM generate_series(0, 1) AS k,
+         LATERAL (SELECT date_trunc('month', now() AT TIME ZONE 'UTC') + k * interval '1 month' AS m) months
+       WHERE to_regclass('stats_points_' || to_char(m, 'YYYY_MM')) IS NULL`,
+  );
+  return finding(
+    'statistics → month partitions',
+    problems.map((r) => r.what),
+    'this month and the next have their snapshot partitions, and none waits in the default one',
+    () => 'the snapshot partitions lag behind: is a worker process (its sweeper creates them) running?',
+    'warn',
+  );
+}
+
 async function processingHasJob({ tx }: CheckContext): Promise<Finding> {
   const stuck = await findStrandedRequests(tx);
   return finding(
@@ -287,6 +309,7 @@ const CHECKS: Check[] = [
   reservationsMatch,
   rowsHaveAccounts,
   migrationsUnchanged,
+  statsPartitionsAhead,
   processingHasJob,
   settledWebhooksAttempted,
   queueHealth,

@@ -1,0 +1,27 @@
+// Monthly partitions of the snapshots (migration 026): the sweeper keeps the current UTC month and
+// the next MONTHS_AHEAD created, so points are written into their month from its first second and
+// the default partition stays empty. Creating one is idempotent and serialised in the database.
+import type { Queryable } from '../../infra/db/database.ts';
+
+/** Months created beyond the current one: a sweeper stopped for weeks still finds its month there. */
+export const MONTHS_AHEAD = 2;
+
+/** Creates the partitions of `now`'s month and the MONTHS_AHEAD after it that are missing; returns how many. */
+export async function addMonthPartitions(db: Queryable, now: number): Promise<number> {
+  const [row] = await db.query<{ created: number }>(
+    `SELECT stats_points_add_months($1, $1::timestamptz + make_interval(months => $2)) AS created`,
+    [new Date(now), MONTHS_AHEAD],
+  );
+  return row?.created ?? 0;
+}
+
+/** The partitions of the snapshots with their bounds and rows, oldest first (doctor, the bench). */
+export async function monthPartitions(db: Queryable): Promise<Array<{ name: string; bounds: string; rows: number }>> {
+  return db.query(
+    `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bounds,
+       coalesce(s.n_live_tup, 0)::float8 AS rows
+     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+     WHERE i.inhparent = 'stats_points'::regclass ORDER BY c.relname`,
+  );
+}
