@@ -962,8 +962,7 @@ try {
     .split('\n')
     .filter(
       (line) =>
-        /^\| (hot|cold|early|sources|memory|async|quota|watches|websub|paging) \|/.test(line) &&
-        !ran.has(line.split('|')[1]!.trim()),
+        new RegExp(`^\\| (${[...SECTIONS, 'early'].join('|')}) \\|`).test(line) && !ran.has(line.split('|')[1]!.trim()),
     );
 } catch {
   previous = []; // no earlier results
