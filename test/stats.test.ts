@@ -11,8 +11,10 @@ import { runWatchCheck } from '../src/domain/watches/watch-check.ts';
 import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { writeShortPoints } from '../src/domain/stats/snapshots.ts';
 import { rollUpOldPoints } from '../src/domain/stats/retention.ts';
+import { MAX_TRACKED, trackedCounts, trackedIds } from '../src/domain/stats/tracking.ts';
 
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.parse('2026-07-01T12:00:00Z')) {
@@ -375,6 +377,50 @@ describe('tracked channels', () => {
       events.body.events.map((e) => e.type).filter((type) => type === 'shorts.growth'),
       ['shorts.growth'],
     );
+  });
+
+  it('trackedCounts counts what trackedIds returns: the channel, within days, at most MAX_TRACKED', async (t) => {
+    const h = await harness(t);
+    const { db } = h.services;
+    const now = Date.parse('2026-07-01T12:00:00Z');
+    const busy = `UC${'B'.repeat(22)}`;
+    const quiet = `UC${'Q'.repeat(22)}`;
+    const point = (channelId: string, i: number, publishedAt: number) => ({
+      videoId: `${channelId.slice(2, 3)}${String(i).padStart(10, '0')}`,
+      channelId,
+      at: new Date(now),
+      views: '1',
+      likes: null,
+      comments: null,
+      exact: true,
+      publishedAt: new Date(publishedAt).toISOString(),
+    });
+    // The busy channel: MAX_TRACKED + 10 Shorts a minute apart, the newest an hour old; the quiet one: 30 a day apart.
+    await writeShortPoints(
+      db,
+      [
+        ...Array.from({ length: MAX_TRACKED + 10 }, (_, i) => point(busy, i, now - HOUR - i * 60_000)),
+        ...Array.from({ length: 30 }, (_, i) => point(quiet, i, now - (i + 0.5) * DAY)),
+      ],
+      0,
+    );
+    const asked = [
+      { channelId: busy, days: 90 },
+      { channelId: quiet, days: 1 },
+      { channelId: quiet, days: 7 },
+      { channelId: `UC${'N'.repeat(22)}`, days: 3 },
+      { channelId: quiet, days: 90 },
+    ];
+    const ids = await Promise.all(asked.map((w) => trackedIds(db, w.channelId, w.days, now)));
+    assert.deepEqual(
+      ids.map((list) => list.length),
+      [MAX_TRACKED, 1, 7, 0, 30],
+    );
+    assert.deepEqual(
+      await trackedCounts(db, asked, now),
+      ids.map((list) => list.length),
+    );
+    assert.deepEqual(await trackedCounts(db, [], now), []);
   });
 
   it('refuses an alert without tracking, and days outside 1..90', async (t) => {

@@ -14,10 +14,12 @@ import { newCheckId } from '../src/domain/watches/watch-store.ts';
 import { checkChannelNow, resumePaidWatches, sweepDueWatches } from '../src/domain/watches/scheduler.ts';
 import { reserveCredits } from '../src/domain/credits/reservations.ts';
 import { grantCredits } from '../src/domain/credits/ledger.ts';
+import { writeShortPoints } from '../src/domain/stats/snapshots.ts';
 import pg from 'pg';
 import { ownLockStatus, runDoctor } from '../src/domain/operators/doctor.ts';
 
 const WATCHES = '/api/youtube/watches';
+const DAY = 86_400_000;
 const verify = (secret: string, d: Delivery) =>
   new Webhook(secret.replace(/^whsec_/, '')).verify(d.body, d.headers as Record<string, string>) as {
     type: string;
@@ -756,6 +758,79 @@ describe('watches', () => {
     const resumed = await resumePaidWatches(t.services.watches);
     assert.ok(resumed.includes(prepaid), 'the watch its credits pay for');
     assert.ok(!resumed.includes(none));
+  });
+
+  it("a paused tracked watch resumes only when its check's tracking units are paid for too, and its check then reserves", async () => {
+    t.fake.addChannel({ handle: 'watched-tracked', shortsCount: 3 });
+    const db = t.services.db;
+    const { quota, pricing } = t.services.watches;
+    const paused = async (trackStats?: { days: number }) => {
+      const user = await createUser(t, 20);
+      const res = await create(user, {
+        channelUrl: 'https://www.youtube.com/@watched-tracked',
+        webhookUrl: 'https://example.com/hook',
+        trackStats,
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const watch = res.json() as { id: string; channel: { id: string } };
+      return { user, id: watch.id, channelId: watch.channel.id };
+    };
+    const setAvailable = (user: TestUser, credits: number) =>
+      db.query('UPDATE accounts SET credit_balance = $2, credits_reserved = 0 WHERE id = $1', [user.id, credits]);
+    const prepaidOf = async (id: string) =>
+      (await db.query<{ prepaid_units: number }>('SELECT prepaid_units FROM watches WHERE id = $1', [id]))[0]!
+        .prepaid_units;
+
+    const tracked = await paused({ days: 3 });
+    // The channel's Shorts with history: 400 published within the 3 days (9 videos.list calls with
+    // the listing page's), 100 before them (not tracked).
+    const now = clock.now();
+    const point = (i: number, publishedAt: number) => ({
+      videoId: `trk${String(i).padStart(8, '0')}`,
+      channelId: tracked.channelId,
+      at: new Date(now),
+      views: '10',
+      likes: null,
+      comments: null,
+      exact: true,
+      publishedAt: new Date(publishedAt).toISOString(),
+    });
+    await writeShortPoints(
+      db,
+      Array.from({ length: 500 }, (_, i) => point(i, i < 400 ? now - (i + 1) * 60_000 : now - 4 * DAY - i * 60_000)),
+      0,
+    );
+    // The check itself says what it reserves: it cannot, and pauses the watch for credits.
+    await setAvailable(tracked.user, 0);
+    assert.deepEqual(await check(tracked.id), { outcome: 'paused' });
+    const [pause] = await db.query<{ error: string }>(
+      "SELECT error FROM watch_checks WHERE watch_id = $1 AND outcome = 'paused'",
+      [tracked.id],
+    );
+    const needed = Number(/up to (\d+) credit/.exec(pause!.error)?.[1]);
+    const untracked = checkReservation(await prepaidOf(tracked.id), quota, pricing);
+    assert.ok(needed - 1 >= untracked, `the tracking units make the check reserve more (${needed} vs ${untracked})`);
+
+    // Enough for the check without its tracking, not with it: left paused (its check would pause it again).
+    await setAvailable(tracked.user, needed - 1);
+    assert.ok(!(await resumePaidWatches(t.services.watches)).includes(tracked.id));
+    await setAvailable(tracked.user, needed);
+    assert.ok((await resumePaidWatches(t.services.watches)).includes(tracked.id));
+    const resumedCheck = await check(tracked.id);
+    assert.equal(resumedCheck.outcome, 'ok', JSON.stringify(resumedCheck));
+    const [state] = await db.query<{ status: string }>('SELECT status FROM watches WHERE id = $1', [tracked.id]);
+    assert.equal(state!.status, 'active');
+
+    // A watch without tracking of the same channel needs what an untracked check reserves, as before.
+    const plain = await paused();
+    await db.query(`UPDATE watches SET status = 'paused', paused_reason = 'credits' WHERE id = $1`, [plain.id]);
+    const plainNeeded = checkReservation(await prepaidOf(plain.id), quota, pricing);
+    await setAvailable(plain.user, plainNeeded - 1);
+    assert.ok(!(await resumePaidWatches(t.services.watches)).includes(plain.id));
+    await setAvailable(plain.user, plainNeeded);
+    assert.ok((await resumePaidWatches(t.services.watches)).includes(plain.id));
+    const plainCheck = await check(plain.id);
+    assert.equal(plainCheck.outcome, 'ok', JSON.stringify(plainCheck));
   });
 
   it("an account's paused watches resume as far as its credits cover them together, not each against the whole balance", async () => {

@@ -13,14 +13,33 @@ export const MAX_TRACKED = 4500;
 
 export const trackingUnits = (shorts: number) => Math.ceil(shorts / IDS_PER_CALL);
 
+/** The oldest publication a watch tracking `days` refreshes at `now`. */
+const trackedSince = (days: number, now: number) => new Date(now - days * 86_400_000);
+
 /** The channel's Shorts with stored history published within `days` before `now`, newest first. */
 export async function trackedIds(db: Queryable, channelId: string, days: number, now: number): Promise<string[]> {
   const rows = await db.query<{ video_id: string }>(
     `SELECT video_id FROM stats_shorts WHERE channel_id = $1 AND published_at >= $2
       ORDER BY published_at DESC LIMIT $3`,
-    [channelId, new Date(now - days * 86_400_000), MAX_TRACKED],
+    [channelId, trackedSince(days, now), MAX_TRACKED],
   );
   return rows.map((r) => r.video_id);
+}
+
+/** How many ids trackedIds returns for each of `watches` (the same rows and cap), in one statement. */
+export async function trackedCounts(
+  db: Queryable,
+  watches: Array<{ channelId: string; days: number }>,
+  now: number,
+): Promise<number[]> {
+  if (watches.length === 0) return [];
+  const rows = await db.query<{ n: number }>(
+    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM stats_shorts s
+               WHERE s.channel_id = q.channel_id AND s.published_at >= q.since LIMIT $3) t) AS n
+       FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS q(channel_id, since, i) ORDER BY q.i`,
+    [watches.map((w) => w.channelId), watches.map((w) => trackedSince(w.days, now)), MAX_TRACKED],
+  );
+  return rows.map((r) => r.n);
 }
 
 /** Reads the ids' counts now, 50 per call; a Short videos.list no longer returns has no point. */

@@ -18,7 +18,8 @@ import type { QuotaSettings } from '../quota/quota-meter.ts';
 import type { PriceSettings } from '../shorts/pricing.ts';
 import type { NewEvent, StoredEvent } from '../webhooks/events.ts';
 import type { WatchResumedPayload } from '../../contract/watches.ts';
-import { checkReservation, MAX_CHECK_UNITS, type CheckTrigger } from './watch-check.ts';
+import { trackedCounts } from '../stats/tracking.ts';
+import { type CheckTrigger, watchReservation } from './watch-check.ts';
 import { newCheckId, type WatchRow } from './watch-store.ts';
 
 export interface WatchCheckJob {
@@ -66,34 +67,49 @@ export async function sweepDueWatches(deps: SchedulerDeps, limit = 200): Promise
 
 /**
  * Watches paused for credits whose account can pay their next check again are resumed (and due at
- * once): each needs what its own check reserves (checkReservation: less for a watch holding prepaid
- * units; before, every watch needed what one without any does, and one that a single credit would
- * pay for stayed paused). A disabled account's watches stay paused.
+ * once): each needs what its own check reserves (watchReservation: less for a watch holding prepaid
+ * units, more for one tracking stats, whose check reads the channel's recent Shorts too). A disabled
+ * account's watches stay paused.
  */
 export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> {
   const now = new Date(deps.now());
-  // checkReservation in SQL: the credits for the units the watch's prepaid units do not cover, plus those for a page
-  // of shorts.
-  const unitsPart = 'ceil(greatest(0, $2::int - w.prepaid_units)::numeric / $3::int)::int';
   return deps.db.transaction(async (tx) => {
+    const paused = await tx.query<PausedWatch>(
+      `SELECT w.id, w.account_id, w.channel_id, w.prepaid_units, w.track_days
+         FROM watches w JOIN accounts a ON a.id = w.account_id
+        WHERE w.status = 'paused' AND w.paused_reason = 'credits' AND a.disabled_at IS NULL`,
+    );
+    if (paused.length === 0) return [];
+    const needed = await reservations(tx, paused, deps, now.getTime());
     // An account's watches are resumed, the cheapest to check first (then the oldest), as far as its
     // available credits cover their reservations together (each was compared with
     // the whole balance, so a balance for one check resumed them all, and all but one paused again).
     const resumed = await tx.query<WatchRow>(
       `WITH candidates AS (
-         SELECT w.id, a.credit_balance - a.credits_reserved AS available,
-                sum(${unitsPart} + $4::int) OVER (PARTITION BY w.account_id ORDER BY ${unitsPart}, w.id) AS needed
-         FROM watches w JOIN accounts a ON a.id = w.account_id
-         WHERE w.status = 'paused' AND w.paused_reason = 'credits' AND a.disabled_at IS NULL
+         SELECT c.id, c.prepaid_units, c.track_days, a.credit_balance - a.credits_reserved AS available,
+                sum(c.needed) OVER (PARTITION BY c.account_id ORDER BY c.needed, c.id) AS needed
+         FROM unnest($2::text[], $3::uuid[], $4::int[], $5::int[], $6::int[])
+                AS c(id, account_id, prepaid_units, track_days, needed)
+           JOIN accounts a ON a.id = c.account_id
+         WHERE a.disabled_at IS NULL
        )
        UPDATE watches w SET status = 'active', paused_reason = NULL, next_check_at = $1
        FROM candidates c
        WHERE c.id = w.id AND c.needed <= c.available
-         -- Checked again here: a row another sweep resumed (or its owner paused) while this waited for
-         -- its lock is re-read by PostgreSQL against this condition, not the CTE's.
+         -- Checked again here: a row another sweep resumed (or its owner paused or changed) while this
+         -- waited for its lock is re-read by PostgreSQL against this condition; one whose reservation
+         -- changed is left to the next sweep.
          AND w.status = 'paused' AND w.paused_reason = 'credits'
+         AND w.prepaid_units = c.prepaid_units AND w.track_days IS NOT DISTINCT FROM c.track_days
        RETURNING w.*`,
-      [now, MAX_CHECK_UNITS, deps.quota.unitsPerCredit, checkReservation(MAX_CHECK_UNITS, deps.quota, deps.pricing)],
+      [
+        now,
+        paused.map((w) => w.id),
+        paused.map((w) => w.account_id),
+        paused.map((w) => w.prepaid_units),
+        paused.map((w) => w.track_days),
+        needed,
+      ],
     );
     for (const w of resumed) {
       await deps.recordEvent(tx, {
@@ -111,6 +127,25 @@ export async function resumePaidWatches(deps: SchedulerDeps): Promise<string[]> 
     }
     return resumed.map((w) => w.id);
   });
+}
+
+type PausedWatch = Pick<WatchRow, 'id' | 'account_id' | 'channel_id' | 'prepaid_units' | 'track_days'>;
+
+/** What each watch's next check reserves, with the stored Shorts its tracking would refresh now. */
+async function reservations(
+  tx: Transaction,
+  watches: PausedWatch[],
+  deps: SchedulerDeps,
+  now: number,
+): Promise<number[]> {
+  const trackedWatches = watches.filter((w) => w.track_days !== null);
+  const counts = await trackedCounts(
+    tx,
+    trackedWatches.map((w) => ({ channelId: w.channel_id, days: w.track_days! })),
+    now,
+  );
+  const tracked = new Map(trackedWatches.map((w, i) => [w.id, counts[i]!]));
+  return watches.map((w) => watchReservation(w, tracked.get(w.id) ?? 0, deps));
 }
 
 /**

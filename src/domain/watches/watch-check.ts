@@ -106,6 +106,21 @@ export function checkReservation(
   return unitCredits + Math.ceil(PAGE_SIZE / pricing.shortsPerBlock) * pricing.creditsPerBlock;
 }
 
+/**
+ * Credits the next check of `watch` reserves, `tracked` being how many stored Shorts its tracking
+ * refreshes (trackedIds): the check reserves this, and the sweep resumes a watch paused for credits
+ * only when this is available, else the check would pause it again at once.
+ */
+export function watchReservation(
+  watch: Pick<WatchRow, 'prepaid_units' | 'track_days'>,
+  tracked: number,
+  deps: Pick<WatchCheckDeps, 'quota' | 'pricing'>,
+): number {
+  // Tracking reads the stored recent Shorts and the listing page's (up to one more call).
+  const extra = watch.track_days === null ? 0 : trackingUnits(tracked + PAGE_SIZE);
+  return checkReservation(watch.prepaid_units, deps.quota, deps.pricing, extra);
+}
+
 /** What a check that spent `units` and reported `reported` shorts costs, and the watch's prepaid units after it. */
 export function checkPrice(
   prepaidUnits: number,
@@ -340,9 +355,7 @@ async function openCheck(
 ): Promise<MeteredWork | CheckResult> {
   const { db } = deps;
   const { checkId, trigger, now } = run;
-  // Tracking reads the stored recent Shorts and the listing page's (up to one more call).
-  const extra = watch.track_days === null ? 0 : trackingUnits(tracked.length + PAGE_SIZE);
-  const reserve = checkReservation(watch.prepaid_units, deps.quota, deps.pricing, extra);
+  const reserve = watchReservation(watch, tracked.length, deps);
   const expiresAt = new Date(deps.now() + CHECK_RESERVATION_MS);
   // A run of this check that died (kill -9) after reserving left its hold under the same id: this
   // run's reservation replaces it. Added to it, the two could exceed the available credits and pause
