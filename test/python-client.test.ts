@@ -22,12 +22,19 @@ const skip = process.env.CI === 'true' ? false : pythonMissing;
 if (skip) console.log(`# python client tests skipped: ${skip}`);
 
 describe('the Python client', { skip }, () => {
-  const t = useHarness({ listen: true, runWorker: true });
+  // Every fresh read stores a snapshot, and every read is fresh: the client's statistics tests read
+  // a series of three reads made within a second.
+  const t = useHarness({
+    listen: true,
+    runWorker: true,
+    env: { STATS_SNAPSHOT_MIN_SECONDS: '0', CACHE_TTL_SECONDS: '0' },
+  });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let dir: string;
 
   before(async () => {
     t.fake.addChannel({ handle: 'python', shortsCount: 23 });
+    t.fake.addChannel({ handle: 'python-stats', shortsCount: 3 });
     receiver = await t.receiver();
     dir = await mkdtemp(join(tmpdir(), 'cs-python-'));
     t.defer(() => rm(dir, { recursive: true, force: true }));
@@ -77,13 +84,15 @@ describe('the Python client', { skip }, () => {
         CHANNEL_SHORTS_BASE_URL: `http://127.0.0.1:${port}`,
         CHANNEL_SHORTS_API_KEY: user.key,
         CHANNEL_SHORTS_CHANNEL: channelUrl,
+        CHANNEL_SHORTS_STATS_CHANNEL: 'https://www.youtube.com/@python-stats',
+        CHANNEL_SHORTS_FAKE_PLATFORM_URL: t.fake.innertubeBaseUrl,
         CHANNEL_SHORTS_WEBHOOK_URL: receiver.url('/python'),
         CHANNEL_SHORTS_WEBHOOK_FILE: webhookFile,
       },
     });
     const output = `${run.stdout}${run.stderr}`;
     const ran = Number(/Ran (\d+) tests?/.exec(output)?.[1]);
-    assert.ok(ran >= 20, output);
+    assert.ok(ran >= 28, output);
     // Every test ran: none skipped for want of a service or a delivery.
     assert.doesNotMatch(output, /skipped/, output);
     console.log(`# python client: ${ran} tests passed`);

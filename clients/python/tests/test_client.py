@@ -4,7 +4,9 @@ import json
 import os
 import threading
 import unittest
+import urllib.parse
 import urllib.request
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from channel_shorts import ChannelShortsError, Client, parse_retry_after
@@ -14,6 +16,9 @@ BASE_URL = os.environ.get("CHANNEL_SHORTS_BASE_URL")
 API_KEY = os.environ.get("CHANNEL_SHORTS_API_KEY", "")
 CHANNEL = os.environ.get("CHANNEL_SHORTS_CHANNEL", "https://www.youtube.com/@demo")
 LIVE = unittest.skipUnless(BASE_URL, "CHANNEL_SHORTS_BASE_URL is not set: no service to call")
+# A channel no other test reads, and the fake platform's origin, whose admin routes set a Short's counts.
+STATS_CHANNEL = os.environ.get("CHANNEL_SHORTS_STATS_CHANNEL", "https://www.youtube.com/@python-stats")
+FAKE_PLATFORM_URL = os.environ.get("CHANNEL_SHORTS_FAKE_PLATFORM_URL")
 
 
 class Scripted:
@@ -119,6 +124,35 @@ class Retries(unittest.TestCase):
         self.assertIsNone(parse_retry_after(None))
 
 
+class StatisticsRequests(unittest.TestCase):
+    def test_encode_the_path_and_send_instants_in_utc(self):
+        server = Scripted([(200, {}, {"success": True})] * 3)
+        self.addCleanup(server.close)
+        client = Client(server.url, "k")
+        plus_two = timezone(timedelta(hours=2))
+        client.video_stats("a/b?c", from_=datetime(2026, 7, 1, 14, 0, 0, 123456, tzinfo=plus_two), to="2026-07-02")
+        client.video_stats("dQw4w9WgXcQ", to=datetime(2026, 7, 1, 12, 0))  # no time zone: taken as UTC
+        client.channel_stats("UC/x", window="7d", limit=5)
+        sent = [urllib.parse.urlsplit(seen[1]) for seen in server.seen]
+        self.assertEqual(
+            [url.path for url in sent],
+            [
+                "/api/youtube/videos/a%2Fb%3Fc/stats",
+                "/api/youtube/videos/dQw4w9WgXcQ/stats",
+                "/api/youtube/channels/UC%2Fx/stats",
+            ],
+        )
+        self.assertEqual(
+            [urllib.parse.parse_qsl(url.query) for url in sent],
+            [
+                [("from", "2026-07-01T12:00:00.123Z"), ("to", "2026-07-02")],
+                [("to", "2026-07-01T12:00:00.000Z")],
+                [("window", "7d"), ("limit", "5")],
+            ],
+        )
+        self.assertEqual([seen[0] for seen in server.seen], ["GET"] * 3)
+
+
 @LIVE
 class AgainstTheService(unittest.TestCase):
     @classmethod
@@ -213,6 +247,94 @@ class AgainstTheService(unittest.TestCase):
                 self.assertEqual(set(shape.__optional_keys__), set(schema["properties"]) - required)
             checked += 1
         self.assertGreater(checked, 50)
+
+
+def _instant(text):
+    """An instant the service wrote (2026-07-01T12:00:00.000Z); Python 3.9's fromisoformat reads no Z."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@LIVE
+@unittest.skipUnless(FAKE_PLATFORM_URL, "CHANNEL_SHORTS_FAKE_PLATFORM_URL is not set: no counts to set")
+class Statistics(unittest.TestCase):
+    """Three reads of a channel, the first Short's views set on the fake platform before the second and third:
+    the service stores a snapshot of every Short per read (the suite's service keeps every fresh read)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.client = Client(BASE_URL, API_KEY)
+        cls.reads = [cls.client.list_shorts(channel_url=STATS_CHANNEL)]
+        cls.video_id = cls.reads[0]["data"]["shorts"][0]["id"]
+        first = int(cls.reads[0]["data"]["shorts"][0]["statistics"]["viewCount"])
+        cls.views = [first, first + 1000, first + 2500]
+        for views in cls.views[1:]:
+            cls.set_views(cls.video_id, views)
+            cls.reads.append(cls.client.list_shorts(channel_url=STATS_CHANNEL, include=["growth"]))
+
+    @staticmethod
+    def set_views(video_id, views):
+        handle = urllib.parse.quote(STATS_CHANNEL.rsplit("@", 1)[1], safe="")
+        url = f"{FAKE_PLATFORM_URL}/__admin/channels/{handle}/shorts/{urllib.parse.quote(video_id, safe='')}/statistics"
+        body = json.dumps({"viewCount": str(views)}).encode()
+        request = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            response.read()
+
+    def test_the_answer_carries_the_read_counts_and_growth_when_asked(self):
+        shorts = [read["data"]["shorts"] for read in self.reads]
+        self.assertEqual([int(s[0]["statistics"]["viewCount"]) for s in shorts], self.views)
+        self.assertNotIn("growth", shorts[0][0], "growth only when include asks for it")
+        self.assertEqual(shorts[2][0]["growth"]["last24h"]["viewsGained"], 2500)
+
+    def test_video_stats_lists_a_snapshot_per_read(self):
+        stats = self.client.video_stats(self.video_id)
+        self.assertTrue(stats["success"])
+        channel_id = self.reads[0]["data"]["channel"]["id"]
+        self.assertEqual((stats["videoId"], stats["channelId"]), (self.video_id, channel_id))
+        points = stats["points"]
+        self.assertEqual([point["viewCount"] for point in points], self.views)
+        self.assertEqual([point["exact"] for point in points], [True] * 3)
+        self.assertEqual([_instant(p["at"]) for p in points], sorted(_instant(p["at"]) for p in points))
+        self.assertEqual(stats["growth"]["last24h"]["viewsGained"], 2500)
+        self.assertEqual(stats["growth"]["last24h"]["since"], points[0]["at"])
+
+    def test_video_stats_narrows_the_points_to_from_and_to(self):
+        points = self.client.video_stats(self.video_id)["points"]
+        second = _instant(points[1]["at"])
+        later = self.client.video_stats(self.video_id, from_=second)["points"]
+        self.assertEqual([point["viewCount"] for point in later], self.views[1:])
+        # Another time zone, the same instant; `to` as the service wrote it.
+        elsewhere = second.astimezone(timezone(timedelta(hours=-5)))
+        only = self.client.video_stats(self.video_id, from_=elsewhere, to=points[1]["at"])["points"]
+        self.assertEqual(only, [points[1]])
+        earlier = self.client.video_stats(self.video_id, to=second - timedelta(milliseconds=1))["points"]
+        self.assertEqual(earlier, points[:1])
+
+    def test_channel_stats_ranks_the_short_that_gained_first(self):
+        channel = self.reads[-1]["data"]["channel"]
+        last_views = {s["id"]: int(s["statistics"]["viewCount"]) for s in self.reads[-1]["data"]["shorts"]}
+        stats = self.client.channel_stats(channel["id"], window="7d")
+        self.assertEqual((stats["channelId"], stats["window"]), (channel["id"], "7d"))
+        movers = stats["movers"]
+        self.assertEqual(sorted(m["videoId"] for m in movers), sorted(last_views))
+        self.assertEqual(movers[0]["videoId"], self.video_id)
+        self.assertEqual(movers[0]["growth"]["last7d"]["viewsGained"], 2500)
+        self.assertEqual({m["videoId"]: m["last"]["viewCount"] for m in movers}, last_views)
+        self.assertEqual([m["growth"]["last7d"]["viewsGained"] for m in movers[1:]], [0] * (len(movers) - 1))
+        points = stats["channel"]["points"]
+        self.assertEqual(len(points), 3, "the channel's own counts, one per read")
+        self.assertEqual(points[-1]["viewCount"], int(channel["statistics"]["viewCount"]))
+        top = self.client.channel_stats(channel["id"], limit=1)
+        self.assertEqual((top["window"], [m["videoId"] for m in top["movers"]]), ("24h", [self.video_id]))
+
+    def test_a_video_never_read_is_not_tracked(self):
+        with self.assertRaises(ChannelShortsError) as caught:
+            self.client.video_stats("AAAAAAAAAAA")
+        self.assertEqual((caught.exception.status, caught.exception.error), (404, "VIDEO_NOT_TRACKED"))
+        self.assertTrue(caught.exception.request_id.startswith("req_"))
+        with self.assertRaises(ChannelShortsError) as invalid:
+            self.client.video_stats("a/b")  # encoded: one segment the service refuses, not another route
+        self.assertEqual((invalid.exception.status, invalid.exception.error), (400, "VALIDATION_FAILED"))
 
 
 if __name__ == "__main__":

@@ -10,12 +10,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, cast
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union, cast
 
 from .types import (
     Account,
     BatchAccepted,
     BatchStatus,
+    ChannelStats,
     ItemsPage,
     Pricing,
     RequestDetail,
@@ -23,6 +25,7 @@ from .types import (
     Short,
     ShortsAccepted,
     ShortsResult,
+    VideoStats,
     Watch,
     WatchCheckQueued,
     WatchDetail,
@@ -119,8 +122,12 @@ class Client:
         max_duration_seconds: Optional[int] = None,
         freshness: Optional[str] = None,
         store: Optional[bool] = None,
+        include: Optional[Sequence[str]] = None,
     ) -> ShortsResult:
-        """A channel's shorts, answered at once (``r["data"]["shorts"]``). ``oldest_date`` is Unix milliseconds."""
+        """A channel's shorts, answered at once (``r["data"]["shorts"]``). ``oldest_date`` is Unix milliseconds.
+
+        ``include=["growth"]``: every short also carries ``growth`` over 24 hours, 7 and 30 days (at no extra price).
+        """
         body = _without_none(
             {
                 "channelUrl": channel_url,
@@ -131,6 +138,7 @@ class Client:
                 "maxDurationSeconds": max_duration_seconds,
                 "freshness": freshness,
                 "store": store,
+                "include": None if include is None else list(include),
             }
         )
         return cast(ShortsResult, self._call("POST", "/api/youtube/shorts", body))
@@ -179,6 +187,34 @@ class Client:
             cursor = page.get("nextCursor")
             if cursor is None:
                 return
+
+    # Statistics
+
+    def video_stats(
+        self,
+        video_id: str,
+        *,
+        from_: Optional[Union[datetime, str]] = None,
+        to: Optional[Union[datetime, str]] = None,
+    ) -> VideoStats:
+        """A Short's stored counts over time (oldest first) and its growth. Free.
+
+        ``from_`` and ``to`` bound the points (default the last 30 days): a ``datetime`` (one without a time zone
+        is taken as UTC) or an ISO 8601 string. A video the service never read raises ``ChannelShortsError``
+        with ``error == "VIDEO_NOT_TRACKED"`` (404).
+        """
+        query = _without_none({"from": _instant(from_), "to": _instant(to)})
+        path = f"/api/youtube/videos/{_segment(video_id)}/stats"
+        return cast(VideoStats, self._call("GET", path, query=query))
+
+    def channel_stats(
+        self, channel_id: str, *, window: Optional[str] = None, limit: Optional[int] = None
+    ) -> ChannelStats:
+        """A channel's Shorts ranked by views gained in ``window`` (``"24h"``, the default, ``"7d"`` or ``"30d"``),
+        at most ``limit`` of them (default 100), and the channel's own counts over the window. Free."""
+        query = _without_none({"window": window, "limit": limit})
+        path = f"/api/youtube/channels/{_segment(channel_id)}/stats"
+        return cast(ChannelStats, self._call("GET", path, query=query))
 
     # Watches
 
@@ -291,6 +327,14 @@ def _parse(raw: bytes) -> Any:
 
 def _segment(value: str) -> str:
     return urllib.parse.quote(value, safe="")
+
+
+def _instant(value: Optional[Union[datetime, str]]) -> Optional[str]:
+    """A datetime as ISO 8601 in UTC with milliseconds, as the service writes instants; strings pass as given."""
+    if not isinstance(value, datetime):
+        return value
+    utc = value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _query_value(value: Any) -> str:
