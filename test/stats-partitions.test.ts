@@ -140,7 +140,7 @@ describe('snapshot partitions on PostgreSQL, shared by instances', { skip: skipW
       point('old0000000c', new Date().toISOString(), 3),
     ];
     for (const p of points) await writeShortPoints(raw, [p], 0);
-    assert.deepEqual(await migrate(raw), ['026_stats_points_by_month.sql']);
+    assert.deepEqual((await migrate(raw)).slice(0, 1), ['026_stats_points_by_month.sql']);
     const names = (await monthPartitions(raw)).map((p) => p.name);
     // Every month from the oldest point's to two after this one.
     assert.ok(names.includes('stats_points_2024_12') && names.includes('stats_points_2025_01'));

@@ -469,5 +469,61 @@ describe('retention', () => {
       ['209', '109', '9', '5000'],
     );
     assert.equal(await rollUpOldPoints(db, 90, now), 0, 'idempotent');
+    const rolledUntil = async () =>
+      (await db.query<{ at: Date }>('SELECT rolled_until AS at FROM stats_rollup'))[0]!.at.toISOString();
+    assert.equal(await rolledUntil(), '2026-04-02T00:00:00.000Z');
+    // The next day crosses the boundary a day later: that day alone is rolled up, once (another
+    // Short: points older than a Short's last one are not stored).
+    for (const hour of [2, 7])
+      await writeShortPoints(
+        db,
+        [
+          {
+            ...recent,
+            videoId: 'CCCCCCCCCCC',
+            at: new Date(Date.parse('2026-04-02T00:00:00Z') + hour * HOUR),
+            views: String(hour),
+          },
+        ],
+        0,
+      );
+    assert.equal(await rollUpOldPoints(db, 90, now + 11 * HOUR), 0, 'not yet past retention');
+    assert.equal(await rollUpOldPoints(db, 90, now + DAY), 1);
+    assert.equal(await rolledUntil(), '2026-04-03T00:00:00.000Z');
+    const kept = await db.query<{ views: string }>('SELECT views::text AS views FROM stats_points ORDER BY at');
+    assert.deepEqual(
+      kept.map((r) => r.views),
+      ['209', '109', '9', '7', '5000'],
+    );
+  });
+
+  it('catches up a backlog a few days per run, each day once, however many instances run it', async (t) => {
+    // PostgreSQL: the racing runs hold connections of their own.
+    const h = await harness(t, { mode: 'postgres' });
+    const { db } = h.services;
+    const now = Date.parse('2026-07-01T12:00:00Z');
+    const first = Date.parse('2026-04-02T00:00:00Z') - 3 * DAY; // where the first run starts
+    const points = Array.from({ length: 8 }, (_, d) =>
+      [3, 9].map((hour) => ({
+        videoId: 'BBBBBBBBBBB',
+        channelId: `UC${'B'.repeat(22)}`,
+        at: new Date(first + d * DAY + hour * HOUR),
+        views: String(d * 100 + hour),
+        likes: null,
+        comments: null,
+        exact: true,
+        publishedAt: null,
+      })),
+    ).flat();
+    for (const p of points) await writeShortPoints(db, [p], 0);
+    assert.equal(await rollUpOldPoints(db, 90, now), 3, 'the first run: three days');
+    // Five days later five more are past retention: three a run, then the rest, by runs racing each other.
+    const later = now + 5 * DAY;
+    assert.equal(await rollUpOldPoints(db, 90, later), 3);
+    const raced = await Promise.all([rollUpOldPoints(db, 90, later), rollUpOldPoints(db, 90, later)]);
+    assert.equal(raced[0]! + raced[1]!, 2);
+    assert.equal(await rollUpOldPoints(db, 90, later), 0);
+    const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM stats_points')) as [{ n: number }];
+    assert.equal(n, 8, 'one point per day');
   });
 });
