@@ -1,7 +1,9 @@
 // A minimal circuit breaker for an upstream that fails in streaks (InnerTube's bot checks and 429s):
 // after `threshold` consecutive failures it opens for `baseMs`, doubling on each failed trial up to
 // `maxMs`; while open, callers take their fallback at once instead of adding to the streak. One
-// trial call goes through when the pause is over (half-open); a success closes it.
+// trial call goes through when the pause is over (half-open); a success closes it. A trial whose
+// outcome is never reported (its caller gave up, or met an error that is not the upstream's) lapses
+// after `trialMs`, and the next caller makes another: the breaker can never stay open for good.
 // Hand-written: the maintained libraries (opossum) wrap the call itself with timeouts and events,
 // while here the caller decides per call whether to try at all and what counts as a failure.
 export interface CircuitBreaker {
@@ -18,13 +20,17 @@ export function createCircuitBreaker(options: {
   threshold: number;
   baseMs: number;
   maxMs: number;
+  /** How long a trial call may stay unreported before another may go: longer than any call takes. Default baseMs. */
+  trialMs?: number;
   now?: () => number;
 }): CircuitBreaker {
   const now = options.now ?? Date.now;
   let failures = 0;
   let openUntil = 0;
   let pauseMs = options.baseMs;
-  let trialInFlight = false;
+  const trialMs = options.trialMs ?? options.baseMs;
+  /** When the trial in flight started, if one is. */
+  let trialSince: number | undefined;
   return {
     get state() {
       if (failures < options.threshold) return 'closed';
@@ -32,8 +38,9 @@ export function createCircuitBreaker(options: {
     },
     allows() {
       if (failures < options.threshold) return true;
-      if (now() < openUntil || trialInFlight) return false;
-      trialInFlight = true;
+      const at = now();
+      if (at < openUntil || (trialSince !== undefined && at - trialSince < trialMs)) return false;
+      trialSince = at;
       return true;
     },
     retryInMs() {
@@ -42,11 +49,11 @@ export function createCircuitBreaker(options: {
     success() {
       failures = 0;
       pauseMs = options.baseMs;
-      trialInFlight = false;
+      trialSince = undefined;
     },
     failure() {
-      const wasTrial = trialInFlight;
-      trialInFlight = false;
+      const wasTrial = trialSince !== undefined;
+      trialSince = undefined;
       failures++;
       if (failures < options.threshold) return;
       if (wasTrial) pauseMs = Math.min(options.maxMs, pauseMs * 2);
