@@ -70,6 +70,15 @@ export async function recordLostUnits(
   );
 }
 
+/** Units spent on `day` that no account pays for: requests that then failed on the service's own side. */
+export async function lostUnitsOn(db: Queryable, day: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT coalesce(sum(lost_units), 0)::int AS n FROM account_quota_days WHERE quota_day = $1',
+    [day],
+  );
+  return row?.n ?? 0;
+}
+
 /**
  * recordUnits' upsert over `rows` (account, day, units, unpaid units): a VALUES list, or a SELECT
  * when another statement records them in the same breath (a paid request's charge, requests/charge-and-record.ts).

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { nextQuotaDayStart, quotaDay } from '../../../domain/quota/quota-day.ts';
+import { lostUnitsOn } from '../../../domain/quota/account-quota.ts';
 import { json } from '../../schemas/common.ts';
 import { SourceHealthSchema } from '../../../contract/operator.ts';
 import type { RequestOf } from '../../types.ts';
@@ -47,14 +48,10 @@ export async function quota(request: RequestOf<typeof quotaRoute.schema>) {
   const { db, keyPool, source, clock, health } = request.server.services;
   const keys = await keyPool.status();
   const now = clock();
-  const [lost] = await db.query<{ n: number }>(
-    'SELECT coalesce(sum(lost_units), 0)::int AS n FROM account_quota_days WHERE quota_day = $1',
-    [quotaDay(now)],
-  );
   return {
     source,
     sources: health.view(),
-    lostUnits: lost?.n ?? 0,
+    lostUnits: await lostUnitsOn(db, quotaDay(now)),
     resetsAt: new Date(nextQuotaDayStart(now)).toISOString(),
     keys: keys.map(({ label, quotaDay, unitsUsed, budget, unitsRemaining, state, invalidReason }) => ({
       label,
