@@ -14,7 +14,6 @@ import type { Cache } from '../src/infra/cache/cache.ts';
 import type { YoutubeCalls, YoutubeClient } from '../src/domain/shorts/youtube-client.ts';
 import { collectShorts } from '../src/domain/shorts/shorts-collector.ts';
 import type { YtListResponse, YtPlaylistItem } from '../src/domain/shorts/youtube-types.ts';
-import type { PriceSettings } from '../src/domain/shorts/pricing.ts';
 import { AppError } from '../src/errors.ts';
 
 const SHORTS = '/api/youtube/shorts';
@@ -550,8 +549,6 @@ describe('shared fetches that fail for their leader', () => {
       negativeTtlMs: 60_000,
       staleTtlMs: 60_000,
       maxShorts: 3000,
-      unitsPerCredit: 4,
-      pricing: { shortsPerBlock: 50, creditsPerBlock: 1, minimumCredits: 1 } as PriceSettings,
       now: Date.now,
       source: 'data-api',
       playerCallsPerHour: 300,

@@ -38,8 +38,6 @@ export function buildShorts(
     negativeTtlMs: config.NEGATIVE_CACHE_SECONDS * 1000,
     staleTtlMs: config.STALE_RETENTION_SECONDS * 1000,
     maxShorts: config.MAX_SHORTS_PER_REQUEST,
-    unitsPerCredit: config.QUOTA_UNITS_PER_CREDIT,
-    pricing,
     now,
     onUpstream: (units) => log.info({ quotaUnits: units }, 'upstream fetch finished'),
     source,

@@ -6,7 +6,6 @@ import type { Cache } from '../../infra/cache/cache.ts';
 import type { CircuitBreaker } from '../../infra/circuit-breaker.ts';
 import { AppError } from '../../errors.ts';
 import type { InnertubeClient, InnertubeFailureKind } from './innertube-source.ts';
-import type { PriceSettings } from './pricing.ts';
 import {
   cachedResult,
   forgetAddress,
@@ -46,9 +45,6 @@ export interface ShortsServiceOptions {
   negativeTtlMs: number;
   staleTtlMs: number;
   maxShorts: number;
-  /** Upstream units one credit pays for (the metered work's settings price the reads). */
-  unitsPerCredit: number;
-  pricing: PriceSettings;
   now: () => number;
   onUpstream?: (units: number) => void;
   source: SourceMode;
