@@ -1,7 +1,7 @@
 // The snapshots' monthly partitions on both stores: the months around now exist after migrating, a
 // point outside them waits in the default partition until its month is created, creating months is
 // idempotent and safe from two connections at once, and an existing unpartitioned table keeps
-// every point when it is migrated.
+// every point when it is migrated, on either store.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { Database } from '../src/infra/db/database.ts';
 import { MIGRATIONS_DIR, migrate, splitStatements } from '../src/infra/db/migrate.ts';
 import { openDatabase } from '../src/infra/db/open-database.ts';
 import { openPostgres } from '../src/infra/db/postgres.ts';
+import { openPgliteThread } from '../src/infra/db/pglite-thread.ts';
 import { addMonthPartitions, monthPartitions } from '../src/domain/stats/partitions.ts';
 import { writeShortPoints, type ShortPoint } from '../src/domain/stats/snapshots.ts';
 import { readSeries } from '../src/domain/stats/series.ts';
@@ -42,6 +43,22 @@ async function open(t: TestContext, store: 'pglite' | 'postgres'): Promise<Datab
   }
   const pg = await createPostgresDatabase();
   const db = await openDatabase({ DATA_DIR: ':memory:', DATABASE_URL: pg.url, DATABASE_POOL_SIZE: 2 });
+  t.after(async () => {
+    await db.close();
+    await pg.drop();
+  });
+  return db;
+}
+
+/** A database with no migration applied (PGlite in memory, or a new PostgreSQL database). */
+async function openUnmigrated(t: TestContext, store: 'pglite' | 'postgres'): Promise<Database> {
+  if (store === 'pglite') {
+    const db = await openPgliteThread(null, { role: 'test' });
+    t.after(() => db.close());
+    return db;
+  }
+  const pg = await createPostgresDatabase();
+  const db = openPostgres(pg.url, 1);
   t.after(async () => {
     await db.close();
     await pg.drop();
@@ -116,38 +133,37 @@ describe('snapshot partitions on PostgreSQL, shared by instances', { skip: skipW
     assert.equal(created[0]! + created[1]!, 3);
     assert.equal((await monthPartitions(one)).filter((p) => p.name.startsWith('stats_points_2032_')).length, 3);
   });
-
-  it('keeps every point of an unpartitioned table when migrated', async (t) => {
-    const pg = await createPostgresDatabase();
-    const raw = openPostgres(pg.url, 1);
-    t.after(async () => {
-      await raw.close();
-      await pg.drop();
-    });
-    // The schema as it was before the partitions: every migration up to 025, recorded as applied.
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < '026').sort();
-    await raw.query(
-      'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const file of files) {
-      for (const statement of splitStatements(await readFile(join(MIGRATIONS_DIR, file), 'utf8')))
-        await raw.query(statement);
-      await raw.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-    }
-    const points = [
-      point('old0000000a', '2024-12-31T23:00:00Z', 1),
-      point('old0000000b', '2025-06-15T00:00:00Z', 2),
-      point('old0000000c', new Date().toISOString(), 3),
-    ];
-    for (const p of points) await writeShortPoints(raw, [p], 0);
-    assert.deepEqual((await migrate(raw)).slice(0, 1), ['026_stats_points_by_month.sql']);
-    const names = (await monthPartitions(raw)).map((p) => p.name);
-    // Every month from the oldest point's to two after this one.
-    assert.ok(names.includes('stats_points_2024_12') && names.includes('stats_points_2025_01'));
-    assert.ok(names.includes(monthName(new Date())));
-    assert.equal(await rowsIn(raw, 'stats_points'), 3);
-    assert.equal(await rowsIn(raw, 'stats_points_default'), 0);
-    assert.equal(await rowsIn(raw, 'stats_points_2024_12'), 1);
-    assert.equal(await rowsIn(raw, 'stats_points_2025_06'), 1);
-  });
 });
+
+for (const store of ['pglite', 'postgres'] as const) {
+  describe(`upgrading to partitions on ${store}`, { skip: skipWithout(store) }, () => {
+    it('keeps every point of an unpartitioned table when migrated', async (t) => {
+      const raw = await openUnmigrated(t, store);
+      // The schema as it was before the partitions: every migration up to 025, recorded as applied.
+      const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < '026').sort();
+      await raw.query(
+        'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      for (const file of files) {
+        for (const statement of splitStatements(await readFile(join(MIGRATIONS_DIR, file), 'utf8')))
+          await raw.query(statement);
+        await raw.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      }
+      const points = [
+        point('old0000000a', '2024-12-31T23:00:00Z', 1),
+        point('old0000000b', '2025-06-15T00:00:00Z', 2),
+        point('old0000000c', new Date().toISOString(), 3),
+      ];
+      for (const p of points) await writeShortPoints(raw, [p], 0);
+      assert.deepEqual((await migrate(raw)).slice(0, 1), ['026_stats_points_by_month.sql']);
+      const names = (await monthPartitions(raw)).map((p) => p.name);
+      // Every month from the oldest point's to two after this one.
+      assert.ok(names.includes('stats_points_2024_12') && names.includes('stats_points_2025_01'));
+      assert.ok(names.includes(monthName(new Date())));
+      assert.equal(await rowsIn(raw, 'stats_points'), 3);
+      assert.equal(await rowsIn(raw, 'stats_points_default'), 0);
+      assert.equal(await rowsIn(raw, 'stats_points_2024_12'), 1);
+      assert.equal(await rowsIn(raw, 'stats_points_2025_06'), 1);
+    });
+  });
+}
