@@ -14,14 +14,3 @@ export async function addMonthPartitions(db: Queryable, now: number): Promise<nu
   );
   return row?.created ?? 0;
 }
-
-/** The partitions of the snapshots with their bounds and rows, oldest first (doctor, the bench). */
-export async function monthPartitions(db: Queryable): Promise<Array<{ name: string; bounds: string; rows: number }>> {
-  return db.query(
-    `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bounds,
-       coalesce(s.n_live_tup, 0)::float8 AS rows
-     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-     WHERE i.inhparent = 'stats_points'::regclass ORDER BY c.relname`,
-  );
-}
