@@ -21,6 +21,7 @@ import { pagingBench } from './paging-probe.ts';
 import { statsStorageBench } from './stats-storage.ts';
 import { cpuSeconds, residentMemory } from './process-stats.ts';
 import { bareWebhookLoop, benchServiceEnv, seedBenchAccount, startBare } from './bench-service.ts';
+import { FLOOR_AT_TARGETS_MIB, IDLE_TARGET, SERVE_PEAK_TARGET } from './memory-targets.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -563,14 +564,6 @@ async function sources() {
     await fake.close();
   }
 }
-
-// The memory targets as multiples of the module floor (bench/module-floor.ts: an empty Node process
-// with the service's modules loaded, same flags), which carry across machines; the absolute targets
-// they came from (350 and 200 MiB) divided by the floor where they were set: 118 MiB at 834fa4f
-// (Node 24.21, 2 × AMD EPYC), rounded.
-const FLOOR_AT_TARGETS_MIB = 118;
-const SERVE_PEAK_TARGET = { ratio: 3.0, mib: 350 };
-const IDLE_TARGET = { ratio: 1.7, mib: 200 };
 
 async function memory() {
   const floor = await measureModuleFloor();

@@ -22,6 +22,7 @@ import { createPostgresDatabase } from '../support/databases.ts';
 import { SERVICE_NODE_FLAGS, startChild } from '../support/child-service.ts';
 import { benchServiceEnv, seedBenchAccount } from './bench-service.ts';
 import { residentMemory } from './process-stats.ts';
+import { IDLE_TARGET, SERVE_PEAK_TARGET } from './memory-targets.ts';
 
 type Report = (section: string, metric: string, value: string, target: string, verdict: string) => void;
 
@@ -233,8 +234,8 @@ async function embeddedServiceMemory(dataDir: string, key: string, label: string
       `${label}: service RSS at start / peak serving 800 series and movers reads (20 clients) / idle 10 s`,
       `${(started.now / MiB).toFixed(0)} / ${(served.peak / MiB).toFixed(0)} / ${(idle.now / MiB).toFixed(0)} MiB` +
         `${errors > 0 ? ` (${errors} errors)` : ''}`,
-      '≤ 350 serving, ≤ 200 idle (the memory section)',
-      served.peak <= 350 * MiB && idle.now <= 200 * MiB && errors === 0 ? 'ok' : 'MISS',
+      `≤ ${SERVE_PEAK_TARGET.mib} serving, ≤ ${IDLE_TARGET.mib} idle (the memory section)`,
+      served.peak <= SERVE_PEAK_TARGET.mib * MiB && idle.now <= IDLE_TARGET.mib * MiB && errors === 0 ? 'ok' : 'MISS',
     );
   } finally {
     await child.kill('SIGTERM');
